@@ -1,0 +1,109 @@
+package dev.memplan;
+
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Every ONNX {@code TensorProto.DataType}, with the ONNX enum code and the bits one element takes.
+ *
+ * <p>Sub-byte types (4-bit and 2-bit) pack: a tensor of {@code n} elements takes
+ * {@code ceil(n * bits / 8)} bytes. {@link #STRING} and {@link #UNDEFINED} have no fixed width, so
+ * their sizes are unknown and plans that need them are deferred.
+ */
+public enum DataType {
+    UNDEFINED(0, 0, "undefined"),
+    FLOAT32(1, 32, "float32"),
+    UINT8(2, 8, "uint8"),
+    INT8(3, 8, "int8"),
+    UINT16(4, 16, "uint16"),
+    INT16(5, 16, "int16"),
+    INT32(6, 32, "int32"),
+    INT64(7, 64, "int64"),
+    STRING(8, 0, "string"),
+    BOOL(9, 8, "bool"),
+    FLOAT16(10, 16, "float16"),
+    FLOAT64(11, 64, "float64"),
+    UINT32(12, 32, "uint32"),
+    UINT64(13, 64, "uint64"),
+    COMPLEX64(14, 64, "complex64"),
+    COMPLEX128(15, 128, "complex128"),
+    BFLOAT16(16, 16, "bfloat16"),
+    FLOAT8E4M3FN(17, 8, "float8e4m3fn"),
+    FLOAT8E4M3FNUZ(18, 8, "float8e4m3fnuz"),
+    FLOAT8E5M2(19, 8, "float8e5m2"),
+    FLOAT8E5M2FNUZ(20, 8, "float8e5m2fnuz"),
+    UINT4(21, 4, "uint4"),
+    INT4(22, 4, "int4"),
+    FLOAT4E2M1(23, 4, "float4e2m1"),
+    FLOAT8E8M0(24, 8, "float8e8m0"),
+    UINT2(25, 2, "uint2"),
+    INT2(26, 2, "int2");
+
+    private static final DataType[] BY_CODE = new DataType[27];
+    private static final Map<String, DataType> BY_NAME = new HashMap<>();
+
+    static {
+        for (DataType t : values()) {
+            BY_CODE[t.onnxCode] = t;
+            BY_NAME.put(t.jsonName, t);
+        }
+        // ONNX's own spellings of the two commonest types.
+        BY_NAME.put("float", FLOAT32);
+        BY_NAME.put("double", FLOAT64);
+    }
+
+    private final int onnxCode;
+    private final int bits;
+    private final String jsonName;
+
+    DataType(int onnxCode, int bits, String jsonName) {
+        this.onnxCode = onnxCode;
+        this.bits = bits;
+        this.jsonName = jsonName;
+    }
+
+    /** The {@code TensorProto.DataType} enum value. */
+    public int onnxCode() {
+        return onnxCode;
+    }
+
+    /** Bits per element; 0 when elements have no fixed width (string, undefined). */
+    public int bits() {
+        return bits;
+    }
+
+    /** Whether a tensor of this type has a size computable from its shape. */
+    public boolean hasFixedWidth() {
+        return bits > 0;
+    }
+
+    /** The lower-case name used by the JSON graph format, e.g. {@code float32}. */
+    public String jsonName() {
+        return jsonName;
+    }
+
+    /** The type for an ONNX enum code. */
+    public static DataType fromOnnxCode(int code) {
+        if (code < 0 || code >= BY_CODE.length) {
+            throw new IllegalArgumentException("unknown ONNX data type code " + code
+                    + "; known codes are 0 to " + (BY_CODE.length - 1));
+        }
+        return BY_CODE[code];
+    }
+
+    /** The type for a JSON name (case-insensitive); {@code float} and {@code double} are aliases. */
+    public static DataType fromName(String name) {
+        DataType t = BY_NAME.get(name.toLowerCase(Locale.ROOT));
+        if (t == null) {
+            throw new IllegalArgumentException("unknown data type '" + name
+                    + "'; use one of " + String.join(", ", BY_NAME.keySet().stream().sorted().toList()));
+        }
+        return t;
+    }
+
+    @Override
+    public String toString() {
+        return jsonName;
+    }
+}

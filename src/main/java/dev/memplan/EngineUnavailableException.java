@@ -1,0 +1,10 @@
+package dev.memplan;
+
+/** The native engine was asked for and cannot load on this platform; the message says why. */
+public class EngineUnavailableException extends MemplanException {
+    private static final long serialVersionUID = 1L;
+
+    public EngineUnavailableException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,301 @@
+package dev.memplan;
+
+import dev.memplan.engine.FlatGraph;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalInt;
+
+/**
+ * An immutable inference graph: values, nodes, graph inputs and outputs, initializers (weights)
+ * and the symbols its shapes use. Made by a {@link Builder}; {@link Builder#build()} rejects a
+ * malformed graph with an error naming the value or node at fault.
+ */
+public final class Graph {
+
+    /** The value id of an omitted optional node input. */
+    public static final int ABSENT = -1;
+
+    private final List<Value> values;
+    private final List<Node> nodes;
+    private final int[] inputs;
+    private final int[] outputs;
+    private final int[] initializers;
+    private final Map<String, Symbol> symbols;
+    private final Map<String, Integer> valueIdsByName;
+    private final FlatGraph flat;
+
+    private Graph(List<Value> values, List<Node> nodes, int[] inputs, int[] outputs, int[] initializers,
+                  Map<String, Symbol> symbols, Map<String, Integer> valueIdsByName, FlatGraph flat) {
+        this.values = values;
+        this.nodes = nodes;
+        this.inputs = inputs;
+        this.outputs = outputs;
+        this.initializers = initializers;
+        this.symbols = symbols;
+        this.valueIdsByName = valueIdsByName;
+        this.flat = flat;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public int valueCount() {
+        return values.size();
+    }
+
+    public int nodeCount() {
+        return nodes.size();
+    }
+
+    public Value value(int id) {
+        return values.get(id);
+    }
+
+    public Node node(int id) {
+        return nodes.get(id);
+    }
+
+    /** Values in id order. */
+    public List<Value> values() {
+        return values;
+    }
+
+    /** Nodes in id order. */
+    public List<Node> nodes() {
+        return nodes;
+    }
+
+    /** Graph input value ids, in declaration order. */
+    public int[] inputs() {
+        return inputs.clone();
+    }
+
+    /** Graph output value ids, in declaration order. */
+    public int[] outputs() {
+        return outputs.clone();
+    }
+
+    /** Initializer (weight) value ids, ascending. */
+    public int[] initializers() {
+        return initializers.clone();
+    }
+
+    public boolean isGraphInput(int valueId) {
+        return (flat.valueFlags()[valueId] & FlatGraph.GRAPH_INPUT) != 0;
+    }
+
+    public boolean isGraphOutput(int valueId) {
+        return (flat.valueFlags()[valueId] & FlatGraph.GRAPH_OUTPUT) != 0;
+    }
+
+    public boolean isInitializer(int valueId) {
+        return (flat.valueFlags()[valueId] & FlatGraph.INITIALIZER) != 0;
+    }
+
+    /** The symbols of the graph's shapes, by name, in first-use order. */
+    public Map<String, Symbol> symbols() {
+        return symbols;
+    }
+
+    /** The id of the value with this name. */
+    public OptionalInt valueId(String name) {
+        Integer id = valueIdsByName.get(name);
+        return id == null ? OptionalInt.empty() : OptionalInt.of(id);
+    }
+
+    /** The graph as the flat arrays the engines plan on. */
+    FlatGraph flat() {
+        return flat;
+    }
+
+    /** Builds a {@link Graph}. Not thread-safe; use one builder per graph. */
+    public static final class Builder {
+        private final List<Value> values = new ArrayList<>();
+        private final List<Node> nodes = new ArrayList<>();
+        private final List<Integer> inputs = new ArrayList<>();
+        private final List<Integer> outputs = new ArrayList<>();
+        private final List<Integer> initializers = new ArrayList<>();
+        private final Map<String, Symbol> symbols = new LinkedHashMap<>();
+        private int totalNodeInputs;
+        private int totalNodeOutputs;
+
+        private Builder() {
+        }
+
+        /** Adds a value and returns its id. {@code name} may be null or empty for an unnamed value. */
+        public int value(String name, DataType dataType, Shape shape) {
+            Objects.requireNonNull(dataType, "dataType");
+            Objects.requireNonNull(shape, "shape");
+            for (Symbol s : shape.symbols()) {
+                symbols.putIfAbsent(s.name(), s);
+            }
+            int id = values.size();
+            values.add(new Value(id, name == null ? "" : name, dataType, shape, -1));
+            return id;
+        }
+
+        /** Adds a node of the default domain and returns its id. */
+        public int node(String name, String opType, int[] inputs, int[] outputs) {
+            return node(name, "", opType, inputs, outputs);
+        }
+
+        /**
+         * Adds a node and returns its id. An input may be {@link Graph#ABSENT}; the arrays are
+         * copied.
+         */
+        public int node(String name, String domain, String opType, int[] inputs, int[] outputs) {
+            Objects.requireNonNull(opType, "opType");
+            int id = nodes.size();
+            nodes.add(new Node(id, name == null ? "" : name, opType, domain == null ? "" : domain,
+                    inputs.clone(), outputs.clone()));
+            totalNodeInputs = Math.addExact(totalNodeInputs, inputs.length);
+            totalNodeOutputs = Math.addExact(totalNodeOutputs, outputs.length);
+            return id;
+        }
+
+        /** Declares graph inputs, in order. */
+        public Builder input(int... valueIds) {
+            for (int v : valueIds) {
+                inputs.add(v);
+            }
+            return this;
+        }
+
+        /** Declares graph outputs, in order. */
+        public Builder output(int... valueIds) {
+            for (int v : valueIds) {
+                outputs.add(v);
+            }
+            return this;
+        }
+
+        /** Declares initializers (weights): values whose bytes the model already holds. */
+        public Builder initializer(int... valueIds) {
+            for (int v : valueIds) {
+                initializers.add(v);
+            }
+            return this;
+        }
+
+        /**
+         * Checks the graph and returns it.
+         *
+         * @throws InvalidGraphException naming the value or node at fault
+         */
+        public Graph build() {
+            int numValues = values.size();
+            int numNodes = nodes.size();
+            int[] flags = new int[numValues];
+            int[] inputIds = checkedIds(inputs, "graph input");
+            int[] outputIds = checkedIds(outputs, "graph output");
+            int[] initIds = checkedIds(initializers, "initializer");
+            for (int v : inputIds) {
+                if ((flags[v] & FlatGraph.GRAPH_INPUT) != 0) {
+                    throw new InvalidGraphException(values.get(v).describe()
+                            + " is declared as a graph input twice; declare it once");
+                }
+                flags[v] |= FlatGraph.GRAPH_INPUT;
+            }
+            for (int v : outputIds) {
+                flags[v] |= FlatGraph.GRAPH_OUTPUT;
+            }
+            for (int v : initIds) {
+                flags[v] |= FlatGraph.INITIALIZER;
+            }
+
+            int[] inputOffsets = new int[numNodes + 1];
+            int[] nodeInputs = new int[totalNodeInputs];
+            int[] outputOffsets = new int[numNodes + 1];
+            int[] nodeOutputs = new int[totalNodeOutputs];
+            int[] producer = new int[numValues];
+            Arrays.fill(producer, -1);
+            boolean[] consumed = new boolean[numValues];
+            int in = 0;
+            int out = 0;
+            for (int n = 0; n < numNodes; n++) {
+                Node node = nodes.get(n);
+                for (int i = 0; i < node.inputCount(); i++) {
+                    int v = node.input(i);
+                    if (v != ABSENT) {
+                        checkId(v, node.describe() + " input " + i);
+                        consumed[v] = true;
+                    }
+                    nodeInputs[in++] = v;
+                }
+                for (int i = 0; i < node.outputCount(); i++) {
+                    int v = node.output(i);
+                    checkId(v, node.describe() + " output " + i);
+                    if (producer[v] != -1) {
+                        throw new InvalidGraphException(values.get(v).describe() + " is produced twice, by "
+                                + nodes.get(producer[v]).describe() + " and by " + node.describe()
+                                + "; every value has at most one producer");
+                    }
+                    if ((flags[v] & (FlatGraph.GRAPH_INPUT | FlatGraph.INITIALIZER)) != 0) {
+                        throw new InvalidGraphException(values.get(v).describe() + " is produced by "
+                                + node.describe() + " but is also a "
+                                + ((flags[v] & FlatGraph.GRAPH_INPUT) != 0 ? "graph input" : "initializer")
+                                + "; rename the node output or drop the declaration");
+                    }
+                    producer[v] = n;
+                    nodeOutputs[out++] = v;
+                }
+                inputOffsets[n + 1] = in;
+                outputOffsets[n + 1] = out;
+            }
+            for (int v = 0; v < numValues; v++) {
+                boolean needed = consumed[v] || (flags[v] & FlatGraph.GRAPH_OUTPUT) != 0;
+                boolean available = producer[v] != -1
+                        || (flags[v] & (FlatGraph.GRAPH_INPUT | FlatGraph.INITIALIZER)) != 0;
+                if (needed && !available) {
+                    throw new InvalidGraphException(values.get(v).describe() + " is "
+                            + (consumed[v] ? "consumed" : "a graph output")
+                            + " but no node produces it and it is neither a graph input nor an initializer;"
+                            + " declare it as one or add its producer");
+                }
+            }
+
+            List<Value> frozen = new ArrayList<>(numValues);
+            Map<String, Integer> byName = new HashMap<>();
+            for (Value v : values) {
+                frozen.add(producer[v.id()] == -1 ? v
+                        : new Value(v.id(), v.name(), v.dataType(), v.shape(), producer[v.id()]));
+                if (!v.name().isEmpty()) {
+                    Integer previous = byName.putIfAbsent(v.name(), v.id());
+                    if (previous != null) {
+                        throw new InvalidGraphException("values " + previous + " and " + v.id()
+                                + " are both named '" + v.name() + "'; value names must be unique");
+                    }
+                }
+            }
+            int[] sortedInits = Arrays.stream(initIds).distinct().sorted().toArray();
+            FlatGraph flat = new FlatGraph(numValues, numNodes, inputOffsets, nodeInputs, outputOffsets,
+                    nodeOutputs, flags);
+            return new Graph(Collections.unmodifiableList(frozen), List.copyOf(nodes), inputIds, outputIds,
+                    sortedInits, Collections.unmodifiableMap(new LinkedHashMap<>(symbols)),
+                    Collections.unmodifiableMap(byName), flat);
+        }
+
+        private int[] checkedIds(List<Integer> ids, String role) {
+            int[] out = new int[ids.size()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = ids.get(i);
+                checkId(out[i], role + " " + i);
+            }
+            return out;
+        }
+
+        private void checkId(int v, String where) {
+            if (v < 0 || v >= values.size()) {
+                throw new InvalidGraphException(where + " refers to value id " + v + ", but the graph has "
+                        + values.size() + " values (ids 0 to " + (values.size() - 1) + ")");
+            }
+        }
+    }
+}

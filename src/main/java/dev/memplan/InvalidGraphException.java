@@ -1,0 +1,18 @@
+package dev.memplan;
+
+/**
+ * A graph, view map or graph file that cannot be planned: a cycle, a value produced twice, a
+ * dangling reference, a view that breaks the view rules. The message names the value or node at
+ * fault and says what to change.
+ */
+public class InvalidGraphException extends MemplanException {
+    private static final long serialVersionUID = 1L;
+
+    public InvalidGraphException(String message) {
+        super(message);
+    }
+
+    public InvalidGraphException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,13 @@
+package dev.memplan;
+
+/**
+ * A size that cannot be used: negative, or too large for a signed 64-bit byte count. The message
+ * names the value.
+ */
+public class InvalidSizeException extends MemplanException {
+    private static final long serialVersionUID = 1L;
+
+    public InvalidSizeException(String message) {
+        super(message);
+    }
+}

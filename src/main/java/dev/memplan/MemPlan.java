@@ -1,0 +1,60 @@
+package dev.memplan;
+
+import dev.memplan.engine.CompiledGraph;
+import dev.memplan.engine.GraphCycleException;
+import dev.memplan.engine.PlanningEngine;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * The entry points: compile a graph once, plan many requests on it.
+ *
+ * <pre>{@code
+ * Schedule schedule = MemPlan.compile(graph, views, PlanOptions.defaults());
+ * ActivationPlan plan = schedule.plan(Map.of("batch", 8L, "seq", 512L)).orElseThrow();
+ * }</pre>
+ */
+public final class MemPlan {
+    private MemPlan() {
+    }
+
+    /**
+     * Checks the views, orders the nodes and computes owners and intervals.
+     *
+     * @throws InvalidGraphException on a cycle or a view that breaks the view rules
+     * @throws EngineUnavailableException when {@code options} asks for the native engine and it
+     *                                    cannot load
+     */
+    public static Schedule compile(Graph graph, ViewMap views, PlanOptions options) {
+        int[] roots = views.roots(graph);
+        PlanningEngine engine = EngineSelector.engineFor(options.engine());
+        CompiledGraph compiled;
+        try {
+            compiled = engine.compile(graph.flat(), roots, options.includeGraphInputs());
+        } catch (GraphCycleException e) {
+            throw new InvalidGraphException("the graph has a cycle through " + graph.node(e.nodeId()).describe()
+                    + ": its inputs depend on its own outputs; remove the back edge", e);
+        }
+        return new Schedule(graph, views, options, roots, compiled);
+    }
+
+    /** Compiles and plans one request: a convenience for graphs planned once. */
+    public static PlanResult plan(Graph graph, ViewMap views, SizeOracle oracle, PlanOptions options) {
+        return compile(graph, views, options).plan(oracle);
+    }
+
+    /**
+     * Admission control: the bytes a request needs when each symbol is at its bound, or empty when
+     * a symbol is left unbound. Because sizes only grow with their symbols, the plan at the bounds
+     * is valid for every binding at or below them.
+     */
+    public static OptionalLong peakActivationBytesAtBounds(Graph graph, ViewMap views, Map<String, Long> bounds,
+                                                           PlanOptions options) {
+        return compile(graph, views, options).peakAtBounds(bounds);
+    }
+
+    /** The name of the engine {@code mode} selects on this machine: {@code "native"} or {@code "java"}. */
+    public static String engineName(EngineMode mode) {
+        return EngineSelector.engineFor(mode).name();
+    }
+}

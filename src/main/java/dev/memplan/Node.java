@@ -1,0 +1,88 @@
+package dev.memplan;
+
+import java.util.Arrays;
+
+/**
+ * An operator invocation.
+ *
+ * <p>Inputs are ordered and may contain {@link Graph#ABSENT} for an omitted optional input, as
+ * ONNX allows. The arrays are copied in and out, so a node is immutable.
+ */
+public final class Node {
+    private final int id;
+    private final String name;
+    private final String opType;
+    private final String domain;
+    private final int[] inputs;
+    private final int[] outputs;
+
+    Node(int id, String name, String opType, String domain, int[] inputs, int[] outputs) {
+        this.id = id;
+        this.name = name;
+        this.opType = opType;
+        this.domain = domain;
+        this.inputs = inputs;
+        this.outputs = outputs;
+    }
+
+    public int id() {
+        return id;
+    }
+
+    /** The node's name; may be empty. */
+    public String name() {
+        return name;
+    }
+
+    public String opType() {
+        return opType;
+    }
+
+    /** The operator domain; empty for the default ONNX domain. */
+    public String domain() {
+        return domain;
+    }
+
+    public int inputCount() {
+        return inputs.length;
+    }
+
+    /** The value id of input {@code i}, or {@link Graph#ABSENT}. */
+    public int input(int i) {
+        return inputs[i];
+    }
+
+    /** A copy of the input value ids. */
+    public int[] inputs() {
+        return inputs.clone();
+    }
+
+    public int outputCount() {
+        return outputs.length;
+    }
+
+    public int output(int i) {
+        return outputs[i];
+    }
+
+    /** A copy of the output value ids. */
+    public int[] outputs() {
+        return outputs.clone();
+    }
+
+    /** How errors and reports name this node: {@code 'n0' (MatMul, node 0)}. */
+    public String describe() {
+        return (name.isEmpty() ? "node " + id + " (" + opType + ")"
+                : "'" + name + "' (" + opType + ", node " + id + ")");
+    }
+
+    /** The name, or {@code opType#id} when the node has none. */
+    public String displayName() {
+        return name.isEmpty() ? opType + "#" + id : name;
+    }
+
+    @Override
+    public String toString() {
+        return describe() + " " + Arrays.toString(inputs) + " -> " + Arrays.toString(outputs);
+    }
+}

@@ -1,0 +1,203 @@
+package dev.memplan;
+
+import dev.memplan.engine.Allocation;
+import dev.memplan.engine.CompiledGraph;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * A graph compiled for planning: its execution order, its owners and their live intervals. Made
+ * once by {@link MemPlan#compile}; then {@link #plan} turns one request's sizes into slots without
+ * walking the graph again. Immutable and thread-safe.
+ *
+ * <p>Owners are listed in allocation order (included graph inputs by ascending id, then node
+ * outputs in execution order); an index into that list is an <em>owner index</em>.
+ */
+public final class Schedule {
+    private final Graph graph;
+    private final ViewMap views;
+    private final PlanOptions options;
+    private final int[] roots;
+    private final CompiledGraph compiled;
+    private final int[] ownerIndex;
+    private final IntBuffer ownerValues;
+    private final IntBuffer ownerDefs;
+    private final IntBuffer ownerUseEnds;
+
+    Schedule(Graph graph, ViewMap views, PlanOptions options, int[] roots, CompiledGraph compiled) {
+        this.graph = graph;
+        this.views = views;
+        this.options = options;
+        this.roots = roots;
+        this.compiled = compiled;
+        this.ownerValues = compiled.ownerValues();
+        this.ownerDefs = compiled.ownerDefs();
+        this.ownerUseEnds = compiled.ownerUseEnds();
+        this.ownerIndex = new int[graph.valueCount()];
+        Arrays.fill(ownerIndex, -1);
+        for (int o = 0; o < compiled.numOwners(); o++) {
+            ownerIndex[ownerValues.get(o)] = o;
+        }
+    }
+
+    public Graph graph() {
+        return graph;
+    }
+
+    public ViewMap views() {
+        return views;
+    }
+
+    public PlanOptions options() {
+        return options;
+    }
+
+    /** The engine that compiled this schedule and plans on it: {@code "native"} or {@code "java"}. */
+    public String engine() {
+        return compiled.engineName();
+    }
+
+    /** Node ids in execution order. */
+    public int[] order() {
+        int[] out = new int[graph.nodeCount()];
+        compiled.order().get(out);
+        return out;
+    }
+
+    /** Positions: one per node, at least one. The last is where graph outputs end. */
+    public int numPositions() {
+        return compiled.numPositions();
+    }
+
+    public int numOwners() {
+        return compiled.numOwners();
+    }
+
+    /** Owner value ids in allocation order. */
+    public int[] owners() {
+        int[] out = new int[numOwners()];
+        ownerValues.duplicate().get(out);
+        return out;
+    }
+
+    /** The value id of owner index {@code o}. */
+    public int ownerValue(int o) {
+        return ownerValues.get(o);
+    }
+
+    /** The position where owner index {@code o} is produced. */
+    public int def(int o) {
+        return ownerDefs.get(o);
+    }
+
+    /** The last position that reads owner index {@code o} or any view of it. */
+    public int useEnd(int o) {
+        return ownerUseEnds.get(o);
+    }
+
+    /** The owner index of value {@code valueId}, or -1 when it owns no slot. */
+    public int ownerIndexOf(int valueId) {
+        return ownerIndex[valueId];
+    }
+
+    /** The value that owns the bytes of {@code valueId}: itself unless it is a view. */
+    public int root(int valueId) {
+        return roots[valueId];
+    }
+
+    /**
+     * Plans one request: sizes from {@code oracle}, then slots.
+     *
+     * @throws InvalidSizeException naming the value when a size is negative or the sizes overflow
+     */
+    public PlanResult plan(SizeOracle oracle) {
+        int n = numOwners();
+        LongBuffer sizes = compiled.newSizeBuffer();
+        List<Integer> unknown = null;
+        long total = 0;
+        for (int o = 0; o < n; o++) {
+            Value owner = graph.value(ownerValues.get(o));
+            OptionalLong bytes = oracle.bytes(owner);
+            if (bytes.isEmpty()) {
+                if (unknown == null) {
+                    unknown = new ArrayList<>();
+                }
+                unknown.add(owner.id());
+                continue;
+            }
+            long b = checkedSize(owner, bytes.getAsLong());
+            total = addToTotal(total, b, owner);
+            sizes.put(o, b);
+        }
+        if (unknown != null) {
+            unknown.sort(null);
+            return new PlanResult.Deferred(unknown);
+        }
+        return new PlanResult.Complete(allocate(sizes));
+    }
+
+    /** Plans with every symbol replaced by its binding (symbol name to value). */
+    public PlanResult plan(Map<String, Long> bindings) {
+        return plan(SizeOracle.bounded(bindings));
+    }
+
+    /**
+     * Plans one request from sizes given by owner index: the hot path of a server that resolved
+     * its shapes itself.
+     *
+     * @throws IllegalArgumentException when the array length is not {@link #numOwners()}
+     * @throws InvalidSizeException     naming the value when a size is negative or the sizes overflow
+     */
+    public ActivationPlan plan(long[] ownerSizes) {
+        int n = numOwners();
+        if (ownerSizes.length != n) {
+            throw new IllegalArgumentException("expected " + n + " owner sizes (one per owner index), got "
+                    + ownerSizes.length);
+        }
+        LongBuffer sizes = compiled.newSizeBuffer();
+        long total = 0;
+        for (int o = 0; o < n; o++) {
+            Value owner = graph.value(ownerValues.get(o));
+            long b = checkedSize(owner, ownerSizes[o]);
+            total = addToTotal(total, b, owner);
+            sizes.put(o, b);
+        }
+        return allocate(sizes);
+    }
+
+    /**
+     * The bytes to reserve for a request whose symbols are at most {@code bounds}, or empty when a
+     * symbol has no bound. Never zero for an unplannable model.
+     */
+    public OptionalLong peakAtBounds(Map<String, Long> bounds) {
+        PlanResult r = plan(SizeOracle.bounded(bounds));
+        return r instanceof PlanResult.Complete c ? OptionalLong.of(c.plan().peakBytes()) : OptionalLong.empty();
+    }
+
+    private ActivationPlan allocate(LongBuffer sizes) {
+        Allocation a = compiled.allocate(sizes);
+        return new ActivationPlan(this, sizes.asReadOnlyBuffer(), a);
+    }
+
+    private long checkedSize(Value owner, long bytes) {
+        if (bytes < 0) {
+            throw new InvalidSizeException("the size oracle gave " + owner.describe() + " a negative size ("
+                    + bytes + " bytes); sizes must be >= 0");
+        }
+        return TensorSizes.align(bytes, options.alignment(), owner);
+    }
+
+    private long addToTotal(long total, long bytes, Value owner) {
+        try {
+            return Math.addExact(total, bytes);
+        } catch (ArithmeticException e) {
+            throw new InvalidSizeException("the total of the owner sizes overflows a 64-bit byte count at "
+                    + owner.describe() + "; no plan can hold it");
+        }
+    }
+}

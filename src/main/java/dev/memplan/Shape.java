@@ -1,0 +1,94 @@
+package dev.memplan;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/** The dims of a tensor. Rank 0 is a scalar: one element. */
+public record Shape(List<Dim> dims) {
+
+    /** The scalar shape. */
+    public static final Shape SCALAR = new Shape(List.of());
+
+    public Shape {
+        dims = List.copyOf(dims);
+    }
+
+    /**
+     * A shape from a mix of numbers (static extents), strings (symbol names) and {@link Dim}s, as
+     * in {@code Shape.of(1, "seq", 768)}.
+     */
+    public static Shape of(Object... dims) {
+        List<Dim> out = new ArrayList<>(dims.length);
+        for (Object d : dims) {
+            if (d instanceof Dim dim) {
+                out.add(dim);
+            } else if (d instanceof Number n) {
+                out.add(Dim.of(n.longValue()));
+            } else if (d instanceof String s) {
+                out.add(Dim.symbol(s));
+            } else {
+                throw new IllegalArgumentException("a dim is a number, a symbol name or a Dim, got " + d);
+            }
+        }
+        return new Shape(out);
+    }
+
+    /** A static shape. */
+    public static Shape fixed(long... extents) {
+        return new Shape(Arrays.stream(extents).mapToObj(Dim::of).map(Dim.class::cast).toList());
+    }
+
+    public int rank() {
+        return dims.size();
+    }
+
+    /** Whether every dim is static. */
+    public boolean isStatic() {
+        for (Dim d : dims) {
+            if (!d.isStatic()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The named symbols the shape depends on, in first-use order. */
+    public Set<Symbol> symbols() {
+        Set<Symbol> out = new LinkedHashSet<>();
+        for (Dim d : dims) {
+            out.addAll(d.symbols());
+        }
+        return out;
+    }
+
+    /**
+     * The number of elements under {@code bindings}, or empty when a symbol is unbound.
+     *
+     * @throws ArithmeticException when the count overflows a long or a dim evaluates negative
+     */
+    public OptionalLong elementCount(Map<String, Long> bindings) {
+        long n = 1;
+        for (Dim d : dims) {
+            OptionalLong extent = d.evaluate(bindings);
+            if (extent.isEmpty()) {
+                return extent;
+            }
+            long e = extent.getAsLong();
+            if (e < 0) {
+                throw new ArithmeticException("dim " + d + " evaluates to " + e);
+            }
+            n = Math.multiplyExact(n, e);
+        }
+        return OptionalLong.of(n);
+    }
+
+    @Override
+    public String toString() {
+        return dims.toString();
+    }
+}

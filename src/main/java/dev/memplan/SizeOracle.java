@@ -1,0 +1,29 @@
+package dev.memplan;
+
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * Maps an owner to its size in bytes, or empty when the size is not known yet. A plan with an
+ * unknown size is deferred, never guessed.
+ */
+@FunctionalInterface
+public interface SizeOracle {
+
+    /** The bytes {@code owner} needs (>= 0), or empty when unknown. */
+    OptionalLong bytes(Value owner);
+
+    /** Sizes from static shapes; any symbolic dim makes a size unknown. */
+    static SizeOracle staticShapes() {
+        return bounded(Map.of());
+    }
+
+    /**
+     * Sizes with each symbol replaced by its bound (symbol name to value); a symbol without a bound
+     * leaves the size unknown.
+     */
+    static SizeOracle bounded(Map<String, Long> bounds) {
+        Map<String, Long> copy = Map.copyOf(bounds);
+        return owner -> TensorSizes.bytes(owner, copy);
+    }
+}

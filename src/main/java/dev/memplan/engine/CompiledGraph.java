@@ -1,0 +1,48 @@
+package dev.memplan.engine;
+
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+
+/**
+ * What an engine compiled from a graph: the execution order and the owners with their intervals,
+ * in allocation order (included graph inputs by ascending id, then each position's node outputs
+ * in output order). Immutable and thread-safe: many threads may {@link #allocate} at once.
+ *
+ * <p>The buffers are read-only views without copies; an index {@code i} into the owner buffers is
+ * an <em>owner index</em>.
+ */
+public interface CompiledGraph {
+
+    /** The engine that compiled it. */
+    String engineName();
+
+    int numValues();
+
+    int numOwners();
+
+    /** Positions of the schedule: {@code max(numNodes, 1)}. */
+    int numPositions();
+
+    /** Node ids in execution order. */
+    IntBuffer order();
+
+    /** The value id of each owner. */
+    IntBuffer ownerValues();
+
+    /** The {@code def} position of each owner. */
+    IntBuffer ownerDefs();
+
+    /** The {@code useEnd} position of each owner. */
+    IntBuffer ownerUseEnds();
+
+    /** A buffer of {@code numOwners()} sizes the engine reads without copying (direct for native). */
+    LongBuffer newSizeBuffer();
+
+    /**
+     * Allocates slots for one request.
+     *
+     * @param ownerSizes {@code numOwners()} byte counts by owner index, each >= 0, whose sum fits in
+     *                   a long (the caller checks both)
+     */
+    Allocation allocate(LongBuffer ownerSizes);
+}

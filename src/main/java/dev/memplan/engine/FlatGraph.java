@@ -1,0 +1,66 @@
+package dev.memplan.engine;
+
+/**
+ * A graph as the flat arrays the engines plan on: node inputs and outputs in CSR form and a flag
+ * word per value. This is what crosses the native boundary, so {@link #validate()} checks every
+ * invariant the native code relies on.
+ *
+ * @param numValues     number of values
+ * @param numNodes      number of nodes
+ * @param inputOffsets  {@code [numNodes + 1]}: node n's inputs are {@code inputs[inputOffsets[n] ..
+ *                      inputOffsets[n + 1])}
+ * @param inputs        value ids, -1 for an absent optional input
+ * @param outputOffsets {@code [numNodes + 1]}, as for inputs
+ * @param outputs       value ids; each value is produced at most once
+ * @param valueFlags    {@code [numValues]}: {@link #GRAPH_INPUT}, {@link #GRAPH_OUTPUT},
+ *                      {@link #INITIALIZER} bits
+ */
+public record FlatGraph(int numValues, int numNodes, int[] inputOffsets, int[] inputs, int[] outputOffsets,
+                        int[] outputs, int[] valueFlags) {
+    public static final int GRAPH_INPUT = 1;
+    public static final int GRAPH_OUTPUT = 2;
+    public static final int INITIALIZER = 4;
+
+    /** Positions of a schedule: one per node, and at least one so graph inputs have a place. */
+    public int numPositions() {
+        return Math.max(numNodes, 1);
+    }
+
+    /**
+     * Checks the invariants the engines rely on.
+     *
+     * @throws IllegalArgumentException naming the first broken one
+     */
+    public void validate() {
+        require(numValues >= 0 && numNodes >= 0, "negative counts");
+        checkCsr(inputOffsets, inputs, "input", true);
+        checkCsr(outputOffsets, outputs, "output", false);
+        require(valueFlags.length == numValues, "valueFlags has " + valueFlags.length + " entries, expected " + numValues);
+        boolean[] produced = new boolean[numValues];
+        for (int v : outputs) {
+            require(!produced[v], "value " + v + " is produced twice");
+            produced[v] = true;
+        }
+    }
+
+    private void checkCsr(int[] offsets, int[] ids, String what, boolean allowAbsent) {
+        require(offsets.length == numNodes + 1, what + " offsets have " + offsets.length + " entries, expected "
+                + (numNodes + 1));
+        require(offsets[0] == 0, what + " offsets must start at 0");
+        for (int n = 0; n < numNodes; n++) {
+            require(offsets[n] <= offsets[n + 1], what + " offsets decrease at node " + n);
+        }
+        require(offsets[numNodes] == ids.length, what + " offsets end at " + offsets[numNodes] + " but there are "
+                + ids.length + " " + what + "s");
+        for (int id : ids) {
+            require((allowAbsent && id == -1) || (id >= 0 && id < numValues), what + " value id " + id
+                    + " is out of range 0.." + (numValues - 1));
+        }
+    }
+
+    static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException("invalid flat graph: " + message);
+        }
+    }
+}
