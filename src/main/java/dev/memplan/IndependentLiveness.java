@@ -164,20 +164,23 @@ final class IndependentLiveness {
 
     /** The root of every value, following view edges iteratively and remembering resolved roots. */
     private static int[] roots(int numValues, Map<Integer, Integer> edges, Graph graph, Problems problems) {
+        int[] source = new int[numValues];
+        Arrays.fill(source, -1);
+        edges.forEach((view, src) -> source[view] = src);
         int[] root = new int[numValues];
         Arrays.fill(root, -1);
         int[] path = new int[edges.size() + 1];
         for (int start = 0; start < numValues; start++) {
             int v = start;
             int len = 0;
-            while (root[v] < 0 && edges.containsKey(v) && len <= edges.size()) {
+            while (root[v] < 0 && source[v] >= 0 && len <= edges.size()) {
                 path[len++] = v;
-                v = edges.get(v);
+                v = source[v];
             }
             int r;
             if (root[v] >= 0) {
                 r = root[v];
-            } else if (!edges.containsKey(v)) {
+            } else if (source[v] < 0) {
                 r = v;
             } else {
                 problems.add("view cycle through " + graph.value(start).describe());

@@ -145,22 +145,22 @@ public final class PlanValidator {
         boolean[] used = new boolean[Math.max(knownSlots, 0)];
         for (int v = 0; v < g.valueCount(); v++) {
             int slot = byValue.get(v);
-            String value = g.value(v).describe();
             if (!live.isOwner[v]) {
                 if (slot != -1) {
-                    problems.add(value + " owns no buffer (" + (live.root[v] != v ? "a view of "
+                    problems.add(g.value(v).describe() + " owns no buffer (" + (live.root[v] != v ? "a view of "
                             + g.value(live.root[v]).describe() : "not an owner") + ") but has slot " + slot);
                 }
             } else if (slot == -1) {
-                problems.add("owner " + value + " has no slot");
+                problems.add("owner " + g.value(v).describe() + " has no slot");
             } else if (slot < 0 || slot >= knownSlots) {
-                problems.add("owner " + value + " is in slot " + slot + ", which does not exist (the plan has "
+                problems.add("owner " + g.value(v).describe() + " is in slot " + slot + ", which does not exist (the plan has "
                         + knownSlots + " slots)");
             } else {
                 slotByValue[v] = slot;
                 used[slot] = true;
                 if (caps.get(slot) < sizeByValue[v]) {
-                    problems.add("slot " + slot + " holds " + caps.get(slot) + " bytes, smaller than owner " + value
+                    problems.add("slot " + slot + " holds " + caps.get(slot) + " bytes, smaller than owner "
+                            + g.value(v).describe()
                             + " (" + sizeByValue[v] + " bytes) assigned to it");
                 }
             }
