@@ -1,12 +1,12 @@
 package dev.memplan;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.memplan.engine.NativeEngine;
+import dev.memplan.testing.NativeRequirement;
 import dev.memplan.testing.PlanAssertions;
 import dev.memplan.testing.RandomGraphs;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -26,20 +26,7 @@ class EngineEquivalenceTest {
 
     @BeforeAll
     static void requireNativeUnlessJavaRun() {
-        requireNativeEngine();
-    }
-
-    /**
-     * Skips only in the Java-engine run on a platform without the library; under the native run
-     * (or by default) a load failure fails the test.
-     */
-    static void requireNativeEngine() {
-        boolean javaRun = EngineMode.fromSystemProperty() == EngineMode.JAVA;
-        if (javaRun) {
-            Assumptions.assumeTrue(NativeEngine.instance().isPresent(),
-                    "the native library cannot load here: " + NativeEngine.unavailableReason());
-        }
-        assertEquals("native", MemPlan.engineName(EngineMode.NATIVE), "the native engine must load");
+        NativeRequirement.requireNativeEngine();
     }
 
     @ParameterizedTest(name = "seed {0}")
@@ -58,7 +45,7 @@ class EngineEquivalenceTest {
             PlanValidator.validate(expected.orElseThrow());
         }
         // The order and intervals must agree even when the sizes defer the plan.
-        org.junit.jupiter.api.Assertions.assertArrayEquals(java.order(), nat.order(), c + ": order");
-        org.junit.jupiter.api.Assertions.assertArrayEquals(java.owners(), nat.owners(), c + ": owners");
+        assertArrayEquals(java.order(), nat.order(), c + ": order");
+        assertArrayEquals(java.owners(), nat.owners(), c + ": owners");
     }
 }
