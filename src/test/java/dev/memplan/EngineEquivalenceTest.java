@@ -47,5 +47,9 @@ class EngineEquivalenceTest {
         // The order and intervals must agree even when the sizes defer the plan.
         assertArrayEquals(java.order(), nat.order(), c + ": order");
         assertArrayEquals(java.owners(), nat.owners(), c + ": owners");
+        for (int o = 0; o < java.numOwners(); o++) {
+            assertEquals(java.def(o), nat.def(o), c + ": def of owner " + java.ownerValue(o));
+            assertEquals(java.useEnd(o), nat.useEnd(o), c + ": useEnd of owner " + java.ownerValue(o));
+        }
     }
 }

@@ -125,12 +125,16 @@ class SizesTest {
         OptionalLong unbound = MemPlan.peakActivationBytesAtBounds(g, ViewMap.empty(), Map.of("batch", 8L),
                 PlanOptions.defaults());
         assertTrue(unbound.isEmpty(), "seq unbound: " + unbound);
+        Schedule schedule = MemPlan.compile(g, ViewMap.empty(), PlanOptions.defaults());
+        assertEquals(new PlanResult.Deferred(List.of(1, 2)), schedule.plan(Map.of("batch", 8L)),
+                "h and y have no size without seq");
+        assertTrue(schedule.peakAtBounds(Map.of()).isEmpty());
         // h and y: 8 * 512 * 4 floats each, both live at n1.
         OptionalLong bound = MemPlan.peakActivationBytesAtBounds(g, ViewMap.empty(),
                 Map.of("batch", 8L, "seq", 512L), PlanOptions.defaults());
         assertEquals(OptionalLong.of(2L * 8 * 512 * 4 * 4), bound);
         // A plan at the bounds covers every smaller binding.
-        Schedule s = MemPlan.compile(g, ViewMap.empty(), PlanOptions.defaults());
+        Schedule s = schedule;
         for (long seq = 0; seq <= 512; seq += 37) {
             ActivationPlan p = s.plan(Map.of("batch", 8L, "seq", seq)).orElseThrow();
             PlanValidator.validate(p);
