@@ -15,8 +15,10 @@ import java.io.IOException;
 import java.io.Reader;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -26,12 +28,14 @@ import java.util.regex.Pattern;
  */
 final class GraphJsonReader {
     private static final JsonFactory FACTORY = JsonFactory.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
             .disable(StreamReadFeature.AUTO_CLOSE_SOURCE)
             .build();
     private static final Pattern INTEGER = Pattern.compile("-?[0-9]+");
-    private static final String GRAPH_FIELDS = "values, nodes, inputs, outputs, initializers and views";
+    private static final List<String> GRAPH_FIELDS =
+            List.of("values", "nodes", "inputs", "outputs", "initializers", "views");
+    private static final List<String> VALUE_FIELDS = List.of("name", "dtype", "shape");
+    private static final List<String> NODE_FIELDS = List.of("name", "op", "domain", "inputs", "outputs");
 
     private final JsonParser p;
 
@@ -51,6 +55,9 @@ final class GraphJsonReader {
     private final IntList outputsCount = new IntList();
     /** Op types and domains repeat: keep one string of each. */
     private final Map<String, String> interned = new HashMap<>();
+    /** Shapes repeat too (immutable, so safe to share): keep one of each. */
+    private final Map<List<Dim>, Shape> shapes = new HashMap<>();
+    private final Map<String, Dim> symbols = new HashMap<>();
 
     private final NameRefs refs = new NameRefs();
     private int[] graphInputs = {0, 0};
@@ -86,16 +93,17 @@ final class GraphJsonReader {
             throw error("a graph file is one JSON object, {\"values\":[...], \"nodes\":[...], ...}, but it starts"
                     + " with " + describe(p.currentToken()));
         }
+        int seen = 0;
         while (next() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            switch (field) {
+            seen = markField(seen, GRAPH_FIELDS, "a graph has");
+            switch (p.currentName()) {
                 case "values" -> readValues();
                 case "nodes" -> readNodes();
                 case "inputs" -> graphInputs = readGraphNames(NameRefs.GRAPH_INPUT);
                 case "outputs" -> graphOutputs = readGraphNames(NameRefs.GRAPH_OUTPUT);
                 case "initializers" -> initializers = readGraphNames(NameRefs.INITIALIZER);
                 case "views" -> readViews();
-                default -> throw unknownField(field, "a graph has " + GRAPH_FIELDS);
+                default -> throw new IllegalStateException("markField accepts only known fields");
             }
         }
         if (p.nextToken() != null) {
@@ -114,14 +122,14 @@ final class GraphJsonReader {
         while (next() != JsonToken.END_ARRAY) {
             expectCurrent(JsonToken.START_OBJECT, "a value is an object {\"name\":..., \"dtype\":..., \"shape\":[...]}");
             JsonLocation start = p.currentTokenLocation();
-            String startPath = path();
             int id = valueNames.size();
             String name = null;
             DataType type = null;
             Shape shape = null;
+            int seen = 0;
             while (next() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                switch (field) {
+                seen = markField(seen, VALUE_FIELDS, "a value has");
+                switch (p.currentName()) {
                     case "name" -> {
                         name = readString("a value name");
                         if (name.isEmpty()) {
@@ -142,12 +150,12 @@ final class GraphJsonReader {
                         }
                     }
                     case "shape" -> shape = readShape();
-                    default -> throw unknownField(field, "a value has name, dtype and shape");
+                    default -> throw new IllegalStateException("markField accepts only known fields");
                 }
             }
             String missing = name == null ? "name" : type == null ? "dtype" : shape == null ? "shape" : null;
             if (missing != null) {
-                throw errorAt(start, startPath, "the value has no \"" + missing + "\"; a value needs name, dtype and"
+                throw errorAt(start, "$.values[" + id + "]", "the value has no \"" + missing + "\"; a value needs name, dtype and"
                         + " shape (shape [] for a scalar)");
             }
             valueNames.add(name);
@@ -181,12 +189,12 @@ final class GraphJsonReader {
                     throw error("dim \"" + symbol + "\" is a string; write the number " + symbol
                             + " without quotes, or give the symbol a name that is not a number");
                 }
-                dims.add(Dim.symbol(symbol));
+                dims.add(symbols.computeIfAbsent(symbol, Dim::symbol));
             } else {
                 throw error("a dim is an extent >= 0 or a symbol name, not " + describe(t));
             }
         }
-        return new Shape(dims);
+        return shapes.computeIfAbsent(dims, Shape::new);
     }
 
     private void readNodes() throws IOException {
@@ -197,16 +205,16 @@ final class GraphJsonReader {
             expectCurrent(JsonToken.START_OBJECT, "a node is an object {\"name\":..., \"op\":..., \"inputs\":[...],"
                     + " \"outputs\":[...]}");
             JsonLocation start = p.currentTokenLocation();
-            String startPath = path();
             int id = nodeOps.size();
             String name = "";
             String op = null;
             String domain = "";
             int[] ins = {0, 0};
             int[] outs = {0, 0};
+            int seen = 0;
             while (next() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                switch (field) {
+                seen = markField(seen, NODE_FIELDS, "a node has");
+                switch (p.currentName()) {
                     case "name" -> {
                         name = readString("a node name");
                         if (!name.isEmpty()) {
@@ -226,11 +234,11 @@ final class GraphJsonReader {
                     case "domain" -> domain = intern(readString("an op domain"));
                     case "inputs" -> ins = readNames(NameRefs.NODE_INPUT, id, "node inputs");
                     case "outputs" -> outs = readNames(NameRefs.NODE_OUTPUT, id, "node outputs");
-                    default -> throw unknownField(field, "a node has name, op, domain, inputs and outputs");
+                    default -> throw new IllegalStateException("markField accepts only known fields");
                 }
             }
             if (op == null) {
-                throw errorAt(start, startPath, "the node has no \"op\"; add its op type, e.g. \"op\":\"MatMul\"");
+                throw errorAt(start, "$.nodes[" + id + "]", "the node has no \"op\"; add its op type, e.g. \"op\":\"MatMul\"");
             }
             nodeNames.add(name);
             nodeOps.add(op);
@@ -261,7 +269,7 @@ final class GraphJsonReader {
                         ? "a node output cannot be absent (\"\"); name it and declare it in \"values\""
                         : "\"\" names no value; use a name declared in \"values\"");
             }
-            int ref = refs.add(name, p.currentTokenLocation(), kind, owner, count++);
+            int ref = addNodeOrGraphRef(name, kind, owner, count++);
             if (first < 0) {
                 first = ref;
             }
@@ -269,14 +277,28 @@ final class GraphJsonReader {
         return new int[] {first, count};
     }
 
+    /** Node references, the bulk of a file, are stored as ids when their value is already declared. */
+    private int addNodeOrGraphRef(String name, byte kind, int owner, int position) {
+        JsonLocation at = p.currentTokenLocation();
+        if (name.isEmpty()) {
+            return refs.addResolved(Graph.ABSENT, at, kind, owner, position); // only node inputs get here
+        }
+        Integer id = valueIds.get(name);
+        return id != null ? refs.addResolved(id, at, kind, owner, position) : refs.add(name, at, kind, owner, position);
+    }
+
     private void readViews() throws IOException {
         expect(JsonToken.START_OBJECT, "\"views\" maps each view to its source, e.g. {\"h_view\": \"h\"}");
         int first = -1;
         int count = 0;
+        Set<String> seen = new HashSet<>();
         while (next() == JsonToken.FIELD_NAME) {
             String view = p.currentName();
             if (view.isEmpty()) {
                 throw error("a view needs a name: use the name of a value declared in \"values\"");
+            }
+            if (!seen.add(view)) {
+                throw error("view '" + view + "' appears twice; a view has one source");
             }
             int ref = refs.add(view, p.currentTokenLocation(), NameRefs.VIEW, -1, count);
             if (first < 0) {
@@ -322,10 +344,10 @@ final class GraphJsonReader {
     }
 
     private int resolve(int ref) {
-        String name = refs.name(ref);
-        if (name.isEmpty()) {
-            return Graph.ABSENT; // only node inputs may be "" (checked when read)
+        if (refs.id(ref) != NameRefs.UNRESOLVED) {
+            return refs.id(ref);
         }
+        String name = refs.name(ref);
         Integer id = valueIds.get(name);
         if (id == null) {
             throw new GraphFileException(refs.line(ref), refs.column(ref), refs.path(ref), "value '" + name
@@ -365,8 +387,21 @@ final class GraphJsonReader {
         return p.getText();
     }
 
-    private GraphFileException unknownField(String field, String known) {
-        return error("unknown field \"" + field + "\"; " + known);
+    /**
+     * Marks the current field name as seen in its object (a bit per known field) and returns the
+     * new mask; an unknown field or one seen before is an error at the field name.
+     */
+    private int markField(int seen, List<String> known, String owner) throws IOException {
+        String field = p.currentName();
+        int i = known.indexOf(field);
+        if (i < 0) {
+            throw error("unknown field \"" + field + "\"; " + owner + " " + String.join(", ", known.subList(0, known.size() - 1))
+                    + " and " + known.get(known.size() - 1));
+        }
+        if ((seen & (1 << i)) != 0) {
+            throw error("field \"" + field + "\" appears twice in this object; keep one");
+        }
+        return seen | (1 << i);
     }
 
     private String path() {

@@ -16,8 +16,8 @@ final class JsonPaths {
         ArrayDeque<String> parts = new ArrayDeque<>();
         for (JsonStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
             if (c.inArray()) {
-                // A just-opened array has no current element yet (index -1).
-                if (c.getCurrentIndex() >= 0) {
+                // A just-opened array has no current element yet.
+                if (c.hasCurrentIndex()) {
                     parts.push("[" + c.getCurrentIndex() + "]");
                 }
             } else if (c.inObject() && c.getCurrentName() != null) {

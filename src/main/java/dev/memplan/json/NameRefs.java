@@ -7,8 +7,8 @@ import java.util.Arrays;
  * The value names a graph file refers to (node inputs and outputs, graph inputs, outputs,
  * initializers, views), kept with where they were read. JSON objects are unordered, so "nodes" may
  * come before "values": names are resolved to ids only once the whole file is read, and an
- * undeclared name is then reported at its own line, column and path. Flat arrays keep a
- * million-node file cheap.
+ * undeclared name is then reported at its own line, column and path. A name already declared
+ * when it is read is stored as its id only. Flat arrays keep a million-node file cheap.
  */
 final class NameRefs {
     static final byte NODE_INPUT = 0;
@@ -18,8 +18,11 @@ final class NameRefs {
     static final byte INITIALIZER = 4;
     static final byte VIEW = 5;
     static final byte VIEW_SOURCE = 6;
+    /** The id of a reference whose name is resolved only once the whole file is read. */
+    static final int UNRESOLVED = Integer.MIN_VALUE;
 
     private String[] names = new String[64];
+    private int[] ids = new int[64];
     private int[] lines = new int[64];
     private int[] columns = new int[64];
     private byte[] kinds = new byte[64];
@@ -29,11 +32,21 @@ final class NameRefs {
     private int[] positions = new int[64];
     private int size;
 
-    /** Records a reference and returns its index. */
+    /** Records a reference by name, resolved later, and returns its index. */
     int add(String name, JsonLocation where, byte kind, int owner, int position) {
+        return add(name, UNRESOLVED, where, kind, owner, position);
+    }
+
+    /** Records a reference to a value already known by id (or Graph.ABSENT) and returns its index. */
+    int addResolved(int id, JsonLocation where, byte kind, int owner, int position) {
+        return add(null, id, where, kind, owner, position);
+    }
+
+    private int add(String name, int id, JsonLocation where, byte kind, int owner, int position) {
         if (size == names.length) {
             int n = size * 2;
             names = Arrays.copyOf(names, n);
+            ids = Arrays.copyOf(ids, n);
             lines = Arrays.copyOf(lines, n);
             columns = Arrays.copyOf(columns, n);
             kinds = Arrays.copyOf(kinds, n);
@@ -41,6 +54,7 @@ final class NameRefs {
             positions = Arrays.copyOf(positions, n);
         }
         names[size] = name;
+        ids[size] = id;
         lines[size] = where.getLineNr();
         columns[size] = where.getColumnNr();
         kinds[size] = kind;
@@ -49,6 +63,12 @@ final class NameRefs {
         return size++;
     }
 
+    /** The value id, or {@link #UNRESOLVED} when only the name is known yet. */
+    int id(int ref) {
+        return ids[ref];
+    }
+
+    /** The name of an unresolved reference. */
     String name(int ref) {
         return names[ref];
     }
