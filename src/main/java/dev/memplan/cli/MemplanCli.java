@@ -31,7 +31,7 @@ public final class MemplanCli implements Callable<Integer> {
 
     /** A command line ready to {@code execute}: tests run it in process with their own streams. */
     public static CommandLine commandLine() {
-        return new CommandLine(new MemplanCli()).setCaseInsensitiveEnumValuesAllowed(true);
+        return new CommandLine(new MemplanCli());
     }
 
     public static void main(String[] args) {

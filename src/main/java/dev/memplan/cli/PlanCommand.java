@@ -55,11 +55,13 @@ final class PlanCommand implements Callable<Integer> {
             description = "Rounds every owner's size up to a multiple of N bytes (default: ${DEFAULT-VALUE}).")
     private long alignment;
 
-    @Option(names = "--engine", paramLabel = "ENGINE",
+    @Option(names = "--engine", paramLabel = "ENGINE", converter = LowerCaseEnums.Engine.class,
+            completionCandidates = LowerCaseEnums.Engine.class,
             description = "auto, native or java (default: the memplan.engine property, else auto).")
     private EngineMode engine;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", converter = LowerCaseEnums.Format.class,
+            completionCandidates = LowerCaseEnums.Format.class,
             description = "text (a summary per file) or json (one object per file, one per line)"
                     + " (default: ${DEFAULT-VALUE}).")
     private OutputFormat format;
