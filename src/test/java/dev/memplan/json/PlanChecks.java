@@ -64,6 +64,7 @@ public final class PlanChecks {
             }
         }
         int numSlots = plan.numSlots();
+        List<ActivationPlan.Slot> slots = plan.slots();
         List<List<Integer>> bySlot = new ArrayList<>();
         for (int i = 0; i < numSlots; i++) {
             bySlot.add(new ArrayList<>());
@@ -81,7 +82,7 @@ public final class PlanChecks {
             assertEquals(useEnd[v], s.useEnd(o), "useEnd of " + g.value(v).describe());
             int slot = plan.slotOf(v);
             assertTrue(slot >= 0 && slot < numSlots, g.value(v).describe() + " has slot " + slot);
-            assertTrue(plan.sizeOf(v) <= plan.slots().get(slot).capacityBytes(),
+            assertTrue(plan.sizeOf(v) <= slots.get(slot).capacityBytes(),
                     "slot " + slot + " is smaller than " + g.value(v).describe());
             bySlot.get(slot).add(v);
         }
@@ -97,7 +98,7 @@ public final class PlanChecks {
                     fail("values " + prev + " and " + cur + " overlap but share slot " + slot);
                 }
             }
-            peak += plan.slots().get(slot).capacityBytes();
+            peak += slots.get(slot).capacityBytes();
         }
         assertEquals(peak, plan.peakBytes(), "peak is the sum of capacities");
         return plan;
