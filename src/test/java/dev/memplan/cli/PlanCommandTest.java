@@ -184,6 +184,21 @@ class PlanCommandTest {
     }
 
     @Test
+    void stringTensorsDeferWithoutSymbolsToBind(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("tokens.json"), "{\"values\":["
+                + "{\"name\":\"ids\",\"dtype\":\"int64\",\"shape\":[8]},"
+                + "{\"name\":\"words\",\"dtype\":\"string\",\"shape\":[8]}],"
+                + "\"inputs\":[\"ids\"],\"outputs\":[\"words\"],"
+                + "\"nodes\":[{\"name\":\"lookup\",\"op\":\"LabelEncoder\",\"domain\":\"ai.onnx.ml\","
+                + "\"inputs\":[\"ids\"],\"outputs\":[\"words\"]}]}");
+        CliRun run = CliRun.of("plan", file.toString());
+        assertEquals(0, run.exit(), run.toString());
+        assertTrue(run.out().contains("  no size:      words\n"), run.toString());
+        assertTrue(run.out().contains("  no fixed width, so no static size: words (string)\n"), run.toString());
+        assertFalse(run.out().contains("to bind"), run.toString());
+    }
+
+    @Test
     void aBindingThatMatchesNoSymbolIsReported() {
         CliRun run = CliRun.of("plan", "--bind", "sequence=128", "--bind", "batch=1", BLOCK);
         assertEquals(0, run.exit(), run.toString());
