@@ -64,8 +64,6 @@ final class GraphJsonReader {
     private int[] graphOutputs = {0, 0};
     private int[] initializers = {0, 0};
     private int[] views = {0, 0};
-    private boolean sawValues;
-    private boolean sawNodes;
 
     private GraphJsonReader(JsonParser parser) {
         this.p = parser;
@@ -107,16 +105,17 @@ final class GraphJsonReader {
             }
         }
         if (p.nextToken() != null) {
-            throw error("unexpected " + describe(p.currentToken()) + " after the graph object; a file holds one graph");
+            throw error("found " + describe(p.currentToken()) + " after the graph object; a file holds one graph");
         }
-        if (!sawValues || !sawNodes) {
-            throw new GraphFileException(1, 1, "$", "the graph has no \"" + (sawValues ? "nodes" : "values")
-                    + "\" field; a graph file needs \"values\" and \"nodes\" (they may be empty lists)", null);
+        for (String required : List.of("values", "nodes")) {
+            if ((seen & (1 << GRAPH_FIELDS.indexOf(required))) == 0) {
+                throw new GraphFileException(1, 1, "$", "the graph has no \"" + required + "\" field; a graph file"
+                        + " needs \"values\" and \"nodes\" (they may be empty lists)", null);
+            }
         }
     }
 
     private void readValues() throws IOException {
-        sawValues = true;
         expect(JsonToken.START_ARRAY, "\"values\" is a list of values, e.g. [{\"name\":\"x\",\"dtype\":\"float32\","
                 + "\"shape\":[1,\"seq\",768]}]");
         while (next() != JsonToken.END_ARRAY) {
@@ -198,7 +197,6 @@ final class GraphJsonReader {
     }
 
     private void readNodes() throws IOException {
-        sawNodes = true;
         expect(JsonToken.START_ARRAY, "\"nodes\" is a list of nodes, e.g. [{\"name\":\"n0\",\"op\":\"MatMul\","
                 + "\"inputs\":[\"x\",\"w\"],\"outputs\":[\"h\"]}]");
         while (next() != JsonToken.END_ARRAY) {

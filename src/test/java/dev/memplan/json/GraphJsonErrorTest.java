@@ -178,7 +178,7 @@ class GraphJsonErrorTest {
 
     @Test
     void trailingContent() {
-        fails(VALID + " {}", "{}", "$", "unexpected an object after the graph object; a file holds one graph");
+        fails(VALID + " {}", "{}", "$", "found an object after the graph object; a file holds one graph");
     }
 
     @Test
