@@ -1,5 +1,8 @@
 package dev.memplan.cli;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -41,12 +44,18 @@ public final class MemplanCli implements Callable<Integer> {
         System.exit(commandLine().execute(args));
     }
 
-    /** The version from the jar manifest, when there is one. */
+    /** The version Maven recorded in the jar (pom.properties), when running from a jar. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
-        public String[] getVersion() {
-            String v = MemplanCli.class.getPackage().getImplementationVersion();
-            return new String[] {"memplan " + (v == null ? "(development build)" : v)};
+        public String[] getVersion() throws IOException {
+            Properties pom = new Properties();
+            try (InputStream in = MemplanCli.class.getResourceAsStream(
+                    "/META-INF/maven/dev.memplan/memplan/pom.properties")) {
+                if (in != null) {
+                    pom.load(in);
+                }
+            }
+            return new String[] {"memplan " + pom.getProperty("version", "(development build)")};
         }
     }
 }

@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
  * file is read and planned before anything is printed; if one fails, stdout stays empty, each
  * failure is reported on stderr, and the exit code is 1.
  */
-@Command(name = "plan", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "plan", mixinStandardHelpOptions = true, versionProvider = MemplanCli.Version.class,
+        sortOptions = false,
         description = {"Plans the activation memory of each graph file.",
                 "Exit codes: 0 planned (complete or deferred), 1 bad input, 2 usage."})
 final class PlanCommand implements Callable<Integer> {

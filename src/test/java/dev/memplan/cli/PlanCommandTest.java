@@ -321,9 +321,11 @@ class PlanCommandTest {
         CliRun top = CliRun.of("--help");
         assertEquals(0, top.exit());
         assertTrue(top.out().contains("plan"), top.out());
-        CliRun version = CliRun.of("--version");
-        assertEquals(0, version.exit());
-        assertTrue(version.out().startsWith("memplan "), version.out());
+        for (String[] args : List.of(new String[] {"--version"}, new String[] {"plan", "--version"})) {
+            CliRun version = CliRun.of(args);
+            assertEquals(0, version.exit());
+            assertTrue(version.out().startsWith("memplan "), version.out());
+        }
     }
 
     @Test
