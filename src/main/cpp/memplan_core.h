@@ -398,7 +398,7 @@ inline int memplan_allocate(
     const int* owner_value,
     const long long* owner_size,
     int* owner_slot,
-    int* value_slot,
+    int* value_slot,  // optional: nullptr when the caller derives slot per value itself
     long long* slot_capacity,
     long long* stats,
     void* scratch, long long scratch_bytes) {
@@ -412,7 +412,6 @@ inline int memplan_allocate(
                            owner_slot == nullptr || slot_capacity == nullptr)) {
         return MEMPLAN_BAD_ARGUMENT;
     }
-    if (num_values > 0 && value_slot == nullptr) return MEMPLAN_BAD_ARGUMENT;
     const long long needed = memplan_allocate_scratch_bytes(num_owners);
     if (scratch_bytes < needed) return MEMPLAN_BAD_ARGUMENT;
     if (needed > 0 && (scratch == nullptr ||
@@ -427,7 +426,9 @@ inline int memplan_allocate(
         return MEMPLAN_BAD_ARGUMENT;
     }
 
-    for (int v = 0; v < num_values; ++v) value_slot[v] = -1;
+    if (value_slot != nullptr) {
+        for (int v = 0; v < num_values; ++v) value_slot[v] = -1;
+    }
 
     FreeNode* const nodes = static_cast<FreeNode*>(scratch);
     int root = -1;  // treap of free slots
@@ -446,7 +447,7 @@ inline int memplan_allocate(
             const long long size = owner_size[next_owner];
             const int v = owner_value[next_owner];
             if (size < 0 || v < 0 || v >= num_values) return MEMPLAN_BAD_ARGUMENT;
-            if (value_slot[v] != -1) return MEMPLAN_BAD_ARGUMENT;  // value listed as two owners
+            if (value_slot != nullptr && value_slot[v] != -1) return MEMPLAN_BAD_ARGUMENT;  // value listed as two owners
             // peak and live never exceed naive (a new slot's capacity is its
             // opener's size), so checking naive covers all three sums.
             if (memplan_detail::add_overflows(naive, size, &naive)) return MEMPLAN_OVERFLOW;
@@ -461,7 +462,7 @@ inline int memplan_allocate(
             }
             nodes[s].occupant = next_owner;
             owner_slot[next_owner] = s;
-            value_slot[v] = s;
+            if (value_slot != nullptr) value_slot[v] = s;
         }
         if (live > lower) lower = live;
 

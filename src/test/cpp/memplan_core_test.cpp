@@ -795,7 +795,13 @@ void test_allocate_bad_arguments() {
     r = RawAlloc(); r.ov.clear(); expect_bad(r, __LINE__);
     r = RawAlloc(); r.size.clear(); expect_bad(r, __LINE__);
     r = RawAlloc(); r.slot.clear(); expect_bad(r, __LINE__);
-    r = RawAlloc(); r.vslot.clear(); expect_bad(r, __LINE__);
+    {
+        // value_slot is optional: without it the owner slots are the same.
+        RawAlloc q;
+        q.vslot.clear();
+        CHECK_EQ(q.run(), MEMPLAN_OK);
+        CHECK_VEC(q.slot, (std::vector<int>{0, 1, 0}));
+    }
     r = RawAlloc(); r.cap.clear(); expect_bad(r, __LINE__);
     r = RawAlloc(); r.scratch.clear(); expect_bad(r, __LINE__);
     r = RawAlloc(); r.nv = -1; expect_bad(r, __LINE__);                // negative counts

@@ -42,15 +42,28 @@ public final class ActivationPlan {
 
     /** The slot of owner {@code valueId}, or -1 when the value owns no slot. */
     public int slotOf(int valueId) {
-        return allocation.valueSlots().get(valueId);
+        int o = schedule.ownerIndexOf(valueId);
+        return o < 0 ? -1 : allocation.ownerSlots().get(o);
     }
 
-    /** The slot of every value id, -1 for values that own no slot; read-only, no copy. */
+    /**
+     * The slot of every value id, -1 for values that own no slot: a new read-only buffer made from
+     * {@link #slotsByOwner()} on each call.
+     */
     public IntBuffer slotsByValue() {
-        return allocation.valueSlots().duplicate();
+        int[] byValue = new int[schedule.graph().valueCount()];
+        java.util.Arrays.fill(byValue, -1);
+        IntBuffer byOwner = allocation.ownerSlots();
+        for (int o = 0; o < schedule.numOwners(); o++) {
+            byValue[schedule.ownerValue(o)] = byOwner.get(o);
+        }
+        return IntBuffer.wrap(byValue).asReadOnlyBuffer();
     }
 
-    /** The slot of each owner by owner index (the order of {@link Schedule#owners()}). */
+    /**
+     * The slot of each owner by owner index (the order of {@link Schedule#owners()}); read-only,
+     * no copy: on the native engine, the direct buffer the C++ code wrote.
+     */
     public IntBuffer slotsByOwner() {
         return allocation.ownerSlots().duplicate();
     }

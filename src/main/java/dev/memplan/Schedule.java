@@ -117,7 +117,7 @@ public final class Schedule {
      */
     public PlanResult plan(SizeOracle oracle) {
         int n = numOwners();
-        LongBuffer sizes = compiled.newSizeBuffer();
+        long[] sizes = new long[n];
         List<Integer> unknown = null;
         long total = 0;
         for (int o = 0; o < n; o++) {
@@ -132,7 +132,7 @@ public final class Schedule {
             }
             long b = checkedSize(owner, bytes.getAsLong());
             total = addToTotal(total, b, owner);
-            sizes.put(o, b);
+            sizes[o] = b;
         }
         if (unknown != null) {
             unknown.sort(null);
@@ -159,13 +159,20 @@ public final class Schedule {
             throw new IllegalArgumentException("expected " + n + " owner sizes (one per owner index), got "
                     + ownerSizes.length);
         }
-        LongBuffer sizes = compiled.newSizeBuffer();
+        long[] sizes = ownerSizes.clone();
+        long alignment = options.alignment();
         long total = 0;
+        // The hot path: values are looked up only to name one in an error.
         for (int o = 0; o < n; o++) {
-            Value owner = graph.value(ownerValues.get(o));
-            long b = checkedSize(owner, ownerSizes[o]);
-            total = addToTotal(total, b, owner);
-            sizes.put(o, b);
+            long b = sizes[o];
+            if (b < 0 || (alignment != 1 && b % alignment != 0)) {
+                b = checkedSize(graph.value(ownerValues.get(o)), b);
+                sizes[o] = b;
+            }
+            total += b; // both >= 0: a negative sum is an overflow
+            if (total < 0) {
+                throw totalOverflow(graph.value(ownerValues.get(o)));
+            }
         }
         return allocate(sizes);
     }
@@ -179,9 +186,10 @@ public final class Schedule {
         return r instanceof PlanResult.Complete c ? OptionalLong.of(c.plan().peakBytes()) : OptionalLong.empty();
     }
 
-    private ActivationPlan allocate(LongBuffer sizes) {
-        Allocation a = compiled.allocate(sizes);
-        return new ActivationPlan(this, sizes.asReadOnlyBuffer(), a);
+    private ActivationPlan allocate(long[] sizes) {
+        LongBuffer buffer = LongBuffer.wrap(sizes).asReadOnlyBuffer();
+        Allocation a = compiled.allocate(LongBuffer.wrap(sizes));
+        return new ActivationPlan(this, buffer, a);
     }
 
     private long checkedSize(Value owner, long bytes) {
@@ -193,11 +201,15 @@ public final class Schedule {
     }
 
     private long addToTotal(long total, long bytes, Value owner) {
-        try {
-            return Math.addExact(total, bytes);
-        } catch (ArithmeticException e) {
-            throw new InvalidSizeException("the total of the owner sizes overflows a 64-bit byte count at "
-                    + owner.describe() + "; no plan can hold it");
+        long sum = total + bytes; // both >= 0: a negative sum is an overflow
+        if (sum < 0) {
+            throw totalOverflow(owner);
         }
+        return sum;
+    }
+
+    private static InvalidSizeException totalOverflow(Value owner) {
+        return new InvalidSizeException("the total of the owner sizes overflows a 64-bit byte count at "
+                + owner.describe() + "; no plan can hold it");
     }
 }

@@ -69,7 +69,6 @@ class PlanValidatorTest {
         long naive;
         long lowerBound;
         int[] ownerSlots;
-        int[] valueSlots;
         long[] capacities;
         long[] sizes;
     }
@@ -82,7 +81,6 @@ class PlanValidatorTest {
         e.naive = plan.naiveBytes();
         e.lowerBound = plan.lowerBoundBytes();
         e.ownerSlots = ints(plan.slotsByOwner());
-        e.valueSlots = ints(plan.slotsByValue());
         e.capacities = longs(plan.slotCapacities());
         e.sizes = new long[s.numOwners()];
         for (int o = 0; o < e.sizes.length; o++) {
@@ -90,13 +88,12 @@ class PlanValidatorTest {
         }
         change.accept(e);
         Allocation a = new Allocation(e.numSlots, e.peak, e.naive, e.lowerBound, IntBuffer.wrap(e.ownerSlots),
-                IntBuffer.wrap(e.valueSlots), LongBuffer.wrap(e.capacities));
+                LongBuffer.wrap(e.capacities));
         return new ActivationPlan(s, LongBuffer.wrap(e.sizes), a);
     }
 
-    /** Moves owner {@code value} to {@code slot} in both slot buffers. */
+    /** Moves owner {@code value} to {@code slot}. */
     private static void move(Edit e, Schedule s, int value, int slot) {
-        e.valueSlots[value] = slot;
         e.ownerSlots[s.ownerIndexOf(value)] = slot;
     }
 
@@ -152,7 +149,14 @@ class PlanValidatorTest {
     @Test
     void catchesAViewWithASlot() {
         ActivationPlan plan = f.plan();
-        rejects(corrupt(plan, e -> e.valueSlots[f.av] = 0), "'av' (value 2) owns no buffer (a view of 'a' (value 1))");
+        // A schedule that reports the view 'av' as the owner in place of its root 'a'.
+        Schedule s = plan.schedule();
+        Schedule viewAsOwner = new Schedule(s.graph(), s.views(), s.options(), rootsOf(s),
+                new ViewAsOwnerCompiledGraph(s, s.ownerIndexOf(f.a), f.av));
+        ActivationPlan bad = new ActivationPlan(viewAsOwner, LongBuffer.wrap(sizesOf(plan)),
+                new Allocation(plan.numSlots(), plan.peakBytes(), plan.naiveBytes(), plan.lowerBoundBytes(),
+                        plan.slotsByOwner(), plan.slotCapacities()));
+        rejects(bad, "'av' (value 2) owns no buffer (a view of 'a' (value 1))");
     }
 
     @Test
@@ -211,6 +215,16 @@ class PlanValidatorTest {
         Schedule wrong = new Schedule(f.graph, f.views, real.options(), rootsOf(real), swapped);
         rejects(wrong.plan(SizeOracle.staticShapes()).orElseThrow(),
                 "order differs from the recomputed one at position 1: 'n1' (Relu, node 2) instead of 'r' (Reshape, node 1)");
+    }
+
+    /** The planned size of each owner, by owner index. */
+    private static long[] sizesOf(ActivationPlan plan) {
+        Schedule s = plan.schedule();
+        long[] sizes = new long[s.numOwners()];
+        for (int o = 0; o < sizes.length; o++) {
+            sizes[o] = plan.sizeOf(s.ownerValue(o));
+        }
+        return sizes;
     }
 
     private static int[] rootsOf(Schedule s) {
@@ -297,6 +311,24 @@ class PlanValidatorTest {
             int[] ends = ints(inner.ownerUseEnds());
             ends[owner] = useEnd;
             return IntBuffer.wrap(ends);
+        }
+    }
+
+    private static final class ViewAsOwnerCompiledGraph extends ForwardingCompiledGraph {
+        private final int owner;
+        private final int view;
+
+        ViewAsOwnerCompiledGraph(Schedule real, int owner, int view) {
+            super(real);
+            this.owner = owner;
+            this.view = view;
+        }
+
+        @Override
+        public IntBuffer ownerValues() {
+            int[] values = ints(inner.ownerValues());
+            values[owner] = view;
+            return IntBuffer.wrap(values);
         }
     }
 

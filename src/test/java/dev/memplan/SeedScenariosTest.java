@@ -283,9 +283,8 @@ class SeedScenariosTest {
         ActivationPlan plan = planStatic(g.b.build());
         // v1 [1, 2] forced into v0's slot s0 while v0 [0, 1] is live at position 1.
         int[] ownerSlots = {0, 0, 0, 1};
-        int[] valueSlots = {-1, 0, 0, 0, 1};
         Allocation forced = new Allocation(2, 2 * KIB, 4 * KIB, 2 * KIB, IntBuffer.wrap(ownerSlots),
-                IntBuffer.wrap(valueSlots), LongBuffer.wrap(new long[] {KIB, KIB}));
+                LongBuffer.wrap(new long[] {KIB, KIB}));
         LongBuffer sizes = LongBuffer.wrap(new long[] {KIB, KIB, KIB, KIB});
         ActivationPlan bad = new ActivationPlan(plan.schedule(), sizes, forced);
         PlanValidationException e = assertThrows(PlanValidationException.class, () -> PlanValidator.validate(bad));

@@ -27,40 +27,54 @@ public record FlatGraph(int numValues, int numNodes, int[] inputOffsets, int[] i
     }
 
     /**
-     * Checks the invariants the engines rely on.
+     * Checks the invariants the engines rely on. Messages are built only on failure: this runs
+     * over every id of a graph of millions.
      *
      * @throws IllegalArgumentException naming the first broken one
      */
     public void validate() {
-        require(numValues >= 0 && numNodes >= 0, "negative counts");
+        if (numValues < 0 || numNodes < 0) {
+            throw invalid("negative counts");
+        }
         checkCsr(inputOffsets, inputs, "input", true);
         checkCsr(outputOffsets, outputs, "output", false);
-        require(valueFlags.length == numValues, "valueFlags has " + valueFlags.length + " entries, expected " + numValues);
+        if (valueFlags.length != numValues) {
+            throw invalid("valueFlags has " + valueFlags.length + " entries, expected " + numValues);
+        }
         boolean[] produced = new boolean[numValues];
         for (int v : outputs) {
-            require(!produced[v], "value " + v + " is produced twice");
+            if (produced[v]) {
+                throw invalid("value " + v + " is produced twice");
+            }
             produced[v] = true;
         }
     }
 
     private void checkCsr(int[] offsets, int[] ids, String what, boolean allowAbsent) {
-        require(offsets.length == numNodes + 1, what + " offsets have " + offsets.length + " entries, expected "
-                + (numNodes + 1));
-        require(offsets[0] == 0, what + " offsets must start at 0");
-        for (int n = 0; n < numNodes; n++) {
-            require(offsets[n] <= offsets[n + 1], what + " offsets decrease at node " + n);
+        if (offsets.length != numNodes + 1) {
+            throw invalid(what + " offsets have " + offsets.length + " entries, expected " + (numNodes + 1));
         }
-        require(offsets[numNodes] == ids.length, what + " offsets end at " + offsets[numNodes] + " but there are "
-                + ids.length + " " + what + "s");
+        if (offsets[0] != 0) {
+            throw invalid(what + " offsets must start at 0");
+        }
+        for (int n = 0; n < numNodes; n++) {
+            if (offsets[n] > offsets[n + 1]) {
+                throw invalid(what + " offsets decrease at node " + n);
+            }
+        }
+        if (offsets[numNodes] != ids.length) {
+            throw invalid(what + " offsets end at " + offsets[numNodes] + " but there are " + ids.length + " "
+                    + what + "s");
+        }
+        int lowest = allowAbsent ? -1 : 0;
         for (int id : ids) {
-            require((allowAbsent && id == -1) || (id >= 0 && id < numValues), what + " value id " + id
-                    + " is out of range 0.." + (numValues - 1));
+            if (id < lowest || id >= numValues) {
+                throw invalid(what + " value id " + id + " is out of range 0.." + (numValues - 1));
+            }
         }
     }
 
-    static void require(boolean ok, String message) {
-        if (!ok) {
-            throw new IllegalArgumentException("invalid flat graph: " + message);
-        }
+    static IllegalArgumentException invalid(String message) {
+        return new IllegalArgumentException("invalid flat graph: " + message);
     }
 }

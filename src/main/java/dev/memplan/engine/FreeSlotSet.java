@@ -1,27 +1,54 @@
 package dev.memplan.engine;
 
 /**
- * The free slots of one allocation, ordered by {@code (capacity, slot id)}: a skip list whose
- * towers live in one int array, so an allocation costs no object per slot and every operation is
- * O(log free slots) expected.
+ * The slots of one allocation and which of them are free, ordered by {@code (capacity, slot id)}:
+ * a skip list whose towers live in one int array, so an allocation creates no object per slot and
+ * every operation is O(log free slots) expected.
  *
- * <p>Tower heights come from a hash of the slot id (deterministic; the result of planning never
- * depends on them, only the speed). Node 0 is the head; slot {@code s} is node {@code s + 1}, and
- * 0 in a next pointer means "none".
+ * <p>Tower heights come from a hash of the slot id (deterministic; the plan never depends on them,
+ * only the speed). Node 0 is the head; slot {@code s} is node {@code s + 1}, and 0 in a next
+ * pointer means "none". A set is reused across allocations of one schedule ({@link #reset()}), so
+ * the arrays are neither allocated nor zeroed per request.
  */
 final class FreeSlotSet {
     static final int MAX_HEIGHT = 16;
 
     private final SkipTowers towers;
-    private final long[] capacity; // by slot id, shared with the allocation result
+    private final long[] capacity; // by slot id; there are never more slots than owners
     private final int[] next;
     private final int[] update = new int[MAX_HEIGHT];
-    private int height = 1;
+    private int height;
+    private int numSlots;
 
-    FreeSlotSet(SkipTowers towers, long[] capacity) {
+    FreeSlotSet(SkipTowers towers, int maxSlots) {
         this.towers = towers;
-        this.capacity = capacity;
+        this.capacity = new long[maxSlots];
         this.next = new int[towers.totalSize()];
+        reset();
+    }
+
+    /** Empties the set and forgets every slot: only the head tower needs clearing. */
+    void reset() {
+        for (int l = 0; l < MAX_HEIGHT; l++) {
+            next[l] = 0;
+        }
+        height = 1;
+        numSlots = 0;
+    }
+
+    /** Opens a new slot (not free) of {@code bytes} and returns its id. */
+    int open(long bytes) {
+        capacity[numSlots] = bytes;
+        return numSlots++;
+    }
+
+    int numSlots() {
+        return numSlots;
+    }
+
+    /** The capacities of the slots opened so far, by slot id. */
+    long[] capacities() {
+        return java.util.Arrays.copyOf(capacity, numSlots);
     }
 
     /**
@@ -51,7 +78,7 @@ final class FreeSlotSet {
         return found - 1;
     }
 
-    /** Adds slot {@code slot}, which must not be in the set. */
+    /** Frees slot {@code slot}, which must be open and not free. */
     void add(int slot) {
         int[] start = towers.start;
         int node = slot + 1;

@@ -2,7 +2,7 @@ package dev.memplan.engine;
 
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
-import java.util.Arrays;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /** The Java engine's schedule: plain int arrays, never mutated after construction. */
 final class JavaCompiledGraph implements CompiledGraph {
@@ -16,6 +16,8 @@ final class JavaCompiledGraph implements CompiledGraph {
     private final int[] freeOffsets;
     private final int[] freeOwners;
     private final SkipTowers towers;
+    /** Free sets of finished allocations, reused: one per thread planning at the same time. */
+    private final ConcurrentLinkedQueue<FreeSlotSet> pool = new ConcurrentLinkedQueue<>();
 
     JavaCompiledGraph(int numValues, int numPositions, int[] order, int[] ownerValue, int[] ownerDef,
                       int[] ownerUseEnd, int[] defOffsets, int[] freeOffsets, int[] freeOwners) {
@@ -82,11 +84,10 @@ final class JavaCompiledGraph implements CompiledGraph {
         long[] size = ownerSizes.hasArray() && ownerSizes.arrayOffset() == 0 && ownerSizes.position() == 0
                 ? ownerSizes.array() : readAll(ownerSizes, numOwners);
         int[] ownerSlot = new int[numOwners];
-        int[] valueSlot = new int[numValues];
-        Arrays.fill(valueSlot, -1);
-        long[] capacity = new long[numOwners];
-        FreeSlotSet free = new FreeSlotSet(towers, capacity);
-        int numSlots = 0;
+        FreeSlotSet free = pool.poll();
+        if (free == null) {
+            free = new FreeSlotSet(towers, numOwners);
+        }
         long live = 0;
         long lowerBound = 0;
         long naive = 0;
@@ -95,12 +96,11 @@ final class JavaCompiledGraph implements CompiledGraph {
                 long need = size[o];
                 int slot = free.pollCeiling(need);
                 if (slot < 0) {
-                    slot = numSlots++;
-                    capacity[slot] = need;
+                    slot = free.open(need);
                 }
                 ownerSlot[o] = slot;
-                valueSlot[ownerValue[o]] = slot;
                 live += need;
+                naive += need;
             }
             if (live > lowerBound) {
                 lowerBound = live;
@@ -111,16 +111,15 @@ final class JavaCompiledGraph implements CompiledGraph {
                 live -= size[o];
             }
         }
+        long[] capacity = free.capacities();
+        free.reset();
+        pool.offer(free);
         long peak = 0;
-        for (int s = 0; s < numSlots; s++) {
-            peak += capacity[s];
+        for (long c : capacity) {
+            peak += c;
         }
-        for (int o = 0; o < numOwners; o++) {
-            naive += size[o];
-        }
-        return new Allocation(numSlots, peak, naive, lowerBound,
-                IntBuffer.wrap(ownerSlot).asReadOnlyBuffer(), IntBuffer.wrap(valueSlot).asReadOnlyBuffer(),
-                LongBuffer.wrap(capacity, 0, numSlots).slice().asReadOnlyBuffer());
+        return new Allocation(capacity.length, peak, naive, lowerBound,
+                IntBuffer.wrap(ownerSlot).asReadOnlyBuffer(), LongBuffer.wrap(capacity).asReadOnlyBuffer());
     }
 
     private static long[] readAll(LongBuffer buffer, int n) {

@@ -1,6 +1,5 @@
 package dev.memplan.engine;
 
-import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -8,7 +7,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * The native engine's schedule: the compile results stay in the direct buffers the C++ code wrote,
  * and each allocation runs in C++ on them. Scratch memory is sized once per schedule and reused
- * through a small pool, one buffer per thread planning at the same time.
+ * through a small pool, one per thread planning at the same time; a plan allocates only its own
+ * results (slot per owner, capacity per slot).
  */
 final class NativeCompiledGraph implements CompiledGraph {
     private final int numValues;
@@ -22,7 +22,8 @@ final class NativeCompiledGraph implements CompiledGraph {
     private final IntBuffer freeOffsets;
     private final IntBuffer freeOwners;
     private final long scratchBytes;
-    private final ConcurrentLinkedQueue<ByteBuffer> scratchPool = new ConcurrentLinkedQueue<>();
+    /** Scratch of finished allocations, reused: one per thread planning at the same time. */
+    private final ConcurrentLinkedQueue<NativeScratch> scratchPool = new ConcurrentLinkedQueue<>();
 
     private NativeCompiledGraph(int numValues, int numOwners, int numPositions, IntBuffer order,
                                 IntBuffer ownerValue, IntBuffer ownerDef, IntBuffer ownerUseEnd,
@@ -65,12 +66,17 @@ final class NativeCompiledGraph implements CompiledGraph {
         }
         check(rc, "compile");
         int owners = numOwnersOut.get(0);
-        FlatGraph.require(owners >= 0 && owners <= v, "native compile reported " + owners + " owners");
+        if (owners < 0 || owners > v) {
+            throw new IllegalStateException("native compile reported " + owners + " owners for " + v + " values");
+        }
         checkOffsets(defOffsets, p, owners, "def");
         checkOffsets(freeOffsets, p, owners, "free");
         for (int i = 0; i < owners; i++) {
-            FlatGraph.require(ownerValue.get(i) >= 0 && ownerValue.get(i) < v, "native owner value out of range");
-            FlatGraph.require(freeOwners.get(i) >= 0 && freeOwners.get(i) < owners, "native free owner out of range");
+            int value = ownerValue.get(i);
+            int freed = freeOwners.get(i);
+            if (value < 0 || value >= v || freed < 0 || freed >= owners) {
+                throw new IllegalStateException("native compile returned an owner id out of range at " + i);
+            }
         }
         return new NativeCompiledGraph(v, owners, p, order, slice(ownerValue, owners),
                 slice(ownerDef, owners), slice(ownerUseEnd, owners), defOffsets, freeOffsets, freeOwners);
@@ -78,10 +84,13 @@ final class NativeCompiledGraph implements CompiledGraph {
 
     /** The allocate loop trusts these offsets, so they are checked once here. */
     private static void checkOffsets(IntBuffer offsets, int positions, int owners, String what) {
-        FlatGraph.require(offsets.get(0) == 0 && offsets.get(positions) == owners,
-                "native " + what + " offsets do not span the owners");
+        if (offsets.get(0) != 0 || offsets.get(positions) != owners) {
+            throw new IllegalStateException("native " + what + " offsets do not span the owners");
+        }
         for (int i = 0; i < positions; i++) {
-            FlatGraph.require(offsets.get(i) <= offsets.get(i + 1), "native " + what + " offsets decrease");
+            if (offsets.get(i) > offsets.get(i + 1)) {
+                throw new IllegalStateException("native " + what + " offsets decrease at position " + i);
+            }
         }
     }
 
@@ -149,34 +158,33 @@ final class NativeCompiledGraph implements CompiledGraph {
 
     @Override
     public Allocation allocate(LongBuffer ownerSizes) {
-        LongBuffer sizes = ownerSizes;
-        if (!DirectBuffers.isNativeReadable(sizes, numOwners)) {
-            FlatGraph.require(ownerSizes.remaining() >= numOwners,
-                    "expected " + numOwners + " owner sizes, got " + ownerSizes.remaining());
-            sizes = DirectBuffers.longs(numOwners);
-            sizes.put(ownerSizes.duplicate().limit(ownerSizes.position() + numOwners)).flip();
+        if (ownerSizes.remaining() < numOwners) {
+            throw new IllegalArgumentException("expected " + numOwners + " owner sizes, got " + ownerSizes.remaining());
         }
-        // One direct block per plan for all its results: a plan is one native allocation for
-        // the garbage collector to free, not four.
-        PlanBlock block = new PlanBlock(numOwners, numValues);
-        IntBuffer ownerSlot = block.ownerSlot;
-        IntBuffer valueSlot = block.valueSlot;
-        LongBuffer capacity = block.capacity;
-        LongBuffer stats = block.stats;
-        ByteBuffer scratch = scratchPool.poll();
+        NativeScratch scratch = scratchPool.poll();
         if (scratch == null) {
-            scratch = DirectBuffers.aligned(scratchBytes);
+            scratch = new NativeScratch(numOwners, scratchBytes);
         }
-        int rc;
         try {
-            rc = MemplanNative.memplan_allocate(numValues, numOwners, numPositions, defOffsets, freeOffsets,
-                    freeOwners, ownerValue, sizes, ownerSlot, valueSlot, capacity, stats, scratch, scratchBytes);
+            LongBuffer sizes = ownerSizes;
+            if (!DirectBuffers.isNativeReadable(sizes, numOwners)) {
+                sizes = scratch.sizes;
+                sizes.clear();
+                sizes.put(ownerSizes.duplicate().limit(ownerSizes.position() + numOwners)).flip();
+            }
+            // The plan keeps the slot of each owner in the direct buffer the C++ code writes.
+            IntBuffer ownerSlot = DirectBuffers.ints(numOwners);
+            int rc = MemplanNative.memplan_allocate(numValues, numOwners, numPositions, defOffsets, freeOffsets,
+                    freeOwners, ownerValue, sizes, ownerSlot, null, scratch.capacity, scratch.stats,
+                    scratch.treap, scratch.treapBytes);
+            check(rc, "allocate");
+            int numSlots = (int) scratch.stats.get(0);
+            LongBuffer capacity = DirectBuffers.longs(numSlots);
+            capacity.put(scratch.capacity.duplicate().limit(numSlots)).flip();
+            return new Allocation(numSlots, scratch.stats.get(1), scratch.stats.get(2), scratch.stats.get(3),
+                    ownerSlot.asReadOnlyBuffer(), capacity.asReadOnlyBuffer());
         } finally {
             scratchPool.offer(scratch);
         }
-        check(rc, "allocate");
-        int numSlots = (int) stats.get(0);
-        return new Allocation(numSlots, stats.get(1), stats.get(2), stats.get(3), ownerSlot.asReadOnlyBuffer(),
-                valueSlot.asReadOnlyBuffer(), capacity.limit(numSlots).slice().asReadOnlyBuffer());
     }
 }

@@ -71,12 +71,14 @@ public final class NativeEngine implements PlanningEngine {
 
     /** Roots must be in range and be their own roots, or the native code would follow garbage. */
     static void checkRoots(int[] valueRoot, int numValues) {
-        FlatGraph.require(valueRoot.length == numValues,
-                "valueRoot has " + valueRoot.length + " entries, expected " + numValues);
+        if (valueRoot.length != numValues) {
+            throw FlatGraph.invalid("valueRoot has " + valueRoot.length + " entries, expected " + numValues);
+        }
         for (int v = 0; v < numValues; v++) {
             int r = valueRoot[v];
-            FlatGraph.require(r >= 0 && r < numValues && valueRoot[r] == r,
-                    "value " + v + " has root " + r + ", which is not a root value");
+            if (r < 0 || r >= numValues || valueRoot[r] != r) {
+                throw FlatGraph.invalid("value " + v + " has root " + r + ", which is not a root value");
+            }
         }
     }
 }

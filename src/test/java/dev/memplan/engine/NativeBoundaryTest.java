@@ -162,7 +162,7 @@ class NativeBoundaryTest {
             Allocation a = g.allocate(b);
             assertEquals(expected.numSlots(), a.numSlots());
             assertEquals(expected.peakBytes(), a.peakBytes());
-            assertArrayEquals(PlanAssertions.ints(expected.valueSlots()), PlanAssertions.ints(a.valueSlots()));
+            assertArrayEquals(PlanAssertions.ints(expected.ownerSlots()), PlanAssertions.ints(a.ownerSlots()));
             assertArrayEquals(PlanAssertions.longs(expected.slotCapacities()), PlanAssertions.longs(a.slotCapacities()));
         }
         assertEquals(2, expected.numSlots());
