@@ -133,8 +133,10 @@ public final class Graph {
         public int value(String name, DataType dataType, Shape shape) {
             Objects.requireNonNull(dataType, "dataType");
             Objects.requireNonNull(shape, "shape");
-            for (Symbol s : shape.symbols()) {
-                symbols.putIfAbsent(s.name(), s);
+            if (!shape.isStatic()) {
+                for (Symbol s : shape.symbols()) {
+                    symbols.putIfAbsent(s.name(), s);
+                }
             }
             int id = values.size();
             values.add(new Value(id, name == null ? "" : name, dataType, shape, -1));

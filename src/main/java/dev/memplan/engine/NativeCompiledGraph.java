@@ -7,8 +7,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * The native engine's schedule: the compile results stay in the direct buffers the C++ code wrote,
  * and each allocation runs in C++ on them. Scratch memory is sized once per schedule and reused
- * through a small pool, one per thread planning at the same time; a plan allocates only its own
- * results (slot per owner, capacity per slot).
+ * through a small pool, one per thread planning at the same time; a plan allocates only one direct
+ * block for its own results (slot per owner, capacity per slot).
  */
 final class NativeCompiledGraph implements CompiledGraph {
     private final int numValues;
@@ -172,17 +172,17 @@ final class NativeCompiledGraph implements CompiledGraph {
                 sizes.clear();
                 sizes.put(ownerSizes.duplicate().limit(ownerSizes.position() + numOwners)).flip();
             }
-            // The plan keeps the slot of each owner in the direct buffer the C++ code writes.
-            IntBuffer ownerSlot = DirectBuffers.ints(numOwners);
             int rc = MemplanNative.memplan_allocate(numValues, numOwners, numPositions, defOffsets, freeOffsets,
-                    freeOwners, ownerValue, sizes, ownerSlot, null, scratch.capacity, scratch.stats,
+                    freeOwners, ownerValue, sizes, scratch.ownerSlot, null, scratch.capacity, scratch.stats,
                     scratch.treap, scratch.treapBytes);
             check(rc, "allocate");
             int numSlots = (int) scratch.stats.get(0);
-            LongBuffer capacity = DirectBuffers.longs(numSlots);
-            capacity.put(scratch.capacity.duplicate().limit(numSlots)).flip();
+            // The plan's results go into one right-sized direct block: one allocation per plan.
+            ResultBlock block = new ResultBlock(numOwners, numSlots);
+            block.ownerSlot.put(scratch.ownerSlot.duplicate().limit(numOwners)).flip();
+            block.capacity.put(scratch.capacity.duplicate().limit(numSlots)).flip();
             return new Allocation(numSlots, scratch.stats.get(1), scratch.stats.get(2), scratch.stats.get(3),
-                    ownerSlot.asReadOnlyBuffer(), capacity.asReadOnlyBuffer());
+                    block.ownerSlot.asReadOnlyBuffer(), block.capacity.asReadOnlyBuffer());
         } finally {
             scratchPool.offer(scratch);
         }

@@ -1,6 +1,7 @@
 package dev.memplan.engine;
 
 import java.nio.ByteBuffer;
+import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 
 /**
@@ -13,6 +14,7 @@ final class NativeScratch {
     final ByteBuffer treap;
     final long treapBytes;
     final LongBuffer sizes;
+    final IntBuffer ownerSlot;
     final LongBuffer capacity;
     final LongBuffer stats;
 
@@ -20,6 +22,7 @@ final class NativeScratch {
         this.treapBytes = treapBytes;
         this.treap = DirectBuffers.aligned(treapBytes);
         this.sizes = DirectBuffers.longs(numOwners);
+        this.ownerSlot = DirectBuffers.ints(numOwners);
         this.capacity = DirectBuffers.longs(numOwners);
         this.stats = DirectBuffers.longs(4);
     }
