@@ -835,6 +835,8 @@ final class GraphImporter {
                 usedWeights.add(out.getName());
             }
         }
+        // every weight of this graph is in the import, read or not, so each ONNX value has a Value
+        usedWeights.addAll(weights);
         for (String w : usedWeights) {
             inits.add(valueId(b, ids, w));
         }

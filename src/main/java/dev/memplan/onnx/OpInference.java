@@ -62,7 +62,8 @@ final class OpInference {
             case "Dropout" -> {
                 if (x != null) {
                     out[0] = x.withShape(x.shape);
-                    fill(out, 1, TensorInfo.of(DataType.BOOL, x.shape));
+                    // the mask is bool from opset 10 on, the input's type before
+                    fill(out, 1, TensorInfo.of(c.opset() < 10 ? x.type : DataType.BOOL, x.shape));
                 }
             }
             case "IsNaN", "IsInf" -> out[0] = x == null ? null : TensorInfo.of(DataType.BOOL, x.shape);
