@@ -591,12 +591,37 @@ final class GraphImporter {
                 return symbols.fresh(firstOut + "_" + hint, "data-dependent " + hint + " of " + nodeDesc);
             }
         };
+        List<TensorInfo> outs;
         try {
-            return OpInference.infer(ctx);
-        } catch (ArithmeticException | IllegalArgumentException | IndexOutOfBoundsException e) {
-            // absurd attribute values (a corrupted file): leave the outputs uninferred
+            outs = OpInference.infer(ctx);
+        } catch (RuntimeException e) {
+            // absurd attributes or inputs (a corrupted file): leave the outputs uninferred
             return List.of();
         }
+        List<TensorInfo> bounded = new ArrayList<>(outs.size());
+        for (TensorInfo t : outs) {
+            bounded.add(t == null || t.shape == null || !tooComplex(t.shape) ? t : null);
+        }
+        return bounded;
+    }
+
+    /** Dim expressions larger than this fall back to a fresh symbol: keeps every step cheap. */
+    private static final int MAX_DIM_TERMS = 64;
+
+    /** Whether any dim's expression tree has more than {@link #MAX_DIM_TERMS} nodes (early exit). */
+    static boolean tooComplex(List<Dim> shape) {
+        ArrayDeque<Dim> stack = new ArrayDeque<>(shape);
+        int seen = 0;
+        while (!stack.isEmpty()) {
+            Dim d = stack.pop();
+            if (++seen > MAX_DIM_TERMS * Math.max(1, shape.size())) {
+                return true;
+            }
+            if (d instanceof dev.memplan.DerivedDim dd) {
+                dd.operands().forEach(stack::push);
+            }
+        }
+        return false;
     }
 
     private boolean foldable(NodeProto node, List<TensorInfo> outs) {

@@ -201,7 +201,16 @@ final class OpInference {
         if (b.isStatic()) {
             return b;
         }
-        return DerivedDim.max(List.of(a, b));
+        // flatten nested maxima so repeated broadcasting does not grow the expression
+        java.util.LinkedHashSet<Dim> terms = new java.util.LinkedHashSet<>();
+        for (Dim d : List.of(a, b)) {
+            if (d instanceof DerivedDim dd && dd.op() == DerivedDim.Op.MAX && dd.constant() == Long.MIN_VALUE) {
+                terms.addAll(dd.operands());
+            } else {
+                terms.add(d);
+            }
+        }
+        return DerivedDim.max(new ArrayList<>(terms));
     }
 
     private static boolean holds(Dim d, DerivedDim.Op op, Dim operand) {
