@@ -362,16 +362,16 @@ final class GraphImporter {
 
     /**
      * The names a node's bodies read that they do not define: outer values. Walks nested bodies
-     * with an explicit stack.
+     * breadth-first with an explicit queue, in attribute order.
      */
     static Set<String> freeNames(NodeProto node) {
         Set<String> free = new LinkedHashSet<>();
         ArrayDeque<Object[]> stack = new ArrayDeque<>();
         for (var g : Attrs.subgraphs(node)) {
-            stack.push(new Object[]{g.getValue(), Set.<String>of()});
+            stack.addLast(new Object[]{g.getValue(), Set.<String>of()});
         }
         while (!stack.isEmpty()) {
-            Object[] top = stack.pop();
+            Object[] top = stack.pollFirst();
             GraphProto g = (GraphProto) top[0];
             @SuppressWarnings("unchecked")
             Set<String> enclosingDefined = (Set<String>) top[1];
@@ -389,7 +389,7 @@ final class GraphImporter {
                     }
                 }
                 for (var sub : Attrs.subgraphs(n)) {
-                    stack.push(new Object[]{sub.getValue(), defined});
+                    stack.addLast(new Object[]{sub.getValue(), defined});
                 }
             }
             for (var out : g.getOutputList()) {

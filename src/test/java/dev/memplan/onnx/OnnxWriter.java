@@ -54,6 +54,11 @@ final class OnnxWriter {
                 .setRawData(ByteString.copyFrom(b.array())).build();
     }
 
+    /** A rank-0 int64 tensor. */
+    static TensorProto scalar(String name, long value) {
+        return int64s(name, value).toBuilder().clearDims().build();
+    }
+
     static TensorProto floats(String name, long... dims) {
         long n = 1;
         TensorProto.Builder t = TensorProto.newBuilder().setName(name).setDataType(FLOAT);
