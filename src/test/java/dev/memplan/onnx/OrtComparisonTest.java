@@ -42,6 +42,29 @@ class OrtComparisonTest {
             assertTrue(bindings.containsKey(sym), model + ": symbol " + sym + " has no binding in ModelCases");
         }
 
+        Set<String> compared = new LinkedHashSet<>();
+        List<String> mismatches = compareWithOrt(SharedModels.path(model), onnx, imp, bindings,
+                name -> ModelCases.inputFill(model, name), compared);
+        Graph g = imp.graph();
+        assertEquals(List.of(), mismatches, model + ": sizes differing from ONNX Runtime");
+        // every activation of the main graph was checked against ORT
+        List<String> unchecked = new ArrayList<>();
+        for (Value v : g.values()) {
+            if (v.producer() >= 0 && !compared.contains(v.name())) {
+                unchecked.add(v.name());
+            }
+        }
+        assertEquals(List.of(), unchecked, model + ": activations ORT's profile did not cover");
+        assertTrue(compared.size() > 0, model + ": nothing compared");
+    }
+
+    /**
+     * Runs {@code path} in ORT at {@code bindings} and compares every node output ORT reports with
+     * memplan's size; returns the differences and fills {@code compared} with the names checked.
+     */
+    static List<String> compareWithOrt(java.nio.file.Path path, OnnxModel onnx, ImportedGraph imp,
+                                       Map<String, Long> bindings, java.util.function.Function<String, Double> fill,
+                                       Set<String> compared) throws Exception {
         Map<String, long[]> inputShapes = new HashMap<>();
         Map<String, Double> fills = new HashMap<>();
         Graph g = imp.graph();
@@ -50,15 +73,14 @@ class OrtComparisonTest {
             long[] dims = value.shape().dims().stream()
                     .mapToLong(d -> d.evaluate(bindings).orElseThrow()).toArray();
             inputShapes.put(value.name(), dims);
-            fills.put(value.name(), ModelCases.inputFill(model, value.name()));
+            fills.put(value.name(), fill.apply(value.name()));
         }
-        List<OrtProfile.NodeRun> runs = OrtProfile.run(SharedModels.path(model), inputShapes, fills);
+        List<OrtProfile.NodeRun> runs = OrtProfile.run(path, inputShapes, fills);
 
         Map<String, List<NodeProto>> nodesByName = nodesByOrtName(onnx.proto().getGraph());
         Map<String, Value> values = new HashMap<>();
         collectValues(imp, values);
         List<String> mismatches = new ArrayList<>();
-        Set<String> compared = new LinkedHashSet<>();
         for (OrtProfile.NodeRun run : runs) {
             List<String> outs = nodesByName.getOrDefault(run.nodeName(), List.of()).stream()
                     .filter(n -> n.getOpType().equals(run.opName())).findFirst()
@@ -90,16 +112,7 @@ class OrtComparisonTest {
                 compared.add(name);
             }
         }
-        assertEquals(List.of(), mismatches, model + ": sizes differing from ONNX Runtime");
-        // every activation of the main graph was checked against ORT
-        List<String> unchecked = new ArrayList<>();
-        for (Value v : g.values()) {
-            if (v.producer() >= 0 && !compared.contains(v.name())) {
-                unchecked.add(v.name());
-            }
-        }
-        assertEquals(List.of(), unchecked, model + ": activations ORT's profile did not cover");
-        assertTrue(compared.size() > 0, model + ": nothing compared");
+        return mismatches;
     }
 
     /**
