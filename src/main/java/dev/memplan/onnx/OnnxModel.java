@@ -2,6 +2,7 @@ package dev.memplan.onnx;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.UnsafeByteOperations;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import dev.memplan.onnx.proto.OnnxProto.OperatorSetIdProto;
 import java.io.IOException;
@@ -71,7 +72,9 @@ public final class OnnxModel {
         if (size == 0) {
             throw new OnnxFormatException(source + " is empty; it is not an ONNX model");
         }
-        CodedInputStream in = CodedInputStream.newInstance(buffer);
+        // Through an (unsafely) wrapped ByteString the stream knows the buffer is immutable: only
+        // then does aliasing hand out windows on it instead of copies.
+        CodedInputStream in = UnsafeByteOperations.unsafeWrap(buffer.duplicate()).newCodedInput();
         in.enableAliasing(true);
 
         ModelProto proto;

@@ -43,6 +43,7 @@ class MutationTest {
             planOrCleanError(m, BYTES.get(m));
         }
         PLANS.set(0);
+        ERRORS.set(0);
     }
 
     static Stream<Integer> seeds() {

@@ -53,6 +53,12 @@ class SharedModelPlanTest {
             assertEquals(p.sizeOf(owner.get("value").asInt()), owner.get("bytes").asLong());
         }
         assertEquals(plan.admissionBytes().getAsLong(), json.get("admissionBytes").asLong());
+        // the report's "where" of the lower bound holds exactly the lower bound's bytes
+        OnnxReport.LivePeak at = OnnxReport.livePeak(plan, 3);
+        assertEquals(p.lowerBoundBytes(), at.liveBytes(), model);
+        assertEquals(p.lowerBoundBytes(), json.get("lowerBoundAt").get("liveBytes").asLong());
+        String text = OnnxReport.text(model, plan);
+        assertTrue(text.contains("peak       " + p.peakBytes() + " bytes"), text);
     }
 
     private static void validateBodies(ImportedGraph imp, Map<String, Long> bindings) {
