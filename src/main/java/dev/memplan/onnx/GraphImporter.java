@@ -289,6 +289,9 @@ final class GraphImporter {
         if (decl != null) {
             declared.put(name, declaredShapeOf(decl));
         }
+        if (type == DataType.UNDEFINED && !uninferred.contains(name)) {
+            uninferred.add(name);
+        }
         boolean sameShape = inferred != null && shape.equals(inf);
         return new TensorInfo(type, shape, sameShape ? inferred.ints : null, sameShape ? inferred.floats : null);
     }

@@ -78,9 +78,24 @@ public final class ImportedGraph {
         return freshSymbols;
     }
 
-    /** Bytes of all weights the graph reads: initializers, Constant outputs and folded constants. */
+    /**
+     * Bytes of this graph's weights: initializers, Constant outputs and folded constants (bodies of
+     * control-flow nodes count their own; see {@link #totalWeightBytes()}).
+     */
     public long weightBytes() {
         return weightBytes;
+    }
+
+    /** Weight bytes of this graph and of every control-flow body in it. */
+    public long totalWeightBytes() {
+        long total = weightBytes;
+        for (ControlFlowNode cf : controlFlow) {
+            for (ControlFlowNode.Body b : cf.bodies()) {
+                long add = b.graph().totalWeightBytes();
+                total = total + add < 0 ? Long.MAX_VALUE : total + add;
+            }
+        }
+        return total;
     }
 
     /** Bytes of the weights constant folding made (outputs of folded nodes). */
@@ -113,7 +128,11 @@ public final class ImportedGraph {
         return controlFlow;
     }
 
-    /** ONNX names of node outputs whose shape neither inference nor value_info gave (fresh dims). */
+    /**
+     * ONNX names of values whose shape neither inference nor value_info gave (they get a fresh
+     * {@code <name>_numel} symbol), or whose element type is unknown (their size stays unknown and
+     * the plan is deferred: give the model value_info for them).
+     */
     public List<String> uninferred() {
         return uninferred;
     }

@@ -29,7 +29,8 @@ public final class OnnxPlanner {
             OptionalLong need = OptionalLong.of(0);
             for (ControlFlowNode.Body body : cf.bodies()) {
                 // bodies nest at most as deep as the file does; protobuf's limit bounds this recursion
-                OptionalLong p = plan(body.graph(), bindings, options).admissionBytes();
+                // a body's inputs (outer values, loop state) are owned outside it: never count them twice
+                OptionalLong p = plan(body.graph(), bindings, options.withIncludeGraphInputs(false)).admissionBytes();
                 peaks.put(body.attribute(), p);
                 need = need.isEmpty() || p.isEmpty() ? OptionalLong.empty()
                         : OptionalLong.of(Math.max(need.getAsLong(), p.getAsLong()));

@@ -38,6 +38,7 @@ public final class OnnxReport {
         root.put("nodes", g.nodeCount());
         ObjectNode weights = root.putObject("weights");
         weights.put("bytes", imp.weightBytes());
+        weights.put("bytesWithBodies", imp.totalWeightBytes());
         weights.put("foldedBytes", imp.foldedBytes());
         weights.put("foldedValues", imp.foldedValues());
         weights.put("count", g.initializers().length);
@@ -206,7 +207,7 @@ public final class OnnxReport {
         StringBuilder sb = new StringBuilder();
         sb.append("model      ").append(modelName).append('\n');
         sb.append("nodes      ").append(imp.graph().nodeCount()).append('\n');
-        sb.append("weights    ").append(imp.weightBytes()).append(" bytes (folded ").append(imp.foldedBytes())
+        sb.append("weights    ").append(imp.totalWeightBytes()).append(" bytes (folded ").append(imp.foldedBytes())
                 .append(" bytes in ").append(imp.foldedValues()).append(" values)\n");
         if (!(plan.result() instanceof PlanResult.Complete c)) {
             sb.append("plan       deferred: bind ").append(String.join(", ", plan.unboundSymbols())).append('\n');
