@@ -1494,8 +1494,13 @@ final class OpInference {
         out[0] = TensorInfo.of(q.type, List.of(q.shape.get(0), q.shape.get(1),
                 DerivedDim.product(List.of(headSize, Dim.of(heads)))));
         if (pastKey != null && pastKey.rank() == 4) {
-            // present_* share the past buffer's layout; their length is the past length bound
-            Dim total = DerivedDim.max(List.of(pastKey.shape.get(2), q.shape.get(1)));
+            // present length: the total_sequence_length input's value when it is known (at least
+            // the past buffer), else a fresh symbol the caller binds
+            TensorInfo totalIn = c.input(6);
+            Dim known = totalIn != null && totalIn.ints != null && totalIn.ints.length == 1
+                    ? totalIn.ints[0].toDim() : null;
+            Dim total = known != null ? DerivedDim.max(List.of(pastKey.shape.get(2), known))
+                    : c.fresh("present_length");
             TensorInfo present = TensorInfo.of(q.type, List.of(q.shape.get(0), Dim.of(kvHeads), total, headSize));
             fill(out, 1, present);
             fill(out, 2, present);
