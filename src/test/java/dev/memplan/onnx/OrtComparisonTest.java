@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class OrtComparisonTest {
 
     static List<String> models() {
-        return SharedModels.all();
+        return SharedModels.forParameters();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SharedModelPlanTest {
 
     static List<String> models() {
-        return SharedModels.all();
+        return SharedModels.forParameters();
     }
 
     private static ImportedGraph load(String model, ImportOptions options) {

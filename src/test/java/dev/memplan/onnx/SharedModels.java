@@ -39,6 +39,15 @@ final class SharedModels {
         }
     }
 
+    /**
+     * The models as test parameters: when the folder is absent, one placeholder, so a
+     * parameterized test runs once and skips with {@link #assumePresent()}'s message instead of
+     * failing for want of arguments.
+     */
+    static List<String> forParameters() {
+        return present() ? all() : List.of("(no shared models)");
+    }
+
     static Path path(String relative) {
         return dir().resolve(relative);
     }
