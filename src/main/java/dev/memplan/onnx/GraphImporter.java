@@ -698,7 +698,7 @@ final class GraphImporter {
                             s.remove(0);
                         }
                         if (k >= 0 && !s.isEmpty()) {
-                            int ax = OpInference.axis(!v8 && axes != null && k < axes.length ? axes[k] : 0, s.size());
+                            int ax = InferenceSupport.axis(!v8 && axes != null && k < axes.length ? axes[k] : 0, s.size());
                             s.remove(Math.max(ax, 0));
                         }
                         t = TensorInfo.of(t.type, s);
@@ -759,7 +759,7 @@ final class GraphImporter {
                         TensorInfo s0 = lookup(node.getInput(firstScan));
                         long[] axes = attrs.getInts("scan_input_axes");
                         if (s0 != null && s0.hasShape() && s0.rank() > (v8 ? 1 : 0)) {
-                            int ax = v8 ? 1 : OpInference.axis(axes != null && axes.length > 0 ? axes[0] : 0, s0.rank());
+                            int ax = v8 ? 1 : InferenceSupport.axis(axes != null && axes.length > 0 ? axes[0] : 0, s0.rank());
                             seq = ax < 0 ? null : s0.shape.get(ax);
                             batch = v8 ? s0.shape.get(0) : null;
                         }
@@ -771,7 +771,7 @@ final class GraphImporter {
                             List<Dim> s = new ArrayList<>(t.shape);
                             if (i >= states && seq != null) {
                                 int k = i - states;
-                                int ax = v8 ? 0 : OpInference.axis(outAxes != null && k < outAxes.length ? outAxes[k] : 0,
+                                int ax = v8 ? 0 : InferenceSupport.axis(outAxes != null && k < outAxes.length ? outAxes[k] : 0,
                                         s.size() + 1);
                                 s.add(Math.max(ax, 0), seq);
                             }
