@@ -235,7 +235,11 @@ public final class OnnxReport {
         return sb.toString();
     }
 
-    private static ArrayNode symbols(ImportedGraph imp, Map<String, Long> bindings) {
+    /**
+     * The symbols to bind, for {@code memplan symbols model.onnx}: name, where it came from, and
+     * its binding in {@code bindings} (null when unbound).
+     */
+    public static ArrayNode symbols(ImportedGraph imp, Map<String, Long> bindings) {
         ArrayNode out = JSON.arrayNode();
         for (Symbol sym : imp.symbols().values()) {
             ObjectNode n = out.addObject();
