@@ -38,18 +38,18 @@ final class GraphImporter {
             "RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli");
 
     private final GraphProto proto;
-    private final String where;
-    private final ImportOptions options;
-    private final long opset;
-    private final SymbolTable symbols;
+    final String where;
+    final ImportOptions options;
+    final long opset;
+    final SymbolTable symbols;
     /** Values visible from enclosing graphs (for bodies); empty for the main graph. */
-    private final Map<String, TensorInfo> outer;
+    final Map<String, TensorInfo> outer;
     /** Body inputs whose declaration lacks a shape: what the control-flow node passes in. */
     private final List<TensorInfo> inputHints;
-    private final Set<String> inputSymbolNames;
+    final Set<String> inputSymbolNames;
 
-    private final Map<String, TensorInfo> infos = new HashMap<>();
-    private final Set<String> weights = new HashSet<>();
+    final Map<String, TensorInfo> infos = new HashMap<>();
+    final Set<String> weights = new HashSet<>();
     private final Set<String> folded = new LinkedHashSet<>();
     private final Map<String, Shape> declared = new HashMap<>();
     private final Map<String, List<Dim>> declaredDims = new HashMap<>();
@@ -139,7 +139,7 @@ final class GraphImporter {
         int[] order = order(nodes);
         // 4. inference and folding, in dependency order
         List<ControlFlowNode> pendingControlFlow = new ArrayList<>();
-        Map<Integer, ControlFlowDraft> drafts = new HashMap<>();
+        Map<Integer, ControlFlowImporter.ControlFlowDraft> drafts = new HashMap<>();
         boolean[] dropped = new boolean[nodes.size()];
         for (int n : order) {
             NodeProto node = nodes.get(n);
@@ -150,7 +150,7 @@ final class GraphImporter {
                 continue;
             }
             if (isControlFlow(node)) {
-                drafts.put(n, importControlFlow(node, nodeDesc));
+                drafts.put(n, new ControlFlowImporter(this).importNode(node, nodeDesc));
                 continue;
             }
             List<TensorInfo> outs = inferNode(node, nodeDesc);
@@ -232,7 +232,7 @@ final class GraphImporter {
     }
 
     /** Merges inference with the declared shape of {@code name}; records disagreements. */
-    private TensorInfo settle(String name, TensorInfo inferred, String nodeDesc) {
+    TensorInfo settle(String name, TensorInfo inferred, String nodeDesc) {
         List<Dim> decl = declaredDims.get(name);
         DataType type = inferred != null ? inferred.type : DataType.UNDEFINED;
         if (type == DataType.UNDEFINED) {
@@ -491,7 +491,7 @@ final class GraphImporter {
         return order;
     }
 
-    private TensorInfo lookup(String name) {
+    TensorInfo lookup(String name) {
         if (name.isEmpty()) {
             return null;
         }
@@ -659,171 +659,10 @@ final class GraphImporter {
         return true;
     }
 
-    // ---- control flow -------------------------------------------------------------------------
-
-    private record ControlFlowDraft(List<String> implicitInputs, List<ControlFlowNode.Body> bodies) {
-    }
-
-    private ControlFlowDraft importControlFlow(NodeProto node, String nodeDesc) {
-        Attrs attrs = new Attrs(node);
-        Map<String, TensorInfo> scope = new HashMap<>(outer);
-        scope.putAll(infos);
-        Set<String> scopeWeights = new HashSet<>(outerWeights);
-        scopeWeights.addAll(weights);
-        List<ControlFlowNode.Body> bodies = new ArrayList<>();
-        List<ImportedGraph> imported = new ArrayList<>();
-        String op = node.getOpType();
-        int numScanInputs = (int) attrs.getInt("num_scan_inputs", 0);
-        for (var entry : Attrs.subgraphs(node)) {
-            GraphProto body = entry.getValue();
-            List<TensorInfo> hints = new ArrayList<>();
-            if (op.equals("Loop")) {
-                hints.add(TensorInfo.of(DataType.INT64, List.of()));
-                hints.add(TensorInfo.of(DataType.BOOL, List.of()));
-                for (int i = 2; i < node.getInputCount(); i++) {
-                    hints.add(lookup(node.getInput(i)));
-                }
-            } else if (op.equals("Scan")) {
-                // opset 8 Scan: input 0 is sequence_lens, and every tensor has a leading batch axis
-                boolean v8 = opset < 9;
-                int first = v8 ? 1 : 0;
-                int states = node.getInputCount() - first - numScanInputs;
-                long[] axes = attrs.getInts("scan_input_axes");
-                for (int i = first; i < node.getInputCount(); i++) {
-                    TensorInfo t = lookup(node.getInput(i));
-                    int k = i - first - states;
-                    if (t != null && t.hasShape()) {
-                        List<Dim> s = new ArrayList<>(t.shape);
-                        if (v8 && !s.isEmpty()) {
-                            s.remove(0);
-                        }
-                        if (k >= 0 && !s.isEmpty()) {
-                            int ax = InferenceSupport.axis(!v8 && axes != null && k < axes.length ? axes[k] : 0, s.size());
-                            s.remove(Math.max(ax, 0));
-                        }
-                        t = TensorInfo.of(t.type, s);
-                    }
-                    hints.add(t);
-                }
-            }
-            GraphImporter sub = new GraphImporter(body, where + " > " + nodeDesc + " " + entry.getKey(), options,
-                    opset, symbols, scope, hints, inputSymbolNames);
-            sub.outerWeights = scopeWeights;
-            ImportedGraph g = sub.run();
-            imported.add(g);
-            bodies.add(new ControlFlowNode.Body(entry.getKey(), g));
-        }
-        List<String> implicit = new ArrayList<>(freeNames(node));
-        // outputs
-        List<TensorInfo> outs = new ArrayList<>();
-        if (!imported.isEmpty()) {
-            ImportedGraph first = imported.get(0);
-            int[] bodyOuts = first.graph().outputs();
-            switch (op) {
-                case "If" -> {
-                    for (int i = 0; i < node.getOutputCount(); i++) {
-                        TensorInfo t = i < bodyOuts.length ? infoOf(first, bodyOuts[i]) : null;
-                        for (int b = 1; b < imported.size() && t != null; b++) {
-                            int[] other = imported.get(b).graph().outputs();
-                            t = i < other.length ? mergeBranches(t, infoOf(imported.get(b), other[i])) : t;
-                        }
-                        outs.add(t);
-                    }
-                }
-                case "Loop" -> {
-                    int carried = Math.max(0, node.getInputCount() - 2);
-                    TensorInfo m = lookup(node.getInputCount() > 0 ? node.getInput(0) : "");
-                    Dim trips = m != null && m.ints != null && m.ints.length == 1 && m.ints[0].toDim() != null
-                            ? m.ints[0].toDim()
-                            : symbols.fresh(safe(node, nodeDesc) + "_trip_count", "trip count of " + nodeDesc);
-                    for (int i = 0; i < node.getOutputCount(); i++) {
-                        int b = i + 1;
-                        TensorInfo t = b < bodyOuts.length ? infoOf(first, bodyOuts[b]) : null;
-                        if (t != null && i >= carried && t.shape != null) {
-                            List<Dim> s = new ArrayList<>();
-                            s.add(trips);
-                            s.addAll(t.shape);
-                            t = TensorInfo.of(t.type, s);
-                        }
-                        outs.add(t);
-                    }
-                }
-                default -> { // Scan
-                    boolean v8 = opset < 9;
-                    int firstIn = v8 ? 1 : 0;
-                    int states = node.getInputCount() - firstIn - numScanInputs;
-                    Dim seq = null;
-                    Dim batch = null;
-                    int firstScan = firstIn + states;
-                    if (numScanInputs > 0 && states >= 0 && firstScan < node.getInputCount()) {
-                        TensorInfo s0 = lookup(node.getInput(firstScan));
-                        long[] axes = attrs.getInts("scan_input_axes");
-                        if (s0 != null && s0.hasShape() && s0.rank() > (v8 ? 1 : 0)) {
-                            int ax = v8 ? 1 : InferenceSupport.axis(axes != null && axes.length > 0 ? axes[0] : 0, s0.rank());
-                            seq = ax < 0 ? null : s0.shape.get(ax);
-                            batch = v8 ? s0.shape.get(0) : null;
-                        }
-                    }
-                    long[] outAxes = attrs.getInts("scan_output_axes");
-                    for (int i = 0; i < node.getOutputCount(); i++) {
-                        TensorInfo t = i < bodyOuts.length ? infoOf(first0(imported), bodyOuts[i]) : null;
-                        if (t != null && t.shape != null) {
-                            List<Dim> s = new ArrayList<>(t.shape);
-                            if (i >= states && seq != null) {
-                                int k = i - states;
-                                int ax = v8 ? 0 : InferenceSupport.axis(outAxes != null && k < outAxes.length ? outAxes[k] : 0,
-                                        s.size() + 1);
-                                s.add(Math.max(ax, 0), seq);
-                            }
-                            if (v8 && batch != null) {
-                                s.add(0, batch);
-                            }
-                            t = TensorInfo.of(t.type, s);
-                        }
-                        outs.add(t);
-                    }
-                }
-            }
-        }
-        for (int i = 0; i < node.getOutputCount(); i++) {
-            String out = node.getOutput(i);
-            if (!out.isEmpty()) {
-                infos.put(out, settle(out, i < outs.size() ? outs.get(i) : null, nodeDesc));
-            }
-        }
-        return new ControlFlowDraft(implicit, bodies);
-    }
-
-    private static ImportedGraph first0(List<ImportedGraph> imported) {
-        return imported.get(0);
-    }
-
-    private static String safe(NodeProto node, String nodeDesc) {
-        return node.getName().isEmpty() ? (node.getOutputCount() > 0 ? node.getOutput(0) : "loop") : node.getName();
-    }
-
-    private static TensorInfo infoOf(ImportedGraph g, int valueId) {
-        Value v = g.graph().value(valueId);
-        return TensorInfo.of(v.dataType(), v.shape().dims());
-    }
-
-    private static TensorInfo mergeBranches(TensorInfo a, TensorInfo b) {
-        if (b == null || a.rank() != b.rank() || a.shape == null) {
-            return a;
-        }
-        List<Dim> s = new ArrayList<>();
-        for (int i = 0; i < a.rank(); i++) {
-            Dim x = a.shape.get(i);
-            Dim y = b.shape.get(i);
-            s.add(x.equals(y) ? x : dev.memplan.DerivedDim.max(List.of(x, y)));
-        }
-        return TensorInfo.of(a.type, s);
-    }
-
     // ---- building the graph -------------------------------------------------------------------
 
     private ImportedGraph build(List<NodeProto> nodes, int[] order, boolean[] dropped,
-                                Map<Integer, ControlFlowDraft> drafts, List<String> inputNames,
+                                Map<Integer, ControlFlowImporter.ControlFlowDraft> drafts, List<String> inputNames,
                                 List<ControlFlowNode> unused) {
         Graph.Builder b = Graph.builder();
         Map<String, Integer> ids = new HashMap<>();
@@ -885,7 +724,7 @@ final class GraphImporter {
             for (String in : node.getInputList()) {
                 ins.add(in.isEmpty() ? Graph.ABSENT : valueId(b, ids, in));
             }
-            ControlFlowDraft draft = drafts.get(n);
+            ControlFlowImporter.ControlFlowDraft draft = drafts.get(n);
             if (draft != null) {
                 for (String extra : draft.implicitInputs()) {
                     ins.add(valueId(b, ids, extra));
