@@ -1,0 +1,89 @@
+package dev.memplan.onnx;
+
+import dev.memplan.onnx.proto.OnnxProto.AttributeProto;
+import dev.memplan.onnx.proto.OnnxProto.GraphProto;
+import dev.memplan.onnx.proto.OnnxProto.NodeProto;
+import dev.memplan.onnx.proto.OnnxProto.TensorProto;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A node's attributes by name, with typed getters that fall back to a default. */
+final class Attrs {
+    private final Map<String, AttributeProto> byName = new HashMap<>();
+
+    Attrs(NodeProto node) {
+        for (AttributeProto a : node.getAttributeList()) {
+            byName.putIfAbsent(a.getName(), a);
+        }
+    }
+
+    boolean has(String name) {
+        return byName.containsKey(name);
+    }
+
+    long getInt(String name, long dflt) {
+        AttributeProto a = byName.get(name);
+        return a == null || !a.hasI() ? dflt : a.getI();
+    }
+
+    float getFloat(String name, float dflt) {
+        AttributeProto a = byName.get(name);
+        return a == null || !a.hasF() ? dflt : a.getF();
+    }
+
+    String getString(String name, String dflt) {
+        AttributeProto a = byName.get(name);
+        return a == null || !a.hasS() ? dflt : a.getS().toString(StandardCharsets.UTF_8);
+    }
+
+    /** The ints, or null when the attribute is absent. */
+    long[] getInts(String name) {
+        AttributeProto a = byName.get(name);
+        if (a == null) {
+            return null;
+        }
+        long[] out = new long[a.getIntsCount()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = a.getInts(i);
+        }
+        return out;
+    }
+
+    float[] getFloats(String name) {
+        AttributeProto a = byName.get(name);
+        if (a == null) {
+            return null;
+        }
+        float[] out = new float[a.getFloatsCount()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = a.getFloats(i);
+        }
+        return out;
+    }
+
+    TensorProto getTensor(String name) {
+        AttributeProto a = byName.get(name);
+        return a == null || !a.hasT() ? null : a.getT();
+    }
+
+    AttributeProto get(String name) {
+        return byName.get(name);
+    }
+
+    /** Every sub-graph of the node (If branches, Loop and Scan bodies), with its attribute name. */
+    static List<Map.Entry<String, GraphProto>> subgraphs(NodeProto node) {
+        List<Map.Entry<String, GraphProto>> out = new ArrayList<>();
+        for (AttributeProto a : node.getAttributeList()) {
+            if (a.hasG()) {
+                out.add(Map.entry(a.getName(), a.getG()));
+            }
+            for (int i = 0; i < a.getGraphsCount(); i++) {
+                out.add(Map.entry(a.getName() + "[" + i + "]", a.getGraphs(i)));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,187 @@
+package dev.memplan.onnx;
+
+import dev.memplan.DataType;
+import dev.memplan.Dim;
+import dev.memplan.Value;
+import dev.memplan.onnx.proto.OnnxProto.GraphProto;
+import dev.memplan.onnx.proto.OnnxProto.NodeProto;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Imports one If, Loop or Scan node for a {@link GraphImporter}: each body becomes its own graph
+ * (its inputs typed from what the node passes in where the body does not declare them; outer
+ * values it reads become its inputs), and the node's outputs are derived from the bodies' outputs
+ * (If: the branches merged by max; Loop: scan outputs get the trip count; Scan: the sequence axis).
+ */
+final class ControlFlowImporter {
+    private final GraphImporter parent;
+
+    ControlFlowImporter(GraphImporter parent) {
+        this.parent = parent;
+    }
+
+    /** What the outer graph needs of an imported control-flow node. */
+    record ControlFlowDraft(List<String> implicitInputs, List<ControlFlowNode.Body> bodies) {
+    }
+
+
+
+    ControlFlowDraft importNode(NodeProto node, String nodeDesc) {
+        Attrs attrs = new Attrs(node);
+        Map<String, TensorInfo> scope = new HashMap<>(parent.outer);
+        scope.putAll(parent.infos);
+        Set<String> scopeWeights = new HashSet<>(parent.outerWeights);
+        scopeWeights.addAll(parent.weights);
+        List<ControlFlowNode.Body> bodies = new ArrayList<>();
+        List<ImportedGraph> imported = new ArrayList<>();
+        String op = node.getOpType();
+        int numScanInputs = (int) attrs.getInt("num_scan_inputs", 0);
+        for (var entry : Attrs.subgraphs(node)) {
+            GraphProto body = entry.getValue();
+            List<TensorInfo> hints = new ArrayList<>();
+            if (op.equals("Loop")) {
+                hints.add(TensorInfo.of(DataType.INT64, List.of()));
+                hints.add(TensorInfo.of(DataType.BOOL, List.of()));
+                for (int i = 2; i < node.getInputCount(); i++) {
+                    hints.add(parent.lookup(node.getInput(i)));
+                }
+            } else if (op.equals("Scan")) {
+                // opset 8 Scan: input 0 is sequence_lens, and every tensor has a leading batch axis
+                boolean v8 = parent.opset < 9;
+                int first = v8 ? 1 : 0;
+                int states = node.getInputCount() - first - numScanInputs;
+                long[] axes = attrs.getInts("scan_input_axes");
+                for (int i = first; i < node.getInputCount(); i++) {
+                    TensorInfo t = parent.lookup(node.getInput(i));
+                    int k = i - first - states;
+                    if (t != null && t.hasShape()) {
+                        List<Dim> s = new ArrayList<>(t.shape);
+                        if (v8 && !s.isEmpty()) {
+                            s.remove(0);
+                        }
+                        if (k >= 0 && !s.isEmpty()) {
+                            int ax = InferenceSupport.axis(!v8 && axes != null && k < axes.length ? axes[k] : 0, s.size());
+                            s.remove(Math.max(ax, 0));
+                        }
+                        t = TensorInfo.of(t.type, s);
+                    }
+                    hints.add(t);
+                }
+            }
+            String where = parent.where + " > " + nodeDesc + " " + entry.getKey();
+            GraphImporter sub = new GraphImporter(body, where, parent.options, parent.opset, parent.symbols, scope,
+                    hints, parent.inputSymbolNames);
+            sub.outerWeights = scopeWeights;
+            ImportedGraph g = sub.run();
+            imported.add(g);
+            bodies.add(new ControlFlowNode.Body(entry.getKey(), g));
+        }
+        List<String> implicit = new ArrayList<>(GraphImporter.freeNames(node));
+        // outputs
+        List<TensorInfo> outs = new ArrayList<>();
+        if (!imported.isEmpty()) {
+            ImportedGraph first = imported.get(0);
+            int[] bodyOuts = first.graph().outputs();
+            switch (op) {
+                case "If" -> {
+                    for (int i = 0; i < node.getOutputCount(); i++) {
+                        TensorInfo t = i < bodyOuts.length ? infoOf(first, bodyOuts[i]) : null;
+                        for (int b = 1; b < imported.size() && t != null; b++) {
+                            int[] other = imported.get(b).graph().outputs();
+                            t = i < other.length ? mergeBranches(t, infoOf(imported.get(b), other[i])) : t;
+                        }
+                        outs.add(t);
+                    }
+                }
+                case "Loop" -> {
+                    int carried = Math.max(0, node.getInputCount() - 2);
+                    TensorInfo m = parent.lookup(node.getInputCount() > 0 ? node.getInput(0) : "");
+                    Dim trips = m != null && m.ints != null && m.ints.length == 1 && m.ints[0].toDim() != null
+                            ? m.ints[0].toDim()
+                            : parent.symbols.fresh(baseName(node) + "_trip_count", "trip count of " + nodeDesc);
+                    for (int i = 0; i < node.getOutputCount(); i++) {
+                        int b = i + 1;
+                        TensorInfo t = b < bodyOuts.length ? infoOf(first, bodyOuts[b]) : null;
+                        if (t != null && i >= carried && t.shape != null) {
+                            List<Dim> s = new ArrayList<>();
+                            s.add(trips);
+                            s.addAll(t.shape);
+                            t = TensorInfo.of(t.type, s);
+                        }
+                        outs.add(t);
+                    }
+                }
+                default -> { // Scan
+                    boolean v8 = parent.opset < 9;
+                    int firstIn = v8 ? 1 : 0;
+                    int states = node.getInputCount() - firstIn - numScanInputs;
+                    Dim seq = null;
+                    Dim batch = null;
+                    int firstScan = firstIn + states;
+                    if (numScanInputs > 0 && states >= 0 && firstScan < node.getInputCount()) {
+                        TensorInfo s0 = parent.lookup(node.getInput(firstScan));
+                        long[] axes = attrs.getInts("scan_input_axes");
+                        if (s0 != null && s0.hasShape() && s0.rank() > (v8 ? 1 : 0)) {
+                            int ax = v8 ? 1 : InferenceSupport.axis(axes != null && axes.length > 0 ? axes[0] : 0, s0.rank());
+                            seq = ax < 0 ? null : s0.shape.get(ax);
+                            batch = v8 ? s0.shape.get(0) : null;
+                        }
+                    }
+                    long[] outAxes = attrs.getInts("scan_output_axes");
+                    for (int i = 0; i < node.getOutputCount(); i++) {
+                        TensorInfo t = i < bodyOuts.length ? infoOf(first, bodyOuts[i]) : null;
+                        if (t != null && t.shape != null) {
+                            List<Dim> s = new ArrayList<>(t.shape);
+                            if (i >= states && seq != null) {
+                                int k = i - states;
+                                int ax = v8 ? 0 : InferenceSupport.axis(outAxes != null && k < outAxes.length ? outAxes[k] : 0,
+                                        s.size() + 1);
+                                s.add(Math.max(ax, 0), seq);
+                            }
+                            if (v8 && batch != null) {
+                                s.add(0, batch);
+                            }
+                            t = TensorInfo.of(t.type, s);
+                        }
+                        outs.add(t);
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < node.getOutputCount(); i++) {
+            String out = node.getOutput(i);
+            if (!out.isEmpty()) {
+                parent.infos.put(out, parent.settle(out, i < outs.size() ? outs.get(i) : null, nodeDesc));
+            }
+        }
+        return new ControlFlowDraft(implicit, bodies);
+    }
+
+    /** A name to build symbols from: the node name, else its first output. */
+    private static String baseName(NodeProto node) {
+        return node.getName().isEmpty() ? (node.getOutputCount() > 0 ? node.getOutput(0) : "loop") : node.getName();
+    }
+
+    private static TensorInfo infoOf(ImportedGraph g, int valueId) {
+        Value v = g.graph().value(valueId);
+        return TensorInfo.of(v.dataType(), v.shape().dims());
+    }
+
+    private static TensorInfo mergeBranches(TensorInfo a, TensorInfo b) {
+        if (b == null || a.rank() != b.rank() || a.shape == null) {
+            return a;
+        }
+        List<Dim> s = new ArrayList<>();
+        for (int i = 0; i < a.rank(); i++) {
+            Dim x = a.shape.get(i);
+            Dim y = b.shape.get(i);
+            s.add(x.equals(y) ? x : dev.memplan.DerivedDim.max(List.of(x, y)));
+        }
+        return TensorInfo.of(a.type, s);
+    }
+}

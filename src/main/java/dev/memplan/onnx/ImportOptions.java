@@ -1,0 +1,29 @@
+package dev.memplan.onnx;
+
+/**
+ * How to import an ONNX model.
+ *
+ * @param foldConstants whether outputs of deterministic nodes whose inputs are all weights become
+ *                      weights themselves (reported as folded bytes)
+ * @param viewPolicy    which node outputs are views
+ */
+public record ImportOptions(boolean foldConstants, ViewPolicy viewPolicy) {
+    public ImportOptions {
+        if (viewPolicy == null) {
+            throw new IllegalArgumentException("viewPolicy must not be null");
+        }
+    }
+
+    /** Fold constants, ONNX Runtime's views. */
+    public static ImportOptions defaults() {
+        return new ImportOptions(true, ViewPolicy.ORT);
+    }
+
+    public ImportOptions withFoldConstants(boolean fold) {
+        return new ImportOptions(fold, viewPolicy);
+    }
+
+    public ImportOptions withViewPolicy(ViewPolicy policy) {
+        return new ImportOptions(foldConstants, policy);
+    }
+}

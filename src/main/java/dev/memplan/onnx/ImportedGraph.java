@@ -1,0 +1,139 @@
+package dev.memplan.onnx;
+
+import dev.memplan.Graph;
+import dev.memplan.Shape;
+import dev.memplan.Symbol;
+import dev.memplan.ViewMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * An ONNX graph imported into memplan's model: the graph to plan, the views its ops propose, the
+ * symbols to bind, weights, and what shape inference found.
+ *
+ * <p>Value names in {@link #graph()} are the ONNX value names. Weights (initializers, Constant
+ * outputs and folded constants) are the graph's initializers; nodes whose outputs were folded are
+ * not in the graph.
+ */
+public final class ImportedGraph {
+    private final String name;
+    private final Graph graph;
+    private final ViewMap views;
+    private final long weightBytes;
+    private final long foldedBytes;
+    private final int foldedValues;
+    private final Map<String, Shape> declaredShapes;
+    private final List<ShapeDisagreement> disagreements;
+    private final List<ControlFlowNode> controlFlow;
+    private final Map<String, String> freshSymbols;
+    private final List<String> uninferred;
+
+    ImportedGraph(String name, Graph graph, ViewMap views, long weightBytes, long foldedBytes, int foldedValues,
+                  Map<String, Shape> declaredShapes, List<ShapeDisagreement> disagreements,
+                  List<ControlFlowNode> controlFlow, Map<String, String> freshSymbols, List<String> uninferred) {
+        this.name = name;
+        this.graph = graph;
+        this.views = views;
+        this.weightBytes = weightBytes;
+        this.foldedBytes = foldedBytes;
+        this.foldedValues = foldedValues;
+        this.declaredShapes = Map.copyOf(declaredShapes);
+        this.disagreements = List.copyOf(disagreements);
+        this.controlFlow = List.copyOf(controlFlow);
+        this.freshSymbols = freshSymbols;
+        this.uninferred = List.copyOf(uninferred);
+    }
+
+    /** The ONNX graph's name. */
+    public String name() {
+        return name;
+    }
+
+    public Graph graph() {
+        return graph;
+    }
+
+    public ViewMap views() {
+        return views;
+    }
+
+    /**
+     * The symbols to bind before planning, in first-use order: named dim_params, fresh symbols for
+     * unnamed dims, and data-dependent extents; including those only the bodies of control-flow
+     * nodes use.
+     */
+    public Map<String, Symbol> symbols() {
+        Map<String, Symbol> out = new java.util.LinkedHashMap<>(graph.symbols());
+        for (ControlFlowNode cf : controlFlow) {
+            for (ControlFlowNode.Body b : cf.bodies()) {
+                b.graph().symbols().forEach(out::putIfAbsent);
+            }
+        }
+        return out;
+    }
+
+    /** Fresh symbols (not named by the model), with where each came from. */
+    public Map<String, String> freshSymbols() {
+        return freshSymbols;
+    }
+
+    /**
+     * Bytes of this graph's weights: initializers, Constant outputs and folded constants (bodies of
+     * control-flow nodes count their own; see {@link #totalWeightBytes()}).
+     */
+    public long weightBytes() {
+        return weightBytes;
+    }
+
+    /** Weight bytes of this graph and of every control-flow body in it. */
+    public long totalWeightBytes() {
+        long total = weightBytes;
+        for (ControlFlowNode cf : controlFlow) {
+            for (ControlFlowNode.Body b : cf.bodies()) {
+                long add = b.graph().totalWeightBytes();
+                total = total + add < 0 ? Long.MAX_VALUE : total + add;
+            }
+        }
+        return total;
+    }
+
+    /** Bytes of the weights constant folding made (outputs of folded nodes). */
+    public long foldedBytes() {
+        return foldedBytes;
+    }
+
+    /** How many values constant folding turned into weights. */
+    public int foldedValues() {
+        return foldedValues;
+    }
+
+    /** The ONNX name of a value. */
+    public String onnxName(int valueId) {
+        return graph.value(valueId).name();
+    }
+
+    /** The shape the model's value_info (or graph input/output declaration) gives, if any. */
+    public Optional<Shape> declaredShape(String onnxName) {
+        return Optional.ofNullable(declaredShapes.get(onnxName));
+    }
+
+    /** Values whose declared shape differs from the inferred one. */
+    public List<ShapeDisagreement> disagreements() {
+        return disagreements;
+    }
+
+    /** The If/Loop/Scan nodes, with their bodies. */
+    public List<ControlFlowNode> controlFlow() {
+        return controlFlow;
+    }
+
+    /**
+     * ONNX names of values whose shape neither inference nor value_info gave (they get a fresh
+     * {@code <name>_numel} symbol), or whose element type is unknown (their size stays unknown and
+     * the plan is deferred: give the model value_info for them).
+     */
+    public List<String> uninferred() {
+        return uninferred;
+    }
+}

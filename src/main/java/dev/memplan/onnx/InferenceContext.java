@@ -1,0 +1,25 @@
+package dev.memplan.onnx;
+
+import dev.memplan.Dim;
+
+/** What one op's shape inference sees of its node. */
+interface InferenceContext {
+    int inputCount();
+
+    /** Input {@code i}, or null when it is absent or beyond the node's inputs. */
+    TensorInfo input(int i);
+
+    Attrs attrs();
+
+    String opType();
+
+    String domain();
+
+    int outputCount();
+
+    /** The default-domain opset the model imports. */
+    long opset();
+
+    /** A new symbol for a dim inference cannot express: data-dependent or not monotone. */
+    Dim fresh(String hint);
+}

@@ -1,0 +1,20 @@
+package dev.memplan.onnx;
+
+import dev.memplan.InvalidGraphException;
+
+/**
+ * An ONNX file that cannot be read or imported: not protobuf, truncated, an absurd declared
+ * length, a dangling value name, a value produced twice. The message names the file or the model
+ * element at fault and says what to do.
+ */
+public class OnnxFormatException extends InvalidGraphException {
+    private static final long serialVersionUID = 1L;
+
+    public OnnxFormatException(String message) {
+        super(message);
+    }
+
+    public OnnxFormatException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

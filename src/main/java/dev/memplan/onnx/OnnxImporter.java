@@ -1,0 +1,33 @@
+package dev.memplan.onnx;
+
+import java.util.HashSet;
+import java.util.List;
+
+/**
+ * Imports an ONNX model into memplan's graph model.
+ *
+ * <pre>{@code
+ * OnnxModel model = OnnxModel.read(Path.of("model.onnx"));
+ * ImportedGraph imp = OnnxImporter.importModel(model, ImportOptions.defaults());
+ * OnnxPlan plan = OnnxPlanner.plan(imp, Map.of("batch", 1L, "seq", 128L), PlanOptions.defaults());
+ * }</pre>
+ */
+public final class OnnxImporter {
+    private OnnxImporter() {
+    }
+
+    /**
+     * Imports the main graph (and, through control-flow nodes, their bodies).
+     *
+     * @throws OnnxFormatException naming the model element when the graph is malformed
+     */
+    public static ImportedGraph importModel(OnnxModel model, ImportOptions options) {
+        GraphImporter importer = new GraphImporter(model.proto().getGraph(), model.source(), options,
+                model.defaultOpset(), new SymbolTable(), GraphImporter.noOuter(), List.of(), new HashSet<>());
+        try {
+            return importer.run();
+        } catch (StackOverflowError e) {
+            throw new OnnxFormatException(model.source() + " nests sub-graphs too deeply to import", null);
+        }
+    }
+}

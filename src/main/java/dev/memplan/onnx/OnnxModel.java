@@ -1,0 +1,137 @@
+package dev.memplan.onnx;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.UnsafeByteOperations;
+import dev.memplan.onnx.proto.OnnxProto.ModelProto;
+import dev.memplan.onnx.proto.OnnxProto.OperatorSetIdProto;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A parsed ONNX model.
+ *
+ * <p>The file is memory-mapped and parsed with aliasing: every {@code bytes} field (weights'
+ * raw_data and packed payloads) stays a window on the mapping, so the heap holds the graph's
+ * structure but never the weight bytes. Unknown fields are discarded while parsing, and protobuf's
+ * nesting limit bounds how deep sub-graphs can go. Fields planning does not declare are kept
+ * as protobuf unknown fields; with aliasing their length-delimited payloads are windows on the
+ * mapping too.
+ */
+public final class OnnxModel {
+    /** Protobuf's own ceiling on one message, and ONNX's on a model without external data. */
+    static final long MAX_FILE_BYTES = Integer.MAX_VALUE;
+
+    private final String source;
+    private final ModelProto proto;
+    private final long fileBytes;
+
+    private OnnxModel(String source, ModelProto proto, long fileBytes) {
+        this.source = source;
+        this.proto = proto;
+        this.fileBytes = fileBytes;
+    }
+
+    /**
+     * Reads {@code path}.
+     *
+     * @throws OnnxFormatException when the file is missing, unreadable, not protobuf, truncated or
+     *                             has no graph
+     */
+    public static OnnxModel read(Path path) {
+        String source = path.toString();
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size > MAX_FILE_BYTES) {
+                throw new OnnxFormatException(source + " is " + size + " bytes; a protobuf ONNX file is at most 2 GiB"
+                        + " (larger models keep their weights in external data files)");
+            }
+            MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
+            return parse(source, map, size);
+        } catch (NoSuchFileException e) {
+            throw new OnnxFormatException(source + " does not exist; give the path of an .onnx file", e);
+        } catch (IOException e) {
+            throw new OnnxFormatException("cannot read " + source + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Parses a model held in memory (tests, generated models). */
+    public static OnnxModel read(String source, byte[] bytes) {
+        return parse(source, ByteBuffer.wrap(bytes), bytes.length);
+    }
+
+    private static OnnxModel parse(String source, ByteBuffer buffer, long size) {
+        if (size == 0) {
+            throw new OnnxFormatException(source + " is empty; it is not an ONNX model");
+        }
+        // Through an (unsafely) wrapped ByteString the stream knows the buffer is immutable: only
+        // then does aliasing hand out windows on it instead of copies.
+        CodedInputStream in = UnsafeByteOperations.unsafeWrap(buffer.duplicate()).newCodedInput();
+        in.enableAliasing(true);
+
+        ModelProto proto;
+        try {
+            proto = ModelProto.parseFrom(in);
+            in.checkLastTagWas(0);
+        } catch (InvalidProtocolBufferException e) {
+            throw new OnnxFormatException(source + " is not a readable ONNX model (" + e.getMessage()
+                    + ")" + WireDiagnosis.locate(buffer.duplicate().rewind())
+                    + "; the file is truncated, corrupted or not an ONNX protobuf", e);
+        } catch (IOException e) {
+            throw new OnnxFormatException("cannot read " + source + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            // protobuf reports a few malformed inputs (e.g. negative sizes) as unchecked errors
+            throw new OnnxFormatException(source + " is not a readable ONNX model (" + e + ")"
+                    + "; the file is corrupted or not an ONNX protobuf", e);
+        }
+        if (!proto.hasGraph()) {
+            throw new OnnxFormatException(source + " holds no graph (ModelProto.graph, field 7, is missing);"
+                    + " it is not an ONNX model or it is empty");
+        }
+        return new OnnxModel(source, proto, size);
+    }
+
+    /** Where the model came from (a path, or the name given to {@link #read(String, byte[])}). */
+    public String source() {
+        return source;
+    }
+
+    public long fileBytes() {
+        return fileBytes;
+    }
+
+    public ModelProto proto() {
+        return proto;
+    }
+
+    public long irVersion() {
+        return proto.getIrVersion();
+    }
+
+    public String producer() {
+        return (proto.getProducerName() + " " + proto.getProducerVersion()).trim();
+    }
+
+    /** Opset versions by domain ({@code ""} is the default ONNX domain). */
+    public Map<String, Long> opsets() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (OperatorSetIdProto op : proto.getOpsetImportList()) {
+            String domain = op.getDomain().equals("ai.onnx") ? "" : op.getDomain();
+            out.merge(domain, op.getVersion(), Math::max);
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    /** The default-domain opset version; 1 when the model declares none. */
+    public long defaultOpset() {
+        return opsets().getOrDefault("", 1L);
+    }
+}

@@ -1,0 +1,65 @@
+package dev.memplan.onnx;
+
+import dev.memplan.ActivationPlan;
+import dev.memplan.PlanResult;
+import dev.memplan.Schedule;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * The plan of an imported model at one binding of its symbols.
+ *
+ * @param imported       the import planned
+ * @param bindings       symbol values used
+ * @param schedule       the outer graph's compiled schedule
+ * @param result         the outer graph's plan, or deferred with the owners of unknown size
+ * @param controlFlow    per If/Loop/Scan node, its bodies' needs
+ * @param unboundSymbols symbols the graph (or a body) uses that {@code bindings} leaves out
+ */
+public record OnnxPlan(ImportedGraph imported, Map<String, Long> bindings, Schedule schedule, PlanResult result,
+                       List<NodeNeed> controlFlow, List<String> unboundSymbols) {
+
+    /**
+     * What one control-flow node needs while it runs, beyond the outer plan.
+     *
+     * @param node          the node
+     * @param bodyPeaks     per body (attribute name), its own admission figure; empty when deferred
+     * @param transientNeed the largest body figure; empty when a body is deferred
+     */
+    public record NodeNeed(ControlFlowNode node, Map<String, OptionalLong> bodyPeaks, OptionalLong transientNeed) {
+    }
+
+    public boolean isComplete() {
+        return result instanceof PlanResult.Complete && controlFlow.stream().allMatch(n -> n.transientNeed().isPresent());
+    }
+
+    /** The outer plan; throws when deferred. */
+    public ActivationPlan plan() {
+        return result.orElseThrow();
+    }
+
+    /** The largest transient need of any control-flow node (0 without control flow). */
+    public OptionalLong largestTransientNeed() {
+        long max = 0;
+        for (NodeNeed n : controlFlow) {
+            if (n.transientNeed().isEmpty()) {
+                return OptionalLong.empty();
+            }
+            max = Math.max(max, n.transientNeed().getAsLong());
+        }
+        return OptionalLong.of(max);
+    }
+
+    /**
+     * The admission figure: outer peak plus the largest transient need of any control-flow node.
+     * Empty, never zero, when anything is deferred.
+     */
+    public OptionalLong admissionBytes() {
+        if (!(result instanceof PlanResult.Complete c)) {
+            return OptionalLong.empty();
+        }
+        OptionalLong t = largestTransientNeed();
+        return t.isEmpty() ? t : OptionalLong.of(Math.addExact(c.plan().peakBytes(), t.getAsLong()));
+    }
+}

@@ -1,0 +1,284 @@
+package dev.memplan.onnx;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memplan.ActivationPlan;
+import dev.memplan.Dim;
+import dev.memplan.Graph;
+import dev.memplan.PlanResult;
+import dev.memplan.Schedule;
+import dev.memplan.Symbol;
+import dev.memplan.TensorSizes;
+import dev.memplan.Value;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * The ONNX part of the plan JSON: per owner its ONNX value name, shape (symbolic and bound),
+ * bytes and slot; the views folded into it; weights; symbols; control-flow nodes with their
+ * transient needs; the admission figure; and shape-inference findings. The command line embeds
+ * the returned object in its own plan JSON.
+ */
+public final class OnnxReport {
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private OnnxReport() {
+    }
+
+    /** The report of {@code plan} as a JSON object. */
+    public static ObjectNode toJson(OnnxPlan plan) {
+        ImportedGraph imp = plan.imported();
+        Graph g = imp.graph();
+        Map<String, Long> bindings = plan.bindings();
+        ObjectNode root = JSON.objectNode();
+        root.put("graph", imp.name());
+        root.put("nodes", g.nodeCount());
+        ObjectNode weights = root.putObject("weights");
+        weights.put("bytes", imp.weightBytes());
+        weights.put("bytesWithBodies", imp.totalWeightBytes());
+        weights.put("foldedBytes", imp.foldedBytes());
+        weights.put("foldedValues", imp.foldedValues());
+        weights.put("count", g.initializers().length);
+        root.set("symbols", symbols(imp, bindings));
+        root.put("complete", plan.isComplete());
+        if (!plan.unboundSymbols().isEmpty()) {
+            ArrayNode unbound = root.putArray("unboundSymbols");
+            plan.unboundSymbols().forEach(unbound::add);
+        }
+        Schedule s = plan.schedule();
+        ActivationPlan ap = plan.result() instanceof PlanResult.Complete c ? c.plan() : null;
+        if (ap != null) {
+            root.put("peakBytes", ap.peakBytes());
+            root.put("naiveBytes", ap.naiveBytes());
+            root.put("lowerBoundBytes", ap.lowerBoundBytes());
+            root.put("numSlots", ap.numSlots());
+        }
+        OptionalLong admission = plan.admissionBytes();
+        if (admission.isPresent()) {
+            root.put("admissionBytes", admission.getAsLong());
+        } else {
+            root.putNull("admissionBytes");
+        }
+        // views folded into each owner
+        List<List<String>> viewsOf = new ArrayList<>();
+        for (int i = 0; i < g.valueCount(); i++) {
+            viewsOf.add(null);
+        }
+        for (Map.Entry<Integer, Integer> e : imp.views().edges().entrySet()) {
+            int r = s.root(e.getKey());
+            if (viewsOf.get(r) == null) {
+                viewsOf.set(r, new ArrayList<>());
+            }
+            viewsOf.get(r).add(g.value(e.getKey()).name());
+        }
+        ArrayNode owners = root.putArray("owners");
+        for (int o = 0; o < s.numOwners(); o++) {
+            int v = s.ownerValue(o);
+            Value value = g.value(v);
+            ObjectNode n = owners.addObject();
+            n.put("value", v);
+            n.put("onnxName", value.name());
+            n.put("dtype", value.dataType().jsonName());
+            n.put("shape", value.shape().toString());
+            n.set("boundShape", boundShape(value, bindings));
+            OptionalLong bytes = safeBytes(value, bindings);
+            if (bytes.isPresent()) {
+                n.put("bytes", bytes.getAsLong());
+            } else {
+                n.putNull("bytes");
+            }
+            if (ap != null) {
+                n.put("slot", ap.slotOf(v));
+            }
+            n.put("def", s.def(o));
+            n.put("useEnd", s.useEnd(o));
+            if (value.producer() >= 0) {
+                n.put("producer", g.node(value.producer()).displayName());
+            }
+            if (viewsOf.get(v) != null) {
+                ArrayNode vs = n.putArray("views");
+                viewsOf.get(v).forEach(vs::add);
+            }
+        }
+        if (ap != null) {
+            LivePeak at = livePeak(plan, 5);
+            ObjectNode lb = root.putObject("lowerBoundAt");
+            lb.put("position", at.position());
+            lb.put("node", at.nodeName());
+            lb.put("liveBytes", at.liveBytes());
+            ArrayNode largest = lb.putArray("largestLive");
+            for (LiveTensor t : at.largest()) {
+                ObjectNode n = largest.addObject();
+                n.put("onnxName", t.onnxName());
+                n.put("bytes", t.bytes());
+            }
+        }
+        ArrayNode cf = root.putArray("controlFlow");
+        for (OnnxPlan.NodeNeed need : plan.controlFlow()) {
+            ObjectNode n = cf.addObject();
+            n.put("node", need.node().nodeName());
+            n.put("op", need.node().opType());
+            ArrayNode implicit = n.putArray("implicitInputs");
+            need.node().implicitInputs().forEach(implicit::add);
+            ArrayNode bodies = n.putArray("bodies");
+            need.bodyPeaks().forEach((attr, peak) -> {
+                ObjectNode b = bodies.addObject();
+                b.put("attribute", attr);
+                if (peak.isPresent()) {
+                    b.put("peakBytes", peak.getAsLong());
+                } else {
+                    b.putNull("peakBytes");
+                }
+            });
+            if (need.transientNeed().isPresent()) {
+                n.put("transientNeedBytes", need.transientNeed().getAsLong());
+            } else {
+                n.putNull("transientNeedBytes");
+            }
+        }
+        ArrayNode dis = root.putArray("shapeDisagreements");
+        for (ShapeDisagreement d : imp.disagreements()) {
+            ObjectNode n = dis.addObject();
+            n.put("onnxName", d.valueName());
+            n.put("declared", d.declared().toString());
+            n.put("inferred", d.inferred().toString());
+            n.put("detail", d.detail());
+        }
+        ArrayNode un = root.putArray("uninferred");
+        imp.uninferred().forEach(un::add);
+        return root;
+    }
+
+    /** One live tensor at a position. */
+    public record LiveTensor(String onnxName, long bytes) {
+    }
+
+    /**
+     * Where the most bytes are live at once (the lower bound) and the largest tensors live there.
+     *
+     * @param position  order position
+     * @param nodeName  the node that runs there
+     * @param liveBytes bytes live there (equals the plan's lower bound)
+     * @param largest   the largest live owners, largest first
+     */
+    public record LivePeak(int position, String nodeName, long liveBytes, List<LiveTensor> largest) {
+    }
+
+    /** The position where the most bytes are live, with its {@code top} largest live tensors. */
+    public static LivePeak livePeak(OnnxPlan plan, int top) {
+        ActivationPlan ap = plan.plan();
+        Schedule s = plan.schedule();
+        int positions = Math.max(1, s.numPositions());
+        long[] delta = new long[positions + 1];
+        for (int o = 0; o < s.numOwners(); o++) {
+            long bytes = ap.sizeOf(s.ownerValue(o));
+            delta[s.def(o)] += bytes;
+            delta[s.useEnd(o) + 1] -= bytes;
+        }
+        long live = 0;
+        long best = -1;
+        int at = 0;
+        for (int p = 0; p < positions; p++) {
+            live += delta[p];
+            if (live > best) {
+                best = live;
+                at = p;
+            }
+        }
+        List<LiveTensor> tensors = new ArrayList<>();
+        for (int o = 0; o < s.numOwners(); o++) {
+            if (s.def(o) <= at && at <= s.useEnd(o)) {
+                int v = s.ownerValue(o);
+                tensors.add(new LiveTensor(s.graph().value(v).name(), ap.sizeOf(v)));
+            }
+        }
+        tensors.sort((x, y) -> Long.compare(y.bytes(), x.bytes()));
+        Graph g = s.graph();
+        String node = s.order().length == 0 ? "" : g.node(s.order()[at]).displayName();
+        return new LivePeak(at, node, Math.max(best, 0), List.copyOf(tensors.subList(0, Math.min(top, tensors.size()))));
+    }
+
+    /** A short human-readable summary of the plan, for the command line's text format. */
+    public static String text(String modelName, OnnxPlan plan) {
+        ImportedGraph imp = plan.imported();
+        StringBuilder sb = new StringBuilder();
+        sb.append("model      ").append(modelName).append('\n');
+        sb.append("nodes      ").append(imp.graph().nodeCount()).append('\n');
+        sb.append("weights    ").append(imp.totalWeightBytes()).append(" bytes (folded ").append(imp.foldedBytes())
+                .append(" bytes in ").append(imp.foldedValues()).append(" values)\n");
+        if (!(plan.result() instanceof PlanResult.Complete c)) {
+            sb.append("plan       deferred: bind ").append(String.join(", ", plan.unboundSymbols())).append('\n');
+            return sb.toString();
+        }
+        ActivationPlan p = c.plan();
+        sb.append("owners     ").append(plan.schedule().numOwners()).append('\n');
+        sb.append("slots      ").append(p.numSlots()).append('\n');
+        sb.append("naive      ").append(p.naiveBytes()).append(" bytes\n");
+        sb.append("peak       ").append(p.peakBytes()).append(" bytes\n");
+        sb.append(String.format(java.util.Locale.ROOT, "savings    %.1f%%%n", 100 * p.savingsRatio()));
+        LivePeak at = livePeak(plan, 3);
+        sb.append("lower bnd  ").append(p.lowerBoundBytes()).append(" bytes at position ").append(at.position())
+                .append(" (").append(at.nodeName()).append(")\n");
+        for (LiveTensor t : at.largest()) {
+            sb.append("           ").append(t.onnxName()).append(' ').append(t.bytes()).append(" bytes\n");
+        }
+        for (OnnxPlan.NodeNeed n : plan.controlFlow()) {
+            sb.append("transient  ").append(n.node().nodeName()).append(" (").append(n.node().opType()).append(") ")
+                    .append(n.transientNeed().isPresent() ? n.transientNeed().getAsLong() + " bytes" : "deferred")
+                    .append('\n');
+        }
+        OptionalLong adm = plan.admissionBytes();
+        sb.append("admission  ").append(adm.isPresent() ? adm.getAsLong() + " bytes" : "deferred").append('\n');
+        return sb.toString();
+    }
+
+    /**
+     * The symbols to bind, for {@code memplan symbols model.onnx}: name, where it came from, and
+     * its binding in {@code bindings} (null when unbound).
+     */
+    public static ArrayNode symbols(ImportedGraph imp, Map<String, Long> bindings) {
+        ArrayNode out = JSON.arrayNode();
+        for (Symbol sym : imp.symbols().values()) {
+            ObjectNode n = out.addObject();
+            n.put("name", sym.name());
+            Long b = bindings.get(sym.name());
+            if (b != null) {
+                n.put("bound", b);
+            } else {
+                n.putNull("bound");
+            }
+            String origin = imp.freshSymbols().get(sym.name());
+            n.put("origin", origin == null ? "named by the model" : origin);
+        }
+        return out;
+    }
+
+    private static ArrayNode boundShape(Value v, Map<String, Long> bindings) {
+        ArrayNode a = JSON.arrayNode();
+        for (Dim d : v.shape().dims()) {
+            OptionalLong e;
+            try {
+                e = d.evaluate(bindings);
+            } catch (RuntimeException ex) {
+                e = OptionalLong.empty();
+            }
+            if (e.isPresent()) {
+                a.add(e.getAsLong());
+            } else {
+                a.addNull();
+            }
+        }
+        return a;
+    }
+
+    private static OptionalLong safeBytes(Value v, Map<String, Long> bindings) {
+        try {
+            return TensorSizes.bytes(v, bindings);
+        } catch (RuntimeException e) {
+            return OptionalLong.empty();
+        }
+    }
+}

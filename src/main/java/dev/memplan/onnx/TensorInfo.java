@@ -1,0 +1,91 @@
+package dev.memplan.onnx;
+
+import dev.memplan.DataType;
+import dev.memplan.Dim;
+import java.util.List;
+
+/**
+ * What the importer knows about one ONNX value: element type, shape (null when even the rank is
+ * unknown), and for small tensors the values themselves: integers (possibly symbolic, for shape
+ * arithmetic) or floats (for Resize scales and the like).
+ */
+final class TensorInfo {
+    /** Tensors up to this many elements keep their values for shape inference. */
+    static final int MAX_TRACKED_ELEMENTS = 1024;
+
+    final DataType type;
+    final List<Dim> shape;
+    final SymInt[] ints;
+    final double[] floats;
+
+    TensorInfo(DataType type, List<Dim> shape, SymInt[] ints, double[] floats) {
+        this.type = type;
+        this.shape = shape == null ? null : List.copyOf(shape);
+        this.ints = ints;
+        this.floats = floats;
+    }
+
+    static TensorInfo of(DataType type, List<Dim> shape) {
+        return new TensorInfo(type, shape, null, null);
+    }
+
+    TensorInfo withShape(List<Dim> newShape) {
+        return new TensorInfo(type, newShape, ints, floats);
+    }
+
+    int rank() {
+        return shape == null ? -1 : shape.size();
+    }
+
+    boolean hasShape() {
+        return shape != null;
+    }
+
+    boolean isStaticShape() {
+        if (shape == null) {
+            return false;
+        }
+        for (Dim d : shape) {
+            if (!d.isStatic()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The values as constants, or null when unknown or symbolic. */
+    long[] constInts() {
+        if (ints == null) {
+            return null;
+        }
+        long[] out = new long[ints.length];
+        for (int i = 0; i < ints.length; i++) {
+            if (!ints[i].isConst()) {
+                return null;
+            }
+            out[i] = ints[i].constant();
+        }
+        return out;
+    }
+
+    /** The values as doubles (from ints or floats), or null. */
+    double[] numbers() {
+        if (floats != null) {
+            return floats;
+        }
+        long[] c = constInts();
+        if (c == null) {
+            return null;
+        }
+        double[] out = new double[c.length];
+        for (int i = 0; i < c.length; i++) {
+            out[i] = c[i];
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return type + (shape == null ? "[?]" : shape.toString());
+    }
+}
