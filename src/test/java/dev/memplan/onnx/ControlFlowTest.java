@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.PlanValidator;
 import dev.memplan.ActivationPlan;
 import dev.memplan.Graph;
 import dev.memplan.PlanOptions;
@@ -63,7 +64,7 @@ class ControlFlowTest {
 
         OnnxPlan plan = OnnxPlanner.plan(imp, Map.of(), PlanOptions.defaults());
         ActivationPlan p = plan.plan();
-        PlanChecks.validate(p);
+        PlanValidator.validate(p);
         Schedule s = plan.schedule();
         int ifPosition = -1;
         int[] order = s.order();
@@ -93,7 +94,7 @@ class ControlFlowTest {
             assertTrue(b.graph().graph().isGraphInput(b.graph().graph().valueId(
                     b.attribute().equals("then_branch") ? "a" : "c3").orElseThrow()),
                     "outer values are inputs of the body graph, owned by the outer plan");
-            PlanChecks.validate(OnnxPlanner.plan(b.graph(), Map.of(), PlanOptions.defaults()).plan());
+            PlanValidator.validate(OnnxPlanner.plan(b.graph(), Map.of(), PlanOptions.defaults()).plan());
         }
         var json = OnnxReport.toJson(plan);
         assertEquals(8192L, json.get("controlFlow").get(0).get("transientNeedBytes").asLong());

@@ -2,6 +2,7 @@ package dev.memplan.onnx;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.PlanValidator;
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
@@ -34,7 +35,7 @@ class MonotoneSizesTest {
         }
         OnnxPlan atBounds = OnnxPlanner.plan(imp, bounds, PlanOptions.defaults());
         ActivationPlan plan = atBounds.plan();
-        PlanChecks.validate(plan);
+        PlanValidator.validate(plan);
         Schedule s = atBounds.schedule();
         Random r = new Random(model.hashCode());
         for (int trial = 0; trial < 25; trial++) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memplan.PlanValidator;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
 import java.io.IOException;
@@ -121,7 +122,7 @@ class MutationTest {
             imp.symbols().keySet().forEach(s -> bindings.put(s, 4L));
             OnnxPlan plan = OnnxPlanner.plan(imp, bindings, PlanOptions.defaults());
             if (plan.isComplete()) {
-                PlanChecks.validate(plan.plan());
+                PlanValidator.validate(plan.plan());
             }
             ObjectNode json = OnnxReport.toJson(plan);
             if (json.get("owners") == null) {

@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
+import dev.memplan.PlanValidator;
 import dev.memplan.PlanOptions;
 import dev.memplan.Value;
 import dev.memplan.onnx.proto.OnnxProto.AttributeProto;
@@ -224,6 +225,6 @@ class OpCoverageTest {
                 assertTrue(compared.contains(v.name()), name + ": ORT did not report " + v.name());
             }
         }
-        PlanChecks.validate(OnnxPlanner.plan(imp, bindings, PlanOptions.defaults()).plan());
+        PlanValidator.validate(OnnxPlanner.plan(imp, bindings, PlanOptions.defaults()).plan());
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memplan.PlanValidator;
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
@@ -38,7 +39,7 @@ class SharedModelPlanTest {
         assertTrue(plan.isComplete(), model + " should plan completely at " + bindings + ": " + plan.result());
         assertEquals(List.of(), plan.unboundSymbols());
         ActivationPlan p = plan.plan();
-        PlanChecks.validate(p);
+        PlanValidator.validate(p);
         validateBodies(imp, bindings);
         assertTrue(p.peakBytes() <= p.naiveBytes(), "peak <= naive");
         assertTrue(p.lowerBoundBytes() <= p.peakBytes(), "lower bound <= peak");
@@ -66,7 +67,7 @@ class SharedModelPlanTest {
             for (ControlFlowNode.Body b : cf.bodies()) {
                 PlanResult r = dev.memplan.MemPlan.compile(b.graph().graph(), b.graph().views(), PlanOptions.defaults())
                         .plan(bindings);
-                PlanChecks.validate(r.orElseThrow());
+                PlanValidator.validate(r.orElseThrow());
                 validateBodies(b.graph(), bindings);
             }
         }
@@ -138,8 +139,8 @@ class SharedModelPlanTest {
         assertEquals(0, unfolded.foldedBytes());
         ActivationPlan a = OnnxPlanner.plan(folded, Map.of(), PlanOptions.defaults()).plan();
         ActivationPlan b = OnnxPlanner.plan(unfolded, Map.of(), PlanOptions.defaults()).plan();
-        PlanChecks.validate(a);
-        PlanChecks.validate(b);
+        PlanValidator.validate(a);
+        PlanValidator.validate(b);
         assertTrue(b.naiveBytes() > a.naiveBytes() + 100_000_000L,
                 "without folding the weights count as activations: " + b.naiveBytes() + " vs " + a.naiveBytes());
         assertTrue(unfolded.graph().nodeCount() > folded.graph().nodeCount());
@@ -165,7 +166,7 @@ class SharedModelPlanTest {
         long naiveNone = OnnxPlanner.plan(none, bindings, PlanOptions.defaults()).plan().naiveBytes();
         assertTrue(naiveStrided < naiveOrt && naiveOrt < naiveNone, naiveStrided + " < " + naiveOrt + " < " + naiveNone);
         for (ImportedGraph imp : List.of(ort, strided, none)) {
-            PlanChecks.validate(OnnxPlanner.plan(imp, bindings, PlanOptions.defaults()).plan());
+            PlanValidator.validate(OnnxPlanner.plan(imp, bindings, PlanOptions.defaults()).plan());
         }
     }
 
