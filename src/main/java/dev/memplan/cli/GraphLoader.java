@@ -1,34 +1,79 @@
 package dev.memplan.cli;
 
 import dev.memplan.MemplanException;
+import dev.memplan.MemPlan;
+import dev.memplan.PlanOptions;
+import dev.memplan.Schedule;
 import dev.memplan.json.GraphFile;
 import dev.memplan.json.GraphJson;
+import dev.memplan.onnx.ImportOptions;
+import dev.memplan.onnx.ImportedGraph;
+import dev.memplan.onnx.OnnxImporter;
+import dev.memplan.onnx.OnnxModel;
+import dev.memplan.onnx.OnnxPlanner;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Map;
 
 /**
- * Reads a graph file of any supported type, chosen by its extension. The one place to add a
- * format (an {@code .onnx} importer goes here).
+ * Reads and plans a graph file of any supported type, chosen by its extension: {@code .json}
+ * graph files and {@code .onnx} models. The one place to add a format.
  */
 final class GraphLoader {
     private GraphLoader() {
     }
 
+    /** Whether {@code file} is an ONNX model (by its extension). */
+    static boolean isOnnx(Path file) {
+        return extension(file).equals(".onnx");
+    }
+
     /**
-     * Reads {@code file}.
+     * Reads {@code file} and plans it at {@code bindings}.
+     *
+     * @throws MemplanException for an unsupported file type or a file that is not a valid graph
+     * @throws IOException      when the file cannot be read
+     */
+    static PlannedFile plan(Path file, Map<String, Long> bindings, PlanOptions options, ImportOptions onnxOptions)
+            throws IOException {
+        String label = file.toString();
+        if (isOnnx(file)) {
+            ImportedGraph imported = importOnnx(file, onnxOptions);
+            return PlannedFile.of(label, OnnxPlanner.plan(imported, bindings, options));
+        }
+        GraphFile graph = load(file);
+        Schedule schedule = MemPlan.compile(graph.graph(), graph.views(), options);
+        return new PlannedFile(label, schedule, schedule.plan(bindings), null);
+    }
+
+    /** Reads and imports an ONNX model. */
+    static ImportedGraph importOnnx(Path file, ImportOptions onnxOptions) throws IOException {
+        if (!java.nio.file.Files.isRegularFile(file)) {
+            throw new java.nio.file.NoSuchFileException(file.toString());
+        }
+        return OnnxImporter.importModel(OnnxModel.read(file), onnxOptions);
+    }
+
+    /**
+     * Reads a {@code .json} graph file.
      *
      * @throws MemplanException for an unsupported file type or a file that is not a valid graph
      * @throws IOException      when the file cannot be read
      */
     static GraphFile load(Path file) throws IOException {
-        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
-        if (name.endsWith(".json")) {
+        String ext = extension(file);
+        if (ext.equals(".json")) {
             return GraphJson.read(file);
         }
-        int dot = name.lastIndexOf('.');
-        String type = dot < 0 ? "a file without an extension" : "'" + name.substring(dot) + "' files";
+        String type = ext.isEmpty() ? "a file without an extension" : "'" + ext + "' files";
         throw new MemplanException("unsupported file type: memplan cannot read " + type
-                + "; give it a .json graph file");
+                + "; give it a .json graph file or an .onnx model");
+    }
+
+    private static String extension(Path file) {
+        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+        int dot = name.lastIndexOf('.');
+        return dot < 0 ? "" : name.substring(dot);
     }
 }

@@ -1,6 +1,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.EngineMode;
+import dev.memplan.onnx.ViewPolicy;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Locale;
@@ -52,6 +53,18 @@ final class LowerCaseEnums {
         @Override
         public Iterator<String> iterator() {
             return candidates(OutputFormat.class);
+        }
+    }
+
+    static final class Views implements CommandLine.ITypeConverter<ViewPolicy>, Iterable<String> {
+        @Override
+        public ViewPolicy convert(String text) {
+            return parse(ViewPolicy.class, text);
+        }
+
+        @Override
+        public Iterator<String> iterator() {
+            return candidates(ViewPolicy.class);
         }
     }
 }

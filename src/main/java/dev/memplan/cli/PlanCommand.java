@@ -5,9 +5,10 @@ import dev.memplan.EngineUnavailableException;
 import dev.memplan.MemPlan;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
-import dev.memplan.Schedule;
-import dev.memplan.json.GraphFile;
 import dev.memplan.json.PlanJson;
+import dev.memplan.onnx.ImportOptions;
+import dev.memplan.onnx.OnnxReport;
+import dev.memplan.onnx.ViewPolicy;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
@@ -41,8 +42,19 @@ final class PlanCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Graph files (.json).")
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Graph files (.json) or ONNX models (.onnx).")
     private List<Path> files;
+
+    @Option(names = "--views", paramLabel = "POLICY", defaultValue = "ort", converter = LowerCaseEnums.Views.class,
+            completionCandidates = LowerCaseEnums.Views.class,
+            description = "ONNX models: which outputs are views: ort (Reshape, Flatten, Squeeze, Unsqueeze,"
+                    + " Identity), strided (also Slice, Transpose, Expand) or none (default: ${DEFAULT-VALUE}).")
+    private ViewPolicy views;
+
+    @Option(names = "--no-fold-constants",
+            description = "ONNX models: count the outputs of nodes computed from weights alone as activations"
+                    + " (by default they are folded into weights).")
+    private boolean noFoldConstants;
 
     @Option(names = "--bind", paramLabel = "SYM=N", converter = Binding.Converter.class,
             description = "Binds a symbol (a named dim such as batch or seq) to N >= 0. Repeatable.")
@@ -85,9 +97,7 @@ final class PlanCommand implements Callable<Integer> {
         for (Path file : files) {
             String label = file.toString();
             try {
-                GraphFile graph = GraphLoader.load(file);
-                Schedule schedule = MemPlan.compile(graph.graph(), graph.views(), options);
-                planned.add(new PlannedFile(label, schedule, schedule.plan(bindings)));
+                planned.add(GraphLoader.plan(file, bindings, options, new ImportOptions(!noFoldConstants, views)));
             } catch (MemplanException e) {
                 failures.add(label + ": " + e.getMessage());
             } catch (NoSuchFileException e) {
@@ -119,12 +129,17 @@ final class PlanCommand implements Callable<Integer> {
         for (int i = 0; i < planned.size(); i++) {
             PlannedFile p = planned.get(i);
             if (format == OutputFormat.JSON) {
-                out.println(PlanJson.toJson(several ? p.label() : null, p.schedule(), p.result()));
+                String json = PlanJson.toJson(several ? p.label() : null, p.schedule(), p.result());
+                out.println(p.onnx() == null ? json : OnnxJson.extend(json, p.onnx()));
             } else {
                 if (i > 0) {
                     out.println();
                 }
-                TextReport.write(p, bindings, out);
+                if (p.onnx() == null) {
+                    TextReport.write(p, bindings, out);
+                } else {
+                    out.print(OnnxReport.text(p.label(), p.onnx()));
+                }
             }
         }
         out.flush();
@@ -162,7 +177,8 @@ final class PlanCommand implements Callable<Integer> {
                                                 PrintWriter err) {
         Set<String> known = new LinkedHashSet<>();
         for (PlannedFile p : planned) {
-            known.addAll(p.schedule().graph().symbols().keySet());
+            known.addAll(p.onnx() != null ? p.onnx().imported().symbols().keySet()
+                    : p.schedule().graph().symbols().keySet());
         }
         for (String symbol : bindings.keySet()) {
             if (!known.contains(symbol)) {

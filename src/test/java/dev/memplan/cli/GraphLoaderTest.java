@@ -23,13 +23,13 @@ class GraphLoaderTest {
 
     @Test
     void otherTypesAreRejectedByName(@TempDir Path dir) throws IOException {
-        Path onnx = Files.writeString(dir.resolve("model.onnx"), "");
-        MemplanException e = assertThrows(MemplanException.class, () -> GraphLoader.load(onnx));
-        assertEquals("unsupported file type: memplan cannot read '.onnx' files; give it a .json graph file",
-                e.getMessage());
+        Path text = Files.writeString(dir.resolve("model.txt"), "");
+        MemplanException e = assertThrows(MemplanException.class, () -> GraphLoader.load(text));
+        assertEquals("unsupported file type: memplan cannot read '.txt' files; give it a .json graph file or an"
+                + " .onnx model", e.getMessage());
         Path bare = Files.writeString(dir.resolve("graph"), "{}");
         e = assertThrows(MemplanException.class, () -> GraphLoader.load(bare));
         assertEquals("unsupported file type: memplan cannot read a file without an extension; give it a .json"
-                + " graph file", e.getMessage());
+                + " graph file or an .onnx model", e.getMessage());
     }
 }

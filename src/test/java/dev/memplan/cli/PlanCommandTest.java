@@ -229,11 +229,17 @@ class PlanCommandTest {
         assertEquals("", missing.out());
         assertEquals("memplan: " + dir.resolve("nope.json") + ": no such file\n", missing.err());
 
-        Path onnx = Files.writeString(dir.resolve("model.onnx"), "not really");
-        CliRun unsupported = CliRun.of("plan", onnx.toString());
+        Path text = Files.writeString(dir.resolve("model.txt"), "not really");
+        CliRun unsupported = CliRun.of("plan", text.toString());
         assertEquals(1, unsupported.exit());
-        assertEquals("memplan: " + onnx + ": unsupported file type: memplan cannot read '.onnx' files;"
-                + " give it a .json graph file\n", unsupported.err());
+        assertEquals("memplan: " + text + ": unsupported file type: memplan cannot read '.txt' files;"
+                + " give it a .json graph file or an .onnx model\n", unsupported.err());
+
+        Path onnx = Files.writeString(dir.resolve("model.onnx"), "not really");
+        CliRun notOnnx = CliRun.of("plan", onnx.toString());
+        assertEquals(1, notOnnx.exit());
+        assertEquals("", notOnnx.out());
+        assertTrue(notOnnx.err().startsWith("memplan: " + onnx + ": "), notOnnx.err());
 
         Path view = Files.writeString(dir.resolve("view.JSON"), "{\"values\":["
                 + "{\"name\":\"x\",\"dtype\":\"float32\",\"shape\":[4]},{\"name\":\"y\",\"dtype\":\"float32\",\"shape\":[4]}],"

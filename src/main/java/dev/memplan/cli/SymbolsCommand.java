@@ -1,0 +1,79 @@
+package dev.memplan.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memplan.MemplanException;
+import dev.memplan.onnx.ImportOptions;
+import dev.memplan.onnx.ImportedGraph;
+import dev.memplan.onnx.OnnxReport;
+import dev.memplan.onnx.ViewPolicy;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code memplan symbols model.onnx}: the symbols a model's shapes use, which {@code plan --bind}
+ * must bind: those the model names, and fresh ones for unnamed or data-dependent dims.
+ */
+@Command(name = "symbols", mixinStandardHelpOptions = true, versionProvider = MemplanCli.Version.class,
+        description = {"Lists the symbols of an ONNX model's shapes: what `memplan plan --bind` binds.",
+                "Exit codes: 0 listed, 1 bad input, 2 usage."})
+final class SymbolsCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(paramLabel = "MODEL", description = "An ONNX model (.onnx).")
+    private Path model;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", converter = LowerCaseEnums.Format.class,
+            completionCandidates = LowerCaseEnums.Format.class,
+            description = "text (one symbol per line) or json (an array) (default: ${DEFAULT-VALUE}).")
+    private OutputFormat format;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ArrayNode symbols;
+        try {
+            if (!GraphLoader.isOnnx(model)) {
+                throw new MemplanException("memplan symbols reads .onnx models; for a .json graph file the symbols"
+                        + " are the string dims of its shapes");
+            }
+            ImportedGraph imported = GraphLoader.importOnnx(model, new ImportOptions(true, ViewPolicy.ORT));
+            symbols = OnnxReport.symbols(imported, Map.of());
+        } catch (MemplanException e) {
+            err.println("memplan: " + model + ": " + e.getMessage());
+            err.flush();
+            return 1;
+        } catch (NoSuchFileException e) {
+            err.println("memplan: " + model + ": no such file");
+            err.flush();
+            return 1;
+        } catch (IOException e) {
+            err.println("memplan: " + model + ": cannot read it (" + e + ")");
+            err.flush();
+            return 1;
+        }
+        if (format == OutputFormat.JSON) {
+            out.println(new ObjectMapper().createObjectNode().put("model", model.toString()).set("symbols", symbols));
+        } else {
+            for (int i = 0; i < symbols.size(); i++) {
+                ObjectNode s = (ObjectNode) symbols.get(i);
+                out.println(s.get("name").asText() + "\t" + s.get("origin").asText());
+            }
+        }
+        out.flush();
+        return 0;
+    }
+}
