@@ -59,9 +59,10 @@ if [[ $profile == short ]]; then
     # One fork, short iterations; only the graphs and sizes the targets need, most important first.
     quick=(-f 1 -wi 2 -w 400ms -i 3 -r 400ms)
     jmh transformer "$methods" "${quick[@]}" -p kind=transformer -p owners=1000,10000,100000,1000000 -p engine=native,java
-    jmh touch "$touch" "${quick[@]}" -p kind=transformer,random_dag -p owners=1000,10000,100000,1000000
+    jmh touch "$touch" "${quick[@]}" -p kind=transformer -p owners=1000,10000,100000,1000000
     jmh random-dag "$methods" "${quick[@]}" -p kind=random_dag -p owners=10000,100000 -p engine=native,java
-    jmh naive "$naive" "${quick[@]}" -p kind=random_dag,transformer -p owners=10000,100000
+    jmh naive-dag "$naive" "${quick[@]}" -p kind=random_dag -p owners=10000,100000
+    jmh naive-transformer "$naive" "${quick[@]}" -p kind=transformer -p owners=10000
     jmh small-graph "$small" "${quick[@]}" -p kind=transformer,random_dag,resnet -p engine=native,java,naive
     jmh other-kinds "$methods" "${quick[@]}" -p kind=resnet,unet,chain -p owners=10000 -p engine=native,java
 else

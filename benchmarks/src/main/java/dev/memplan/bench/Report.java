@@ -156,7 +156,7 @@ public final class Report {
         Optional<Point> touch = get("touch", "transformer", 1_000_000, "-");
         target(out, "native allocate / touch, transformer, 1M owners <= 10",
                 get("allocate", "transformer", 1_000_000, "native"), touch, r -> r <= 10);
-        for (String m : List.of("allocate", "endToEnd", "compile")) {
+        for (String m : List.of("allocate", "endToEnd")) {
             for (String e : List.of("native", "java")) {
                 target(out, "naive / " + e + " " + m + ", random_dag, 100k owners >= 10",
                         get(m, "random_dag", 100_000, "naive"), get(m, "random_dag", 100_000, e), r -> r >= 10);
