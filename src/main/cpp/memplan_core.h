@@ -72,8 +72,7 @@ private:
 // and node links are plain ints, so it needs no allocation at all.
 struct FreeNode {
     long long cap;       // key part 1: capacity (a copy, keeps a tree step in one cache line)
-    int left;            // child with smaller keys, -1 if none
-    int right;           // child with larger keys, -1 if none
+    int child[2];        // [0] smaller keys, [1] larger keys; -1 if none
     int occupant;        // owner index currently in the slot, -1 while the slot is free
     std::uint32_t prio;  // treap priority: parents have higher priority than children
 };
@@ -101,23 +100,27 @@ inline std::uint32_t slot_priority(int slot) {
 }
 
 // Strict key order (cap, slot id): ties on capacity go to the lower slot id.
-inline bool key_less(const FreeNode* nodes, int a, int b) {
-    return nodes[a].cap < nodes[b].cap || (nodes[a].cap == nodes[b].cap && a < b);
+// Bitwise rather than short-circuit so the descents compile without branches:
+// key comparisons are coin flips a branch predictor cannot learn.
+inline int key_less(const FreeNode* nodes, int a, int b) {
+    const long long ca = nodes[a].cap;
+    const long long cb = nodes[b].cap;
+    return static_cast<int>(ca < cb) | (static_cast<int>(ca == cb) & static_cast<int>(a < b));
 }
 
 // Joins two treaps where every key of a is below every key of b, writing the
 // result into *link. Iterative: walks down the right spine of a and the left
-// spine of b.
+// spine of b (short on average: the removed node's inner spines).
 inline void treap_merge(FreeNode* nodes, int* link, int a, int b) {
     while (a >= 0 && b >= 0) {
         if (nodes[a].prio > nodes[b].prio) {
             *link = a;
-            link = &nodes[a].right;
-            a = nodes[a].right;
+            link = &nodes[a].child[1];
+            a = *link;
         } else {
             *link = b;
-            link = &nodes[b].left;
-            b = nodes[b].left;
+            link = &nodes[b].child[0];
+            b = *link;
         }
     }
     *link = a >= 0 ? a : b;
@@ -131,17 +134,14 @@ inline int treap_take_ceiling(FreeNode* nodes, int* root, long long need) {
     int found = -1;
     int cur = *root;
     while (cur >= 0) {
-        if (nodes[cur].cap >= need) {
-            // cur fits; anything better is a smaller key, so it is on the left.
-            found = cur;
-            found_link = link;
-            link = &nodes[cur].left;
-        } else {
-            link = &nodes[cur].right;
-        }
+        // A fitting node is a candidate and anything better is to its left.
+        const bool fits = nodes[cur].cap >= need;
+        found = fits ? cur : found;
+        found_link = fits ? link : found_link;
+        link = &nodes[cur].child[fits ? 0 : 1];
         cur = *link;
     }
-    if (found >= 0) treap_merge(nodes, found_link, nodes[found].left, nodes[found].right);
+    if (found >= 0) treap_merge(nodes, found_link, nodes[found].child[0], nodes[found].child[1]);
     return found;
 }
 
@@ -152,25 +152,21 @@ inline void treap_insert(FreeNode* nodes, int* root, int s) {
     int cur = *root;
     // Descend while the existing node outranks s: s becomes a subtree root below.
     while (cur >= 0 && nodes[cur].prio > prio) {
-        link = key_less(nodes, cur, s) ? &nodes[cur].right : &nodes[cur].left;
+        link = &nodes[cur].child[key_less(nodes, cur, s)];
         cur = *link;
     }
-    // Split the subtree at cur into keys below s (left) and above s (right).
-    int* lo = &nodes[s].left;
-    int* hi = &nodes[s].right;
+    // Split the subtree at cur around s: hook[1] is where the next node with a
+    // smaller key hangs (then its right child continues the chain), hook[0]
+    // the same for larger keys (continuing at its left child).
+    int* hook[2] = {&nodes[s].child[1], &nodes[s].child[0]};
     while (cur >= 0) {
-        if (key_less(nodes, cur, s)) {
-            *lo = cur;
-            lo = &nodes[cur].right;
-            cur = *lo;
-        } else {
-            *hi = cur;
-            hi = &nodes[cur].left;
-            cur = *hi;
-        }
+        const int less = key_less(nodes, cur, s);
+        *hook[less] = cur;
+        hook[less] = &nodes[cur].child[less];
+        cur = *hook[less];
     }
-    *lo = -1;
-    *hi = -1;
+    *hook[0] = -1;
+    *hook[1] = -1;
     *link = s;
 }
 
@@ -269,8 +265,12 @@ inline int memplan_compile(
     }
 
     // Dependency edges producer -> consumer, one per consuming input slot, as CSR.
-    for (int n = 0; n < N; ++n) indeg[n] = 0;
-    for (int n = 0; n <= N; ++n) succ_off[n] = 0;
+    // Loops stop at n < N and index n + 1 so that N == INT_MAX cannot overflow.
+    succ_off[0] = 0;
+    for (int n = 0; n < N; ++n) {
+        indeg[n] = 0;
+        succ_off[n + 1] = 0;
+    }
     for (int n = 0; n < N; ++n) {
         for (int k = input_offsets[n]; k < input_offsets[n + 1]; ++k) {
             const int u = inputs[k];
@@ -372,7 +372,8 @@ inline int memplan_compile(
     }
 
     // Free buckets by useEnd: a stable counting sort keeps ascending owner index.
-    for (int p = 0; p <= P; ++p) free_offsets[p] = 0;
+    free_offsets[0] = 0;
+    for (int p = 0; p < P; ++p) free_offsets[p + 1] = 0;
     for (int i = 0; i < count; ++i) ++free_offsets[owner_use_end[i] + 1];
     for (int p = 0; p < P; ++p) free_offsets[p + 1] += free_offsets[p];
     for (int p = 0; p < P; ++p) heap[p] = free_offsets[p];

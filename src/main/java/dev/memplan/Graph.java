@@ -224,14 +224,14 @@ public final class Graph {
                 for (int i = 0; i < node.inputCount(); i++) {
                     int v = node.input(i);
                     if (v != ABSENT) {
-                        checkId(v, node.describe() + " input " + i);
+                        checkNodeRef(v, node, "input", i);
                         consumed[v] = true;
                     }
                     nodeInputs[in++] = v;
                 }
                 for (int i = 0; i < node.outputCount(); i++) {
                     int v = node.output(i);
-                    checkId(v, node.describe() + " output " + i);
+                    checkNodeRef(v, node, "output", i);
                     if (producer[v] != -1) {
                         throw new InvalidGraphException(values.get(v).describe() + " is produced twice, by "
                                 + nodes.get(producer[v]).describe() + " and by " + node.describe()
@@ -289,6 +289,13 @@ public final class Graph {
                 checkId(out[i], role + " " + i);
             }
             return out;
+        }
+
+        /** Like {@link #checkId} but builds the message only on failure: build() calls it per edge. */
+        private void checkNodeRef(int v, Node node, String role, int index) {
+            if (v < 0 || v >= values.size()) {
+                checkId(v, node.describe() + " " + role + " " + index);
+            }
         }
 
         private void checkId(int v, String where) {

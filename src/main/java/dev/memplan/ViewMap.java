@@ -87,8 +87,8 @@ public final class ViewMap {
             }
             Value v = graph.value(view);
             if (graph.isGraphInput(view) || graph.isInitializer(view)) {
-                throw new InvalidGraphException("view " + v.describe() + " is a "
-                        + (graph.isGraphInput(view) ? "graph input" : "initializer")
+                throw new InvalidGraphException("view " + v.describe() + " is "
+                        + (graph.isGraphInput(view) ? "a graph input" : "an initializer")
                         + "; only node outputs can be views");
             }
             if (v.producer() < 0) {

@@ -156,10 +156,13 @@ final class NativeCompiledGraph implements CompiledGraph {
             sizes = DirectBuffers.longs(numOwners);
             sizes.put(ownerSizes.duplicate().limit(ownerSizes.position() + numOwners)).flip();
         }
-        IntBuffer ownerSlot = DirectBuffers.ints(numOwners);
-        IntBuffer valueSlot = DirectBuffers.ints(numValues);
-        LongBuffer capacity = DirectBuffers.longs(numOwners);
-        LongBuffer stats = DirectBuffers.longs(4);
+        // One direct block per plan for all its results: a plan is one native allocation for
+        // the garbage collector to free, not four.
+        PlanBlock block = new PlanBlock(numOwners, numValues);
+        IntBuffer ownerSlot = block.ownerSlot;
+        IntBuffer valueSlot = block.valueSlot;
+        LongBuffer capacity = block.capacity;
+        LongBuffer stats = block.stats;
         ByteBuffer scratch = scratchPool.poll();
         if (scratch == null) {
             scratch = DirectBuffers.aligned(scratchBytes);

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Builds and tests the C++ core (src/main/cpp) on its own, without Maven or JNI.
+#   ./cppbuild.sh test   optimized build with all warnings as errors, then run
+#   ./cppbuild.sh asan   AddressSanitizer + UBSan build (separate binary), then run
+#   ./cppbuild.sh clean  remove target/cpp
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")"
+
+CXX="${CXX:-g++}"
+OUT=target/cpp
+SRC=src/test/cpp/memplan_core_test.cpp
+FLAGS=(-std=c++17 -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror -Isrc/main/cpp)
+
+usage() {
+    echo "usage: $0 test|asan|clean" >&2
+    exit 2
+}
+
+[ $# -eq 1 ] || usage
+
+case "$1" in
+    test)
+        mkdir -p "$OUT"
+        "$CXX" "${FLAGS[@]}" -O2 "$SRC" -o "$OUT/memplan_core_test"
+        "$OUT/memplan_core_test"
+        ;;
+    asan)
+        mkdir -p "$OUT"
+        "$CXX" "${FLAGS[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+            -fno-omit-frame-pointer "$SRC" -o "$OUT/memplan_core_test_asan"
+        "$OUT/memplan_core_test_asan"
+        ;;
+    clean)
+        rm -rf "$OUT"
+        ;;
+    *)
+        usage
+        ;;
+esac

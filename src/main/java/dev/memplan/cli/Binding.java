@@ -1,0 +1,33 @@
+package dev.memplan.cli;
+
+import picocli.CommandLine;
+
+/** One {@code --bind SYM=N}: a symbol and the value it is bound to (>= 0). */
+record Binding(String symbol, long value) {
+
+    /** Parses {@code SYM=N}; a malformed pair or a negative value is a usage error. */
+    static final class Converter implements CommandLine.ITypeConverter<Binding> {
+        @Override
+        public Binding convert(String text) {
+            int eq = text.indexOf('=');
+            if (eq <= 0 || eq == text.length() - 1) {
+                throw new CommandLine.TypeConversionException("'" + text
+                        + "' is not SYM=N; write the symbol, '=' and a whole number, e.g. seq=128");
+            }
+            String symbol = text.substring(0, eq).trim();
+            String number = text.substring(eq + 1).trim();
+            long value;
+            try {
+                value = Long.parseLong(number);
+            } catch (NumberFormatException e) {
+                throw new CommandLine.TypeConversionException("'" + number + "' in '" + text
+                        + "' is not a whole number; write e.g. " + symbol + "=128");
+            }
+            if (value < 0) {
+                throw new CommandLine.TypeConversionException("'" + text + "' binds " + symbol
+                        + " to a negative number; a dim is >= 0");
+            }
+            return new Binding(symbol, value);
+        }
+    }
+}

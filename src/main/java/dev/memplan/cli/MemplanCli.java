@@ -1,0 +1,61 @@
+package dev.memplan.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code memplan}: the command line. Each subcommand is its own class, registered in
+ * {@code subcommands} below. Exit codes: 0 planned (complete or deferred), 1 bad input, 2 usage.
+ */
+@Command(name = "memplan", mixinStandardHelpOptions = true, versionProvider = MemplanCli.Version.class,
+        description = "Plans the activation memory of inference graphs: which tensors share a buffer,"
+                + " and how many bytes a request needs.",
+        subcommands = {PlanCommand.class, CommandLine.HelpCommand.class})
+public final class MemplanCli implements Callable<Integer> {
+    /** Keeps the logger configured (java.util.logging holds loggers weakly). */
+    private static final Logger MEMPLAN_LOG = Logger.getLogger("dev.memplan");
+
+    @Spec
+    private CommandSpec spec;
+
+    /** {@code memplan} without a subcommand is a usage error. */
+    @Override
+    public Integer call() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand");
+    }
+
+    /** A command line ready to {@code execute}: tests run it in process with their own streams. */
+    public static CommandLine commandLine() {
+        return new CommandLine(new MemplanCli());
+    }
+
+    public static void main(String[] args) {
+        // The output names the engine; the library's one-time "auto chose ..." log line would only
+        // repeat it on stderr.
+        MEMPLAN_LOG.setLevel(Level.WARNING);
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The version Maven recorded in the jar (pom.properties), when running from a jar. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() throws IOException {
+            Properties pom = new Properties();
+            try (InputStream in = MemplanCli.class.getResourceAsStream(
+                    "/META-INF/maven/dev.memplan/memplan/pom.properties")) {
+                if (in != null) {
+                    pom.load(in);
+                }
+            }
+            return new String[] {"memplan " + pom.getProperty("version", "(development build)")};
+        }
+    }
+}

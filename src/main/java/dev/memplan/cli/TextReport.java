@@ -1,0 +1,151 @@
+package dev.memplan.cli;
+
+import dev.memplan.ActivationPlan;
+import dev.memplan.Graph;
+import dev.memplan.PlanResult;
+import dev.memplan.Schedule;
+import dev.memplan.Symbol;
+import dev.memplan.Value;
+import dev.memplan.json.PlanJson;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/** The text format of {@code memplan plan}: a short summary of one file's plan, for people. */
+final class TextReport {
+    /** Slot lines shown before "... more slots". */
+    private static final int MAX_SLOTS = 12;
+    /** Names listed per line before "(+N more)". */
+    private static final int MAX_NAMES = 8;
+
+    private TextReport() {
+    }
+
+    static void write(PlannedFile file, Map<String, Long> bindings, PrintWriter out) {
+        Schedule s = file.schedule();
+        if (file.result() instanceof PlanResult.Complete c) {
+            writeComplete(file.label(), s, c.plan(), bindings, out);
+        } else {
+            writeDeferred(file.label(), s, ((PlanResult.Deferred) file.result()).unknownSizes(), bindings, out);
+        }
+    }
+
+    private static void writeComplete(String label, Schedule s, ActivationPlan plan, Map<String, Long> bindings,
+                                      PrintWriter out) {
+        Graph g = s.graph();
+        out.println(label + ": complete plan (engine " + s.engine() + ")");
+        String bound = boundSymbols(g, bindings);
+        if (!bound.isEmpty()) {
+            out.println("  bound:        " + bound);
+        }
+        out.println("  nodes " + g.nodeCount() + ", owners " + s.numOwners() + ", slots " + plan.numSlots());
+        // naive is the largest of the three: align the others under it.
+        int w = String.format(Locale.ROOT, "%,d", plan.naiveBytes()).length();
+        out.println("  naive        " + bytes(plan.naiveBytes(), w));
+        out.println("  peak         " + bytes(plan.peakBytes(), w));
+        out.println(String.format(Locale.ROOT, "  savings      %.1f%%", 100.0 * plan.savingsRatio()));
+        out.println("  lower bound  " + bytes(plan.lowerBoundBytes(), w)
+                + (plan.lowerBoundBytes() > 0
+                ? String.format(Locale.ROOT, "  peak/lower bound %.2f", (double) plan.peakBytes() / plan.lowerBoundBytes())
+                : ""));
+        List<List<String>> bySlot = new ArrayList<>();
+        for (int i = 0; i < plan.numSlots(); i++) {
+            bySlot.add(new ArrayList<>());
+        }
+        for (int o : ownersByDefThenId(s)) {
+            int v = s.ownerValue(o);
+            bySlot.get(plan.slotOf(v)).add(g.value(v).displayName());
+        }
+        List<ActivationPlan.Slot> slots = plan.slots();
+        int width = String.format(Locale.ROOT, "%,d", slots.stream().mapToLong(ActivationPlan.Slot::capacityBytes)
+                .max().orElse(0)).length();
+        for (int i = 0; i < Math.min(slots.size(), MAX_SLOTS); i++) {
+            ActivationPlan.Slot slot = slots.get(i);
+            out.println(String.format(Locale.ROOT, "  slot %-3d %," + width + "d B  %s", slot.id(),
+                    slot.capacityBytes(), names(bySlot.get(i))));
+        }
+        if (slots.size() > MAX_SLOTS) {
+            out.println("  ... " + (slots.size() - MAX_SLOTS) + " more slots (--format json lists them all)");
+        }
+    }
+
+    private static void writeDeferred(String label, Schedule s, List<Integer> unknown, Map<String, Long> bindings,
+                                      PrintWriter out) {
+        Graph g = s.graph();
+        out.println(label + ": deferred, " + unknown.size() + " of " + s.numOwners()
+                + " owners have no size yet (engine " + s.engine() + ")");
+        String bound = boundSymbols(g, bindings);
+        if (!bound.isEmpty()) {
+            out.println("  bound:        " + bound);
+        }
+        List<String> names = new ArrayList<>();
+        Set<String> missing = new LinkedHashSet<>();
+        List<String> noFixedWidth = new ArrayList<>();
+        for (int v : unknown) {
+            Value value = g.value(v);
+            names.add(value.displayName());
+            if (!value.dataType().hasFixedWidth()) {
+                noFixedWidth.add(value.displayName() + " (" + value.dataType() + ")");
+            }
+            for (Symbol sym : value.shape().symbols()) {
+                if (!bindings.containsKey(sym.name())) {
+                    missing.add(sym.name());
+                }
+            }
+        }
+        out.println("  no size:      " + names(names));
+        if (!missing.isEmpty()) {
+            StringBuilder example = new StringBuilder();
+            for (String sym : missing) {
+                example.append(" --bind ").append(sym).append("=N");
+            }
+            out.println("  to bind:      " + String.join(", ", missing) + "   (e.g." + example + ")");
+        }
+        if (!noFixedWidth.isEmpty()) {
+            out.println("  no fixed width, so no static size: " + names(noFixedWidth));
+        }
+    }
+
+    /** The graph's symbols that are bound, as {@code batch=2, seq=128}, in the graph's order. */
+    private static String boundSymbols(Graph g, Map<String, Long> bindings) {
+        List<String> parts = new ArrayList<>();
+        for (String sym : g.symbols().keySet()) {
+            Long v = bindings.get(sym);
+            if (v != null) {
+                parts.add(sym + "=" + v);
+            }
+        }
+        return String.join(", ", parts);
+    }
+
+    private static int[] ownersByDefThenId(Schedule s) {
+        return PlanJson.ownersByDefThenId(s);
+    }
+
+    private static String names(List<String> names) {
+        if (names.size() <= MAX_NAMES) {
+            return String.join(", ", names);
+        }
+        return String.join(", ", names.subList(0, MAX_NAMES)) + ", ... (+" + (names.size() - MAX_NAMES) + " more)";
+    }
+
+    /** {@code 1,572,864 B (1.50 MiB)}, the number right-aligned to {@code width} characters. */
+    static String bytes(long n, int width) {
+        String exact = String.format(Locale.ROOT, "%," + width + "d B", n);
+        if (n < 1024) {
+            return exact;
+        }
+        String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+        double v = n;
+        int u = -1;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return exact + String.format(Locale.ROOT, "  %.2f %s", v, units[u]);
+    }
+}

@@ -1,0 +1,45 @@
+package dev.memplan.json;
+
+import dev.memplan.InvalidGraphException;
+
+/**
+ * A graph file that cannot be read: malformed JSON, an unknown field, a duplicate name, an unknown
+ * data type, a bad dim or a reference to an undeclared value. The message starts with where the
+ * problem is, as a line and column and a JSON path such as {@code $.nodes[3].inputs[1]}.
+ */
+public class GraphFileException extends InvalidGraphException {
+    private static final long serialVersionUID = 1L;
+
+    private final int line;
+    private final int column;
+    private final String jsonPath;
+    private final String problem;
+
+    GraphFileException(int line, int column, String jsonPath, String problem, Throwable cause) {
+        super("line " + line + ", column " + column + " (" + jsonPath + "): " + problem, cause);
+        this.line = line;
+        this.column = column;
+        this.jsonPath = jsonPath;
+        this.problem = problem;
+    }
+
+    /** The 1-based line of the offending token. */
+    public int line() {
+        return line;
+    }
+
+    /** The 1-based column of the offending token. */
+    public int column() {
+        return column;
+    }
+
+    /** Where in the document, e.g. {@code $.nodes[3].inputs[1]}. */
+    public String jsonPath() {
+        return jsonPath;
+    }
+
+    /** What is wrong and what to do, without the location. */
+    public String problem() {
+        return problem;
+    }
+}

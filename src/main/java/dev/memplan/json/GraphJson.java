@@ -1,0 +1,86 @@
+package dev.memplan.json;
+
+import dev.memplan.Graph;
+import dev.memplan.ViewMap;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The JSON graph file format:
+ *
+ * <pre>{@code
+ * {"values": [{"name":"x","dtype":"float32","shape":[1,"seq",768]}, ...],
+ *  "inputs": ["x"], "outputs": ["y"], "initializers": ["w"],
+ *  "nodes": [{"name":"n0","op":"MatMul","inputs":["x","w"],"outputs":["h"]}, ...],
+ *  "views": {"h_view": "h"}}
+ * }</pre>
+ *
+ * <p>Value ids are positions in {@code values}, node ids positions in {@code nodes}. A dim is an
+ * integer {@code >= 0} or a symbol name. Every value has a unique non-empty name, its {@code dtype}
+ * (names of {@link dev.memplan.DataType#fromName}) and its {@code shape}; a node has an {@code op},
+ * and optionally a unique {@code name}, a {@code domain}, {@code inputs} ({@code ""} is an absent
+ * optional input) and {@code outputs}. {@code values} and {@code nodes} are required, the other
+ * fields optional. Unknown fields, duplicate names or keys, unknown dtypes, bad dims, undeclared
+ * values and malformed JSON are {@link GraphFileException}s that say where (line, column, JSON
+ * path); errors of the graph itself ({@link Graph.Builder#build()}) pass through unchanged.
+ */
+public final class GraphJson {
+    private GraphJson() {
+    }
+
+    /** Reads a graph file (UTF-8). */
+    public static GraphFile read(Path file) throws IOException {
+        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return read(in);
+        }
+    }
+
+    /** Reads a graph from {@code in}; does not close it. */
+    public static GraphFile read(Reader in) throws IOException {
+        return GraphJsonReader.read(in);
+    }
+
+    /** Reads a graph from a string. */
+    public static GraphFile parse(String json) {
+        try {
+            return read(new StringReader(json));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringReader does not fail
+        }
+    }
+
+    /**
+     * Writes {@code graph} and {@code views}, one value or node per line. Unnamed values are
+     * written as {@code %id}.
+     *
+     * @throws IllegalArgumentException when a shape has a derived dim, which the format cannot hold
+     */
+    public static void write(Graph graph, ViewMap views, Writer out) throws IOException {
+        GraphJsonWriter.write(graph, views, out);
+    }
+
+    /** Writes a graph file (UTF-8). */
+    public static void write(Graph graph, ViewMap views, Path file) throws IOException {
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            write(graph, views, out);
+        }
+    }
+
+    /** The graph file text of {@code graph} and {@code views}. */
+    public static String toJson(Graph graph, ViewMap views) {
+        StringWriter out = new StringWriter();
+        try {
+            write(graph, views, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
+        }
+        return out.toString();
+    }
+}

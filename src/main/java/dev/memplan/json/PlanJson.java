@@ -1,0 +1,127 @@
+package dev.memplan.json;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.memplan.ActivationPlan;
+import dev.memplan.Graph;
+import dev.memplan.PlanResult;
+import dev.memplan.Schedule;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.util.Arrays;
+
+/**
+ * The JSON plan output: one compact object per plan, on one line.
+ *
+ * <p>Complete: {@code {"engine":"java","status":"complete","order":[node names],
+ * "owners":[{"value":"h","bytes":3072,"def":0,"useEnd":2,"slot":0}],
+ * "slots":[{"id":0,"capacityBytes":3072}],"peakBytes":...,"naiveBytes":...,"numSlots":...,
+ * "savingsRatio":...,"lowerBoundBytes":...}}, owners in ascending (def, value id), slots in
+ * ascending id. Deferred: {@code {"engine":"java","status":"deferred","unknownSizes":[value names
+ * in ascending id]}}. Names are {@code Value.displayName()} and {@code Node.displayName()}.
+ * When a file label is given (the command line plans several files), {@code "file"} comes first.
+ */
+public final class PlanJson {
+    private static final JsonFactory FACTORY = JsonFactory.builder().build();
+
+    private PlanJson() {
+    }
+
+    /** The plan object of {@code result}, planned on {@code schedule}, without a newline. */
+    public static String toJson(Schedule schedule, PlanResult result) {
+        return toJson(null, schedule, result);
+    }
+
+    /** As {@link #toJson(Schedule, PlanResult)}, with {@code "file"} first when {@code file} is not null. */
+    public static String toJson(String file, Schedule schedule, PlanResult result) {
+        StringWriter out = new StringWriter();
+        try {
+            write(file, schedule, result, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
+        }
+        return out.toString();
+    }
+
+    /** Writes the plan object to {@code out}, without a newline; does not close {@code out}. */
+    public static void write(String file, Schedule schedule, PlanResult result, Writer out) throws IOException {
+        try (JsonGenerator g = FACTORY.createGenerator(out)) {
+            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            g.writeStartObject();
+            if (file != null) {
+                g.writeStringField("file", file);
+            }
+            g.writeStringField("engine", schedule.engine());
+            if (result instanceof PlanResult.Complete c) {
+                if (c.plan().schedule() != schedule) {
+                    throw new IllegalArgumentException("the plan was made on another schedule");
+                }
+                writeComplete(g, schedule, c.plan());
+            } else {
+                g.writeStringField("status", "deferred");
+                g.writeArrayFieldStart("unknownSizes");
+                for (int v : ((PlanResult.Deferred) result).unknownSizes()) {
+                    g.writeString(schedule.graph().value(v).displayName());
+                }
+                g.writeEndArray();
+            }
+            g.writeEndObject();
+        }
+    }
+
+    private static void writeComplete(JsonGenerator g, Schedule schedule, ActivationPlan plan) throws IOException {
+        Graph graph = schedule.graph();
+        g.writeStringField("status", "complete");
+        g.writeArrayFieldStart("order");
+        for (int n : schedule.order()) {
+            g.writeString(graph.node(n).displayName());
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("owners");
+        for (int o : ownersByDefThenId(schedule)) {
+            int v = schedule.ownerValue(o);
+            g.writeStartObject();
+            g.writeStringField("value", graph.value(v).displayName());
+            g.writeNumberField("bytes", plan.sizeOf(v));
+            g.writeNumberField("def", schedule.def(o));
+            g.writeNumberField("useEnd", schedule.useEnd(o));
+            g.writeNumberField("slot", plan.slotOf(v));
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("slots");
+        for (ActivationPlan.Slot s : plan.slots()) {
+            g.writeStartObject();
+            g.writeNumberField("id", s.id());
+            g.writeNumberField("capacityBytes", s.capacityBytes());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeNumberField("peakBytes", plan.peakBytes());
+        g.writeNumberField("naiveBytes", plan.naiveBytes());
+        g.writeNumberField("numSlots", plan.numSlots());
+        g.writeNumberField("savingsRatio", plan.savingsRatio());
+        g.writeNumberField("lowerBoundBytes", plan.lowerBoundBytes());
+    }
+
+    /**
+     * Owner indexes in ascending (def, value id), the order of {@code "owners"}. Allocation order sorts by def already, but the
+     * outputs of one node, and included graph inputs next to the first node's outputs, need not
+     * be in id order.
+     */
+    public static int[] ownersByDefThenId(Schedule schedule) {
+        int n = schedule.numOwners();
+        long[] keys = new long[n];
+        for (int o = 0; o < n; o++) {
+            keys[o] = ((long) schedule.def(o) << 32) | schedule.ownerValue(o);
+        }
+        Arrays.sort(keys);
+        int[] out = new int[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = schedule.ownerIndexOf((int) keys[i]);
+        }
+        return out;
+    }
+}

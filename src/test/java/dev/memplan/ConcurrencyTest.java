@@ -1,0 +1,104 @@
+package dev.memplan;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.testing.PlanAssertions;
+import dev.memplan.testing.RandomGraphs;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * One compiled schedule shared by 8 threads, each planning its own requests at once, gives exactly
+ * the plans one thread gets on the Java engine for the same sizes. The shared schedule is on the
+ * engine of {@code memplan.engine}, so the native surefire run covers the native engine.
+ */
+class ConcurrencyTest {
+    private static final int THREADS = 8;
+    private static final int REQUESTS_PER_THREAD = 1_000;
+
+    /** What the single-threaded Java plan of one request was. */
+    private record Expected(int[] slotByValue, long[] capacities, long peak, long naive, long lowerBound) {
+        static Expected of(ActivationPlan p) {
+            return new Expected(PlanAssertions.ints(p.slotsByValue()), PlanAssertions.longs(p.slotCapacities()),
+                    p.peakBytes(), p.naiveBytes(), p.lowerBoundBytes());
+        }
+    }
+
+    /** The sizes of request {@code r} of thread {@code t}, by owner index: many equal values, some zeros. */
+    private static long[] sizes(Schedule s, int thread, int request) {
+        Random rnd = new Random(thread * 1_000_003L + request);
+        long[] sizes = new long[s.numOwners()];
+        int style = request % 3;
+        for (int o = 0; o < sizes.length; o++) {
+            sizes[o] = switch (style) {
+                case 0 -> 64L * rnd.nextInt(4);
+                case 1 -> rnd.nextInt(1 << 16);
+                default -> (1 + request % 7) * 4096L + rnd.nextInt(3);
+            };
+        }
+        return sizes;
+    }
+
+    @Test
+    @Timeout(120)
+    void eightThreadsOnOneScheduleGetTheSinglethreadedJavaPlans() throws Exception {
+        RandomGraphs.Case c = RandomGraphs.generateMixed(4242, 250);
+        Schedule shared = MemPlan.compile(c.graph(), c.views(), c.options());
+        Schedule reference = MemPlan.compile(c.graph(), c.views(), c.options().withEngine(EngineMode.JAVA));
+        assertTrue(shared.numOwners() > 150, "a mid-size graph: " + shared.numOwners() + " owners");
+        assertEquals(shared.engine(), MemPlan.engineName(EngineMode.fromSystemProperty()));
+        int requests = REQUESTS_PER_THREAD * PlanAssertions.scale();
+
+        Expected[][] expected = new Expected[THREADS][requests];
+        for (int t = 0; t < THREADS; t++) {
+            for (int r = 0; r < requests; r++) {
+                expected[t][r] = Expected.of(reference.plan(sizes(reference, t, r)));
+            }
+        }
+
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        try {
+            List<Future<Integer>> done = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                int thread = t;
+                done.add(pool.submit(() -> {
+                    start.await();
+                    for (int r = 0; r < requests; r++) {
+                        ActivationPlan p = shared.plan(sizes(shared, thread, r));
+                        Expected e = expected[thread][r];
+                        String where = "thread " + thread + " request " + r;
+                        assertArrayEquals(e.slotByValue(),
+                                PlanAssertions.ints(p.slotsByValue()), where + ": slots");
+                        assertArrayEquals(e.capacities(),
+                                PlanAssertions.longs(p.slotCapacities()), where + ": capacities");
+                        assertEquals(e.peak(), p.peakBytes(), where + ": peak");
+                        assertEquals(e.naive(), p.naiveBytes(), where + ": naive");
+                        assertEquals(e.lowerBound(), p.lowerBoundBytes(), where + ": lower bound");
+                        PlanValidator.validate(p);
+                    }
+                    return requests;
+                }));
+            }
+            start.countDown();
+            int total = 0;
+            for (Future<Integer> f : done) {
+                total += f.get(); // rethrows a thread's assertion failure
+            }
+            assertEquals(THREADS * requests, total);
+        } finally {
+            pool.shutdownNow();
+            pool.awaitTermination(10, TimeUnit.SECONDS);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package dev.memplan;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.memplan.testing.NativeRequirement;
+import dev.memplan.testing.PlanAssertions;
+import dev.memplan.testing.RandomGraphs;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The native and Java engines agree value for value on seeded random graphs: order, owners,
+ * intervals, slot per value, capacities and totals; every plan passes the validator.
+ */
+class EngineEquivalenceTest {
+    static final int CASES = 2_000;
+    /** Seeds of their own, so these cases differ from RandomPlansTest's. */
+    static final long FIRST_SEED = 1_000_000;
+
+    static LongStream seeds() {
+        return LongStream.range(FIRST_SEED, FIRST_SEED + (long) CASES * PlanAssertions.scale());
+    }
+
+    @BeforeAll
+    static void requireNativeUnlessJavaRun() {
+        NativeRequirement.requireNativeEngine();
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void nativeAndJavaGiveTheSamePlan(long seed) {
+        RandomGraphs.Case c = RandomGraphs.generate(seed);
+        Schedule java = MemPlan.compile(c.graph(), c.views(), c.options().withEngine(EngineMode.JAVA));
+        Schedule nat = MemPlan.compile(c.graph(), c.views(), c.options().withEngine(EngineMode.NATIVE));
+        assertEquals("java", java.engine());
+        assertEquals("native", nat.engine());
+        PlanResult expected = java.plan(c.oracle());
+        PlanResult actual = nat.plan(c.oracle());
+        PlanAssertions.assertSameResult(expected, actual, c.toString());
+        if (actual instanceof PlanResult.Complete complete) {
+            PlanValidator.validate(complete.plan());
+            PlanValidator.validate(expected.orElseThrow());
+        }
+        // The order and intervals must agree even when the sizes defer the plan.
+        assertArrayEquals(java.order(), nat.order(), c + ": order");
+        assertArrayEquals(java.owners(), nat.owners(), c + ": owners");
+        for (int o = 0; o < java.numOwners(); o++) {
+            assertEquals(java.def(o), nat.def(o), c + ": def of owner " + java.ownerValue(o));
+            assertEquals(java.useEnd(o), nat.useEnd(o), c + ": useEnd of owner " + java.ownerValue(o));
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package dev.memplan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Nothing recurses over the graph: a 1,000,000-node chain plans and validates quickly. */
+class LargeGraphTest {
+    private static final int NODES = 1_000_000;
+
+    @Test
+    @Timeout(60) // about 4 s unloaded; generous for a shared 2-core machine
+    void aMillionNodeChainPlansInTwoSlots() {
+        Graph.Builder b = Graph.builder();
+        Shape shape = Shape.of(256);
+        int prev = b.value("x", DataType.FLOAT32, shape);
+        b.input(prev);
+        int[] in = new int[1];
+        int[] out = new int[1];
+        for (int i = 0; i < NODES; i++) {
+            int next = b.value(null, DataType.FLOAT32, shape);
+            in[0] = prev;
+            out[0] = next;
+            b.node(null, "Relu", in, out);
+            prev = next;
+        }
+        b.output(prev);
+        Graph g = b.build();
+
+        Schedule s = MemPlan.compile(g, ViewMap.empty(), PlanOptions.defaults());
+        ActivationPlan plan = s.plan(SizeOracle.staticShapes()).orElseThrow();
+        assertEquals(NODES, s.numOwners());
+        assertEquals(2, plan.numSlots());
+        assertEquals(2 * 1024, plan.peakBytes());
+        assertEquals((long) NODES * 1024, plan.naiveBytes());
+        assertEquals(0, plan.slotOf(1));
+        assertEquals(1, plan.slotOf(NODES));
+        PlanValidator.validate(plan);
+    }
+}

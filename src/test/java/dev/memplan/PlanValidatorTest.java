@@ -1,0 +1,324 @@
+package dev.memplan;
+
+import static dev.memplan.testing.PlanAssertions.ints;
+import static dev.memplan.testing.PlanAssertions.longs;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.engine.Allocation;
+import dev.memplan.engine.CompiledGraph;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.util.Arrays;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The validator accepts real plans and catches plans corrupted on purpose. Corrupted plans are
+ * built through ActivationPlan's package-private constructor from a real plan's buffers, edited.
+ */
+class PlanValidatorTest {
+
+    /**
+     * Order n0, r, n1, n2, n3 (positions 0 to 4): a = n0(x) is 64 bytes; av = r(a) is a view of a,
+     * read by n2, so a lives [0, 3]; b = n1(a) [2, 3] and c = n2(av, b) [3, 4] take 32 bytes; the
+     * output d = n3(c) [4, 4] takes 16 and reuses b's 32-byte slot (best fit over a's 64).
+     */
+    private static final class Fixture {
+        final int x;
+        final int a;
+        final int av;
+        final int b;
+        final int c;
+        final int d;
+        final Graph graph;
+        final ViewMap views;
+
+        Fixture() {
+            Graph.Builder gb = Graph.builder();
+            x = gb.value("x", DataType.FLOAT32, Shape.of(4));
+            a = gb.value("a", DataType.FLOAT32, Shape.of(16));
+            av = gb.value("av", DataType.FLOAT32, Shape.of(16));
+            b = gb.value("b", DataType.FLOAT32, Shape.of(8));
+            c = gb.value("c", DataType.FLOAT32, Shape.of(8));
+            d = gb.value("d", DataType.FLOAT32, Shape.of(4));
+            gb.input(x);
+            gb.node("n0", "Relu", new int[] {x}, new int[] {a});
+            gb.node("r", "Reshape", new int[] {a}, new int[] {av});
+            gb.node("n1", "Relu", new int[] {a}, new int[] {b});
+            gb.node("n2", "Add", new int[] {av, b}, new int[] {c});
+            gb.node("n3", "Relu", new int[] {c}, new int[] {d});
+            gb.output(d);
+            graph = gb.build();
+            views = ViewMap.builder().put(av, a).build();
+        }
+
+        ActivationPlan plan() {
+            return MemPlan.plan(graph, views, SizeOracle.staticShapes(), PlanOptions.defaults()).orElseThrow();
+        }
+    }
+
+    private final Fixture f = new Fixture();
+
+    /** A copy of {@code plan}'s allocation that a test edits before rebuilding the plan. */
+    private static final class Edit {
+        int numSlots;
+        long peak;
+        long naive;
+        long lowerBound;
+        int[] ownerSlots;
+        int[] valueSlots;
+        long[] capacities;
+        long[] sizes;
+    }
+
+    private static ActivationPlan corrupt(ActivationPlan plan, Consumer<Edit> change) {
+        Schedule s = plan.schedule();
+        Edit e = new Edit();
+        e.numSlots = plan.numSlots();
+        e.peak = plan.peakBytes();
+        e.naive = plan.naiveBytes();
+        e.lowerBound = plan.lowerBoundBytes();
+        e.ownerSlots = ints(plan.slotsByOwner());
+        e.valueSlots = ints(plan.slotsByValue());
+        e.capacities = longs(plan.slotCapacities());
+        e.sizes = new long[s.numOwners()];
+        for (int o = 0; o < e.sizes.length; o++) {
+            e.sizes[o] = plan.sizeOf(s.ownerValue(o));
+        }
+        change.accept(e);
+        Allocation a = new Allocation(e.numSlots, e.peak, e.naive, e.lowerBound, IntBuffer.wrap(e.ownerSlots),
+                IntBuffer.wrap(e.valueSlots), LongBuffer.wrap(e.capacities));
+        return new ActivationPlan(s, LongBuffer.wrap(e.sizes), a);
+    }
+
+    /** Moves owner {@code value} to {@code slot} in both slot buffers. */
+    private static void move(Edit e, Schedule s, int value, int slot) {
+        e.valueSlots[value] = slot;
+        e.ownerSlots[s.ownerIndexOf(value)] = slot;
+    }
+
+    private static PlanValidationException rejects(ActivationPlan plan, String... fragments) {
+        PlanValidationException ex = assertThrows(PlanValidationException.class, () -> PlanValidator.validate(plan));
+        for (String fragment : fragments) {
+            assertTrue(ex.getMessage().contains(fragment), () -> "expected '" + fragment + "' in: " + ex.getMessage());
+        }
+        return ex;
+    }
+
+    @Test
+    void acceptsTheRealPlan() {
+        ActivationPlan plan = f.plan();
+        assertEquals(3, plan.numSlots());
+        assertEquals(plan.slotOf(f.b), plan.slotOf(f.d), "d takes b's slot, the best fit");
+        assertEquals(128, plan.peakBytes());
+        assertDoesNotThrow(() -> PlanValidator.validate(plan));
+        assertDoesNotThrow(() -> PlanValidator.validate(corrupt(plan, e -> { })), "an unedited copy is valid");
+    }
+
+    @Test
+    void catchesTwoOverlappingOwnersForcedIntoOneSlot() {
+        ActivationPlan plan = f.plan();
+        // b [2, 3] moved into a's slot while a [0, 3] (extended by its view) is still live.
+        ActivationPlan bad = corrupt(plan, e -> move(e, plan.schedule(), f.b, plan.slotOf(f.a)));
+        rejects(bad, "'a' (value 1) [0, 3]", "'b' (value 3) [2, 3]", "share slot " + plan.slotOf(f.a));
+    }
+
+    @Test
+    void catchesAnOwnerWithoutASlot() {
+        ActivationPlan plan = f.plan();
+        rejects(corrupt(plan, e -> move(e, plan.schedule(), f.c, -1)), "owner 'c' (value 4) has no slot");
+    }
+
+    @Test
+    void catchesAnUnknownSlotId() {
+        ActivationPlan plan = f.plan();
+        rejects(corrupt(plan, e -> move(e, plan.schedule(), f.c, 7)), "'c' (value 4) is in slot 7, which does not exist");
+    }
+
+    @Test
+    void catchesASlotSmallerThanItsOwner() {
+        ActivationPlan plan = f.plan();
+        int slot = plan.slotOf(f.a);
+        ActivationPlan bad = corrupt(plan, e -> {
+            e.capacities[slot] = 63; // a needs 64 bytes
+            e.peak -= 1;
+        });
+        rejects(bad, "slot " + slot + " holds 63 bytes, smaller than owner 'a' (value 1) (64 bytes)");
+    }
+
+    @Test
+    void catchesAViewWithASlot() {
+        ActivationPlan plan = f.plan();
+        rejects(corrupt(plan, e -> e.valueSlots[f.av] = 0), "'av' (value 2) owns no buffer (a view of 'a' (value 1))");
+    }
+
+    @Test
+    void catchesWrongTotals() {
+        ActivationPlan plan = f.plan();
+        rejects(corrupt(plan, e -> e.peak += 1), "peakBytes is " + (plan.peakBytes() + 1));
+        rejects(corrupt(plan, e -> e.naive -= 4), "naiveBytes is " + (plan.naiveBytes() - 4));
+        rejects(corrupt(plan, e -> e.lowerBound = plan.peakBytes() + 8), "lowerBoundBytes is " + (plan.peakBytes() + 8));
+        rejects(corrupt(plan, e -> e.numSlots = 4), "reports 4 slots but has 3 capacities");
+    }
+
+    @Test
+    void catchesAWastedSlot() {
+        ActivationPlan plan = f.plan();
+        ActivationPlan bad = corrupt(plan, e -> {
+            e.capacities = Arrays.copyOf(e.capacities, 4);
+            e.capacities[3] = 10;
+            e.numSlots = 4;
+            e.peak += 10;
+        });
+        rejects(bad, "slot 3 (10 bytes) holds no owner");
+    }
+
+    @Test
+    void listsEveryProblem() {
+        ActivationPlan plan = f.plan();
+        ActivationPlan bad = corrupt(plan, e -> {
+            move(e, plan.schedule(), f.b, plan.slotOf(f.a));
+            move(e, plan.schedule(), f.c, -1);
+            e.peak = 0;
+        });
+        PlanValidationException ex = rejects(bad, "has no slot", "share slot", "peakBytes is 0");
+        assertTrue(ex.problems().size() >= 3 && ex.totalProblems() == ex.problems().size(), ex.getMessage());
+    }
+
+    /**
+     * A schedule whose engine reported a's useEnd one position too early: the view av is read by
+     * n2 after its root's reported interval ends.
+     */
+    @Test
+    void catchesAViewReadAfterItsRootsReportedIntervalEnds() {
+        Schedule real = MemPlan.compile(f.graph, f.views, PlanOptions.defaults().withEngine(EngineMode.JAVA));
+        int aOwner = real.ownerIndexOf(f.a);
+        CompiledGraph shortened = new ShortenedCompiledGraph(real, aOwner, 2);
+        Schedule wrong = new Schedule(f.graph, f.views, real.options(), rootsOf(real), shortened);
+        ActivationPlan plan = wrong.plan(SizeOracle.staticShapes()).orElseThrow();
+        rejects(plan, "the schedule gives 'a' (value 1) the interval [0, 2]; recomputed: [0, 3]",
+                "'av' (value 2) is read by 'n2' (Add, node 3) at position 3 (a view of 'a' (value 1)),"
+                        + " outside its buffer's reported interval [0, 2]");
+    }
+
+    @Test
+    void catchesAWrongOrder() {
+        Schedule real = MemPlan.compile(f.graph, f.views, PlanOptions.defaults().withEngine(EngineMode.JAVA));
+        CompiledGraph swapped = new JavaCompiledGraphWithOrder(real, new int[] {0, 2, 1, 3, 4});
+        Schedule wrong = new Schedule(f.graph, f.views, real.options(), rootsOf(real), swapped);
+        rejects(wrong.plan(SizeOracle.staticShapes()).orElseThrow(),
+                "order differs from the recomputed one at position 1: 'n1' (Relu, node 2) instead of 'r' (Reshape, node 1)");
+    }
+
+    private static int[] rootsOf(Schedule s) {
+        int[] roots = new int[s.graph().valueCount()];
+        for (int v = 0; v < roots.length; v++) {
+            roots[v] = s.root(v);
+        }
+        return roots;
+    }
+
+    /** Delegates to a real compiled graph (through a plan-only facade) but reports other intervals or order. */
+    private static class ForwardingCompiledGraph implements CompiledGraph {
+        final Schedule real;
+        final CompiledGraph inner;
+
+        ForwardingCompiledGraph(Schedule real) {
+            this.real = real;
+            this.inner = JavaEngineAccess.compile(real);
+        }
+
+        @Override
+        public String engineName() {
+            return inner.engineName();
+        }
+
+        @Override
+        public int numValues() {
+            return inner.numValues();
+        }
+
+        @Override
+        public int numOwners() {
+            return inner.numOwners();
+        }
+
+        @Override
+        public int numPositions() {
+            return inner.numPositions();
+        }
+
+        @Override
+        public IntBuffer order() {
+            return inner.order();
+        }
+
+        @Override
+        public IntBuffer ownerValues() {
+            return inner.ownerValues();
+        }
+
+        @Override
+        public IntBuffer ownerDefs() {
+            return inner.ownerDefs();
+        }
+
+        @Override
+        public IntBuffer ownerUseEnds() {
+            return inner.ownerUseEnds();
+        }
+
+        @Override
+        public LongBuffer newSizeBuffer() {
+            return inner.newSizeBuffer();
+        }
+
+        @Override
+        public Allocation allocate(LongBuffer ownerSizes) {
+            return inner.allocate(ownerSizes);
+        }
+    }
+
+    private static final class ShortenedCompiledGraph extends ForwardingCompiledGraph {
+        private final int owner;
+        private final int useEnd;
+
+        ShortenedCompiledGraph(Schedule real, int owner, int useEnd) {
+            super(real);
+            this.owner = owner;
+            this.useEnd = useEnd;
+        }
+
+        @Override
+        public IntBuffer ownerUseEnds() {
+            int[] ends = ints(inner.ownerUseEnds());
+            ends[owner] = useEnd;
+            return IntBuffer.wrap(ends);
+        }
+    }
+
+    private static final class JavaCompiledGraphWithOrder extends ForwardingCompiledGraph {
+        private final int[] order;
+
+        JavaCompiledGraphWithOrder(Schedule real, int[] order) {
+            super(real);
+            this.order = order;
+        }
+
+        @Override
+        public IntBuffer order() {
+            return IntBuffer.wrap(order);
+        }
+    }
+
+    /** Compiles the schedule's graph again on the Java engine, through the public engine API. */
+    private static final class JavaEngineAccess {
+        static CompiledGraph compile(Schedule s) {
+            return dev.memplan.engine.JavaEngine.INSTANCE.compile(s.graph().flat(), rootsOf(s),
+                    s.options().includeGraphInputs());
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package dev.memplan.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.memplan.MemplanException;
+import dev.memplan.json.Examples;
+import dev.memplan.json.GraphJson;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GraphLoaderTest {
+
+    @Test
+    void jsonInAnyCaseIsAGraphFile(@TempDir Path dir) throws IOException {
+        Path upper = Files.copy(Examples.get("views.json"), dir.resolve("VIEWS.Json"));
+        assertEquals(GraphJson.read(Examples.get("views.json")).graph().nodeCount(),
+                GraphLoader.load(upper).graph().nodeCount());
+    }
+
+    @Test
+    void otherTypesAreRejectedByName(@TempDir Path dir) throws IOException {
+        Path onnx = Files.writeString(dir.resolve("model.onnx"), "");
+        MemplanException e = assertThrows(MemplanException.class, () -> GraphLoader.load(onnx));
+        assertEquals("unsupported file type: memplan cannot read '.onnx' files; give it a .json graph file",
+                e.getMessage());
+        Path bare = Files.writeString(dir.resolve("graph"), "{}");
+        e = assertThrows(MemplanException.class, () -> GraphLoader.load(bare));
+        assertEquals("unsupported file type: memplan cannot read a file without an extension; give it a .json"
+                + " graph file", e.getMessage());
+    }
+}
