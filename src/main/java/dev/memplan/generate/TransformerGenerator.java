@@ -57,6 +57,8 @@ public final class TransformerGenerator {
         Shape wide = Shape.of("batch", "seq", mlp);
         Shape square = Shape.fixed(h, h);
         Shape vec = Shape.fixed(h);
+        Shape upWeight = Shape.fixed(h, mlp);
+        Shape downWeight = Shape.fixed(mlp, h);
 
         int ids = b.input("input_ids", DataType.INT64, tokens);
         int positions = b.input("position_ids", DataType.INT64, tokens);
@@ -95,9 +97,9 @@ public final class TransformerGenerator {
             int res1 = b.op(p + "res1", "Add", F32, act, x, attn);
             int ln2 = b.op(p + "ln2", "LayerNormalization", F32, act, res1,
                     b.weight(p + "ln2.g", F32, vec), b.weight(p + "ln2.b", F32, vec));
-            int up = b.op(p + "fc1", "MatMul", F32, wide, ln2, b.weight(p + "w1", F32, Shape.fixed(h, mlp)));
+            int up = b.op(p + "fc1", "MatMul", F32, wide, ln2, b.weight(p + "w1", F32, upWeight));
             int gelu = b.op(p + "gelu", "Gelu", F32, wide, up);
-            int down = b.op(p + "fc2", "MatMul", F32, act, gelu, b.weight(p + "w2", F32, Shape.fixed(mlp, h)));
+            int down = b.op(p + "fc2", "MatMul", F32, act, gelu, b.weight(p + "w2", F32, downWeight));
             x = b.op(p + "res2", "Add", F32, act, res1, down);
         }
         int lnf = b.op("ln_f", "LayerNormalization", F32, act, x,
