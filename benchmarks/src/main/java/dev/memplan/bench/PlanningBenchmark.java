@@ -1,0 +1,72 @@
+package dev.memplan.bench;
+
+import dev.memplan.ActivationPlan;
+import dev.memplan.MemPlan;
+import dev.memplan.PlanOptions;
+import dev.memplan.PlanResult;
+import dev.memplan.Schedule;
+import dev.memplan.SizeOracle;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The engines on the three planning paths: {@code compile} (graph -> schedule), {@code allocate}
+ * (one request's sizes -> plan on a compiled schedule: the per-request hot path) and
+ * {@code endToEnd} (graph + sizes -> plan).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 2, jvmArgsAppend = {"-Xms4g", "-Xmx10g", "-XX:+UseParallelGC"})
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class PlanningBenchmark {
+
+    @Param({"transformer", "resnet", "unet", "random_dag", "chain"})
+    public String kind;
+
+    @Param({"1000", "10000", "100000", "1000000"})
+    public int owners;
+
+    @Param({"native", "java"})
+    public String engine;
+
+    private Workload workload;
+    private PlanOptions options;
+    private Schedule schedule;
+    private SizeOracle oracle;
+
+    @Setup
+    public void setUp() {
+        workload = new Workload(kind, owners);
+        options = Workload.options(engine);
+        schedule = MemPlan.compile(workload.graph, workload.views, options);
+        Workload.requireEngine(schedule, engine);
+        oracle = workload.oracle();
+    }
+
+    @Benchmark
+    public Schedule compile() {
+        return MemPlan.compile(workload.graph, workload.views, options);
+    }
+
+    @Benchmark
+    public ActivationPlan allocate() {
+        return schedule.plan(workload.ownerSizes);
+    }
+
+    @Benchmark
+    public PlanResult endToEnd() {
+        return MemPlan.plan(workload.graph, workload.views, oracle, options);
+    }
+}

@@ -1,0 +1,275 @@
+package dev.memplan.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * Prints the Markdown table of a benchmark run: reads every JMH JSON result file in a folder,
+ * takes the median of each benchmark's per-iteration scores, and checks the targets of issue 4
+ * as ratios of those medians.
+ *
+ * <p>Usage: {@code java -cp benchmarks.jar dev.memplan.bench.Report RESULTS_DIR [TITLE]}
+ */
+public final class Report {
+    private static final List<String> METHODS = List.of("compile", "allocate", "endToEnd", "smallGraph", "touch");
+
+    /** One measured point: median of the per-iteration scores, in nanoseconds per operation. */
+    record Point(String method, String kind, int owners, String engine, double medianNs, int iterations) {
+    }
+
+    private final Map<String, Point> points = new LinkedHashMap<>();
+    private String jvm = "";
+
+    public static void main(String[] args) throws IOException {
+        if (args.length < 1) {
+            System.err.println("usage: Report RESULTS_DIR [TITLE]");
+            System.exit(2);
+        }
+        Report r = new Report();
+        try (Stream<Path> files = Files.list(Path.of(args[0]))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+                r.read(f);
+            }
+        }
+        if (r.points.isEmpty()) {
+            System.err.println("no JMH results (*.json) in " + args[0]);
+            System.exit(1);
+        }
+        r.print(System.out, args.length > 1 ? args[1] : "memplan planning benchmarks");
+    }
+
+    private void read(Path file) throws IOException {
+        JsonNode root = new ObjectMapper().readTree(file.toFile());
+        for (JsonNode result : root) {
+            String bench = result.path("benchmark").asText();
+            String className = bench.substring(0, bench.lastIndexOf('.'));
+            String method = bench.substring(bench.lastIndexOf('.') + 1);
+            JsonNode params = result.path("params");
+            String kind = params.path("kind").asText("?");
+            int owners = params.has("owners") ? params.path("owners").asInt()
+                    : method.equals("smallGraph") ? SmallGraphBenchmark.OWNERS : -1;
+            String engine = params.has("engine") ? params.path("engine").asText()
+                    : className.endsWith("NaiveBaselineBenchmark") ? "naive" : "-";
+            JsonNode metric = result.path("primaryMetric");
+            List<Double> scores = new ArrayList<>();
+            for (JsonNode fork : metric.path("rawData")) {
+                for (JsonNode s : fork) {
+                    scores.add(s.asDouble());
+                }
+            }
+            if (scores.isEmpty()) {
+                continue;
+            }
+            double median = median(scores) * nanosPer(metric.path("scoreUnit").asText());
+            Point p = new Point(method, kind, owners, engine, median, scores.size());
+            points.put(key(method, kind, owners, engine), p);
+            jvm = result.path("vmName").asText() + " " + result.path("vmVersion").asText();
+        }
+    }
+
+    static double median(List<Double> xs) {
+        double[] a = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int n = a.length;
+        return n % 2 == 1 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2;
+    }
+
+    static double nanosPer(String unit) {
+        String u = unit.replace("/op", "");
+        switch (u) {
+            case "ns": return 1;
+            case "us": return 1e3;
+            case "ms": return 1e6;
+            case "s": return 1e9;
+            default: throw new IllegalArgumentException("unexpected JMH score unit " + unit
+                    + "; the benchmarks report time per operation");
+        }
+    }
+
+    private static String key(String method, String kind, int owners, String engine) {
+        return method + "|" + kind + "|" + owners + "|" + engine;
+    }
+
+    private Optional<Point> get(String method, String kind, int owners, String engine) {
+        return Optional.ofNullable(points.get(key(method, kind, owners, engine)));
+    }
+
+    void print(PrintStream out, String title) {
+        out.println("## " + title);
+        out.println();
+        out.println("Machine: " + machine() + "; " + jvm + ". Median of the per-iteration averages"
+                + " (JMH average time), lower is better.");
+        out.println();
+        out.println("| benchmark | graph | owners | native | java | naive | native/java | naive/native | naive/java |");
+        out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+        TreeMap<String, Point> rows = new TreeMap<>(rowOrder());
+        for (Point p : points.values()) {
+            if (!p.engine().equals("-")) {
+                rows.putIfAbsent(rowKey(p), p);
+            }
+        }
+        for (Point p : rows.values()) {
+            Optional<Point> nat = get(p.method(), p.kind(), p.owners(), "native");
+            Optional<Point> java = get(p.method(), p.kind(), p.owners(), "java");
+            Optional<Point> naive = get(p.method(), p.kind(), p.owners(), "naive");
+            out.println("| " + p.method() + " | " + p.kind() + " | " + owners(p.owners()) + " | " + time(nat) + " | "
+                    + time(java) + " | " + time(naive) + " | " + ratio(nat, java) + " | " + ratio(naive, nat) + " | "
+                    + ratio(naive, java) + " |");
+        }
+        List<Point> touches = points.values().stream().filter(p -> p.method().equals("touch"))
+                .sorted(Comparator.comparing(Point::kind).thenComparingInt(Point::owners)).toList();
+        if (!touches.isEmpty()) {
+            out.println();
+            out.println("Memory-bandwidth floor: `touch` reads every owner's size and writes one slot per owner.");
+            out.println();
+            out.println("| graph | owners | touch | native allocate | java allocate | native allocate / touch |");
+            out.println("|---|---:|---:|---:|---:|---:|");
+            for (Point t : touches) {
+                Optional<Point> nat = get("allocate", t.kind(), t.owners(), "native");
+                Optional<Point> java = get("allocate", t.kind(), t.owners(), "java");
+                out.println("| " + t.kind() + " | " + owners(t.owners()) + " | " + time(Optional.of(t)) + " | "
+                        + time(nat) + " | " + time(java) + " | " + ratio(nat, Optional.of(t)) + " |");
+            }
+        }
+        out.println();
+        printTargets(out);
+    }
+
+    private void printTargets(PrintStream out) {
+        out.println("### Targets (ratios of medians from this run)");
+        out.println();
+        out.println("| target | measured | met |");
+        out.println("|---|---:|:---:|");
+        Optional<Point> touch = get("touch", "transformer", 1_000_000, "-");
+        target(out, "native allocate / touch, transformer, 1M owners <= 10",
+                get("allocate", "transformer", 1_000_000, "native"), touch, r -> r <= 10);
+        for (String m : List.of("allocate", "endToEnd")) {
+            for (String e : List.of("native", "java")) {
+                target(out, "naive / " + e + " " + m + ", random_dag, 100k owners >= 10",
+                        get(m, "random_dag", 100_000, "naive"), get(m, "random_dag", 100_000, e), r -> r >= 10);
+            }
+        }
+        for (Point p : points.values()) {
+            if (p.method().equals("endToEnd") && p.owners() == 10_000 && !p.engine().equals("naive")) {
+                target(out, p.engine() + " endToEnd / allocate, " + p.kind() + ", 10k owners >= 20", Optional.of(p),
+                        get("allocate", p.kind(), 10_000, p.engine()), r -> r >= 20);
+            }
+        }
+        for (Point p : points.values()) {
+            if (p.method().equals("smallGraph") && p.engine().equals("native")) {
+                target(out, "native / java smallGraph, " + p.kind() + " <= 1", Optional.of(p),
+                        get("smallGraph", p.kind(), p.owners(), "java"), r -> r <= 1);
+            }
+        }
+        int compared = 0;
+        int slower = 0;
+        String worst = "";
+        double worstRatio = 0;
+        for (Point p : points.values()) {
+            Optional<Point> java = get(p.method(), p.kind(), p.owners(), "java");
+            if (p.engine().equals("native") && java.isPresent()) {
+                compared++;
+                double r = p.medianNs() / java.get().medianNs();
+                if (r > 1) {
+                    slower++;
+                }
+                if (r > worstRatio) {
+                    worstRatio = r;
+                    worst = p.method() + " " + p.kind() + " " + owners(p.owners());
+                }
+            }
+        }
+        if (compared > 0) {
+            out.println("| native never slower than java (" + compared + " pairs; worst: " + worst + ") | "
+                    + String.format(Locale.ROOT, "%.2f", worstRatio) + " | " + (slower == 0 ? "yes" : "no, "
+                    + slower + " of " + compared) + " |");
+        }
+    }
+
+    private interface Check {
+        boolean ok(double ratio);
+    }
+
+    private static void target(PrintStream out, String name, Optional<Point> num, Optional<Point> den, Check check) {
+        if (num.isEmpty() || den.isEmpty()) {
+            out.println("| " + name + " | not measured | - |");
+            return;
+        }
+        double r = num.get().medianNs() / den.get().medianNs();
+        out.println("| " + name + " | " + String.format(Locale.ROOT, "%.2f", r) + " | " + (check.ok(r) ? "yes" : "**no**")
+                + " |");
+    }
+
+    private static String rowKey(Point p) {
+        return p.method() + "|" + p.kind() + "|" + p.owners();
+    }
+
+    private static Comparator<String> rowOrder() {
+        return Comparator.<String, Integer>comparing(k -> METHODS.indexOf(k.split("\\|")[0]))
+                .thenComparing(k -> k.split("\\|")[1])
+                .thenComparingInt(k -> Integer.parseInt(k.split("\\|")[2]));
+    }
+
+    static String owners(int n) {
+        if (n >= 1_000_000 && n % 1_000_000 == 0) {
+            return n / 1_000_000 + "M";
+        }
+        if (n >= 1_000 && n % 1_000 == 0) {
+            return n / 1_000 + "k";
+        }
+        return Integer.toString(n);
+    }
+
+    static String time(Optional<Point> p) {
+        if (p.isEmpty()) {
+            return "-";
+        }
+        double ns = p.get().medianNs();
+        if (ns < 1e3) {
+            return String.format(Locale.ROOT, "%.0f ns", ns);
+        }
+        if (ns < 1e6) {
+            return String.format(Locale.ROOT, "%.1f µs", ns / 1e3);
+        }
+        if (ns < 1e9) {
+            return String.format(Locale.ROOT, "%.1f ms", ns / 1e6);
+        }
+        return String.format(Locale.ROOT, "%.2f s", ns / 1e9);
+    }
+
+    static String ratio(Optional<Point> a, Optional<Point> b) {
+        if (a.isEmpty() || b.isEmpty()) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, "%.2f", a.get().medianNs() / b.get().medianNs());
+    }
+
+    /** The CPU model from /proc/cpuinfo (what lscpu prints), with the core count. */
+    static String machine() {
+        String model = System.getProperty("os.name") + " " + System.getProperty("os.arch");
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"), StandardCharsets.UTF_8)) {
+                if (line.startsWith("model name")) {
+                    model = line.substring(line.indexOf(':') + 1).trim();
+                    break;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux: keep the OS name
+        }
+        return model + ", " + Runtime.getRuntime().availableProcessors() + " cores";
+    }
+}
