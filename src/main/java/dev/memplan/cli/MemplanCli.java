@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "memplan", mixinStandardHelpOptions = true, versionProvider = MemplanCli.Version.class,
         description = "Plans the activation memory of inference graphs: which tensors share a buffer,"
                 + " and how many bytes a request needs.",
-        subcommands = {PlanCommand.class, SymbolsCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {PlanCommand.class, SymbolsCommand.class, DemoCommand.class,
+                CommandLine.HelpCommand.class})
 public final class MemplanCli implements Callable<Integer> {
     /** Keeps the logger configured (java.util.logging holds loggers weakly). */
     private static final Logger MEMPLAN_LOG = Logger.getLogger("dev.memplan");

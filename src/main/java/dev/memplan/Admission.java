@@ -1,0 +1,65 @@
+package dev.memplan;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * Admission questions over one compiled schedule, answered by re-planning without walking the
+ * graph again.
+ */
+public final class Admission {
+    private Admission() {
+    }
+
+    /**
+     * The largest value of {@code symbol} in {@code [1, max]} whose plan, with the other symbols at
+     * {@code others}, reserves at most {@code budgetBytes}; empty when even 1 does not fit.
+     *
+     * <p>Sizes never shrink as a symbol grows, so the plan made at the answer is valid for every
+     * request at or below it: a server can admit those requests against that one reservation. The
+     * search is a binary search on the peak, which greedy planning keeps monotone in practice; where
+     * it is not, the answer still fits the budget, it may just not be the very largest that does.
+     *
+     * @throws IllegalArgumentException when a symbol other than {@code symbol} is left unbound
+     */
+    public static OptionalLong largestFitting(Schedule schedule, String symbol, Map<String, Long> others,
+                                              long budgetBytes, long max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be >= 1, got " + max);
+        }
+        if (peakAt(schedule, symbol, others, 1) > budgetBytes) {
+            return OptionalLong.empty();
+        }
+        if (peakAt(schedule, symbol, others, max) <= budgetBytes) {
+            return OptionalLong.of(max);
+        }
+        long fits = 1; // peak(fits) <= budget < peak(over)
+        long over = max;
+        while (over - fits > 1) {
+            long mid = fits + (over - fits) / 2;
+            if (peakAt(schedule, symbol, others, mid) <= budgetBytes) {
+                fits = mid;
+            } else {
+                over = mid;
+            }
+        }
+        return OptionalLong.of(fits);
+    }
+
+    /**
+     * The bytes to reserve with {@code symbol = value} and the other symbols at {@code others}.
+     *
+     * @throws IllegalArgumentException naming the unbound symbols when the plan is deferred
+     */
+    public static long peakAt(Schedule schedule, String symbol, Map<String, Long> others, long value) {
+        Map<String, Long> bindings = new HashMap<>(others);
+        bindings.put(symbol, value);
+        OptionalLong peak = schedule.peakAtBounds(bindings);
+        if (peak.isEmpty()) {
+            throw new IllegalArgumentException("the plan at " + bindings + " is deferred: bind every symbol of "
+                    + schedule.graph().symbols().keySet());
+        }
+        return peak.getAsLong();
+    }
+}

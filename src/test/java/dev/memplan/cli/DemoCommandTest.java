@@ -1,0 +1,61 @@
+package dev.memplan.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.ActivationPlan;
+import dev.memplan.Admission;
+import dev.memplan.PlanOptions;
+import dev.memplan.PlanValidator;
+import dev.memplan.Schedule;
+import dev.memplan.generate.TransformerGenerator;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+class DemoCommandTest {
+    private static final Pattern ANSWER = Pattern.compile("the longest sequence that fits is ([\\d,]+) tokens");
+
+    @Test
+    void plansEveryLengthAndFindsTheLongestThatFits() {
+        CliRun run = CliRun.of("demo", "--budget", "256MiB");
+        assertEquals(0, run.exit(), run::toString);
+        String[] lines = run.lines();
+        for (long seq = 128; seq <= 8192; seq *= 2) {
+            String prefix = String.format("%8d  ", seq);
+            assertTrue(java.util.Arrays.stream(lines).anyMatch(l -> l.startsWith(prefix)), "a row for " + seq);
+        }
+        Matcher m = ANSWER.matcher(run.out());
+        assertTrue(m.find(), run::toString);
+        long answer = Long.parseLong(m.group(1).replace(",", ""));
+
+        Schedule schedule = TransformerGenerator.gpt2Small().compile(PlanOptions.defaults());
+        long budget = 256L << 20;
+        ActivationPlan atAnswer = schedule.plan(Map.of("batch", 1L, "seq", answer)).orElseThrow();
+        PlanValidator.validate(atAnswer);
+        assertTrue(atAnswer.peakBytes() <= budget, "the answer fits");
+        assertTrue(Admission.peakAt(schedule, "seq", Map.of("batch", 1L), answer + 1) > budget,
+                "one more token does not");
+    }
+
+    @Test
+    void largestFittingSearchesTheWholeRange() {
+        Schedule schedule = TransformerGenerator.gpt2Small().compile(PlanOptions.defaults());
+        Map<String, Long> batch = Map.of("batch", 1L);
+        assertEquals(OptionalLong.empty(), Admission.largestFitting(schedule, "seq", batch, 1, 1 << 20));
+        assertEquals(OptionalLong.of(64), Admission.largestFitting(schedule, "seq", batch, Long.MAX_VALUE, 64));
+        long budget = Admission.peakAt(schedule, "seq", batch, 1000);
+        long found = Admission.largestFitting(schedule, "seq", batch, budget, 1 << 20).getAsLong();
+        assertTrue(found >= 1000, "1000 fits its own peak, so the answer is at least 1000: " + found);
+        assertTrue(Admission.peakAt(schedule, "seq", batch, found + 1) > budget);
+    }
+
+    @Test
+    void badBudgetIsAUsageError() {
+        CliRun run = CliRun.of("demo", "--budget", "lots");
+        assertEquals(2, run.exit(), run::toString);
+        assertTrue(run.err().contains("'lots' is not a byte count"), run::toString);
+    }
+}
