@@ -390,6 +390,13 @@ inline int memplan_compile(
     return MEMPLAN_OK;
 }
 
+// The address of a direct buffer, for the JNI layer to cache: the Java side
+// then passes addresses of buffers it keeps alive, and a per-request call
+// crosses with primitives only (no GetDirectBufferAddress per argument).
+inline long long memplan_address(const void* p) {
+    return static_cast<long long>(reinterpret_cast<std::intptr_t>(p));
+}
+
 // Bytes of scratch memplan_allocate needs: one FreeNode per possible slot
 // (there are never more slots than owners).
 inline long long memplan_allocate_scratch_bytes(int num_owners) {

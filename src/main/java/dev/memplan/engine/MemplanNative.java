@@ -31,12 +31,22 @@ final class MemplanNative {
 
     static native long memplan_allocate_scratch_bytes(int numOwners);
 
+    /** The address of a direct buffer (plus its position); valid while the buffer is reachable. */
+    static native long memplan_address(IntBuffer buffer);
+
+    static native long memplan_address(LongBuffer buffer);
+
+    static native long memplan_address(ByteBuffer buffer);
+
+    /**
+     * The per-request call, with every array passed as the address of a direct buffer its caller
+     * keeps reachable for the duration of the call: the crossing carries primitives only.
+     */
     static native int memplan_allocate(int numValues, int numOwners, int numPositions,
-                                       IntBuffer defOffsets, IntBuffer freeOffsets, IntBuffer freeOwners,
-                                       IntBuffer ownerValue,
-                                       @Cast("const long long*") LongBuffer ownerSize,
-                                       IntBuffer ownerSlot, IntBuffer valueSlot,
-                                       @Cast("long long*") LongBuffer slotCapacity,
-                                       @Cast("long long*") LongBuffer stats,
-                                       @Cast("void*") ByteBuffer scratch, long scratchBytes);
+                                       @Cast("const int*") long defOffsets, @Cast("const int*") long freeOffsets,
+                                       @Cast("const int*") long freeOwners, @Cast("const int*") long ownerValue,
+                                       @Cast("const long long*") long ownerSize,
+                                       @Cast("int*") long ownerSlot, @Cast("int*") long valueSlot,
+                                       @Cast("long long*") long slotCapacity, @Cast("long long*") long stats,
+                                       @Cast("void*") long scratch, long scratchBytes);
 }

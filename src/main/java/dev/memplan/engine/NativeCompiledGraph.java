@@ -1,5 +1,6 @@
 package dev.memplan.engine;
 
+import java.lang.ref.Reference;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -7,8 +8,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * The native engine's schedule: the compile results stay in the direct buffers the C++ code wrote,
  * and each allocation runs in C++ on them. Scratch memory is sized once per schedule and reused
- * through a small pool, one per thread planning at the same time; a plan allocates only one direct
- * block for its own results (slot per owner, capacity per slot).
+ * through a small pool, one per thread planning at the same time; a plan allocates only its own
+ * results (slot per owner, capacity per slot), carved from {@link DirectSlabs}.
  */
 final class NativeCompiledGraph implements CompiledGraph {
     private final int numValues;
@@ -22,6 +23,11 @@ final class NativeCompiledGraph implements CompiledGraph {
     private final IntBuffer freeOffsets;
     private final IntBuffer freeOwners;
     private final long scratchBytes;
+    /** Addresses of the bucket arrays above, taken once: the buffers are fields, so they stay valid. */
+    private final long defOffsetsAddress;
+    private final long freeOffsetsAddress;
+    private final long freeOwnersAddress;
+    private final long ownerValueAddress;
     /** Scratch of finished allocations, reused: one per thread planning at the same time. */
     private final ConcurrentLinkedQueue<NativeScratch> scratchPool = new ConcurrentLinkedQueue<>();
 
@@ -39,6 +45,10 @@ final class NativeCompiledGraph implements CompiledGraph {
         this.freeOffsets = freeOffsets;
         this.freeOwners = freeOwners;
         this.scratchBytes = MemplanNative.memplan_allocate_scratch_bytes(numOwners);
+        this.defOffsetsAddress = MemplanNative.memplan_address(defOffsets);
+        this.freeOffsetsAddress = MemplanNative.memplan_address(freeOffsets);
+        this.freeOwnersAddress = MemplanNative.memplan_address(freeOwners);
+        this.ownerValueAddress = MemplanNative.memplan_address(ownerValue);
     }
 
     /** Runs the native compile on a graph the caller validated, and checks what comes back. */
@@ -165,25 +175,34 @@ final class NativeCompiledGraph implements CompiledGraph {
         if (scratch == null) {
             scratch = new NativeScratch(numOwners, scratchBytes);
         }
+        IntBuffer ownerSlot = null;
         try {
-            LongBuffer sizes = ownerSizes;
-            if (!DirectBuffers.isNativeReadable(sizes, numOwners)) {
-                sizes = scratch.sizes;
-                sizes.clear();
-                sizes.put(ownerSizes.duplicate().limit(ownerSizes.position() + numOwners)).flip();
+            long sizesAddress;
+            if (DirectBuffers.isNativeReadable(ownerSizes, numOwners)) {
+                sizesAddress = MemplanNative.memplan_address(ownerSizes);
+            } else {
+                scratch.sizes.clear();
+                scratch.sizes.put(ownerSizes.duplicate().limit(ownerSizes.position() + numOwners)).flip();
+                sizesAddress = scratch.sizesAddress;
             }
-            int rc = MemplanNative.memplan_allocate(numValues, numOwners, numPositions, defOffsets, freeOffsets,
-                    freeOwners, ownerValue, sizes, scratch.ownerSlot, null, scratch.capacity, scratch.stats,
-                    scratch.treap, scratch.treapBytes);
+            // The plan keeps the slot of each owner where the C++ code writes it: no copy.
+            ownerSlot = DirectSlabs.allocate(Math.multiplyExact(numOwners, Integer.BYTES)).asIntBuffer();
+            int rc = MemplanNative.memplan_allocate(numValues, numOwners, numPositions, defOffsetsAddress,
+                    freeOffsetsAddress, freeOwnersAddress, ownerValueAddress, sizesAddress,
+                    MemplanNative.memplan_address(ownerSlot), 0L, scratch.capacityAddress, scratch.statsAddress,
+                    scratch.treapAddress, scratch.treapBytes);
             check(rc, "allocate");
             int numSlots = (int) scratch.stats.get(0);
-            // The plan's results go into one right-sized direct block: one allocation per plan.
-            ResultBlock block = new ResultBlock(numOwners, numSlots);
-            block.ownerSlot.put(scratch.ownerSlot.duplicate().limit(numOwners)).flip();
-            block.capacity.put(scratch.capacity.duplicate().limit(numSlots)).flip();
+            // Capacities are one per slot, usually few: copied out of the scratch sized for the worst case.
+            LongBuffer capacity = DirectSlabs.allocate(numSlots * Long.BYTES).asLongBuffer();
+            capacity.put(scratch.capacity.duplicate().limit(numSlots)).flip();
             return new Allocation(numSlots, scratch.stats.get(1), scratch.stats.get(2), scratch.stats.get(3),
-                    block.ownerSlot.asReadOnlyBuffer(), block.capacity.asReadOnlyBuffer());
+                    ownerSlot.asReadOnlyBuffer(), capacity.asReadOnlyBuffer());
         } finally {
+            // The native call read these through raw addresses: keep them alive until it returned.
+            Reference.reachabilityFence(ownerSizes);
+            Reference.reachabilityFence(ownerSlot);
+            Reference.reachabilityFence(this);
             scratchPool.offer(scratch);
         }
     }

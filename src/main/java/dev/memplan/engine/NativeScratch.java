@@ -1,7 +1,6 @@
 package dev.memplan.engine;
 
 import java.nio.ByteBuffer;
-import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 
 /**
@@ -14,16 +13,23 @@ final class NativeScratch {
     final ByteBuffer treap;
     final long treapBytes;
     final LongBuffer sizes;
-    final IntBuffer ownerSlot;
     final LongBuffer capacity;
     final LongBuffer stats;
+    /** Addresses of the buffers above, taken once: the buffers are fields, so they stay valid. */
+    final long treapAddress;
+    final long sizesAddress;
+    final long capacityAddress;
+    final long statsAddress;
 
     NativeScratch(int numOwners, long treapBytes) {
         this.treapBytes = treapBytes;
         this.treap = DirectBuffers.aligned(treapBytes);
         this.sizes = DirectBuffers.longs(numOwners);
-        this.ownerSlot = DirectBuffers.ints(numOwners);
         this.capacity = DirectBuffers.longs(numOwners);
         this.stats = DirectBuffers.longs(4);
+        this.treapAddress = MemplanNative.memplan_address(treap);
+        this.sizesAddress = MemplanNative.memplan_address(sizes);
+        this.capacityAddress = MemplanNative.memplan_address(capacity);
+        this.statsAddress = MemplanNative.memplan_address(stats);
     }
 }
