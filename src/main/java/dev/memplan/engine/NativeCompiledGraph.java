@@ -4,6 +4,7 @@ import java.lang.ref.Reference;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import org.bytedeco.javacpp.IntPointer;
 
 /**
  * The native engine's schedule: the compile results stay in the direct buffers the C++ code wrote,
@@ -56,40 +57,62 @@ final class NativeCompiledGraph implements CompiledGraph {
         int v = g.numValues();
         int n = g.numNodes();
         int p = g.numPositions();
-        IntBuffer order = DirectBuffers.ints(n);
-        IntBuffer ownerValue = DirectBuffers.ints(v);
-        IntBuffer ownerDef = DirectBuffers.ints(v);
-        IntBuffer ownerUseEnd = DirectBuffers.ints(v);
-        IntBuffer defOffsets = DirectBuffers.ints(p + 1);
-        IntBuffer freeOffsets = DirectBuffers.ints(p + 1);
-        IntBuffer freeOwners = DirectBuffers.ints(v);
-        IntBuffer numOwnersOut = DirectBuffers.ints(1);
-        IntBuffer errorNode = DirectBuffers.ints(1);
-        int rc = MemplanNative.memplan_compile(v, n,
-                DirectBuffers.ints(g.inputOffsets()), DirectBuffers.ints(g.inputs()),
-                DirectBuffers.ints(g.outputOffsets()), DirectBuffers.ints(g.outputs()),
-                DirectBuffers.ints(valueRoot), DirectBuffers.ints(g.valueFlags()), includeGraphInputs ? 1 : 0,
-                order, ownerValue, ownerDef, ownerUseEnd, defOffsets, freeOffsets, freeOwners, numOwnersOut,
-                errorNode);
-        if (rc == MemplanNative.CYCLE) {
-            throw new GraphCycleException(errorNode.get(0));
-        }
-        check(rc, "compile");
-        int owners = numOwnersOut.get(0);
-        if (owners < 0 || owners > v) {
-            throw new IllegalStateException("native compile reported " + owners + " owners for " + v + " values");
-        }
-        checkOffsets(defOffsets, p, owners, "def");
-        checkOffsets(freeOffsets, p, owners, "free");
-        for (int i = 0; i < owners; i++) {
-            int value = ownerValue.get(i);
-            int freed = freeOwners.get(i);
-            if (value < 0 || value >= v || freed < 0 || freed >= owners) {
-                throw new IllegalStateException("native compile returned an owner id out of range at " + i);
+        // The graph and the owner-sized outputs live in malloc'd JavaCPP memory, freed as soon as
+        // the compile returns: fresh direct buffers would be zeroed and held until a GC.
+        try (IntPointer inputOffsets = copy(g.inputOffsets()); IntPointer inputs = copy(g.inputs());
+             IntPointer outputOffsets = copy(g.outputOffsets()); IntPointer outputs = copy(g.outputs());
+             IntPointer roots = copy(valueRoot); IntPointer flags = copy(g.valueFlags());
+             IntPointer order = ints(n); IntPointer ownerValue = ints(v); IntPointer ownerDef = ints(v);
+             IntPointer ownerUseEnd = ints(v); IntPointer defOffsets = ints(p + 1);
+             IntPointer freeOffsets = ints(p + 1); IntPointer freeOwners = ints(v); IntPointer counts = ints(2)) {
+            int rc = MemplanNative.memplan_compile(v, n, inputOffsets.address(), inputs.address(),
+                    outputOffsets.address(), outputs.address(), roots.address(), flags.address(),
+                    includeGraphInputs ? 1 : 0, order.address(), ownerValue.address(), ownerDef.address(),
+                    ownerUseEnd.address(), defOffsets.address(), freeOffsets.address(), freeOwners.address(),
+                    counts.address(), counts.address() + Integer.BYTES);
+            if (rc == MemplanNative.CYCLE) {
+                throw new GraphCycleException(counts.get(1));
             }
+            check(rc, "compile");
+            int owners = counts.get(0);
+            if (owners < 0 || owners > v) {
+                throw new IllegalStateException("native compile reported " + owners + " owners for " + v + " values");
+            }
+            // What the schedule keeps moves to right-sized direct buffers, checked once here.
+            IntBuffer defs = keep(defOffsets, p + 1);
+            IntBuffer frees = keep(freeOffsets, p + 1);
+            checkOffsets(defs, p, owners, "def");
+            checkOffsets(frees, p, owners, "free");
+            IntBuffer values = keep(ownerValue, owners);
+            IntBuffer freed = keep(freeOwners, owners);
+            for (int i = 0; i < owners; i++) {
+                int value = values.get(i);
+                int f = freed.get(i);
+                if (value < 0 || value >= v || f < 0 || f >= owners) {
+                    throw new IllegalStateException("native compile returned an owner id out of range at " + i);
+                }
+            }
+            return new NativeCompiledGraph(v, owners, p, keep(order, n), values, keep(ownerDef, owners),
+                    keep(ownerUseEnd, owners), defs, frees, freed);
         }
-        return new NativeCompiledGraph(v, owners, p, order, slice(ownerValue, owners),
-                slice(ownerDef, owners), slice(ownerUseEnd, owners), defOffsets, freeOffsets, freeOwners);
+    }
+
+    /** Native memory holding {@code values}; at least one element so the address is never null. */
+    private static IntPointer copy(int[] values) {
+        IntPointer out = ints(values.length);
+        out.put(values);
+        return out;
+    }
+
+    private static IntPointer ints(int n) {
+        return new IntPointer(Math.max(n, 1));
+    }
+
+    /** The first {@code n} ints of {@code from}, in a direct buffer the schedule owns. */
+    private static IntBuffer keep(IntPointer from, int n) {
+        IntBuffer out = DirectBuffers.ints(n);
+        out.put(from.asBuffer().limit(n)).flip();
+        return out;
     }
 
     /** The allocate loop trusts these offsets, so they are checked once here. */
@@ -102,10 +125,6 @@ final class NativeCompiledGraph implements CompiledGraph {
                 throw new IllegalStateException("native " + what + " offsets decrease at position " + i);
             }
         }
-    }
-
-    private static IntBuffer slice(IntBuffer b, int n) {
-        return b.duplicate().limit(n).slice();
     }
 
     static void check(int rc, String call) {
@@ -177,26 +196,20 @@ final class NativeCompiledGraph implements CompiledGraph {
         }
         IntBuffer ownerSlot = null;
         try {
-            long sizesAddress;
-            if (DirectBuffers.isNativeReadable(ownerSizes, numOwners)) {
-                sizesAddress = MemplanNative.memplan_address(ownerSizes);
-            } else {
-                scratch.sizes.clear();
-                scratch.sizes.put(ownerSizes.duplicate().limit(ownerSizes.position() + numOwners)).flip();
-                sizesAddress = scratch.sizesAddress;
-            }
+            long sizesAddress = DirectBuffers.isNativeReadable(ownerSizes, numOwners)
+                    ? MemplanNative.memplan_address(ownerSizes) : scratch.copySizes(ownerSizes, numOwners);
             // The plan keeps the slot of each owner where the C++ code writes it: no copy.
             ownerSlot = DirectSlabs.allocate(Math.multiplyExact(numOwners, Integer.BYTES)).asIntBuffer();
             int rc = MemplanNative.memplan_allocate(numValues, numOwners, numPositions, defOffsetsAddress,
                     freeOffsetsAddress, freeOwnersAddress, ownerValueAddress, sizesAddress,
-                    MemplanNative.memplan_address(ownerSlot), 0L, scratch.capacityAddress, scratch.statsAddress,
-                    scratch.treapAddress, scratch.treapBytes);
+                    MemplanNative.memplan_address(ownerSlot), 0L, scratch.capacityAddress(), scratch.statsAddress(),
+                    scratch.treapAddress(), scratch.treapBytes);
             check(rc, "allocate");
-            int numSlots = (int) scratch.stats.get(0);
+            int numSlots = (int) scratch.stat(0);
             // Capacities are one per slot, usually few: copied out of the scratch sized for the worst case.
             LongBuffer capacity = DirectSlabs.allocate(numSlots * Long.BYTES).asLongBuffer();
-            capacity.put(scratch.capacity.duplicate().limit(numSlots)).flip();
-            return new Allocation(numSlots, scratch.stats.get(1), scratch.stats.get(2), scratch.stats.get(3),
+            capacity.put(scratch.capacities(numSlots)).flip();
+            return new Allocation(numSlots, scratch.stat(1), scratch.stat(2), scratch.stat(3),
                     ownerSlot.asReadOnlyBuffer(), capacity.asReadOnlyBuffer());
         } finally {
             // The native call read these through raw addresses: keep them alive until it returned.

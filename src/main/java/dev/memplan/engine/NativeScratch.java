@@ -1,35 +1,55 @@
 package dev.memplan.engine;
 
-import java.nio.ByteBuffer;
 import java.nio.LongBuffer;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.LongPointer;
 
 /**
  * What one native allocation needs besides its result, reused across the allocations of a
  * schedule so that a request neither allocates nor zeroes native memory for it: the free-set
- * treap, a direct copy of the sizes for callers that pass heap buffers, every slot's capacity (at
- * most one slot per owner) and the four totals.
+ * treap, a copy of the sizes for callers that pass heap buffers, every slot's capacity (at most one
+ * slot per owner) and the four totals. The memory is malloc'd by JavaCPP, never zeroed, and freed
+ * when the scratch becomes unreachable.
  */
 final class NativeScratch {
-    final ByteBuffer treap;
     final long treapBytes;
-    final LongBuffer sizes;
-    final LongBuffer capacity;
-    final LongBuffer stats;
-    /** Addresses of the buffers above, taken once: the buffers are fields, so they stay valid. */
-    final long treapAddress;
-    final long sizesAddress;
-    final long capacityAddress;
-    final long statsAddress;
+    private final BytePointer treap;
+    private final LongPointer sizes;
+    private final LongPointer capacity;
+    private final LongPointer stats;
 
     NativeScratch(int numOwners, long treapBytes) {
         this.treapBytes = treapBytes;
-        this.treap = DirectBuffers.aligned(treapBytes);
-        this.sizes = DirectBuffers.longs(numOwners);
-        this.capacity = DirectBuffers.longs(numOwners);
-        this.stats = DirectBuffers.longs(4);
-        this.treapAddress = MemplanNative.memplan_address(treap);
-        this.sizesAddress = MemplanNative.memplan_address(sizes);
-        this.capacityAddress = MemplanNative.memplan_address(capacity);
-        this.statsAddress = MemplanNative.memplan_address(stats);
+        this.treap = new BytePointer(Math.max(treapBytes, 8));
+        this.sizes = new LongPointer(Math.max(numOwners, 1));
+        this.capacity = new LongPointer(Math.max(numOwners, 1));
+        this.stats = new LongPointer(4);
+    }
+
+    long treapAddress() {
+        return treap.address();
+    }
+
+    /** Copies {@code n} sizes from {@code from} (any buffer) and returns their address. */
+    long copySizes(LongBuffer from, int n) {
+        sizes.asBuffer().put(from.duplicate().limit(from.position() + n));
+        return sizes.address();
+    }
+
+    long capacityAddress() {
+        return capacity.address();
+    }
+
+    long statsAddress() {
+        return stats.address();
+    }
+
+    long stat(int i) {
+        return stats.get(i);
+    }
+
+    /** The capacities of the first {@code numSlots} slots, as written by the last allocation. */
+    LongBuffer capacities(int numSlots) {
+        return capacity.asBuffer().limit(numSlots);
     }
 }
