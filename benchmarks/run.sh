@@ -63,7 +63,8 @@ if [[ $profile == short ]]; then
     jmh random-dag "$methods" "${quick[@]}" -p kind=random_dag -p owners=10000,100000 -p engine=native,java
     jmh naive-dag "$naive" "${quick[@]}" -p kind=random_dag -p owners=10000,100000
     jmh naive-transformer "$naive" "${quick[@]}" -p kind=transformer -p owners=10000
-    jmh small-graph "$small" "${quick[@]}" -p kind=transformer,random_dag,resnet -p engine=native,java,naive
+    # A few microseconds per op: the JIT needs longer than the quick warmup to settle.
+    jmh small-graph "$small" -f 1 -wi 5 -w 1s -i 5 -r 1s -p kind=transformer,random_dag,resnet -p engine=native,java,naive
     jmh other-kinds "$methods" "${quick[@]}" -p kind=resnet,unet,chain -p owners=10000 -p engine=native,java
 else
     # Every parameter of every benchmark, with the forks and iterations of the annotations.
