@@ -17,6 +17,9 @@ final class NativeScratch {
     private final LongPointer sizes;
     private final LongPointer capacity;
     private final LongPointer stats;
+    /** Views made once: JavaCPP builds each asBuffer() view through JNI. */
+    private final LongBuffer sizesView;
+    private final LongBuffer capacityView;
 
     NativeScratch(int numOwners, long treapBytes) {
         this.treapBytes = treapBytes;
@@ -24,6 +27,8 @@ final class NativeScratch {
         this.sizes = new LongPointer(Math.max(numOwners, 1));
         this.capacity = new LongPointer(Math.max(numOwners, 1));
         this.stats = new LongPointer(4);
+        this.sizesView = sizes.asBuffer();
+        this.capacityView = capacity.asBuffer();
     }
 
     long treapAddress() {
@@ -32,7 +37,8 @@ final class NativeScratch {
 
     /** Copies {@code n} sizes from {@code from} (any buffer) and returns their address. */
     long copySizes(LongBuffer from, int n) {
-        sizes.asBuffer().put(from.duplicate().limit(from.position() + n));
+        sizesView.clear();
+        sizesView.put(from.duplicate().limit(from.position() + n));
         return sizes.address();
     }
 
@@ -50,6 +56,6 @@ final class NativeScratch {
 
     /** The capacities of the first {@code numSlots} slots, as written by the last allocation. */
     LongBuffer capacities(int numSlots) {
-        return capacity.asBuffer().limit(numSlots);
+        return capacityView.duplicate().limit(numSlots);
     }
 }
