@@ -4,6 +4,7 @@ import dev.memplan.engine.Allocation;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +53,7 @@ public final class ActivationPlan {
      */
     public IntBuffer slotsByValue() {
         int[] byValue = new int[schedule.graph().valueCount()];
-        java.util.Arrays.fill(byValue, -1);
+        Arrays.fill(byValue, -1);
         IntBuffer byOwner = allocation.ownerSlots();
         for (int o = 0; o < schedule.numOwners(); o++) {
             byValue[schedule.ownerValue(o)] = byOwner.get(o);

@@ -47,11 +47,8 @@ final class GraphLoader {
         return new PlannedFile(label, schedule, schedule.plan(bindings), null);
     }
 
-    /** Reads and imports an ONNX model. */
-    static ImportedGraph importOnnx(Path file, ImportOptions onnxOptions) throws IOException {
-        if (!java.nio.file.Files.isRegularFile(file)) {
-            throw new java.nio.file.NoSuchFileException(file.toString());
-        }
+    /** Reads and imports an ONNX model; a missing or unreadable file is the reader's error. */
+    static ImportedGraph importOnnx(Path file, ImportOptions onnxOptions) {
         return OnnxImporter.importModel(OnnxModel.read(file), onnxOptions);
     }
 

@@ -8,9 +8,7 @@ import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.OnnxReport;
 import dev.memplan.onnx.ViewPolicy;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -54,14 +52,6 @@ final class SymbolsCommand implements Callable<Integer> {
             symbols = OnnxReport.symbols(imported, Map.of());
         } catch (MemplanException e) {
             err.println("memplan: " + model + ": " + e.getMessage());
-            err.flush();
-            return 1;
-        } catch (NoSuchFileException e) {
-            err.println("memplan: " + model + ": no such file");
-            err.flush();
-            return 1;
-        } catch (IOException e) {
-            err.println("memplan: " + model + ": cannot read it (" + e + ")");
             err.flush();
             return 1;
         }

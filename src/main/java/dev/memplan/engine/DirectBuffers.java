@@ -15,12 +15,6 @@ final class DirectBuffers {
                 .asIntBuffer();
     }
 
-    static IntBuffer ints(int[] values) {
-        IntBuffer b = ints(values.length);
-        b.put(values).flip();
-        return b;
-    }
-
     static LongBuffer longs(int n) {
         return ByteBuffer.allocateDirect(Math.multiplyExact(n, Long.BYTES)).order(ByteOrder.nativeOrder())
                 .asLongBuffer();

@@ -1,5 +1,7 @@
 package dev.memplan.engine;
 
+import java.util.Arrays;
+
 /**
  * The slots of one allocation and which of them are free, ordered by {@code (capacity, slot id)}:
  * a skip list whose towers live in one int array, so an allocation creates no object per slot and
@@ -48,7 +50,7 @@ final class FreeSlotSet {
 
     /** The capacities of the slots opened so far, by slot id. */
     long[] capacities() {
-        return java.util.Arrays.copyOf(capacity, numSlots);
+        return Arrays.copyOf(capacity, numSlots);
     }
 
     /**
