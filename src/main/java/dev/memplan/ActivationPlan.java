@@ -1,6 +1,7 @@
 package dev.memplan;
 
 import dev.memplan.engine.Allocation;
+import dev.memplan.engine.OffsetAllocation;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.ArrayList;
@@ -11,9 +12,12 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A complete plan: the slot backing each owner and the capacity of each slot. Views and weights
- * own no slot. Immutable; the slot and capacity buffers are read-only views of what the engine
- * wrote, not copies.
+ * A complete plan for one request. Every owner has a byte offset into one arena of
+ * {@link #peakBytes()} bytes: two owners live at the same position never share a byte. A
+ * {@link Strategy#SLOTS} plan also has slots (the owner's reusable buffer and each slot's capacity;
+ * slot k starts at the sum of the capacities of slots {@code 0..k-1}); a {@link Strategy#OFFSETS}
+ * plan has none. Views and weights own nothing. Immutable; the buffers are read-only views of what
+ * the engine wrote, not copies.
  */
 public final class ActivationPlan {
 
@@ -23,12 +27,71 @@ public final class ActivationPlan {
 
     private final Schedule schedule;
     private final LongBuffer ownerSizes;
+    /** The slots of a slots plan; null for an offsets plan. */
     private final Allocation allocation;
+    /** Offset of each owner by owner index: the engine's for offsets plans, slot bases for slots plans. */
+    private final LongBuffer ownerOffsets;
+    private final long peakBytes;
+    private final long naiveBytes;
+    private final long lowerBoundBytes;
 
     ActivationPlan(Schedule schedule, LongBuffer ownerSizes, Allocation allocation) {
         this.schedule = schedule;
         this.ownerSizes = ownerSizes;
         this.allocation = allocation;
+        this.ownerOffsets = slotBases(allocation);
+        this.peakBytes = allocation.peakBytes();
+        this.naiveBytes = allocation.naiveBytes();
+        this.lowerBoundBytes = allocation.lowerBoundBytes();
+    }
+
+    ActivationPlan(Schedule schedule, LongBuffer ownerSizes, OffsetAllocation offsets) {
+        this.schedule = schedule;
+        this.ownerSizes = ownerSizes;
+        this.allocation = null;
+        this.ownerOffsets = offsets.ownerOffsets();
+        this.peakBytes = offsets.peakBytes();
+        this.naiveBytes = offsets.naiveBytes();
+        this.lowerBoundBytes = offsets.lowerBoundBytes();
+    }
+
+    /** Each owner's offset in a slots plan: the base of its slot. */
+    private static LongBuffer slotBases(Allocation a) {
+        long[] base = new long[a.numSlots()];
+        LongBuffer caps = a.slotCapacities();
+        for (int s = 1; s < base.length; s++) {
+            base[s] = base[s - 1] + caps.get(s - 1);
+        }
+        IntBuffer slots = a.ownerSlots();
+        long[] offset = new long[slots.limit()];
+        for (int o = 0; o < offset.length; o++) {
+            offset[o] = base[slots.get(o)];
+        }
+        return LongBuffer.wrap(offset).asReadOnlyBuffer();
+    }
+
+    /** Which strategy made this plan. */
+    public Strategy strategy() {
+        return allocation == null ? Strategy.OFFSETS : Strategy.SLOTS;
+    }
+
+    /** The byte offset of owner {@code valueId} in the arena, or -1 when the value owns nothing. */
+    public long offsetOf(int valueId) {
+        int o = schedule.ownerIndexOf(valueId);
+        return o < 0 ? -1 : ownerOffsets.get(o);
+    }
+
+    /** The offset of each owner by owner index (the order of {@link Schedule#owners()}); read-only. */
+    public LongBuffer offsetsByOwner() {
+        return ownerOffsets.duplicate();
+    }
+
+    /** The slots of a slots plan; fails on an offsets plan, which has none. */
+    private Allocation slotsOrFail() {
+        if (allocation == null) {
+            throw new IllegalStateException("an offsets plan has no slots; use offsetOf, or plan with Strategy.SLOTS");
+        }
+        return allocation;
     }
 
     /** The schedule this plan was made on: graph, order, owners and intervals. */
@@ -41,10 +104,15 @@ public final class ActivationPlan {
         return schedule.engine();
     }
 
-    /** The slot of owner {@code valueId}, or -1 when the value owns no slot. */
+    /**
+     * The slot of owner {@code valueId}, or -1 when the value owns no slot.
+     *
+     * @throws IllegalStateException on an offsets plan
+     */
     public int slotOf(int valueId) {
+        Allocation a = slotsOrFail();
         int o = schedule.ownerIndexOf(valueId);
-        return o < 0 ? -1 : allocation.ownerSlots().get(o);
+        return o < 0 ? -1 : a.ownerSlots().get(o);
     }
 
     /**
@@ -54,7 +122,7 @@ public final class ActivationPlan {
     public IntBuffer slotsByValue() {
         int[] byValue = new int[schedule.graph().valueCount()];
         Arrays.fill(byValue, -1);
-        IntBuffer byOwner = allocation.ownerSlots();
+        IntBuffer byOwner = slotsOrFail().ownerSlots();
         for (int o = 0; o < schedule.numOwners(); o++) {
             byValue[schedule.ownerValue(o)] = byOwner.get(o);
         }
@@ -66,12 +134,12 @@ public final class ActivationPlan {
      * no copy: on the native engine, the direct buffer the C++ code wrote.
      */
     public IntBuffer slotsByOwner() {
-        return allocation.ownerSlots().duplicate();
+        return slotsOrFail().ownerSlots().duplicate();
     }
 
     /** The capacity of each slot by slot id; read-only, no copy. */
     public LongBuffer slotCapacities() {
-        return allocation.slotCapacities().duplicate();
+        return allocation == null ? LongBuffer.allocate(0).asReadOnlyBuffer() : allocation.slotCapacities().duplicate();
     }
 
     /** The bytes planned for owner {@code valueId} (after alignment), or -1 when it owns no slot. */
@@ -80,18 +148,25 @@ public final class ActivationPlan {
         return o < 0 ? -1 : ownerSizes.get(o);
     }
 
-    /** Owner value id to slot id, by ascending value id. */
+    /**
+     * Owner value id to slot id, by ascending value id.
+     *
+     * @throws IllegalStateException on an offsets plan
+     */
     public Map<Integer, Integer> assignments() {
         TreeMap<Integer, Integer> out = new TreeMap<>();
-        IntBuffer slots = allocation.ownerSlots();
+        IntBuffer slots = slotsOrFail().ownerSlots();
         for (int o = 0; o < schedule.numOwners(); o++) {
             out.put(schedule.ownerValue(o), slots.get(o));
         }
         return Collections.unmodifiableMap(out);
     }
 
-    /** Every slot, by ascending id. */
+    /** Every slot, by ascending id; empty for an offsets plan. */
     public List<Slot> slots() {
+        if (allocation == null) {
+            return List.of();
+        }
         List<Slot> out = new ArrayList<>(allocation.numSlots());
         LongBuffer caps = allocation.slotCapacities();
         for (int s = 0; s < allocation.numSlots(); s++) {
@@ -100,18 +175,19 @@ public final class ActivationPlan {
         return Collections.unmodifiableList(out);
     }
 
+    /** Slots of a slots plan; 0 for an offsets plan. */
     public int numSlots() {
-        return allocation.numSlots();
+        return allocation == null ? 0 : allocation.numSlots();
     }
 
-    /** Bytes to reserve: the sum of slot capacities. */
+    /** Bytes to reserve: the arena size (for a slots plan, the sum of slot capacities). */
     public long peakBytes() {
-        return allocation.peakBytes();
+        return peakBytes;
     }
 
     /** Bytes one buffer per owner would take: the sum of owner sizes. */
     public long naiveBytes() {
-        return allocation.naiveBytes();
+        return naiveBytes;
     }
 
     /** {@code 1 - peak / naive}, 0 when naive is 0. */
@@ -125,12 +201,12 @@ public final class ActivationPlan {
      * {@code peak / lowerBound} says how far this plan is from the best possible.
      */
     public long lowerBoundBytes() {
-        return allocation.lowerBoundBytes();
+        return lowerBoundBytes;
     }
 
     @Override
     public String toString() {
-        return "ActivationPlan{engine=" + engine() + ", owners=" + schedule.numOwners() + ", slots=" + numSlots()
+        return "ActivationPlan{engine=" + engine() + ", strategy=" + strategy() + ", owners=" + schedule.numOwners() + ", slots=" + numSlots()
                 + ", peak=" + peakBytes() + ", naive=" + naiveBytes() + ", lowerBound=" + lowerBoundBytes() + "}";
     }
 }

@@ -1,6 +1,7 @@
 package dev.memplan;
 
 import dev.memplan.engine.Allocation;
+import dev.memplan.engine.OffsetAllocation;
 import dev.memplan.engine.CompiledGraph;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
@@ -188,6 +189,10 @@ public final class Schedule {
 
     private ActivationPlan allocate(long[] sizes) {
         LongBuffer buffer = LongBuffer.wrap(sizes).asReadOnlyBuffer();
+        if (options.strategy() == Strategy.OFFSETS) {
+            OffsetAllocation a = compiled.allocateOffsets(LongBuffer.wrap(sizes), options.effort());
+            return new ActivationPlan(this, buffer, a);
+        }
         Allocation a = compiled.allocate(LongBuffer.wrap(sizes));
         return new ActivationPlan(this, buffer, a);
     }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.engine.Allocation;
 import dev.memplan.engine.CompiledGraph;
+import dev.memplan.engine.OffsetAllocation;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.Arrays;
@@ -293,6 +294,11 @@ class PlanValidatorTest {
         @Override
         public Allocation allocate(LongBuffer ownerSizes) {
             return inner.allocate(ownerSizes);
+        }
+
+        @Override
+        public OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort) {
+            return inner.allocateOffsets(ownerSizes, effort);
         }
     }
 

@@ -5,6 +5,7 @@ import dev.memplan.EngineUnavailableException;
 import dev.memplan.MemPlan;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
+import dev.memplan.Strategy;
 import dev.memplan.json.PlanJson;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxReport;
@@ -169,7 +170,7 @@ final class PlanCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "-D" + EngineMode.PROPERTY + ": "
                     + e.getMessage());
         }
-        return new PlanOptions(includeGraphInputs, alignment, mode);
+        return new PlanOptions(includeGraphInputs, alignment, mode, Strategy.SLOTS, PlanOptions.DEFAULT_EFFORT);
     }
 
     /** A --bind that matches no symbol is most likely a typo (sequence for seq): say so. */

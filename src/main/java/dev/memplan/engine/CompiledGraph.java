@@ -45,4 +45,13 @@ public interface CompiledGraph {
      *                   a long (the caller checks both)
      */
     Allocation allocate(LongBuffer ownerSizes);
+
+    /**
+     * Places every owner at a byte offset in one arena for one request (DESIGN 5b).
+     *
+     * @param ownerSizes {@code numOwners()} byte counts by owner index, each >= 0, whose sum fits in
+     *                   a long (the caller checks both)
+     * @param effort     search effort, >= 0 (see {@code PlanOptions.effort})
+     */
+    OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort);
 }

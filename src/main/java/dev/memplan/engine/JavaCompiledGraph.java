@@ -127,4 +127,13 @@ final class JavaCompiledGraph implements CompiledGraph {
         buffer.duplicate().get(out);
         return out;
     }
+
+    @Override
+    public OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort) {
+        int numOwners = ownerValue.length;
+        long[] size = readAll(ownerSizes, numOwners);
+        long[] offset = new long[numOwners];
+        long[] stats = OffsetPlanner.plan(numPositions, ownerDef, ownerUseEnd, size, effort, offset);
+        return new OffsetAllocation(stats[0], stats[1], stats[2], LongBuffer.wrap(offset).asReadOnlyBuffer());
+    }
 }

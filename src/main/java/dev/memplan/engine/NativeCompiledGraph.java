@@ -219,4 +219,18 @@ final class NativeCompiledGraph implements CompiledGraph {
             scratchPool.offer(scratch);
         }
     }
+
+    @Override
+    public OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort) {
+        // PLACEHOLDER until the C++ offsets planner lands.
+        long[] size = new long[numOwners];
+        ownerSizes.duplicate().get(size);
+        long[] offset = new long[numOwners];
+        int[] defs = new int[numOwners];
+        int[] ends = new int[numOwners];
+        ownerDef.duplicate().get(defs);
+        ownerUseEnd.duplicate().get(ends);
+        long[] stats = OffsetPlanner.plan(numPositions, defs, ends, size, effort, offset);
+        return new OffsetAllocation(stats[0], stats[1], stats[2], LongBuffer.wrap(offset).asReadOnlyBuffer());
+    }
 }

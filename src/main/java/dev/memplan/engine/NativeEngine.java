@@ -1,5 +1,6 @@
 package dev.memplan.engine;
 
+import java.nio.LongBuffer;
 import java.util.Optional;
 import org.bytedeco.javacpp.Loader;
 
@@ -80,5 +81,13 @@ public final class NativeEngine implements PlanningEngine {
                 throw FlatGraph.invalid("value " + v + " has root " + r + ", which is not a root value");
             }
         }
+    }
+
+    @Override
+    public OffsetAllocation packOffsets(int numPositions, int[] def, int[] useEnd, long[] sizes, int effort) {
+        IntervalChecks.check(numPositions, def, useEnd, sizes, effort);
+        long[] offset = new long[sizes.length];
+        long[] stats = OffsetPlanner.plan(numPositions, def, useEnd, sizes, effort, offset);
+        return new OffsetAllocation(stats[0], stats[1], stats[2], LongBuffer.wrap(offset).asReadOnlyBuffer());
     }
 }

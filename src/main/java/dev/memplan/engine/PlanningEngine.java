@@ -20,4 +20,18 @@ public interface PlanningEngine {
      * @throws GraphCycleException when the nodes cannot be ordered
      */
     CompiledGraph compile(FlatGraph graph, int[] valueRoot, boolean includeGraphInputs);
+
+    /**
+     * Places arbitrary live intervals at byte offsets in one arena: the offsets planner without a
+     * graph, for interval packing problems.
+     *
+     * @param numPositions positions, >= 1; every interval lies inside {@code [0, numPositions)}
+     * @param def          first live position of each buffer
+     * @param useEnd       last live position of each buffer (inclusive), {@code >= def}
+     * @param sizes        bytes of each buffer, >= 0, whose sum fits in a long
+     * @param effort       search effort, >= 0
+     * @throws IllegalArgumentException when the arrays disagree in length or an interval or size is
+     *                                  out of range
+     */
+    OffsetAllocation packOffsets(int numPositions, int[] def, int[] useEnd, long[] sizes, int effort);
 }

@@ -1,0 +1,34 @@
+package dev.memplan.engine;
+
+/** Validates raw interval packing input before either engine plans it. */
+final class IntervalChecks {
+    private IntervalChecks() {
+    }
+
+    static void check(int numPositions, int[] def, int[] useEnd, long[] sizes, int effort) {
+        if (numPositions < 1) {
+            throw new IllegalArgumentException("numPositions must be >= 1, got " + numPositions);
+        }
+        if (def.length != sizes.length || useEnd.length != sizes.length) {
+            throw new IllegalArgumentException("def, useEnd and sizes must have one entry per buffer: "
+                    + def.length + ", " + useEnd.length + ", " + sizes.length);
+        }
+        if (effort < 0) {
+            throw new IllegalArgumentException("effort must be >= 0, got " + effort);
+        }
+        long total = 0;
+        for (int i = 0; i < sizes.length; i++) {
+            if (def[i] < 0 || useEnd[i] < def[i] || useEnd[i] >= numPositions) {
+                throw new IllegalArgumentException("buffer " + i + " has the interval [" + def[i] + ", " + useEnd[i]
+                        + "], outside [0, " + (numPositions - 1) + "] or reversed");
+            }
+            if (sizes[i] < 0) {
+                throw new IllegalArgumentException("buffer " + i + " has a negative size " + sizes[i]);
+            }
+            total += sizes[i];
+            if (total < 0) {
+                throw new ArithmeticException("the buffer sizes overflow a 64-bit byte count at buffer " + i);
+            }
+        }
+    }
+}
