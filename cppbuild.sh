@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds and tests the C++ core (src/main/cpp) on its own, without Maven or JNI.
 #   ./cppbuild.sh test   optimized build with all warnings as errors, then run
 #   ./cppbuild.sh asan   AddressSanitizer + UBSan build (separate binary), then run

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the library and the benchmarks, runs JMH, and prints a Markdown table of medians and
 # the issue-4 target ratios.
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memplan_core.h - the native core of memplan: schedule compilation and
 // greedy best-fit slot allocation (DESIGN.md sections 3, 5 and 8).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests for memplan_core.h: hand-built graphs with known plans, argument
 // checks, and seeded random graphs compared against a naive reference planner
 // written here independently (quadratic Kahn, linear-scan free list).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.memplan;
 
 /** The native engine was asked for and cannot load on this platform; the message says why. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.memplan.engine;
 
 /** The nodes of a graph cannot be ordered: {@link #nodeId()} is the smallest node left on a cycle path. */

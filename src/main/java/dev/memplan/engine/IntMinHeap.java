@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.memplan.engine;
 
 /** A binary min-heap of ints in one array: the ready set of Kahn's algorithm. */
