@@ -6,8 +6,10 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * Admission questions over one compiled schedule, answered by re-planning without walking the
- * graph again.
+ * Admission questions over one compiled {@link Reservation}, answered by re-planning without
+ * walking the graph again. Pass a {@link Schedule} for a plain graph; pass a compiled ONNX model
+ * ({@code dev.memplan.server.CompiledModel}) so the transient need of If/Loop/Scan bodies is
+ * counted too.
  */
 public final class Admission {
     private Admission() {
@@ -24,7 +26,7 @@ public final class Admission {
      *
      * @throws IllegalArgumentException when a symbol other than {@code symbol} is left unbound
      */
-    public static OptionalLong largestFitting(Schedule schedule, String symbol, Map<String, Long> others,
+    public static OptionalLong largestFitting(Reservation schedule, String symbol, Map<String, Long> others,
                                               long budgetBytes, long max) {
         if (max < 1) {
             throw new IllegalArgumentException("max must be >= 1, got " + max);
@@ -53,13 +55,13 @@ public final class Admission {
      *
      * @throws IllegalArgumentException naming the unbound symbols when the plan is deferred
      */
-    public static long peakAt(Schedule schedule, String symbol, Map<String, Long> others, long value) {
+    public static long peakAt(Reservation schedule, String symbol, Map<String, Long> others, long value) {
         Map<String, Long> bindings = new HashMap<>(others);
         bindings.put(symbol, value);
-        OptionalLong peak = schedule.peakAtBounds(bindings);
+        OptionalLong peak = schedule.reservationBytes(bindings);
         if (peak.isEmpty()) {
             throw new IllegalArgumentException("the plan at " + bindings + " is deferred: bind every symbol of "
-                    + schedule.graph().symbols().keySet());
+                    + schedule.symbolNames());
         }
         return peak.getAsLong();
     }

@@ -20,7 +20,7 @@ import java.util.OptionalLong;
  * <p>Owners are listed in allocation order (included graph inputs by ascending id, then node
  * outputs in execution order); an index into that list is an <em>owner index</em>.
  */
-public final class Schedule {
+public final class Schedule implements Reservation {
     private final Graph graph;
     private final ViewMap views;
     private final PlanOptions options;
@@ -186,6 +186,18 @@ public final class Schedule {
     public OptionalLong peakAtBounds(Map<String, Long> bounds) {
         PlanResult r = plan(SizeOracle.bounded(bounds));
         return r instanceof PlanResult.Complete c ? OptionalLong.of(c.plan().peakBytes()) : OptionalLong.empty();
+    }
+
+    /** Same as {@link #peakAtBounds}: the plan's peak at the bounds, or empty when deferred. */
+    @Override
+    public OptionalLong reservationBytes(Map<String, Long> bounds) {
+        return peakAtBounds(bounds);
+    }
+
+    /** The graph's symbol names. */
+    @Override
+    public java.util.Set<String> symbolNames() {
+        return graph.symbols().keySet();
     }
 
     private ActivationPlan allocate(long[] sizes) {

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.server;
+
+import dev.memplan.MemPlan;
+import dev.memplan.PlanOptions;
+import dev.memplan.PlanResult;
+import dev.memplan.Reservation;
+import dev.memplan.Schedule;
+import dev.memplan.Shape;
+import dev.memplan.onnx.ControlFlowNode;
+import dev.memplan.onnx.ImportOptions;
+import dev.memplan.onnx.ImportedGraph;
+import dev.memplan.onnx.OnnxImporter;
+import dev.memplan.onnx.OnnxModel;
+import dev.memplan.onnx.OnnxPlan;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * An ONNX model compiled once for serving: read, imported (shape inference, constant folding,
+ * views) and compiled into a {@link Schedule}, with every If/Loop/Scan body compiled the same way.
+ * Per request, {@link #plan(Map)} or {@link #planForInputs(Map)} only computes sizes and allocates:
+ * no graph walk, no re-import.
+ *
+ * <pre>{@code
+ * CompiledModel model = CompiledModel.compile(Path.of("all-minilm-l6-v2-q.onnx"));   // once
+ * OnnxPlan plan = model.planForInputs(Map.of("input_ids", new long[] {4, 512},       // per request
+ *         "attention_mask", new long[] {4, 512}, "token_type_ids", new long[] {4, 512}));
+ * long arena = plan.plan().peakBytes();           // one arena; plan.plan().offsetOf(valueId) places each tensor
+ * long reserve = plan.admissionBytes().orElseThrow(); // plus control-flow transient need
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe: any number of threads may plan on one instance at once. Each
+ * compile and each plan is recorded as a JDK Flight Recorder event ({@code dev.memplan.Compile},
+ * {@code dev.memplan.Plan}) when a recording enables them.
+ */
+public final class CompiledModel implements Reservation {
+    private final String name;
+    private final ImportedGraph imported;
+    private final PlanOptions options;
+    private final Schedule schedule;
+    private final OwnerSizes ownerSizes;
+    private final InputBinder binder;
+    private final List<CompiledControlFlow> controlFlow;
+    private final List<String> symbols;
+
+    /** One If/Loop/Scan node with its bodies compiled. */
+    private record CompiledControlFlow(ControlFlowNode node, Map<String, CompiledModel> bodies) {
+    }
+
+    private CompiledModel(String name, ImportedGraph imported, PlanOptions options) {
+        this.name = name;
+        this.imported = imported;
+        this.options = options;
+        this.schedule = MemPlan.compile(imported.graph(), imported.views(), options);
+        this.ownerSizes = new OwnerSizes(schedule);
+        this.binder = new InputBinder(imported.graph());
+        List<CompiledControlFlow> cfs = new ArrayList<>();
+        for (ControlFlowNode cf : imported.controlFlow()) {
+            Map<String, CompiledModel> bodies = new LinkedHashMap<>();
+            for (ControlFlowNode.Body body : cf.bodies()) {
+                // a body's inputs (outer values, loop state) are owned outside it: never count them twice
+                bodies.put(body.attribute(), new CompiledModel(name + "/" + cf.nodeName() + "." + body.attribute(),
+                        body.graph(), options.withIncludeGraphInputs(false)));
+            }
+            cfs.add(new CompiledControlFlow(cf, java.util.Collections.unmodifiableMap(bodies)));
+        }
+        this.controlFlow = List.copyOf(cfs);
+        this.symbols = List.copyOf(imported.symbols().keySet());
+    }
+
+    /**
+     * Reads, imports and compiles an ONNX file with the default import and plan options.
+     *
+     * @param onnxFile the {@code .onnx} file
+     * @return the compiled model
+     * @throws dev.memplan.onnx.OnnxFormatException naming the file and element when the model is
+     *                                              unreadable or malformed
+     */
+    public static CompiledModel compile(Path onnxFile) {
+        return compile(onnxFile, ImportOptions.defaults(), PlanOptions.defaults());
+    }
+
+    /**
+     * Reads, imports and compiles an ONNX file.
+     *
+     * @param onnxFile      the {@code .onnx} file
+     * @param importOptions constant folding and view policy
+     * @param planOptions   engine, strategy, alignment, graph inputs
+     * @return the compiled model
+     * @throws dev.memplan.onnx.OnnxFormatException naming the file and element when the model is
+     *                                              unreadable or malformed
+     */
+    public static CompiledModel compile(Path onnxFile, ImportOptions importOptions, PlanOptions planOptions) {
+        return compile(OnnxModel.read(onnxFile), importOptions, planOptions);
+    }
+
+    /**
+     * Imports and compiles a model already read.
+     *
+     * @param model         the model
+     * @param importOptions constant folding and view policy
+     * @param planOptions   engine, strategy, alignment, graph inputs
+     * @return the compiled model
+     * @throws dev.memplan.onnx.OnnxFormatException naming the element when the graph is malformed
+     */
+    public static CompiledModel compile(OnnxModel model, ImportOptions importOptions, PlanOptions planOptions) {
+        CompileEvent event = new CompileEvent();
+        event.begin();
+        CompiledModel compiled = new CompiledModel(model.source(), OnnxImporter.importModel(model, importOptions),
+                planOptions);
+        compiled.commit(event);
+        return compiled;
+    }
+
+    /**
+     * Compiles a graph already imported.
+     *
+     * @param imported    the import
+     * @param planOptions engine, strategy, alignment, graph inputs
+     * @return the compiled model
+     * @throws dev.memplan.InvalidGraphException naming the value when the views are invalid
+     */
+    public static CompiledModel compile(ImportedGraph imported, PlanOptions planOptions) {
+        CompileEvent event = new CompileEvent();
+        event.begin();
+        CompiledModel compiled = new CompiledModel(imported.name(), imported, planOptions);
+        compiled.commit(event);
+        return compiled;
+    }
+
+    private void commit(CompileEvent event) {
+        event.end();
+        if (event.shouldCommit()) {
+            event.model = name;
+            event.engine = engine();
+            event.nodes = imported.graph().nodeCount();
+            event.owners = schedule.numOwners();
+            event.symbols = String.join(",", symbols);
+            event.controlFlowNodes = controlFlow.size();
+            event.commit();
+        }
+    }
+
+    /**
+     * The model's name: its file (or the source given to {@link OnnxModel#read(String, byte[])}).
+     *
+     * @return the name, as JFR events report it
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * The import: graph, views, weights, control flow, what shape inference found.
+     *
+     * @return the imported graph
+     */
+    public ImportedGraph imported() {
+        return imported;
+    }
+
+    /**
+     * The outer graph's compiled schedule, for {@link Schedule#plan(long[])} with sizes of your own.
+     *
+     * @return the schedule
+     */
+    public Schedule schedule() {
+        return schedule;
+    }
+
+    /**
+     * The options every plan of this model uses.
+     *
+     * @return the plan options
+     */
+    public PlanOptions options() {
+        return options;
+    }
+
+    /**
+     * The engine that compiled and plans: {@code "native"} or {@code "java"}.
+     *
+     * @return the engine name
+     */
+    public String engine() {
+        return schedule.engine();
+    }
+
+    /**
+     * The symbols a request binds, in first-use order, including those only control-flow bodies use.
+     *
+     * @return symbol names
+     */
+    public List<String> symbols() {
+        return symbols;
+    }
+
+    /**
+     * The graph inputs a request feeds (initializers excluded), with their declared shapes.
+     *
+     * @return ONNX input name to declared shape, in graph order
+     */
+    public Map<String, Shape> inputs() {
+        return binder.inputs();
+    }
+
+    /**
+     * The symbol bindings that a request's input shapes imply, from the inputs' declared shapes:
+     * {@code input_ids -> [4, 512]} against {@code [batch_size, sequence_length]} binds both.
+     * Inputs may be left out when the others bind their symbols.
+     *
+     * @param inputShapes ONNX input name to the request's extents
+     * @return symbol name to value
+     * @throws IllegalArgumentException naming the input and dim when an input is unknown, its rank
+     *                                  differs, an extent is negative or disagrees with a static dim,
+     *                                  or two inputs give one symbol different values
+     */
+    public Map<String, Long> bindingsFor(Map<String, long[]> inputShapes) {
+        return binder.bind(inputShapes);
+    }
+
+    /**
+     * Plans one request from its input shapes: {@link #bindingsFor} then {@link #plan(Map)}.
+     *
+     * @param inputShapes ONNX input name to the request's extents
+     * @return the plan; deferred (see {@link OnnxPlan#unboundSymbols()}) when the shapes leave a
+     *         symbol unbound
+     * @throws IllegalArgumentException naming the input and dim when the shapes do not fit the model
+     * @throws dev.memplan.InvalidSizeException naming the value when a size overflows
+     */
+    public OnnxPlan planForInputs(Map<String, long[]> inputShapes) {
+        return plan(bindingsFor(inputShapes));
+    }
+
+    /**
+     * Plans one request at {@code bindings}: owner sizes, then the engine's allocation, for the
+     * outer graph and every control-flow body.
+     *
+     * @param bindings symbol name to value (>= 0)
+     * @return the plan; deferred, never guessed, when a size is unknown
+     * @throws dev.memplan.InvalidSizeException naming the value when a size overflows or a dim
+     *                                          evaluates negative
+     */
+    public OnnxPlan plan(Map<String, Long> bindings) {
+        PlanEvent event = new PlanEvent();
+        event.begin();
+        OnnxPlan plan = planUntraced(bindings);
+        PlanEvents.commit(event, this, plan, false, false);
+        return plan;
+    }
+
+    /** {@link #plan(Map)} without its JFR event, for callers that record their own. */
+    OnnxPlan planUntraced(Map<String, Long> bindings) {
+        Map<String, Long> frozen = Map.copyOf(bindings);
+        long[] sizes = new long[ownerSizes.count()];
+        List<Integer> unknown = ownerSizes.fill(frozen, sizes);
+        PlanResult result = unknown.isEmpty() ? new PlanResult.Complete(schedule.plan(sizes))
+                : new PlanResult.Deferred(unknown);
+        List<OnnxPlan.NodeNeed> needs = new ArrayList<>(controlFlow.size());
+        for (CompiledControlFlow cf : controlFlow) {
+            Map<String, OptionalLong> peaks = new LinkedHashMap<>();
+            OptionalLong need = OptionalLong.of(0);
+            for (Map.Entry<String, CompiledModel> body : cf.bodies().entrySet()) {
+                OptionalLong p = body.getValue().planUntraced(frozen).admissionBytes();
+                peaks.put(body.getKey(), p);
+                need = need.isEmpty() || p.isEmpty() ? OptionalLong.empty()
+                        : OptionalLong.of(Math.max(need.getAsLong(), p.getAsLong()));
+            }
+            needs.add(new OnnxPlan.NodeNeed(cf.node(), peaks, need));
+        }
+        List<String> unbound = new ArrayList<>();
+        for (String s : symbols) {
+            if (!frozen.containsKey(s)) {
+                unbound.add(s);
+            }
+        }
+        return new OnnxPlan(imported, frozen, schedule, result, needs, unbound);
+    }
+
+    /**
+     * The admission figure at {@code bounds}: the outer plan's peak plus the largest transient need
+     * of any If/Loop/Scan body, as {@link OnnxPlan#admissionBytes()}. Pass this model to
+     * {@link dev.memplan.Admission} to search for the largest request that fits a budget.
+     *
+     * @param bounds upper bound of each symbol
+     * @return the bytes to reserve, or empty (never zero) when a symbol is unbound
+     * @throws dev.memplan.InvalidSizeException naming the value when a size overflows
+     */
+    @Override
+    public OptionalLong reservationBytes(Map<String, Long> bounds) {
+        return planUntraced(bounds).admissionBytes();
+    }
+
+    /**
+     * Same as {@link #symbols()}, as a set.
+     *
+     * @return symbol names in first-use order
+     */
+    @Override
+    public Set<String> symbolNames() {
+        return new java.util.LinkedHashSet<>(symbols);
+    }
+}
