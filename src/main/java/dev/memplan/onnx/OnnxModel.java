@@ -109,7 +109,8 @@ public final class OnnxModel {
         return fileBytes;
     }
 
-    public ModelProto proto() {
+    // package-private: the generated (relocated) protobuf types are not part of the API
+    ModelProto proto() {
         return proto;
     }
 

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+/**
+ * memplan: ahead-of-time activation memory planning for ONNX inference graphs.
+ *
+ * <p>Exported: the planning API ({@code dev.memplan}), the ONNX reader and importer
+ * ({@code dev.memplan.onnx}), the compile-once server path with its plan cache
+ * ({@code dev.memplan.server}), JSON graph and plan files ({@code dev.memplan.json}, needs
+ * Jackson) and synthetic graph generators ({@code dev.memplan.generate}). The engines
+ * ({@code dev.memplan.engine}), the generated ONNX protobuf classes and the command line stay
+ * inside the module.
+ *
+ * <p>Optional modules, read only when present: {@code com.fasterxml.jackson.databind} (JSON files),
+ * {@code com.github.benmanes.caffeine} ({@code PlanCache}), {@code info.picocli} (command line).
+ * Protobuf is relocated into this jar ({@code dev.memplan.shaded.protobuf}); the
+ * {@code com.google.protobuf} requirement below is for compiling only.
+ */
+module dev.memplan {
+    requires org.bytedeco.javacpp;
+    requires jdk.jfr;
+
+    requires static com.google.protobuf;
+    requires static com.fasterxml.jackson.databind;
+    requires static com.github.benmanes.caffeine;
+    requires static info.picocli;
+    requires static java.logging; // the command line only
+
+    exports dev.memplan;
+    exports dev.memplan.generate;
+    exports dev.memplan.json;
+    exports dev.memplan.onnx;
+    exports dev.memplan.server;
+
+    // JavaCPP's Loader reads MemplanNative's @Platform annotations and loads its library by reflection.
+    opens dev.memplan.engine to org.bytedeco.javacpp;
+    // picocli fills the command classes' annotated fields by reflection.
+    opens dev.memplan.cli to info.picocli;
+}
