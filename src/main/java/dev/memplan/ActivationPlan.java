@@ -71,18 +71,18 @@ public final class ActivationPlan {
         return LongBuffer.wrap(offset).asReadOnlyBuffer();
     }
 
-    /** Which strategy made this plan. */
+    /** {@return which strategy made this plan} */
     public Strategy strategy() {
         return allocation == null ? Strategy.OFFSETS : Strategy.SLOTS;
     }
 
-    /** The byte offset of owner {@code valueId} in the arena, or -1 when the value owns nothing. */
+    /** {@return the byte offset of owner {@code valueId} in the arena, or -1 when the value owns nothing} */
     public long offsetOf(int valueId) {
         int o = schedule.ownerIndexOf(valueId);
         return o < 0 ? -1 : ownerOffsets.get(o);
     }
 
-    /** The offset of each owner by owner index (the order of {@link Schedule#owners()}); read-only. */
+    /** {@return the offset of each owner by owner index (the order of {@link Schedule#owners()}); read-only} */
     public LongBuffer offsetsByOwner() {
         return ownerOffsets.duplicate();
     }
@@ -95,12 +95,12 @@ public final class ActivationPlan {
         return allocation;
     }
 
-    /** The schedule this plan was made on: graph, order, owners and intervals. */
+    /** {@return the schedule this plan was made on: graph, order, owners and intervals} */
     public Schedule schedule() {
         return schedule;
     }
 
-    /** The engine that allocated: {@code "native"} or {@code "java"}. */
+    /** {@return the engine that allocated: {@code "native"} or {@code "java"}} */
     public String engine() {
         return schedule.engine();
     }
@@ -138,12 +138,12 @@ public final class ActivationPlan {
         return slotsOrFail().ownerSlots().duplicate();
     }
 
-    /** The capacity of each slot by slot id; read-only, no copy. */
+    /** {@return the capacity of each slot by slot id; read-only, no copy} */
     public LongBuffer slotCapacities() {
         return allocation == null ? LongBuffer.allocate(0).asReadOnlyBuffer() : allocation.slotCapacities().duplicate();
     }
 
-    /** The bytes planned for owner {@code valueId} (after alignment), or -1 when it owns no slot. */
+    /** {@return the bytes planned for owner {@code valueId} (after alignment), or -1 when it owns no slot} */
     public long sizeOf(int valueId) {
         int o = schedule.ownerIndexOf(valueId);
         return o < 0 ? -1 : ownerSizes.get(o);
@@ -163,7 +163,7 @@ public final class ActivationPlan {
         return Collections.unmodifiableMap(out);
     }
 
-    /** Every slot, by ascending id; empty for an offsets plan. */
+    /** {@return every slot, by ascending id; empty for an offsets plan} */
     public List<Slot> slots() {
         if (allocation == null) {
             return List.of();
@@ -176,22 +176,22 @@ public final class ActivationPlan {
         return Collections.unmodifiableList(out);
     }
 
-    /** Slots of a slots plan; 0 for an offsets plan. */
+    /** {@return slots of a slots plan; 0 for an offsets plan} */
     public int numSlots() {
         return allocation == null ? 0 : allocation.numSlots();
     }
 
-    /** Bytes to reserve: the arena size (for a slots plan, the sum of slot capacities). */
+    /** {@return bytes to reserve: the arena size (for a slots plan, the sum of slot capacities)} */
     public long peakBytes() {
         return peakBytes;
     }
 
-    /** Bytes one buffer per owner would take: the sum of owner sizes. */
+    /** {@return bytes one buffer per owner would take: the sum of owner sizes} */
     public long naiveBytes() {
         return naiveBytes;
     }
 
-    /** {@code 1 - peak / naive}, 0 when naive is 0. */
+    /** {@return {@code 1 - peak / naive}, 0 when naive is 0} */
     public double savingsRatio() {
         long naive = naiveBytes();
         return naive == 0 ? 0.0 : 1.0 - (double) peakBytes() / (double) naive;

@@ -64,27 +64,27 @@ public enum DataType {
         this.jsonName = jsonName;
     }
 
-    /** The {@code TensorProto.DataType} enum value. */
+    /** {@return the {@code TensorProto.DataType} enum value} */
     public int onnxCode() {
         return onnxCode;
     }
 
-    /** Bits per element; 0 when elements have no fixed width (string, undefined). */
+    /** {@return bits per element; 0 when elements have no fixed width (string, undefined)} */
     public int bits() {
         return bits;
     }
 
-    /** Whether a tensor of this type has a size computable from its shape. */
+    /** {@return whether a tensor of this type has a size computable from its shape} */
     public boolean hasFixedWidth() {
         return bits > 0;
     }
 
-    /** The lower-case name used by the JSON graph format, e.g. {@code float32}. */
+    /** {@return the lower-case name used by the JSON graph format, e.g. {@code float32}} */
     public String jsonName() {
         return jsonName;
     }
 
-    /** The type for an ONNX enum code. */
+    /** {@return the type for an ONNX enum code} */
     public static DataType fromOnnxCode(int code) {
         if (code < 0 || code >= BY_CODE.length) {
             throw new IllegalArgumentException("unknown ONNX data type code " + code
@@ -93,7 +93,7 @@ public enum DataType {
         return BY_CODE[code];
     }
 
-    /** The type for a JSON name (case-insensitive); {@code float} and {@code double} are aliases. */
+    /** {@return the type for a JSON name (case-insensitive); {@code float} and {@code double} are aliases} */
     public static DataType fromName(String name) {
         DataType t = BY_NAME.get(name.toLowerCase(Locale.ROOT));
         if (t == null) {

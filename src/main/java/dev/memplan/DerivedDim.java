@@ -49,7 +49,7 @@ public record DerivedDim(Op op, List<Dim> operands, long constant) implements Di
         }
     }
 
-    /** {@code a + b + ... + constant}, folded. */
+    /** {@return {@code a + b + ... + constant}, folded} */
     public static Dim sum(List<? extends Dim> terms, long constant) {
         List<Dim> symbolic = new ArrayList<>();
         long c = constant;
@@ -72,7 +72,7 @@ public record DerivedDim(Op op, List<Dim> operands, long constant) implements Di
         return new DerivedDim(Op.SUM, symbolic, c);
     }
 
-    /** {@code a * b * ...}, folded. */
+    /** {@return {@code a * b * ...}, folded} */
     public static Dim product(List<? extends Dim> factors) {
         List<Dim> symbolic = new ArrayList<>();
         long c = 1;
@@ -95,7 +95,7 @@ public record DerivedDim(Op op, List<Dim> operands, long constant) implements Di
         return new DerivedDim(Op.PRODUCT, symbolic, c);
     }
 
-    /** {@code floor(d / divisor)} or {@code ceil(d / divisor)}, folded. */
+    /** {@return {@code floor(d / divisor)} or {@code ceil(d / divisor)}, folded} */
     public static Dim divide(Dim d, long divisor, boolean ceil) {
         if (divisor <= 0) {
             throw new IllegalArgumentException("a dim can only be divided by a positive constant, got " + divisor);
@@ -109,12 +109,12 @@ public record DerivedDim(Op op, List<Dim> operands, long constant) implements Di
         return new DerivedDim(ceil ? Op.CEIL_DIV : Op.FLOOR_DIV, List.of(d), divisor);
     }
 
-    /** The largest of {@code dims}, folded. */
+    /** {@return the largest of {@code dims}, folded} */
     public static Dim max(List<? extends Dim> dims) {
         return extreme(Op.MAX, dims);
     }
 
-    /** The smallest of {@code dims}, folded. */
+    /** {@return the smallest of {@code dims}, folded} */
     public static Dim min(List<? extends Dim> dims) {
         return extreme(Op.MIN, dims);
     }

@@ -22,18 +22,18 @@ public sealed interface Dim permits Dim.Fixed, Symbol, DerivedDim {
      */
     OptionalLong evaluate(Map<String, Long> bindings);
 
-    /** Whether the extent is known without bindings. */
+    /** {@return whether the extent is known without bindings} */
     boolean isStatic();
 
-    /** The named symbols this dim depends on, in first-use order. */
+    /** {@return the named symbols this dim depends on, in first-use order} */
     Set<Symbol> symbols();
 
-    /** A static extent. */
+    /** {@return a static extent} */
     static Fixed of(long extent) {
         return new Fixed(extent);
     }
 
-    /** A named symbol. */
+    /** {@return a named symbol} */
     static Symbol symbol(String name) {
         return new Symbol(name);
     }

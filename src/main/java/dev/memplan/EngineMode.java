@@ -14,12 +14,12 @@ public enum EngineMode {
     /** The system property that sets the default mode. */
     public static final String PROPERTY = "memplan.engine";
 
-    /** The mode named by {@code memplan.engine}, {@link #AUTO} when it is unset. */
+    /** {@return the mode named by {@code memplan.engine}, {@link #AUTO} when it is unset} */
     public static EngineMode fromSystemProperty() {
         return parse(System.getProperty(PROPERTY, "auto"));
     }
 
-    /** Parses {@code auto}, {@code native} or {@code java} (case-insensitive). */
+    /** {@return parses {@code auto}, {@code native} or {@code java} (case-insensitive)} */
     public static EngineMode parse(String text) {
         try {
             return valueOf(text.trim().toUpperCase(Locale.ROOT));

@@ -63,27 +63,27 @@ public final class Graph {
         return nodes.get(id);
     }
 
-    /** Values in id order. */
+    /** {@return values in id order} */
     public List<Value> values() {
         return values;
     }
 
-    /** Nodes in id order. */
+    /** {@return nodes in id order} */
     public List<Node> nodes() {
         return nodes;
     }
 
-    /** Graph input value ids, in declaration order. */
+    /** {@return graph input value ids, in declaration order} */
     public int[] inputs() {
         return inputs.clone();
     }
 
-    /** Graph output value ids, in declaration order. */
+    /** {@return graph output value ids, in declaration order} */
     public int[] outputs() {
         return outputs.clone();
     }
 
-    /** Initializer (weight) value ids, ascending. */
+    /** {@return initializer (weight) value ids, ascending} */
     public int[] initializers() {
         return initializers.clone();
     }
@@ -100,12 +100,12 @@ public final class Graph {
         return (flat.valueFlags()[valueId] & FlatGraph.INITIALIZER) != 0;
     }
 
-    /** The symbols of the graph's shapes, by name, in first-use order. */
+    /** {@return the symbols of the graph's shapes, by name, in first-use order} */
     public Map<String, Symbol> symbols() {
         return symbols;
     }
 
-    /** The id of the value with this name. */
+    /** {@return the id of the value with this name} */
     public OptionalInt valueId(String name) {
         Integer id = valueIdsByName.get(name);
         return id == null ? OptionalInt.empty() : OptionalInt.of(id);
@@ -130,7 +130,7 @@ public final class Graph {
         private Builder() {
         }
 
-        /** Adds a value and returns its id. {@code name} may be null or empty for an unnamed value. */
+        /** {@return adds a value and returns its id. {@code name} may be null or empty for an unnamed value} */
         public int value(String name, DataType dataType, Shape shape) {
             Objects.requireNonNull(dataType, "dataType");
             Objects.requireNonNull(shape, "shape");
@@ -144,7 +144,7 @@ public final class Graph {
             return id;
         }
 
-        /** Adds a node of the default domain and returns its id. */
+        /** {@return adds a node of the default domain and returns its id} */
         public int node(String name, String opType, int[] inputs, int[] outputs) {
             return node(name, "", opType, inputs, outputs);
         }
@@ -163,7 +163,7 @@ public final class Graph {
             return id;
         }
 
-        /** Declares graph inputs, in order. */
+        /** {@return declares graph inputs, in order} */
         public Builder input(int... valueIds) {
             for (int v : valueIds) {
                 inputs.add(v);
@@ -171,7 +171,7 @@ public final class Graph {
             return this;
         }
 
-        /** Declares graph outputs, in order. */
+        /** {@return declares graph outputs, in order} */
         public Builder output(int... valueIds) {
             for (int v : valueIds) {
                 outputs.add(v);
@@ -179,7 +179,7 @@ public final class Graph {
             return this;
         }
 
-        /** Declares initializers (weights): values whose bytes the model already holds. */
+        /** {@return declares initializers (weights): values whose bytes the model already holds} */
         public Builder initializer(int... valueIds) {
             for (int v : valueIds) {
                 initializers.add(v);

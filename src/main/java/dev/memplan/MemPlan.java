@@ -39,7 +39,7 @@ public final class MemPlan {
         return new Schedule(graph, views, options, roots, compiled);
     }
 
-    /** Compiles and plans one request: a convenience for graphs planned once. */
+    /** {@return compiles and plans one request: a convenience for graphs planned once} */
     public static PlanResult plan(Graph graph, ViewMap views, SizeOracle oracle, PlanOptions options) {
         return compile(graph, views, options).plan(oracle);
     }
@@ -54,7 +54,7 @@ public final class MemPlan {
         return compile(graph, views, options).peakAtBounds(bounds);
     }
 
-    /** The name of the engine {@code mode} selects on this machine: {@code "native"} or {@code "java"}. */
+    /** {@return the name of the engine {@code mode} selects on this machine: {@code "native"} or {@code "java"}} */
     public static String engineName(EngineMode mode) {
         return EngineSelector.engineFor(mode).name();
     }

@@ -30,7 +30,7 @@ public final class Node {
         return id;
     }
 
-    /** The node's name; may be empty. */
+    /** {@return the node's name; may be empty} */
     public String name() {
         return name;
     }
@@ -39,7 +39,7 @@ public final class Node {
         return opType;
     }
 
-    /** The operator domain; empty for the default ONNX domain. */
+    /** {@return the operator domain; empty for the default ONNX domain} */
     public String domain() {
         return domain;
     }
@@ -48,12 +48,12 @@ public final class Node {
         return inputs.length;
     }
 
-    /** The value id of input {@code i}, or {@link Graph#ABSENT}. */
+    /** {@return the value id of input {@code i}, or {@link Graph#ABSENT}} */
     public int input(int i) {
         return inputs[i];
     }
 
-    /** A copy of the input value ids. */
+    /** {@return a copy of the input value ids} */
     public int[] inputs() {
         return inputs.clone();
     }
@@ -66,18 +66,18 @@ public final class Node {
         return outputs[i];
     }
 
-    /** A copy of the output value ids. */
+    /** {@return a copy of the output value ids} */
     public int[] outputs() {
         return outputs.clone();
     }
 
-    /** How errors and reports name this node: {@code 'n0' (MatMul, node 0)}. */
+    /** {@return how errors and reports name this node: {@code 'n0' (MatMul, node 0)}} */
     public String describe() {
         return (name.isEmpty() ? "node " + id + " (" + opType + ")"
                 : "'" + name + "' (" + opType + ", node " + id + ")");
     }
 
-    /** The name, or {@code opType#id} when the node has none. */
+    /** {@return the name, or {@code opType#id} when the node has none} */
     public String displayName() {
         return name.isEmpty() ? opType + "#" + id : name;
     }

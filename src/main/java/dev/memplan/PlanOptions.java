@@ -37,7 +37,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
         }
     }
 
-    /** Graph inputs excluded, alignment 1, the engine of {@code memplan.engine}, slots, default effort. */
+    /** {@return graph inputs excluded, alignment 1, the engine of {@code memplan.engine}, slots, default effort} */
     public static PlanOptions defaults() {
         return new PlanOptions(false, 1, EngineMode.fromSystemProperty(), Strategy.SLOTS, DEFAULT_EFFORT);
     }

@@ -29,7 +29,7 @@ public sealed interface PlanResult permits PlanResult.Complete, PlanResult.Defer
         return this instanceof Complete;
     }
 
-    /** The plan when complete. */
+    /** {@return the plan when complete} */
     default Optional<ActivationPlan> asComplete() {
         return this instanceof Complete c ? Optional.of(c.plan()) : Optional.empty();
     }

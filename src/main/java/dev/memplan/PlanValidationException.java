@@ -19,12 +19,12 @@ public class PlanValidationException extends MemplanException {
         this.totalProblems = totalProblems;
     }
 
-    /** The problems found, in the order they were found (the first hundred). */
+    /** {@return the problems found, in the order they were found (the first hundred)} */
     public List<String> problems() {
         return problems;
     }
 
-    /** How many problems were found, listed or not. */
+    /** {@return how many problems were found, listed or not} */
     public long totalProblems() {
         return totalProblems;
     }

@@ -59,19 +59,19 @@ public final class Schedule implements Reservation {
         return options;
     }
 
-    /** The engine that compiled this schedule and plans on it: {@code "native"} or {@code "java"}. */
+    /** {@return the engine that compiled this schedule and plans on it: {@code "native"} or {@code "java"}} */
     public String engine() {
         return compiled.engineName();
     }
 
-    /** Node ids in execution order. */
+    /** {@return node ids in execution order} */
     public int[] order() {
         int[] out = new int[graph.nodeCount()];
         compiled.order().get(out);
         return out;
     }
 
-    /** Positions: one per node, at least one. The last is where graph outputs end. */
+    /** {@return positions: one per node, at least one. The last is where graph outputs end} */
     public int numPositions() {
         return compiled.numPositions();
     }
@@ -80,34 +80,34 @@ public final class Schedule implements Reservation {
         return compiled.numOwners();
     }
 
-    /** Owner value ids in allocation order. */
+    /** {@return owner value ids in allocation order} */
     public int[] owners() {
         int[] out = new int[numOwners()];
         ownerValues.duplicate().get(out);
         return out;
     }
 
-    /** The value id of owner index {@code o}. */
+    /** {@return the value id of owner index {@code o}} */
     public int ownerValue(int o) {
         return ownerValues.get(o);
     }
 
-    /** The position where owner index {@code o} is produced. */
+    /** {@return the position where owner index {@code o} is produced} */
     public int def(int o) {
         return ownerDefs.get(o);
     }
 
-    /** The last position that reads owner index {@code o} or any view of it. */
+    /** {@return the last position that reads owner index {@code o} or any view of it} */
     public int useEnd(int o) {
         return ownerUseEnds.get(o);
     }
 
-    /** The owner index of value {@code valueId}, or -1 when it owns no slot. */
+    /** {@return the owner index of value {@code valueId}, or -1 when it owns no slot} */
     public int ownerIndexOf(int valueId) {
         return ownerIndex[valueId];
     }
 
-    /** The value that owns the bytes of {@code valueId}: itself unless it is a view. */
+    /** {@return the value that owns the bytes of {@code valueId}: itself unless it is a view} */
     public int root(int valueId) {
         return roots[valueId];
     }
@@ -143,7 +143,7 @@ public final class Schedule implements Reservation {
         return new PlanResult.Complete(allocate(sizes));
     }
 
-    /** Plans with every symbol replaced by its binding (symbol name to value). */
+    /** {@return plans with every symbol replaced by its binding (symbol name to value)} */
     public PlanResult plan(Map<String, Long> bindings) {
         return plan(SizeOracle.bounded(bindings));
     }

@@ -39,7 +39,7 @@ public record Shape(List<Dim> dims) {
         return new Shape(out);
     }
 
-    /** A static shape. */
+    /** {@return a static shape} */
     public static Shape fixed(long... extents) {
         return new Shape(Arrays.stream(extents).mapToObj(Dim::of).map(Dim.class::cast).toList());
     }
@@ -48,7 +48,7 @@ public record Shape(List<Dim> dims) {
         return dims.size();
     }
 
-    /** Whether every dim is static. */
+    /** {@return whether every dim is static} */
     public boolean isStatic() {
         for (Dim d : dims) {
             if (!d.isStatic()) {
@@ -58,7 +58,7 @@ public record Shape(List<Dim> dims) {
         return true;
     }
 
-    /** The named symbols the shape depends on, in first-use order. */
+    /** {@return the named symbols the shape depends on, in first-use order} */
     public Set<Symbol> symbols() {
         Set<Symbol> out = new LinkedHashSet<>();
         for (Dim d : dims) {

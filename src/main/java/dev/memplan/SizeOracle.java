@@ -11,10 +11,10 @@ import java.util.OptionalLong;
 @FunctionalInterface
 public interface SizeOracle {
 
-    /** The bytes {@code owner} needs (>= 0), or empty when unknown. */
+    /** {@return the bytes {@code owner} needs (>= 0), or empty when unknown} */
     OptionalLong bytes(Value owner);
 
-    /** Sizes from static shapes; any symbolic dim makes a size unknown. */
+    /** {@return sizes from static shapes; any symbolic dim makes a size unknown} */
     static SizeOracle staticShapes() {
         return bounded(Map.of());
     }

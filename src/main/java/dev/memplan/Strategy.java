@@ -17,7 +17,7 @@ import java.util.Locale;
 public enum Strategy {
     OFFSETS, SLOTS;
 
-    /** Parses {@code offsets} or {@code slots} (case-insensitive). */
+    /** {@return parses {@code offsets} or {@code slots} (case-insensitive)} */
     public static Strategy parse(String text) {
         try {
             return valueOf(text.trim().toUpperCase(Locale.ROOT));

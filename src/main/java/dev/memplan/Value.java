@@ -12,12 +12,12 @@ package dev.memplan;
  */
 public record Value(int id, String name, DataType dataType, Shape shape, int producer) {
 
-    /** How errors and reports name this value: {@code 'h' (value 3)}. */
+    /** {@return how errors and reports name this value: {@code 'h' (value 3)}} */
     public String describe() {
         return name.isEmpty() ? "value " + id : "'" + name + "' (value " + id + ")";
     }
 
-    /** The name, or {@code %id} when the value has none. */
+    /** {@return the name, or {@code %id} when the value has none} */
     public String displayName() {
         return name.isEmpty() ? "%" + id : name;
     }

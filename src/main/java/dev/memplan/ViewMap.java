@@ -24,12 +24,12 @@ public final class ViewMap {
         this.sources = Collections.unmodifiableMap(sources);
     }
 
-    /** No views. */
+    /** {@return no views} */
     public static ViewMap empty() {
         return EMPTY;
     }
 
-    /** A view map from {@code view -> source} value ids. */
+    /** {@return a view map from {@code view -> source} value ids} */
     public static ViewMap of(Map<Integer, Integer> edges) {
         return new ViewMap(new TreeMap<>(edges));
     }
@@ -38,7 +38,7 @@ public final class ViewMap {
         return new Builder();
     }
 
-    /** The edges, by ascending view id. */
+    /** {@return the edges, by ascending view id} */
     public Map<Integer, Integer> edges() {
         return sources;
     }
@@ -153,7 +153,7 @@ public final class ViewMap {
         private Builder() {
         }
 
-        /** Declares {@code view} a view of {@code source}; a view has one source. */
+        /** {@return declares {@code view} a view of {@code source}; a view has one source} */
         public Builder put(int view, int source) {
             Integer previous = edges.putIfAbsent(view, source);
             if (previous != null && previous != source) {

@@ -16,7 +16,7 @@ public final class ChainGenerator {
     private ChainGenerator() {
     }
 
-    /** A chain of exactly {@code owners} nodes after the graph input. */
+    /** {@return a chain of exactly {@code owners} nodes after the graph input} */
     public static GeneratedGraph ofOwners(int owners) {
         if (owners < 1) {
             throw new IllegalArgumentException("a chain needs at least one owner, got " + owners);

@@ -27,12 +27,12 @@ public record GeneratedGraph(String description, Graph graph, ViewMap views, Map
         bindings = Map.copyOf(bindings);
     }
 
-    /** Compiles the graph with {@code options}. */
+    /** {@return compiles the graph with {@code options}} */
     public Schedule compile(PlanOptions options) {
         return MemPlan.compile(graph, views, options);
     }
 
-    /** Plans the typical request: compile, then plan at {@link #bindings()}. */
+    /** {@return plans the typical request: compile, then plan at {@link #bindings()}} */
     public PlanResult plan(PlanOptions options) {
         return compile(options).plan(bindings);
     }
@@ -57,7 +57,7 @@ public record GeneratedGraph(String description, Graph graph, ViewMap views, Map
         return sizes;
     }
 
-    /** Owners under default options (graph inputs excluded): values produced by a node that are no view. */
+    /** {@return owners under default options (graph inputs excluded): values produced by a node that are no view} */
     public int ownerCount() {
         int owners = 0;
         for (Value v : graph.values()) {

@@ -19,12 +19,12 @@ public enum GraphKind {
     /** The seed {@link #ofOwners(int)} uses for the random DAG. */
     public static final long DEFAULT_SEED = 42;
 
-    /** About {@code targetOwners} owners (exactly, for the random DAG and the chain). */
+    /** {@return about {@code targetOwners} owners (exactly, for the random DAG and the chain)} */
     public GeneratedGraph ofOwners(int targetOwners) {
         return ofOwners(targetOwners, DEFAULT_SEED);
     }
 
-    /** About {@code targetOwners} owners; {@code seed} matters only to the random DAG. */
+    /** {@return about {@code targetOwners} owners; {@code seed} matters only to the random DAG} */
     public GeneratedGraph ofOwners(int targetOwners, long seed) {
         switch (this) {
             case TRANSFORMER:
@@ -41,7 +41,7 @@ public enum GraphKind {
         }
     }
 
-    /** The kind named {@code name}, case-insensitive, {@code -} or {@code _} between words. */
+    /** {@return the kind named {@code name}, case-insensitive, {@code -} or {@code _} between words} */
     public static GraphKind parse(String name) {
         String key = name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
         if (key.equals("RANDOMDAG") || key.equals("DAG")) {

@@ -26,7 +26,7 @@ public final class RandomDagGenerator {
     private RandomDagGenerator() {
     }
 
-    /** Exactly {@code targetOwners} owners, with a pool of {@code min(4096, targetOwners / 4)} values. */
+    /** {@return exactly {@code targetOwners} owners, with a pool of {@code min(4096, targetOwners / 4)} values} */
     public static GeneratedGraph ofOwners(int targetOwners, long seed) {
         return build(targetOwners, Math.max(2, Math.min(MAX_WINDOW, targetOwners / 4)), seed);
     }

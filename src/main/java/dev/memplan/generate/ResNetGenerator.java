@@ -24,12 +24,12 @@ public final class ResNetGenerator {
     private ResNetGenerator() {
     }
 
-    /** ResNet-18's layout: two basic blocks per stage. */
+    /** {@return resNet-18's layout: two basic blocks per stage} */
     public static GeneratedGraph resnet18() {
         return build(new int[] {2, 2, 2, 2});
     }
 
-    /** As many blocks as it takes to get about {@code targetOwners} owners, spread over the four stages. */
+    /** {@return as many blocks as it takes to get about {@code targetOwners} owners, spread over the four stages} */
     public static GeneratedGraph ofOwners(int targetOwners) {
         int blocks = Math.max(STAGES, Math.round((float) (targetOwners - FIXED_OWNERS) / OWNERS_PER_BLOCK));
         int[] perStage = new int[STAGES];
@@ -39,7 +39,7 @@ public final class ResNetGenerator {
         return build(perStage);
     }
 
-    /** The owner count {@link #build} gives. */
+    /** {@return the owner count {@link #build} gives} */
     public static int ownerCount(int[] blocksPerStage) {
         int blocks = 0;
         for (int n : blocksPerStage) {
@@ -48,7 +48,7 @@ public final class ResNetGenerator {
         return FIXED_OWNERS + OWNERS_PER_BLOCK * blocks;
     }
 
-    /** A ResNet with {@code blocksPerStage[s]} basic blocks in stage {@code s} (four stages, each >= 1). */
+    /** {@return a ResNet with {@code blocksPerStage[s]} basic blocks in stage {@code s} (four stages, each >= 1)} */
     public static GeneratedGraph build(int[] blocksPerStage) {
         if (blocksPerStage.length != STAGES) {
             throw new IllegalArgumentException("a ResNet has " + STAGES + " stages, got " + blocksPerStage.length);

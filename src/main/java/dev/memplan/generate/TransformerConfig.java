@@ -23,12 +23,12 @@ public record TransformerConfig(int layers, int hidden, int heads, int mlpRatio,
         }
     }
 
-    /** GPT-2 small: 12 layers, hidden 768, 12 heads, MLP ratio 4, vocabulary 50257. */
+    /** {@return GPT-2 small: 12 layers, hidden 768, 12 heads, MLP ratio 4, vocabulary 50257} */
     public static TransformerConfig gpt2Small() {
         return new TransformerConfig(12, 768, 12, 4, 50257);
     }
 
-    /** The same dimensions with {@code n} layers. */
+    /** {@return the same dimensions with {@code n} layers} */
     public TransformerConfig withLayers(int n) {
         return new TransformerConfig(n, hidden, heads, mlpRatio, vocab);
     }

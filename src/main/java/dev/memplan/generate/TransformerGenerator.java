@@ -26,18 +26,18 @@ public final class TransformerGenerator {
     private TransformerGenerator() {
     }
 
-    /** GPT-2 small (12 layers, hidden 768, 12 heads, vocabulary 50257). */
+    /** {@return GPT-2 small (12 layers, hidden 768, 12 heads, vocabulary 50257)} */
     public static GeneratedGraph gpt2Small() {
         return build(TransformerConfig.gpt2Small());
     }
 
-    /** GPT-2 small dimensions with as many layers as it takes to get about {@code targetOwners} owners. */
+    /** {@return GPT-2 small dimensions with as many layers as it takes to get about {@code targetOwners} owners} */
     public static GeneratedGraph ofOwners(int targetOwners) {
         int layers = Math.max(1, Math.round((float) (targetOwners - FIXED_OWNERS) / OWNERS_PER_LAYER));
         return build(TransformerConfig.gpt2Small().withLayers(layers));
     }
 
-    /** The owner count {@link #build} gives for {@code config}. */
+    /** {@return the owner count {@link #build} gives for {@code config}} */
     public static int ownerCount(TransformerConfig config) {
         return FIXED_OWNERS + OWNERS_PER_LAYER * config.layers();
     }

@@ -47,7 +47,7 @@ public final class UNetGenerator {
         return depth * (4 * convsPerLevel + 3) + 2 * convsPerLevel;
     }
 
-    /** The owner count {@link #build} gives. */
+    /** {@return the owner count {@link #build} gives} */
     public static int ownerCount(int depth, int convsPerLevel, int stacks) {
         return FIXED_OWNERS + stacks * ownersPerStack(depth, convsPerLevel);
     }

@@ -24,22 +24,22 @@ public class GraphFileException extends InvalidGraphException {
         this.problem = problem;
     }
 
-    /** The 1-based line of the offending token. */
+    /** {@return the 1-based line of the offending token} */
     public int line() {
         return line;
     }
 
-    /** The 1-based column of the offending token. */
+    /** {@return the 1-based column of the offending token} */
     public int column() {
         return column;
     }
 
-    /** Where in the document, e.g. {@code $.nodes[3].inputs[1]}. */
+    /** {@return where in the document, e.g. {@code $.nodes[3].inputs[1]}} */
     public String jsonPath() {
         return jsonPath;
     }
 
-    /** What is wrong and what to do, without the location. */
+    /** {@return what is wrong and what to do, without the location} */
     public String problem() {
         return problem;
     }

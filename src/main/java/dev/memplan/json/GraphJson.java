@@ -36,19 +36,19 @@ public final class GraphJson {
     private GraphJson() {
     }
 
-    /** Reads a graph file (UTF-8). */
+    /** {@return reads a graph file (UTF-8)} */
     public static GraphFile read(Path file) throws IOException {
         try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             return read(in);
         }
     }
 
-    /** Reads a graph from {@code in}; does not close it. */
+    /** {@return reads a graph from {@code in}; does not close it} */
     public static GraphFile read(Reader in) throws IOException {
         return GraphJsonReader.read(in);
     }
 
-    /** Reads a graph from a string. */
+    /** {@return reads a graph from a string} */
     public static GraphFile parse(String json) {
         try {
             return read(new StringReader(json));
@@ -74,7 +74,7 @@ public final class GraphJson {
         }
     }
 
-    /** The graph file text of {@code graph} and {@code views}. */
+    /** {@return the graph file text of {@code graph} and {@code views}} */
     public static String toJson(Graph graph, ViewMap views) {
         StringWriter out = new StringWriter();
         try {

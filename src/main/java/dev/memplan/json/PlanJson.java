@@ -30,12 +30,12 @@ public final class PlanJson {
     private PlanJson() {
     }
 
-    /** The plan object of {@code result}, planned on {@code schedule}, without a newline. */
+    /** {@return the plan object of {@code result}, planned on {@code schedule}, without a newline} */
     public static String toJson(Schedule schedule, PlanResult result) {
         return toJson(null, schedule, result);
     }
 
-    /** As {@link #toJson(Schedule, PlanResult)}, with {@code "file"} first when {@code file} is not null. */
+    /** {@return as {@link #toJson(Schedule, PlanResult)}, with {@code "file"} first when {@code file} is not null} */
     public static String toJson(String file, Schedule schedule, PlanResult result) {
         StringWriter out = new StringWriter();
         try {

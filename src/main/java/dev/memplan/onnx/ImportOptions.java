@@ -15,7 +15,7 @@ public record ImportOptions(boolean foldConstants, ViewPolicy viewPolicy) {
         }
     }
 
-    /** Fold constants, ONNX Runtime's views. */
+    /** {@return fold constants, ONNX Runtime's views} */
     public static ImportOptions defaults() {
         return new ImportOptions(true, ViewPolicy.ORT);
     }

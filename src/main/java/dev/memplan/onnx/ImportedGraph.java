@@ -46,7 +46,7 @@ public final class ImportedGraph {
         this.uninferred = List.copyOf(uninferred);
     }
 
-    /** The ONNX graph's name. */
+    /** {@return the ONNX graph's name} */
     public String name() {
         return name;
     }
@@ -74,7 +74,7 @@ public final class ImportedGraph {
         return out;
     }
 
-    /** Fresh symbols (not named by the model), with where each came from. */
+    /** {@return fresh symbols (not named by the model), with where each came from} */
     public Map<String, String> freshSymbols() {
         return freshSymbols;
     }
@@ -87,7 +87,7 @@ public final class ImportedGraph {
         return weightBytes;
     }
 
-    /** Weight bytes of this graph and of every control-flow body in it. */
+    /** {@return weight bytes of this graph and of every control-flow body in it} */
     public long totalWeightBytes() {
         long total = weightBytes;
         for (ControlFlowNode cf : controlFlow) {
@@ -99,32 +99,32 @@ public final class ImportedGraph {
         return total;
     }
 
-    /** Bytes of the weights constant folding made (outputs of folded nodes). */
+    /** {@return bytes of the weights constant folding made (outputs of folded nodes)} */
     public long foldedBytes() {
         return foldedBytes;
     }
 
-    /** How many values constant folding turned into weights. */
+    /** {@return how many values constant folding turned into weights} */
     public int foldedValues() {
         return foldedValues;
     }
 
-    /** The ONNX name of a value. */
+    /** {@return the ONNX name of a value} */
     public String onnxName(int valueId) {
         return graph.value(valueId).name();
     }
 
-    /** The shape the model's value_info (or graph input/output declaration) gives, if any. */
+    /** {@return the shape the model's value_info (or graph input/output declaration) gives, if any} */
     public Optional<Shape> declaredShape(String onnxName) {
         return Optional.ofNullable(declaredShapes.get(onnxName));
     }
 
-    /** Values whose declared shape differs from the inferred one. */
+    /** {@return values whose declared shape differs from the inferred one} */
     public List<ShapeDisagreement> disagreements() {
         return disagreements;
     }
 
-    /** The If/Loop/Scan nodes, with their bodies. */
+    /** {@return the If/Loop/Scan nodes, with their bodies} */
     public List<ControlFlowNode> controlFlow() {
         return controlFlow;
     }

@@ -64,7 +64,7 @@ public final class OnnxModel {
         }
     }
 
-    /** Parses a model held in memory (tests, generated models). */
+    /** {@return parses a model held in memory (tests, generated models)} */
     public static OnnxModel read(String source, byte[] bytes) {
         return parse(source, ByteBuffer.wrap(bytes), bytes.length);
     }
@@ -100,7 +100,7 @@ public final class OnnxModel {
         return new OnnxModel(source, proto, size);
     }
 
-    /** Where the model came from (a path, or the name given to {@link #read(String, byte[])}). */
+    /** {@return where the model came from (a path, or the name given to {@link #read(String, byte[])})} */
     public String source() {
         return source;
     }
@@ -122,7 +122,7 @@ public final class OnnxModel {
         return (proto.getProducerName() + " " + proto.getProducerVersion()).trim();
     }
 
-    /** Opset versions by domain ({@code ""} is the default ONNX domain). */
+    /** {@return opset versions by domain ({@code ""} is the default ONNX domain)} */
     public Map<String, Long> opsets() {
         Map<String, Long> out = new LinkedHashMap<>();
         for (OperatorSetIdProto op : proto.getOpsetImportList()) {
@@ -132,7 +132,7 @@ public final class OnnxModel {
         return Collections.unmodifiableMap(out);
     }
 
-    /** The default-domain opset version; 1 when the model declares none. */
+    /** {@return the default-domain opset version; 1 when the model declares none} */
     public long defaultOpset() {
         return opsets().getOrDefault("", 1L);
     }

@@ -35,12 +35,12 @@ public record OnnxPlan(ImportedGraph imported, Map<String, Long> bindings, Sched
         return result instanceof PlanResult.Complete && controlFlow.stream().allMatch(n -> n.transientNeed().isPresent());
     }
 
-    /** The outer plan; throws when deferred. */
+    /** {@return the outer plan; throws when deferred} */
     public ActivationPlan plan() {
         return result.orElseThrow();
     }
 
-    /** The largest transient need of any control-flow node (0 without control flow). */
+    /** {@return the largest transient need of any control-flow node (0 without control flow)} */
     public OptionalLong largestTransientNeed() {
         long max = 0;
         for (NodeNeed n : controlFlow) {

@@ -20,7 +20,7 @@ public final class OnnxPlanner {
     private OnnxPlanner() {
     }
 
-    /** Plans {@code imported} with its symbols bound to {@code bindings}. */
+    /** {@return plans {@code imported} with its symbols bound to {@code bindings}} */
     public static OnnxPlan plan(ImportedGraph imported, Map<String, Long> bindings, PlanOptions options) {
         Schedule schedule = MemPlan.compile(imported.graph(), imported.views(), options);
         PlanResult result = schedule.plan(bindings);

@@ -29,7 +29,7 @@ public final class OnnxReport {
     private OnnxReport() {
     }
 
-    /** The report of {@code plan} as a JSON object. */
+    /** {@return the report of {@code plan} as a JSON object} */
     public static ObjectNode toJson(OnnxPlan plan) {
         ImportedGraph imp = plan.imported();
         Graph g = imp.graph();
@@ -168,7 +168,7 @@ public final class OnnxReport {
     public record LivePeak(int position, String nodeName, long liveBytes, List<LiveTensor> largest) {
     }
 
-    /** The position where the most bytes are live, with its {@code top} largest live tensors. */
+    /** {@return the position where the most bytes are live, with its {@code top} largest live tensors} */
     public static LivePeak livePeak(OnnxPlan plan, int top) {
         ActivationPlan ap = plan.plan();
         Schedule s = plan.schedule();
@@ -202,7 +202,7 @@ public final class OnnxReport {
         return new LivePeak(at, node, Math.max(best, 0), List.copyOf(tensors.subList(0, Math.min(top, tensors.size()))));
     }
 
-    /** A short human-readable summary of the plan, for the command line's text format. */
+    /** {@return a short human-readable summary of the plan, for the command line's text format} */
     public static String text(String modelName, OnnxPlan plan) {
         ImportedGraph imp = plan.imported();
         StringBuilder sb = new StringBuilder();

@@ -21,12 +21,12 @@ public enum ViewPolicy {
         this.viewOps = viewOps;
     }
 
-    /** Whether output 0 of a default-domain {@code opType} node is a view of its input 0. */
+    /** {@return whether output 0 of a default-domain {@code opType} node is a view of its input 0} */
     public boolean isView(String domain, String opType) {
         return (domain.isEmpty() || domain.equals("ai.onnx")) && viewOps.contains(opType);
     }
 
-    /** The policy for a command-line name: {@code ort}, {@code strided} or {@code none}. */
+    /** {@return the policy for a command-line name: {@code ort}, {@code strided} or {@code none}} */
     public static ViewPolicy fromName(String name) {
         for (ViewPolicy p : values()) {
             if (p.name().equalsIgnoreCase(name)) {
