@@ -76,7 +76,11 @@ public final class ActivationPlan {
         return allocation == null ? Strategy.OFFSETS : Strategy.SLOTS;
     }
 
-    /** {@return the byte offset of owner {@code valueId} in the arena, or -1 when the value owns nothing} */
+    /**
+     * {@return the byte offset of owner {@code valueId} in the arena, or -1 when the value owns nothing}
+     *
+     * @param valueId a value id of the planned graph
+     */
     public long offsetOf(int valueId) {
         int o = schedule.ownerIndexOf(valueId);
         return o < 0 ? -1 : ownerOffsets.get(o);
@@ -108,6 +112,8 @@ public final class ActivationPlan {
     /**
      * The slot of owner {@code valueId}, or -1 when the value owns no slot.
      *
+     * @param valueId a value id of the planned graph
+     * @return the slot id, or -1 when the value owns no slot
      * @throws IllegalStateException on an offsets plan
      */
     public int slotOf(int valueId) {
@@ -119,6 +125,8 @@ public final class ActivationPlan {
     /**
      * The slot of every value id, -1 for values that own no slot: a new read-only buffer made from
      * {@link #slotsByOwner()} on each call.
+     *
+     * @return a read-only buffer indexed by value id
      */
     public IntBuffer slotsByValue() {
         int[] byValue = new int[schedule.graph().valueCount()];
@@ -133,6 +141,8 @@ public final class ActivationPlan {
     /**
      * The slot of each owner by owner index (the order of {@link Schedule#owners()}); read-only,
      * no copy: on the native engine, the direct buffer the C++ code wrote.
+     *
+     * @return a read-only buffer indexed by owner index
      */
     public IntBuffer slotsByOwner() {
         return slotsOrFail().ownerSlots().duplicate();
@@ -143,7 +153,11 @@ public final class ActivationPlan {
         return allocation == null ? LongBuffer.allocate(0).asReadOnlyBuffer() : allocation.slotCapacities().duplicate();
     }
 
-    /** {@return the bytes planned for owner {@code valueId} (after alignment), or -1 when it owns no slot} */
+    /**
+     * {@return the bytes planned for owner {@code valueId} (after alignment), or -1 when it owns no slot}
+     *
+     * @param valueId a value id of the planned graph
+     */
     public long sizeOf(int valueId) {
         int o = schedule.ownerIndexOf(valueId);
         return o < 0 ? -1 : ownerSizes.get(o);
@@ -152,6 +166,7 @@ public final class ActivationPlan {
     /**
      * Owner value id to slot id, by ascending value id.
      *
+     * @return owner value id to slot id, in ascending value id
      * @throws IllegalStateException on an offsets plan
      */
     public Map<Integer, Integer> assignments() {
@@ -200,6 +215,8 @@ public final class ActivationPlan {
     /**
      * The most bytes live at any one position: no plan of these sizes reserves less, so
      * {@code peak / lowerBound} says how far this plan is from the best possible.
+     *
+     * @return the lower bound, in bytes
      */
     public long lowerBoundBytes() {
         return lowerBoundBytes;

@@ -24,6 +24,12 @@ public final class Admission {
      * search is a binary search on the peak, which greedy planning keeps monotone in practice; where
      * it is not, the answer still fits the budget, it may just not be the very largest that does.
      *
+     * @param schedule the compiled graph or model to plan on
+     * @param symbol the symbol to search over
+     * @param others bindings of every other symbol
+     * @param budgetBytes the bytes a request may reserve
+     * @param max the largest value to consider, >= 1
+     * @return the largest fitting value, or empty when 1 does not fit
      * @throws IllegalArgumentException when a symbol other than {@code symbol} is left unbound
      */
     public static OptionalLong largestFitting(Reservation schedule, String symbol, Map<String, Long> others,
@@ -53,6 +59,11 @@ public final class Admission {
     /**
      * The bytes to reserve with {@code symbol = value} and the other symbols at {@code others}.
      *
+     * @param schedule the compiled graph or model to plan on
+     * @param symbol the symbol to set
+     * @param others bindings of every other symbol
+     * @param value the value of {@code symbol}
+     * @return the bytes to reserve
      * @throws IllegalArgumentException naming the unbound symbols when the plan is deferred
      */
     public static long peakAt(Reservation schedule, String symbol, Map<String, Long> others, long value) {

@@ -13,32 +13,59 @@ import java.util.Map;
  * their sizes are unknown and plans that need them are deferred.
  */
 public enum DataType {
+    /** No element type (ONNX UNDEFINED): no fixed width, sizes unknown. ONNX code 0. */
     UNDEFINED(0, 0, "undefined"),
+    /** float32: 32 bits per element. ONNX code 1. */
     FLOAT32(1, 32, "float32"),
+    /** uint8: 8 bits per element. ONNX code 2. */
     UINT8(2, 8, "uint8"),
+    /** int8: 8 bits per element. ONNX code 3. */
     INT8(3, 8, "int8"),
+    /** uint16: 16 bits per element. ONNX code 4. */
     UINT16(4, 16, "uint16"),
+    /** int16: 16 bits per element. ONNX code 5. */
     INT16(5, 16, "int16"),
+    /** int32: 32 bits per element. ONNX code 6. */
     INT32(6, 32, "int32"),
+    /** int64: 64 bits per element. ONNX code 7. */
     INT64(7, 64, "int64"),
+    /** Variable-length strings: no fixed width, sizes unknown. ONNX code 8. */
     STRING(8, 0, "string"),
+    /** Boolean, one byte per element. ONNX code 9. */
     BOOL(9, 8, "bool"),
+    /** float16: 16 bits per element. ONNX code 10. */
     FLOAT16(10, 16, "float16"),
+    /** float64: 64 bits per element. ONNX code 11. */
     FLOAT64(11, 64, "float64"),
+    /** uint32: 32 bits per element. ONNX code 12. */
     UINT32(12, 32, "uint32"),
+    /** uint64: 64 bits per element. ONNX code 13. */
     UINT64(13, 64, "uint64"),
+    /** Complex of two 32-bit floats. ONNX code 14. */
     COMPLEX64(14, 64, "complex64"),
+    /** Complex of two 64-bit floats. ONNX code 15. */
     COMPLEX128(15, 128, "complex128"),
+    /** Brain floating point, 16 bits. ONNX code 16. */
     BFLOAT16(16, 16, "bfloat16"),
+    /** float8e4m3fn: 8 bits per element. ONNX code 17. */
     FLOAT8E4M3FN(17, 8, "float8e4m3fn"),
+    /** float8e4m3fnuz: 8 bits per element. ONNX code 18. */
     FLOAT8E4M3FNUZ(18, 8, "float8e4m3fnuz"),
+    /** float8e5m2: 8 bits per element. ONNX code 19. */
     FLOAT8E5M2(19, 8, "float8e5m2"),
+    /** float8e5m2fnuz: 8 bits per element. ONNX code 20. */
     FLOAT8E5M2FNUZ(20, 8, "float8e5m2fnuz"),
+    /** uint4: 4 bits per element. ONNX code 21. */
     UINT4(21, 4, "uint4"),
+    /** int4: 4 bits per element. ONNX code 22. */
     INT4(22, 4, "int4"),
+    /** float4e2m1: 4 bits per element. ONNX code 23. */
     FLOAT4E2M1(23, 4, "float4e2m1"),
+    /** float8e8m0: 8 bits per element. ONNX code 24. */
     FLOAT8E8M0(24, 8, "float8e8m0"),
+    /** uint2: 2 bits per element. ONNX code 25. */
     UINT2(25, 2, "uint2"),
+    /** int2: 2 bits per element. ONNX code 26. */
     INT2(26, 2, "int2");
 
     private static final DataType[] BY_CODE = new DataType[27];
@@ -84,7 +111,11 @@ public enum DataType {
         return jsonName;
     }
 
-    /** {@return the type for an ONNX enum code} */
+    /**
+     * {@return the type for an ONNX enum code}
+     *
+     * @param code the ONNX {@code TensorProto.DataType} code
+     */
     public static DataType fromOnnxCode(int code) {
         if (code < 0 || code >= BY_CODE.length) {
             throw new IllegalArgumentException("unknown ONNX data type code " + code
@@ -93,7 +124,11 @@ public enum DataType {
         return BY_CODE[code];
     }
 
-    /** {@return the type for a JSON name (case-insensitive); {@code float} and {@code double} are aliases} */
+    /**
+     * {@return the type for a JSON name (case-insensitive); {@code float} and {@code double} are aliases}
+     *
+     * @param name the lower-case name, e.g. {@code float32}
+     */
     public static DataType fromName(String name) {
         DataType t = BY_NAME.get(name.toLowerCase(Locale.ROOT));
         if (t == null) {

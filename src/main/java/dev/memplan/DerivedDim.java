@@ -36,6 +36,13 @@ public record DerivedDim(Op op, List<Dim> operands, long constant) implements Di
         MIN
     }
 
+    /**
+     * Validates the expression: a known op, at least one operand, a positive divisor for divisions.
+     *
+     * @param op the operation
+     * @param operands the dims it combines
+     * @param constant the constant term (sum), factor (product), divisor (divisions) or bound (max, min)
+     */
     public DerivedDim {
         operands = List.copyOf(operands);
         if (operands.isEmpty()) {
@@ -49,7 +56,12 @@ public record DerivedDim(Op op, List<Dim> operands, long constant) implements Di
         }
     }
 
-    /** {@return {@code a + b + ... + constant}, folded} */
+    /**
+     * {@return {@code a + b + ... + constant}, folded}
+     *
+     * @param terms the dims to add
+     * @param constant a constant added to the sum
+     */
     public static Dim sum(List<? extends Dim> terms, long constant) {
         List<Dim> symbolic = new ArrayList<>();
         long c = constant;
@@ -72,7 +84,11 @@ public record DerivedDim(Op op, List<Dim> operands, long constant) implements Di
         return new DerivedDim(Op.SUM, symbolic, c);
     }
 
-    /** {@return {@code a * b * ...}, folded} */
+    /**
+     * {@return {@code a * b * ...}, folded}
+     *
+     * @param factors the dims to multiply
+     */
     public static Dim product(List<? extends Dim> factors) {
         List<Dim> symbolic = new ArrayList<>();
         long c = 1;
@@ -95,7 +111,13 @@ public record DerivedDim(Op op, List<Dim> operands, long constant) implements Di
         return new DerivedDim(Op.PRODUCT, symbolic, c);
     }
 
-    /** {@return {@code floor(d / divisor)} or {@code ceil(d / divisor)}, folded} */
+    /**
+     * {@return {@code floor(d / divisor)} or {@code ceil(d / divisor)}, folded}
+     *
+     * @param d the dividend
+     * @param divisor the divisor, > 0
+     * @param ceil true to round up, false to round down
+     */
     public static Dim divide(Dim d, long divisor, boolean ceil) {
         if (divisor <= 0) {
             throw new IllegalArgumentException("a dim can only be divided by a positive constant, got " + divisor);
@@ -109,12 +131,20 @@ public record DerivedDim(Op op, List<Dim> operands, long constant) implements Di
         return new DerivedDim(ceil ? Op.CEIL_DIV : Op.FLOOR_DIV, List.of(d), divisor);
     }
 
-    /** {@return the largest of {@code dims}, folded} */
+    /**
+     * {@return the largest of {@code dims}, folded}
+     *
+     * @param dims the dims, at least one
+     */
     public static Dim max(List<? extends Dim> dims) {
         return extreme(Op.MAX, dims);
     }
 
-    /** {@return the smallest of {@code dims}, folded} */
+    /**
+     * {@return the smallest of {@code dims}, folded}
+     *
+     * @param dims the dims, at least one
+     */
     public static Dim min(List<? extends Dim> dims) {
         return extreme(Op.MIN, dims);
     }

@@ -18,6 +18,8 @@ public sealed interface Dim permits Dim.Fixed, Symbol, DerivedDim {
      * The extent under {@code bindings} (symbol name to value), or empty when a symbol it uses has
      * no binding.
      *
+     * @param bindings symbol name to value
+     * @return the extent, or empty when a symbol is unbound
      * @throws ArithmeticException when the extent overflows a long
      */
     OptionalLong evaluate(Map<String, Long> bindings);
@@ -28,18 +30,31 @@ public sealed interface Dim permits Dim.Fixed, Symbol, DerivedDim {
     /** {@return the named symbols this dim depends on, in first-use order} */
     Set<Symbol> symbols();
 
-    /** {@return a static extent} */
+    /**
+     * {@return a static extent}
+     *
+     * @param extent the extent, >= 0
+     */
     static Fixed of(long extent) {
         return new Fixed(extent);
     }
 
-    /** {@return a named symbol} */
+    /**
+     * {@return a named symbol}
+     *
+     * @param name the symbol's name, not empty
+     */
     static Symbol symbol(String name) {
         return new Symbol(name);
     }
 
     /** A static extent; never negative. */
     record Fixed(long extent) implements Dim {
+        /**
+         * Rejects a negative extent.
+         *
+         * @param extent the extent, >= 0
+         */
         public Fixed {
             if (extent < 0) {
                 throw new IllegalArgumentException("a static dim must be >= 0, got " + extent);

@@ -9,7 +9,12 @@ import java.util.Locale;
  * from the system property {@code memplan.engine}.
  */
 public enum EngineMode {
-    AUTO, NATIVE, JAVA;
+    /** Native when its library loads on this platform, Java otherwise; says once which it chose. */
+    AUTO,
+    /** The C++ core through JNI; fails with {@link EngineUnavailableException} when it cannot load. */
+    NATIVE,
+    /** The pure-Java engine; never touches JNI. */
+    JAVA;
 
     /** The system property that sets the default mode. */
     public static final String PROPERTY = "memplan.engine";
@@ -19,7 +24,12 @@ public enum EngineMode {
         return parse(System.getProperty(PROPERTY, "auto"));
     }
 
-    /** {@return parses {@code auto}, {@code native} or {@code java} (case-insensitive)} */
+    /**
+     * Parses {@code auto}, {@code native} or {@code java} (case-insensitive).
+     *
+     * @param text {@code auto}, {@code native} or {@code java}, in any case
+     * @return the mode
+     */
     public static EngineMode parse(String text) {
         try {
             return valueOf(text.trim().toUpperCase(Locale.ROOT));

@@ -43,22 +43,37 @@ public final class Graph {
         this.flat = flat;
     }
 
+    /** {@return a builder for a new graph} */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** {@return how many values the graph has; value ids are {@code 0..valueCount()-1}} */
     public int valueCount() {
         return values.size();
     }
 
+    /** {@return how many nodes the graph has; node ids are {@code 0..nodeCount()-1}} */
     public int nodeCount() {
         return nodes.size();
     }
 
+    /**
+     * The value with id {@code id}.
+     *
+     * @param id a value id
+     * @return the value
+     */
     public Value value(int id) {
         return values.get(id);
     }
 
+    /**
+     * The node with id {@code id}.
+     *
+     * @param id a node id
+     * @return the node
+     */
     public Node node(int id) {
         return nodes.get(id);
     }
@@ -88,14 +103,32 @@ public final class Graph {
         return initializers.clone();
     }
 
+    /**
+     * Whether a value is a graph input.
+     *
+     * @param valueId a value id
+     * @return true for a graph input
+     */
     public boolean isGraphInput(int valueId) {
         return (flat.valueFlags()[valueId] & FlatGraph.GRAPH_INPUT) != 0;
     }
 
+    /**
+     * Whether a value is a graph output.
+     *
+     * @param valueId a value id
+     * @return true for a graph output
+     */
     public boolean isGraphOutput(int valueId) {
         return (flat.valueFlags()[valueId] & FlatGraph.GRAPH_OUTPUT) != 0;
     }
 
+    /**
+     * Whether a value is an initializer (a weight).
+     *
+     * @param valueId a value id
+     * @return true for an initializer
+     */
     public boolean isInitializer(int valueId) {
         return (flat.valueFlags()[valueId] & FlatGraph.INITIALIZER) != 0;
     }
@@ -105,7 +138,11 @@ public final class Graph {
         return symbols;
     }
 
-    /** {@return the id of the value with this name} */
+    /**
+     * {@return the id of the value with this name}
+     *
+     * @param name the value's name
+     */
     public OptionalInt valueId(String name) {
         Integer id = valueIdsByName.get(name);
         return id == null ? OptionalInt.empty() : OptionalInt.of(id);
@@ -130,7 +167,14 @@ public final class Graph {
         private Builder() {
         }
 
-        /** {@return adds a value and returns its id. {@code name} may be null or empty for an unnamed value} */
+        /**
+         * Adds a value and returns its id. {@code name} may be null or empty for an unnamed value.
+         *
+         * @param name the value's name (may be null for an unnamed value)
+         * @param dataType its element type
+         * @param shape its shape
+         * @return the new value's id
+         */
         public int value(String name, DataType dataType, Shape shape) {
             Objects.requireNonNull(dataType, "dataType");
             Objects.requireNonNull(shape, "shape");
@@ -144,7 +188,15 @@ public final class Graph {
             return id;
         }
 
-        /** {@return adds a node of the default domain and returns its id} */
+        /**
+         * Adds a node of the default domain and returns its id.
+         *
+         * @param name the node's name
+         * @param opType its op type, e.g. {@code MatMul}
+         * @param inputs value ids it reads, in order ({@link Graph#ABSENT} for an absent optional input)
+         * @param outputs value ids it produces, in order
+         * @return the new node's id
+         */
         public int node(String name, String opType, int[] inputs, int[] outputs) {
             return node(name, "", opType, inputs, outputs);
         }
@@ -152,6 +204,13 @@ public final class Graph {
         /**
          * Adds a node and returns its id. An input may be {@link Graph#ABSENT}; the arrays are
          * copied.
+         *
+         * @param name the node's name
+         * @param domain its op domain ({@code ""} for the default ONNX domain)
+         * @param opType its op type, e.g. {@code MatMul}
+         * @param inputs value ids it reads, in order ({@link Graph#ABSENT} for an absent optional input)
+         * @param outputs value ids it produces, in order
+         * @return the new node's id
          */
         public int node(String name, String domain, String opType, int[] inputs, int[] outputs) {
             Objects.requireNonNull(opType, "opType");
@@ -163,7 +222,12 @@ public final class Graph {
             return id;
         }
 
-        /** {@return declares graph inputs, in order} */
+        /**
+         * Declares graph inputs, in order.
+         *
+         * @param valueIds the input value ids
+         * @return this builder
+         */
         public Builder input(int... valueIds) {
             for (int v : valueIds) {
                 inputs.add(v);
@@ -171,7 +235,12 @@ public final class Graph {
             return this;
         }
 
-        /** {@return declares graph outputs, in order} */
+        /**
+         * Declares graph outputs, in order.
+         *
+         * @param valueIds the output value ids
+         * @return this builder
+         */
         public Builder output(int... valueIds) {
             for (int v : valueIds) {
                 outputs.add(v);
@@ -179,7 +248,12 @@ public final class Graph {
             return this;
         }
 
-        /** {@return declares initializers (weights): values whose bytes the model already holds} */
+        /**
+         * Declares initializers (weights): values whose bytes the model already holds.
+         *
+         * @param valueIds the initializer value ids
+         * @return this builder
+         */
         public Builder initializer(int... valueIds) {
             for (int v : valueIds) {
                 initializers.add(v);
@@ -190,6 +264,7 @@ public final class Graph {
         /**
          * Checks the graph and returns it.
          *
+         * @return the immutable graph
          * @throws InvalidGraphException naming the value or node at fault
          */
         public Graph build() {

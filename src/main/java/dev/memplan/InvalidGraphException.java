@@ -9,10 +9,21 @@ package dev.memplan;
 public class InvalidGraphException extends MemplanException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * An exception whose message names the value or node at fault.
+     *
+     * @param message what is wrong and what to do, on one line
+     */
     public InvalidGraphException(String message) {
         super(message);
     }
 
+    /**
+     * An exception whose message names the value or node at fault, with its cause.
+     *
+     * @param message what is wrong and what to do, on one line
+     * @param cause the underlying exception
+     */
     public InvalidGraphException(String message, Throwable cause) {
         super(message, cause);
     }

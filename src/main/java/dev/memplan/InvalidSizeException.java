@@ -8,6 +8,11 @@ package dev.memplan;
 public class InvalidSizeException extends MemplanException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * An exception whose message names the value at fault.
+     *
+     * @param message what is wrong and what to do, on one line
+     */
     public InvalidSizeException(String message) {
         super(message);
     }

@@ -26,6 +26,7 @@ public final class Node {
         this.outputs = outputs;
     }
 
+    /** {@return the node id (its creation order)} */
     public int id() {
         return id;
     }
@@ -35,6 +36,7 @@ public final class Node {
         return name;
     }
 
+    /** {@return the op type, e.g. {@code MatMul}} */
     public String opType() {
         return opType;
     }
@@ -44,11 +46,16 @@ public final class Node {
         return domain;
     }
 
+    /** {@return how many inputs the node has, absent ones included} */
     public int inputCount() {
         return inputs.length;
     }
 
-    /** {@return the value id of input {@code i}, or {@link Graph#ABSENT}} */
+    /**
+     * {@return the value id of input {@code i}, or {@link Graph#ABSENT}}
+     *
+     * @param i the input position, {@code 0..inputCount()-1}
+     */
     public int input(int i) {
         return inputs[i];
     }
@@ -58,10 +65,17 @@ public final class Node {
         return inputs.clone();
     }
 
+    /** {@return how many outputs the node has} */
     public int outputCount() {
         return outputs.length;
     }
 
+    /**
+     * The value id of output {@code i}.
+     *
+     * @param i the output position, {@code 0..outputCount()-1}
+     * @return the value id
+     */
     public int output(int i) {
         return outputs[i];
     }

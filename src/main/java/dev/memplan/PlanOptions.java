@@ -6,6 +6,7 @@ package dev.memplan;
  *
  * @param includeGraphInputs whether graph inputs own slots (off by default: the caller usually owns
  *                           its input buffers)
+ *
  * @param alignment          every owner's size, and every offset, is a multiple of this (>= 1)
  * @param engine             which engine plans
  * @param strategy           offsets in one arena, or the seed's slots
@@ -22,6 +23,15 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
     /** The largest effort accepted: keeps every iteration count inside an int. */
     public static final int MAX_EFFORT = 1_000;
 
+    /**
+     * Checks the options: alignment >= 1, effort in {@code 1..MAX_EFFORT}, no null field.
+     *
+     * @param includeGraphInputs whether graph inputs get their own buffers
+     * @param alignment the multiple sizes and offsets are rounded up to, >= 1
+     * @param engine the engine to plan with
+     * @param strategy offsets (one arena) or slots
+     * @param effort search effort in iterations, {@code 1..MAX_EFFORT}
+     */
     public PlanOptions {
         if (alignment < 1) {
             throw new IllegalArgumentException("alignment must be >= 1, got " + alignment);
@@ -42,22 +52,52 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
         return new PlanOptions(false, 1, EngineMode.fromSystemProperty(), Strategy.SLOTS, DEFAULT_EFFORT);
     }
 
+    /**
+     * A copy with {@code includeGraphInputs} set.
+     *
+     * @param include whether graph inputs get their own buffers
+     * @return the new options
+     */
     public PlanOptions withIncludeGraphInputs(boolean include) {
         return new PlanOptions(include, alignment, engine, strategy, effort);
     }
 
+    /**
+     * A copy with {@code alignment} set.
+     *
+     * @param bytes the multiple every owner's size and offset is rounded up to, >= 1
+     * @return the new options
+     */
     public PlanOptions withAlignment(long bytes) {
         return new PlanOptions(includeGraphInputs, bytes, engine, strategy, effort);
     }
 
+    /**
+     * A copy with {@code engine} set.
+     *
+     * @param mode the engine to plan with
+     * @return the new options
+     */
     public PlanOptions withEngine(EngineMode mode) {
         return new PlanOptions(includeGraphInputs, alignment, mode, strategy, effort);
     }
 
+    /**
+     * A copy with {@code strategy} set.
+     *
+     * @param s offsets (one arena) or slots
+     * @return the new options
+     */
     public PlanOptions withStrategy(Strategy s) {
         return new PlanOptions(includeGraphInputs, alignment, engine, s, effort);
     }
 
+    /**
+     * A copy with {@code effort} set.
+     *
+     * @param e search effort in iterations, {@code 1..MAX_EFFORT}
+     * @return the new options
+     */
     public PlanOptions withEffort(int e) {
         return new PlanOptions(includeGraphInputs, alignment, engine, strategy, e);
     }

@@ -20,11 +20,17 @@ public sealed interface PlanResult permits PlanResult.Complete, PlanResult.Defer
      * @param unknownSizes their value ids, ascending
      */
     record Deferred(List<Integer> unknownSizes) implements PlanResult {
+        /**
+         * Copies the list.
+         *
+         * @param unknownSizes value ids of the owners of unknown size, ascending
+         */
         public Deferred {
             unknownSizes = List.copyOf(unknownSizes);
         }
     }
 
+    /** {@return true for a complete plan} */
     default boolean isComplete() {
         return this instanceof Complete;
     }
@@ -37,6 +43,7 @@ public sealed interface PlanResult permits PlanResult.Complete, PlanResult.Defer
     /**
      * The plan.
      *
+     * @return the plan
      * @throws IllegalStateException naming the owners without a size when deferred
      */
     default ActivationPlan orElseThrow() {

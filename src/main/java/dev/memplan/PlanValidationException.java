@@ -11,6 +11,7 @@ public class PlanValidationException extends MemplanException {
     private static final long serialVersionUID = 1L;
 
     private final transient List<String> problems;
+    /** How many problems the validator found (the message lists the first few). */
     private final long totalProblems;
 
     PlanValidationException(List<String> problems, long totalProblems) {

@@ -25,6 +25,7 @@ public final class PlanValidator {
     /**
      * Checks {@code plan}.
      *
+     * @param plan the plan to check
      * @throws PlanValidationException listing the problems found, each naming the value or slot
      */
     public static void validate(ActivationPlan plan) {

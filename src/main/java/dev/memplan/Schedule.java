@@ -47,14 +47,17 @@ public final class Schedule implements Reservation {
         }
     }
 
+    /** {@return the compiled graph} */
     public Graph graph() {
         return graph;
     }
 
+    /** {@return the views the graph was compiled with} */
     public ViewMap views() {
         return views;
     }
 
+    /** {@return the options every plan of this schedule uses} */
     public PlanOptions options() {
         return options;
     }
@@ -76,6 +79,7 @@ public final class Schedule implements Reservation {
         return compiled.numPositions();
     }
 
+    /** {@return how many owners (values with their own buffer) the schedule has} */
     public int numOwners() {
         return compiled.numOwners();
     }
@@ -87,27 +91,47 @@ public final class Schedule implements Reservation {
         return out;
     }
 
-    /** {@return the value id of owner index {@code o}} */
+    /**
+     * {@return the value id of owner index {@code o}}
+     *
+     * @param o an owner index
+     */
     public int ownerValue(int o) {
         return ownerValues.get(o);
     }
 
-    /** {@return the position where owner index {@code o} is produced} */
+    /**
+     * {@return the position where owner index {@code o} is produced}
+     *
+     * @param o an owner index
+     */
     public int def(int o) {
         return ownerDefs.get(o);
     }
 
-    /** {@return the last position that reads owner index {@code o} or any view of it} */
+    /**
+     * {@return the last position that reads owner index {@code o} or any view of it}
+     *
+     * @param o an owner index
+     */
     public int useEnd(int o) {
         return ownerUseEnds.get(o);
     }
 
-    /** {@return the owner index of value {@code valueId}, or -1 when it owns no slot} */
+    /**
+     * {@return the owner index of value {@code valueId}, or -1 when it owns no slot}
+     *
+     * @param valueId a value id
+     */
     public int ownerIndexOf(int valueId) {
         return ownerIndex[valueId];
     }
 
-    /** {@return the value that owns the bytes of {@code valueId}: itself unless it is a view} */
+    /**
+     * {@return the value that owns the bytes of {@code valueId}: itself unless it is a view}
+     *
+     * @param valueId a value id
+     */
     public int root(int valueId) {
         return roots[valueId];
     }
@@ -115,6 +139,8 @@ public final class Schedule implements Reservation {
     /**
      * Plans one request: sizes from {@code oracle}, then slots.
      *
+     * @param oracle the size of each owner
+     * @return the plan, or deferred with the owners of unknown size
      * @throws InvalidSizeException naming the value when a size is negative or the sizes overflow
      */
     public PlanResult plan(SizeOracle oracle) {
@@ -143,7 +169,12 @@ public final class Schedule implements Reservation {
         return new PlanResult.Complete(allocate(sizes));
     }
 
-    /** {@return plans with every symbol replaced by its binding (symbol name to value)} */
+    /**
+     * Plans with every symbol replaced by its binding (symbol name to value).
+     *
+     * @param bindings symbol name to value
+     * @return the plan, or deferred with the owners whose size needs an unbound symbol
+     */
     public PlanResult plan(Map<String, Long> bindings) {
         return plan(SizeOracle.bounded(bindings));
     }
@@ -152,6 +183,8 @@ public final class Schedule implements Reservation {
      * Plans one request from sizes given by owner index: the hot path of a server that resolved
      * its shapes itself.
      *
+     * @param ownerSizes bytes per owner index, each >= 0
+     * @return the plan
      * @throws IllegalArgumentException when the array length is not {@link #numOwners()}
      * @throws InvalidSizeException     naming the value when a size is negative or the sizes overflow
      */
@@ -182,6 +215,9 @@ public final class Schedule implements Reservation {
     /**
      * The bytes to reserve for a request whose symbols are at most {@code bounds}, or empty when a
      * symbol has no bound. Never zero for an unplannable model.
+     *
+     * @param bounds upper bound of each symbol (symbol name to value)
+     * @return the peak in bytes, or empty when a symbol is unbound
      */
     public OptionalLong peakAtBounds(Map<String, Long> bounds) {
         PlanResult r = plan(SizeOracle.bounded(bounds));

@@ -15,6 +15,11 @@ public record Shape(List<Dim> dims) {
     /** The scalar shape. */
     public static final Shape SCALAR = new Shape(List.of());
 
+    /**
+     * Copies the dims.
+     *
+     * @param dims the dims, outermost first
+     */
     public Shape {
         dims = List.copyOf(dims);
     }
@@ -22,6 +27,9 @@ public record Shape(List<Dim> dims) {
     /**
      * A shape from a mix of numbers (static extents), strings (symbol names) and {@link Dim}s, as
      * in {@code Shape.of(1, "seq", 768)}.
+     *
+     * @param dims each a {@code Long}/{@code Integer} extent, a {@code String} symbol name, or a {@link Dim}
+     * @return the shape
      */
     public static Shape of(Object... dims) {
         List<Dim> out = new ArrayList<>(dims.length);
@@ -39,11 +47,16 @@ public record Shape(List<Dim> dims) {
         return new Shape(out);
     }
 
-    /** {@return a static shape} */
+    /**
+     * {@return a static shape}
+     *
+     * @param extents the static extents, each >= 0
+     */
     public static Shape fixed(long... extents) {
         return new Shape(Arrays.stream(extents).mapToObj(Dim::of).map(Dim.class::cast).toList());
     }
 
+    /** {@return the number of dims (0 for a scalar)} */
     public int rank() {
         return dims.size();
     }
@@ -70,6 +83,8 @@ public record Shape(List<Dim> dims) {
     /**
      * The number of elements under {@code bindings}, or empty when a symbol is unbound.
      *
+     * @param bindings symbol name to value
+     * @return the element count, or empty when a symbol is unbound
      * @throws ArithmeticException when the count overflows a long or a dim evaluates negative
      */
     public OptionalLong elementCount(Map<String, Long> bindings) {

@@ -11,7 +11,11 @@ import java.util.OptionalLong;
 @FunctionalInterface
 public interface SizeOracle {
 
-    /** {@return the bytes {@code owner} needs (>= 0), or empty when unknown} */
+    /**
+     * {@return the bytes {@code owner} needs (>= 0), or empty when unknown}
+     *
+     * @param owner the owner
+     */
     OptionalLong bytes(Value owner);
 
     /** {@return sizes from static shapes; any symbolic dim makes a size unknown} */
@@ -22,6 +26,9 @@ public interface SizeOracle {
     /**
      * Sizes with each symbol replaced by its bound (symbol name to value); a symbol without a bound
      * leaves the size unknown.
+     *
+     * @param bounds upper bound of each symbol (symbol name to value)
+     * @return the oracle
      */
     static SizeOracle bounded(Map<String, Long> bounds) {
         Map<String, Long> copy = Map.copyOf(bounds);

@@ -15,9 +15,17 @@ import java.util.Locale;
  * </ul>
  */
 public enum Strategy {
-    OFFSETS, SLOTS;
+    /** One arena: every owner gets a byte offset into it. */
+    OFFSETS,
+    /** Reusable slots by greedy best fit; slot bases give the offsets. */
+    SLOTS;
 
-    /** {@return parses {@code offsets} or {@code slots} (case-insensitive)} */
+    /**
+     * Parses {@code offsets} or {@code slots} (case-insensitive).
+     *
+     * @param text {@code offsets} or {@code slots}, in any case
+     * @return the strategy
+     */
     public static Strategy parse(String text) {
         try {
             return valueOf(text.trim().toUpperCase(Locale.ROOT));

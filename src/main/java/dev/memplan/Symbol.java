@@ -10,6 +10,11 @@ import java.util.Set;
  * same name are the same symbol: a graph interns them by name.
  */
 public record Symbol(String name) implements Dim {
+    /**
+     * Rejects an empty name.
+     *
+     * @param name the symbol's name, not empty
+     */
     public Symbol {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException("a symbol needs a non-empty name");

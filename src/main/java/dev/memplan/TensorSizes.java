@@ -13,6 +13,9 @@ public final class TensorSizes {
      * The bytes of {@code value} with its symbols replaced by {@code bindings}: empty when a symbol
      * is unbound or the type has no fixed width (strings).
      *
+     * @param value the value
+     * @param bindings symbol name to value
+     * @return the size in bytes, or empty
      * @throws InvalidSizeException naming the value when the size overflows a long or a dim
      *                              evaluates negative
      */

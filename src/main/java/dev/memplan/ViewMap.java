@@ -29,11 +29,16 @@ public final class ViewMap {
         return EMPTY;
     }
 
-    /** {@return a view map from {@code view -> source} value ids} */
+    /**
+     * {@return a view map from {@code view -> source} value ids}
+     *
+     * @param edges view value id to source value id
+     */
     public static ViewMap of(Map<Integer, Integer> edges) {
         return new ViewMap(new TreeMap<>(edges));
     }
 
+    /** {@return a builder for a new view map} */
     public static Builder builder() {
         return new Builder();
     }
@@ -43,10 +48,17 @@ public final class ViewMap {
         return sources;
     }
 
+    /**
+     * Whether a value is a view.
+     *
+     * @param valueId a value id
+     * @return true when {@code valueId} has a source
+     */
     public boolean isView(int valueId) {
         return sources.containsKey(valueId);
     }
 
+    /** {@return how many views the map has} */
     public int size() {
         return sources.size();
     }
@@ -55,6 +67,8 @@ public final class ViewMap {
      * The value that owns the bytes of {@code valueId}: itself when it is not a view, else the root
      * of its source.
      *
+     * @param valueId a value id
+     * @return the root's value id
      * @throws InvalidGraphException when the edges from {@code valueId} form a cycle
      */
     public int root(int valueId) {
@@ -153,7 +167,13 @@ public final class ViewMap {
         private Builder() {
         }
 
-        /** {@return declares {@code view} a view of {@code source}; a view has one source} */
+        /**
+         * Declares {@code view} a view of {@code source}; a view has one source.
+         *
+         * @param view the view's value id
+         * @param source the value whose bytes it uses
+         * @return this builder
+         */
         public Builder put(int view, int source) {
             Integer previous = edges.putIfAbsent(view, source);
             if (previous != null && previous != source) {
@@ -163,6 +183,7 @@ public final class ViewMap {
             return this;
         }
 
+        /** {@return the view map} */
         public ViewMap build() {
             return new ViewMap(new TreeMap<>(edges));
         }

@@ -16,7 +16,11 @@ public final class ChainGenerator {
     private ChainGenerator() {
     }
 
-    /** {@return a chain of exactly {@code owners} nodes after the graph input} */
+    /**
+     * {@return a chain of exactly {@code owners} nodes after the graph input}
+     *
+     * @param owners the owner count, >= 1
+     */
     public static GeneratedGraph ofOwners(int owners) {
         if (owners < 1) {
             throw new IllegalArgumentException("a chain needs at least one owner, got " + owners);

@@ -23,16 +23,34 @@ import java.util.OptionalLong;
  */
 public record GeneratedGraph(String description, Graph graph, ViewMap views, Map<String, Long> bindings) {
 
+    /**
+     * Rejects null fields.
+     *
+     * @param description what was generated, for reports
+     * @param graph the graph
+     * @param views its views
+     * @param bindings the typical request's symbol bindings
+     */
     public GeneratedGraph {
         bindings = Map.copyOf(bindings);
     }
 
-    /** {@return compiles the graph with {@code options}} */
+    /**
+     * Compiles the graph with {@code options}.
+     *
+     * @param options the plan options
+     * @return the schedule
+     */
     public Schedule compile(PlanOptions options) {
         return MemPlan.compile(graph, views, options);
     }
 
-    /** {@return plans the typical request: compile, then plan at {@link #bindings()}} */
+    /**
+     * Plans the typical request: compile, then plan at {@link #bindings()}.
+     *
+     * @param options the plan options
+     * @return the plan at the typical bindings
+     */
     public PlanResult plan(PlanOptions options) {
         return compile(options).plan(bindings);
     }
@@ -41,6 +59,8 @@ public record GeneratedGraph(String description, Graph graph, ViewMap views, Map
      * The byte size of every owner of {@code schedule} at {@link #bindings()}, by owner index: what
      * {@link Schedule#plan(long[])} takes on the hot path.
      *
+     * @param schedule a schedule compiled from this graph
+     * @return bytes per owner index
      * @throws IllegalStateException naming the value when a size is unknown under the bindings
      */
     public long[] ownerSizes(Schedule schedule) {

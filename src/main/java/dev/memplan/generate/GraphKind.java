@@ -19,12 +19,21 @@ public enum GraphKind {
     /** The seed {@link #ofOwners(int)} uses for the random DAG. */
     public static final long DEFAULT_SEED = 42;
 
-    /** {@return about {@code targetOwners} owners (exactly, for the random DAG and the chain)} */
+    /**
+     * {@return about {@code targetOwners} owners (exactly, for the random DAG and the chain)}
+     *
+     * @param targetOwners the owner count to approach
+     */
     public GeneratedGraph ofOwners(int targetOwners) {
         return ofOwners(targetOwners, DEFAULT_SEED);
     }
 
-    /** {@return about {@code targetOwners} owners; {@code seed} matters only to the random DAG} */
+    /**
+     * {@return about {@code targetOwners} owners; {@code seed} matters only to the random DAG}
+     *
+     * @param targetOwners the owner count to approach
+     * @param seed the random seed (used by random DAGs only)
+     */
     public GeneratedGraph ofOwners(int targetOwners, long seed) {
         switch (this) {
             case TRANSFORMER:
@@ -41,7 +50,11 @@ public enum GraphKind {
         }
     }
 
-    /** {@return the kind named {@code name}, case-insensitive, {@code -} or {@code _} between words} */
+    /**
+     * {@return the kind named {@code name}, case-insensitive, {@code -} or {@code _} between words}
+     *
+     * @param name the kind's name, in any case
+     */
     public static GraphKind parse(String name) {
         String key = name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
         if (key.equals("RANDOMDAG") || key.equals("DAG")) {

@@ -18,6 +18,7 @@ public final class RandomDagGenerator {
     /** The largest pool: how many recent values a node can read. */
     public static final int MAX_WINDOW = 4096;
 
+    /** Bindings of the typical request. */
     public static final Map<String, Long> DEFAULT_BINDINGS = Map.of("batch", 1L);
 
     private static final DataType F32 = DataType.FLOAT32;
@@ -26,7 +27,12 @@ public final class RandomDagGenerator {
     private RandomDagGenerator() {
     }
 
-    /** {@return exactly {@code targetOwners} owners, with a pool of {@code min(4096, targetOwners / 4)} values} */
+    /**
+     * {@return exactly {@code targetOwners} owners, with a pool of {@code min(4096, targetOwners / 4)} values}
+     *
+     * @param targetOwners the owner count
+     * @param seed the random seed: same seed, same graph
+     */
     public static GeneratedGraph ofOwners(int targetOwners, long seed) {
         return build(targetOwners, Math.max(2, Math.min(MAX_WINDOW, targetOwners / 4)), seed);
     }
@@ -34,6 +40,11 @@ public final class RandomDagGenerator {
     /**
      * A DAG of exactly {@code owners} owners whose nodes read from a pool of {@code window}
      * recent values.
+     *
+     * @param owners the owner count
+     * @param window how far back (in nodes) an input may reach
+     * @param seed the random seed: same seed, same graph
+     * @return the generated graph
      */
     public static GeneratedGraph build(int owners, int window, long seed) {
         if (owners < 1 || window < 1) {

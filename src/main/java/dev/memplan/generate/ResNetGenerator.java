@@ -17,6 +17,7 @@ public final class ResNetGenerator {
     static final int OWNERS_PER_BLOCK = 5;
     static final int STAGES = 4;
 
+    /** Bindings of the typical request. */
     public static final Map<String, Long> DEFAULT_BINDINGS = Map.of("batch", 8L);
 
     private static final DataType F32 = DataType.FLOAT32;
@@ -29,7 +30,12 @@ public final class ResNetGenerator {
         return build(new int[] {2, 2, 2, 2});
     }
 
-    /** {@return as many blocks as it takes to get about {@code targetOwners} owners, spread over the four stages} */
+    /**
+     * As many blocks as it takes to get about {@code targetOwners} owners, spread over the four stages.
+     *
+     * @param targetOwners the owner count to approach
+     * @return the generated graph
+     */
     public static GeneratedGraph ofOwners(int targetOwners) {
         int blocks = Math.max(STAGES, Math.round((float) (targetOwners - FIXED_OWNERS) / OWNERS_PER_BLOCK));
         int[] perStage = new int[STAGES];
@@ -39,7 +45,11 @@ public final class ResNetGenerator {
         return build(perStage);
     }
 
-    /** {@return the owner count {@link #build} gives} */
+    /**
+     * {@return the owner count {@link #build} gives}
+     *
+     * @param blocksPerStage residual blocks in each of the four stages
+     */
     public static int ownerCount(int[] blocksPerStage) {
         int blocks = 0;
         for (int n : blocksPerStage) {
@@ -48,7 +58,11 @@ public final class ResNetGenerator {
         return FIXED_OWNERS + OWNERS_PER_BLOCK * blocks;
     }
 
-    /** {@return a ResNet with {@code blocksPerStage[s]} basic blocks in stage {@code s} (four stages, each >= 1)} */
+    /**
+     * {@return a ResNet with {@code blocksPerStage[s]} basic blocks in stage {@code s} (four stages, each >= 1)}
+     *
+     * @param blocksPerStage residual blocks in each of the four stages
+     */
     public static GeneratedGraph build(int[] blocksPerStage) {
         if (blocksPerStage.length != STAGES) {
             throw new IllegalArgumentException("a ResNet has " + STAGES + " stages, got " + blocksPerStage.length);

@@ -12,6 +12,15 @@ package dev.memplan.generate;
  */
 public record TransformerConfig(int layers, int hidden, int heads, int mlpRatio, int vocab) {
 
+    /**
+     * Rejects non-positive sizes and a hidden size the heads do not divide.
+     *
+     * @param layers decoder layers
+     * @param hidden hidden size
+     * @param heads attention heads (divides {@code hidden})
+     * @param mlpRatio MLP width as a multiple of {@code hidden}
+     * @param vocab vocabulary size
+     */
     public TransformerConfig {
         if (layers < 1 || hidden < 1 || heads < 1 || mlpRatio < 1 || vocab < 1) {
             throw new IllegalArgumentException("every transformer dimension must be >= 1, got " + describe(
@@ -28,11 +37,16 @@ public record TransformerConfig(int layers, int hidden, int heads, int mlpRatio,
         return new TransformerConfig(12, 768, 12, 4, 50257);
     }
 
-    /** {@return the same dimensions with {@code n} layers} */
+    /**
+     * {@return the same dimensions with {@code n} layers}
+     *
+     * @param n the number of layers
+     */
     public TransformerConfig withLayers(int n) {
         return new TransformerConfig(n, hidden, heads, mlpRatio, vocab);
     }
 
+    /** {@return hidden size per attention head} */
     public int headDim() {
         return hidden / heads;
     }

@@ -31,17 +31,31 @@ public final class TransformerGenerator {
         return build(TransformerConfig.gpt2Small());
     }
 
-    /** {@return GPT-2 small dimensions with as many layers as it takes to get about {@code targetOwners} owners} */
+    /**
+     * {@return GPT-2 small dimensions with as many layers as it takes to get about {@code targetOwners} owners}
+     *
+     * @param targetOwners the owner count to approach
+     */
     public static GeneratedGraph ofOwners(int targetOwners) {
         int layers = Math.max(1, Math.round((float) (targetOwners - FIXED_OWNERS) / OWNERS_PER_LAYER));
         return build(TransformerConfig.gpt2Small().withLayers(layers));
     }
 
-    /** {@return the owner count {@link #build} gives for {@code config}} */
+    /**
+     * {@return the owner count {@link #build} gives for {@code config}}
+     *
+     * @param config the model dimensions
+     */
     public static int ownerCount(TransformerConfig config) {
         return FIXED_OWNERS + OWNERS_PER_LAYER * config.layers();
     }
 
+    /**
+     * Builds a decoder-only transformer with the dimensions of {@code c}.
+     *
+     * @param c the model dimensions
+     * @return the generated graph
+     */
     public static GeneratedGraph build(TransformerConfig c) {
         NetBuilder b = new NetBuilder();
         int h = c.hidden();

@@ -18,11 +18,13 @@ import java.util.Map;
  * @see #ofOwners(int)
  */
 public final class UNetGenerator {
+    /** Levels of the default U-Net. */
     public static final int DEFAULT_DEPTH = 4;
     static final int BASE_CHANNELS = 32;
     /** Owners outside the stacks: the stem conv and the head conv. */
     static final int FIXED_OWNERS = 2;
 
+    /** Bindings of the typical request. */
     public static final Map<String, Long> DEFAULT_BINDINGS = Map.of("batch", 1L, "height", 256L, "width", 256L);
 
     private static final DataType F32 = DataType.FLOAT32;
@@ -34,6 +36,9 @@ public final class UNetGenerator {
      * About {@code targetOwners} owners: depth 4, about {@code sqrt(targetOwners) / 20} convolutions
      * per level (so the skip connections grow longer as the graph grows), and as many stacked
      * U-Nets as that takes.
+     *
+     * @param targetOwners the owner count to approach
+     * @return the generated graph
      */
     public static GeneratedGraph ofOwners(int targetOwners) {
         int convs = Math.max(1, Math.round((float) Math.sqrt(Math.max(targetOwners, 1)) / 20f));
@@ -47,11 +52,25 @@ public final class UNetGenerator {
         return depth * (4 * convsPerLevel + 3) + 2 * convsPerLevel;
     }
 
-    /** {@return the owner count {@link #build} gives} */
+    /**
+     * {@return the owner count {@link #build} gives}
+     *
+     * @param depth down-sampling levels
+     * @param convsPerLevel convolutions per level
+     * @param stacks U-Nets chained one after another
+     */
     public static int ownerCount(int depth, int convsPerLevel, int stacks) {
         return FIXED_OWNERS + stacks * ownersPerStack(depth, convsPerLevel);
     }
 
+    /**
+     * Builds a U-Net of these dimensions.
+     *
+     * @param depth down-sampling levels
+     * @param convsPerLevel convolutions per level
+     * @param stacks U-Nets chained one after another
+     * @return the generated graph
+     */
     public static GeneratedGraph build(int depth, int convsPerLevel, int stacks) {
         if (depth < 1 || depth > 16 || convsPerLevel < 1 || stacks < 1) {
             throw new IllegalArgumentException("a U-Net needs 1 <= depth <= 16, convsPerLevel >= 1 and stacks >= 1,"

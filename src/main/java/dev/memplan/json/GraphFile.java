@@ -10,6 +10,12 @@ import java.util.Objects;
  * is planned ({@code MemPlan.compile}), as for a graph built in code.
  */
 public record GraphFile(Graph graph, ViewMap views) {
+    /**
+     * Rejects null fields.
+     *
+     * @param graph the graph read
+     * @param views its views
+     */
     public GraphFile {
         Objects.requireNonNull(graph, "graph");
         Objects.requireNonNull(views, "views");

@@ -11,9 +11,13 @@ import dev.memplan.InvalidGraphException;
 public class GraphFileException extends InvalidGraphException {
     private static final long serialVersionUID = 1L;
 
+    /** 1-based line of the problem, 0 when unknown. */
     private final int line;
+    /** 1-based column of the problem, 0 when unknown. */
     private final int column;
+    /** JSON path of the element at fault. */
     private final String jsonPath;
+    /** What is wrong, without the location. */
     private final String problem;
 
     GraphFileException(int line, int column, String jsonPath, String problem, Throwable cause) {

@@ -36,19 +36,36 @@ public final class GraphJson {
     private GraphJson() {
     }
 
-    /** {@return reads a graph file (UTF-8)} */
+    /**
+     * Reads a graph file (UTF-8).
+     *
+     * @param file the file
+     * @return the graph and its views
+     * @throws java.io.IOException when the file cannot be read
+     */
     public static GraphFile read(Path file) throws IOException {
         try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             return read(in);
         }
     }
 
-    /** {@return reads a graph from {@code in}; does not close it} */
+    /**
+     * Reads a graph from {@code in}; does not close it.
+     *
+     * @param in the reader
+     * @return the graph and its views
+     * @throws java.io.IOException when {@code in} fails
+     */
     public static GraphFile read(Reader in) throws IOException {
         return GraphJsonReader.read(in);
     }
 
-    /** {@return reads a graph from a string} */
+    /**
+     * Reads a graph from a string.
+     *
+     * @param json the JSON text
+     * @return the graph and its views
+     */
     public static GraphFile parse(String json) {
         try {
             return read(new StringReader(json));
@@ -61,20 +78,36 @@ public final class GraphJson {
      * Writes {@code graph} and {@code views}, one value or node per line. Unnamed values are
      * written as {@code %id}.
      *
+     * @param graph the graph
+     * @param views its views
+     * @param out where to write; not closed
      * @throws IllegalArgumentException when a shape has a derived dim, which the format cannot hold
+     * @throws java.io.IOException when {@code out} fails
      */
     public static void write(Graph graph, ViewMap views, Writer out) throws IOException {
         GraphJsonWriter.write(graph, views, out);
     }
 
-    /** Writes a graph file (UTF-8). */
+    /**
+     * Writes a graph file (UTF-8).
+     *
+     * @param graph the graph
+     * @param views its views
+     * @param file the file to write (UTF-8)
+     * @throws java.io.IOException when the file cannot be written
+     */
     public static void write(Graph graph, ViewMap views, Path file) throws IOException {
         try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             write(graph, views, out);
         }
     }
 
-    /** {@return the graph file text of {@code graph} and {@code views}} */
+    /**
+     * {@return the graph file text of {@code graph} and {@code views}}
+     *
+     * @param graph the graph
+     * @param views its views
+     */
     public static String toJson(Graph graph, ViewMap views) {
         StringWriter out = new StringWriter();
         try {

@@ -30,12 +30,24 @@ public final class PlanJson {
     private PlanJson() {
     }
 
-    /** {@return the plan object of {@code result}, planned on {@code schedule}, without a newline} */
+    /**
+     * {@return the plan object of {@code result}, planned on {@code schedule}, without a newline}
+     *
+     * @param schedule the schedule planned on
+     * @param result the plan or deferral
+     */
     public static String toJson(Schedule schedule, PlanResult result) {
         return toJson(null, schedule, result);
     }
 
-    /** {@return as {@link #toJson(Schedule, PlanResult)}, with {@code "file"} first when {@code file} is not null} */
+    /**
+     * As {@link #toJson(Schedule, PlanResult)}, with {@code "file"} first when {@code file} is not null.
+     *
+     * @param file the file name to put first, or null
+     * @param schedule the schedule planned on
+     * @param result the plan or deferral
+     * @return one line of JSON
+     */
     public static String toJson(String file, Schedule schedule, PlanResult result) {
         StringWriter out = new StringWriter();
         try {
@@ -46,7 +58,15 @@ public final class PlanJson {
         return out.toString();
     }
 
-    /** Writes the plan object to {@code out}, without a newline; does not close {@code out}. */
+    /**
+     * Writes the plan object to {@code out}, without a newline; does not close {@code out}.
+     *
+     * @param file the file name to put first, or null
+     * @param schedule the schedule planned on
+     * @param result the plan or deferral
+     * @param out where to write; not closed
+     * @throws java.io.IOException when {@code out} fails
+     */
     public static void write(String file, Schedule schedule, PlanResult result, Writer out) throws IOException {
         try (JsonGenerator g = FACTORY.createGenerator(out)) {
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
@@ -111,6 +131,9 @@ public final class PlanJson {
      * Owner indexes in ascending (def, value id), the order of {@code "owners"}. Allocation order sorts by def already, but the
      * outputs of one node, and included graph inputs next to the first node's outputs, need not
      * be in id order.
+     *
+     * @param schedule the schedule
+     * @return owner indexes in that order
      */
     public static int[] ownersByDefThenId(Schedule schedule) {
         int n = schedule.numOwners();

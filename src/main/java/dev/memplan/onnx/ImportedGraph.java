@@ -51,10 +51,12 @@ public final class ImportedGraph {
         return name;
     }
 
+    /** {@return the graph to plan; value names are the ONNX names} */
     public Graph graph() {
         return graph;
     }
 
+    /** {@return the views the view policy proposed} */
     public ViewMap views() {
         return views;
     }
@@ -63,6 +65,8 @@ public final class ImportedGraph {
      * The symbols to bind before planning, in first-use order: named dim_params, fresh symbols for
      * unnamed dims, and data-dependent extents; including those only the bodies of control-flow
      * nodes use.
+     *
+     * @return symbol name to symbol
      */
     public Map<String, Symbol> symbols() {
         Map<String, Symbol> out = new java.util.LinkedHashMap<>(graph.symbols());
@@ -82,6 +86,8 @@ public final class ImportedGraph {
     /**
      * Bytes of this graph's weights: initializers, Constant outputs and folded constants (bodies of
      * control-flow nodes count their own; see {@link #totalWeightBytes()}).
+     *
+     * @return the bytes
      */
     public long weightBytes() {
         return weightBytes;
@@ -109,12 +115,20 @@ public final class ImportedGraph {
         return foldedValues;
     }
 
-    /** {@return the ONNX name of a value} */
+    /**
+     * {@return the ONNX name of a value}
+     *
+     * @param valueId a value id of {@link #graph()}
+     */
     public String onnxName(int valueId) {
         return graph.value(valueId).name();
     }
 
-    /** {@return the shape the model's value_info (or graph input/output declaration) gives, if any} */
+    /**
+     * {@return the shape the model's value_info (or graph input/output declaration) gives, if any}
+     *
+     * @param onnxName the value's ONNX name
+     */
     public Optional<Shape> declaredShape(String onnxName) {
         return Optional.ofNullable(declaredShapes.get(onnxName));
     }
@@ -133,6 +147,8 @@ public final class ImportedGraph {
      * ONNX names of values whose shape neither inference nor value_info gave (they get a fresh
      * {@code <name>_numel} symbol), or whose element type is unknown (their size stays unknown and
      * the plan is deferred: give the model value_info for them).
+     *
+     * @return the ONNX names
      */
     public List<String> uninferred() {
         return uninferred;

@@ -11,10 +11,21 @@ import dev.memplan.InvalidGraphException;
 public class OnnxFormatException extends InvalidGraphException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * An exception whose message names the model element at fault.
+     *
+     * @param message what is wrong and what to do, on one line
+     */
     public OnnxFormatException(String message) {
         super(message);
     }
 
+    /**
+     * An exception whose message names the model element at fault, with its cause.
+     *
+     * @param message what is wrong and what to do, on one line
+     * @param cause the underlying exception
+     */
     public OnnxFormatException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -20,6 +20,9 @@ public final class OnnxImporter {
     /**
      * Imports the main graph (and, through control-flow nodes, their bodies).
      *
+     * @param model the model read
+     * @param options constant folding and view policy
+     * @return the imported graph
      * @throws OnnxFormatException naming the model element when the graph is malformed
      */
     public static ImportedGraph importModel(OnnxModel model, ImportOptions options) {

@@ -44,6 +44,8 @@ public final class OnnxModel {
     /**
      * Reads {@code path}.
      *
+     * @param path the {@code .onnx} file
+     * @return the model
      * @throws OnnxFormatException when the file is missing, unreadable, not protobuf, truncated or
      *                             has no graph
      */
@@ -64,7 +66,13 @@ public final class OnnxModel {
         }
     }
 
-    /** {@return parses a model held in memory (tests, generated models)} */
+    /**
+     * Parses a model held in memory (tests, generated models).
+     *
+     * @param source a name for the model, used in messages
+     * @param bytes the {@code .onnx} file's bytes
+     * @return the model
+     */
     public static OnnxModel read(String source, byte[] bytes) {
         return parse(source, ByteBuffer.wrap(bytes), bytes.length);
     }
@@ -105,6 +113,7 @@ public final class OnnxModel {
         return source;
     }
 
+    /** {@return the size of the model's file (or byte array), in bytes} */
     public long fileBytes() {
         return fileBytes;
     }
@@ -114,10 +123,12 @@ public final class OnnxModel {
         return proto;
     }
 
+    /** {@return the model's {@code ir_version}} */
     public long irVersion() {
         return proto.getIrVersion();
     }
 
+    /** {@return the producer name and version the model declares} */
     public String producer() {
         return (proto.getProducerName() + " " + proto.getProducerVersion()).trim();
     }

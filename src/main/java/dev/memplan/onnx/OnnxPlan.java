@@ -31,6 +31,7 @@ public record OnnxPlan(ImportedGraph imported, Map<String, Long> bindings, Sched
     public record NodeNeed(ControlFlowNode node, Map<String, OptionalLong> bodyPeaks, OptionalLong transientNeed) {
     }
 
+    /** {@return true when the outer plan and every control-flow body planned completely} */
     public boolean isComplete() {
         return result instanceof PlanResult.Complete && controlFlow.stream().allMatch(n -> n.transientNeed().isPresent());
     }
@@ -55,6 +56,8 @@ public record OnnxPlan(ImportedGraph imported, Map<String, Long> bindings, Sched
     /**
      * The admission figure: outer peak plus the largest transient need of any control-flow node.
      * Empty, never zero, when anything is deferred.
+     *
+     * @return outer peak plus largest transient need, in bytes; empty when deferred
      */
     public OptionalLong admissionBytes() {
         if (!(result instanceof PlanResult.Complete c)) {

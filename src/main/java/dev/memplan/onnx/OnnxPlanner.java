@@ -20,7 +20,14 @@ public final class OnnxPlanner {
     private OnnxPlanner() {
     }
 
-    /** {@return plans {@code imported} with its symbols bound to {@code bindings}} */
+    /**
+     * Plans {@code imported} with its symbols bound to {@code bindings}.
+     *
+     * @param imported the import
+     * @param bindings symbol name to value
+     * @param options the plan options
+     * @return the plan of the outer graph and of every control-flow body
+     */
     public static OnnxPlan plan(ImportedGraph imported, Map<String, Long> bindings, PlanOptions options) {
         Schedule schedule = MemPlan.compile(imported.graph(), imported.views(), options);
         PlanResult result = schedule.plan(bindings);

@@ -29,7 +29,11 @@ public final class OnnxReport {
     private OnnxReport() {
     }
 
-    /** {@return the report of {@code plan} as a JSON object} */
+    /**
+     * {@return the report of {@code plan} as a JSON object}
+     *
+     * @param plan the plan
+     */
     public static ObjectNode toJson(OnnxPlan plan) {
         ImportedGraph imp = plan.imported();
         Graph g = imp.graph();
@@ -168,7 +172,12 @@ public final class OnnxReport {
     public record LivePeak(int position, String nodeName, long liveBytes, List<LiveTensor> largest) {
     }
 
-    /** {@return the position where the most bytes are live, with its {@code top} largest live tensors} */
+    /**
+     * {@return the position where the most bytes are live, with its {@code top} largest live tensors}
+     *
+     * @param plan the plan
+     * @param top how many of the largest live owners to list
+     */
     public static LivePeak livePeak(OnnxPlan plan, int top) {
         ActivationPlan ap = plan.plan();
         Schedule s = plan.schedule();
@@ -202,7 +211,12 @@ public final class OnnxReport {
         return new LivePeak(at, node, Math.max(best, 0), List.copyOf(tensors.subList(0, Math.min(top, tensors.size()))));
     }
 
-    /** {@return a short human-readable summary of the plan, for the command line's text format} */
+    /**
+     * {@return a short human-readable summary of the plan, for the command line's text format}
+     *
+     * @param modelName the model's name for the first line
+     * @param plan the plan
+     */
     public static String text(String modelName, OnnxPlan plan) {
         ImportedGraph imp = plan.imported();
         StringBuilder sb = new StringBuilder();
@@ -239,6 +253,10 @@ public final class OnnxReport {
     /**
      * The symbols to bind, for {@code memplan symbols model.onnx}: name, where it came from, and
      * its binding in {@code bindings} (null when unbound).
+     *
+     * @param imp the import
+     * @param bindings symbol name to value (may be empty)
+     * @return one object per symbol: name, origin, binding
      */
     public static ArrayNode symbols(ImportedGraph imp, Map<String, Long> bindings) {
         ArrayNode out = JSON.arrayNode();

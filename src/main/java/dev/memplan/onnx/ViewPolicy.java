@@ -21,12 +21,21 @@ public enum ViewPolicy {
         this.viewOps = viewOps;
     }
 
-    /** {@return whether output 0 of a default-domain {@code opType} node is a view of its input 0} */
+    /**
+     * {@return whether output 0 of a default-domain {@code opType} node is a view of its input 0}
+     *
+     * @param domain the op's domain
+     * @param opType the op type
+     */
     public boolean isView(String domain, String opType) {
         return (domain.isEmpty() || domain.equals("ai.onnx")) && viewOps.contains(opType);
     }
 
-    /** {@return the policy for a command-line name: {@code ort}, {@code strided} or {@code none}} */
+    /**
+     * {@return the policy for a command-line name: {@code ort}, {@code strided} or {@code none}}
+     *
+     * @param name {@code ort}, {@code strided} or {@code none}
+     */
     public static ViewPolicy fromName(String name) {
         for (ViewPolicy p : values()) {
             if (p.name().equalsIgnoreCase(name)) {
