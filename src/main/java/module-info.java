@@ -19,6 +19,7 @@ module dev.memplan {
     requires jdk.jfr;
 
     requires static com.google.protobuf;
+    // not transitive: javac would then demand Jackson from every consumer (src/it/module-path-consumer)
     requires static com.fasterxml.jackson.databind;
     requires static com.github.benmanes.caffeine;
     requires static info.picocli;
