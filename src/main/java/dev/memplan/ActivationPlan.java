@@ -55,7 +55,11 @@ public final class ActivationPlan {
         this.lowerBoundBytes = offsets.lowerBoundBytes();
     }
 
-    /** Each owner's offset in a slots plan: the base of its slot. */
+    /**
+     * Each owner's offset in a slots plan: the base of its slot; -1 for a slot id that does not
+     * exist, which only a corrupted allocation has (the validator reports it, rather than this
+     * constructor failing before it can).
+     */
     private static LongBuffer slotBases(Allocation a) {
         long[] base = new long[a.numSlots()];
         LongBuffer caps = a.slotCapacities();
@@ -65,7 +69,8 @@ public final class ActivationPlan {
         IntBuffer slots = a.ownerSlots();
         long[] offset = new long[slots.limit()];
         for (int o = 0; o < offset.length; o++) {
-            offset[o] = base[slots.get(o)];
+            int slot = slots.get(o);
+            offset[o] = slot >= 0 && slot < base.length ? base[slot] : -1;
         }
         return LongBuffer.wrap(offset).asReadOnlyBuffer();
     }
