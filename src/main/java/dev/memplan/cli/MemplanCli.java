@@ -33,9 +33,12 @@ public final class MemplanCli implements Callable<Integer> {
         throw new CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand");
     }
 
-    /** A command line ready to {@code execute}: tests run it in process with their own streams. */
+    /**
+     * A command line ready to {@code execute}: tests run it in process with their own streams.
+     * Enum options without a converter of their own ({@code --strategy}) ignore case.
+     */
     public static CommandLine commandLine() {
-        return new CommandLine(new MemplanCli());
+        return new CommandLine(new MemplanCli()).setCaseInsensitiveEnumValuesAllowed(true);
     }
 
     public static void main(String[] args) {
