@@ -40,22 +40,36 @@ public final class Packing {
      * @param offsets         each buffer's byte offset, by input index (a copy on every access)
      */
     public record Result(long arenaBytes, long lowerBoundBytes, long naiveBytes, int numPositions, long[] offsets) {
+        /** Keeps a copy of {@code offsets}: the result is immutable. */
         public Result {
             offsets = offsets.clone();
         }
 
-        /** Each buffer's byte offset, by input index: a new array on every call. */
+        /**
+         * Each buffer's byte offset, by input index.
+         *
+         * @return a new array on every call
+         */
         @Override
         public long[] offsets() {
             return offsets.clone();
         }
 
-        /** The byte offset of buffer {@code i} (its input index). */
+        /**
+         * The byte offset of one buffer.
+         *
+         * @param i the buffer's input index
+         * @return its offset in the arena
+         */
         public long offset(int i) {
             return offsets[i];
         }
 
-        /** Number of buffers. */
+        /**
+         * The number of buffers.
+         *
+         * @return how many buffers were packed
+         */
         public int size() {
             return offsets.length;
         }
@@ -65,7 +79,12 @@ public final class Packing {
      * Packs buffer {@code i}, alive over {@code [lower[i], upper[i])} with {@code sizes[i]} bytes.
      * Deterministic: the same input and effort give the same offsets on both engines.
      *
+     * @param lower  each buffer's first time
+     * @param upper  each buffer's end time, exclusive: {@code upper[i] > lower[i]}
+     * @param sizes  each buffer's bytes, {@code >= 0}
      * @param effort search effort in {@code [0, PlanOptions.MAX_EFFORT]}, counted in iterations
+     * @param engine the engine that packs
+     * @return every buffer's offset, the arena size and the lower bound
      * @throws IllegalArgumentException naming the buffer (its input index) when the arrays differ in
      *                                  length, {@code upper <= lower}, a size is negative, or the
      *                                  sizes overflow a 64-bit byte count; or when the effort is
