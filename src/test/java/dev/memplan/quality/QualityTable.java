@@ -19,7 +19,8 @@ import java.util.Map;
  *
  * <p>Run from the project root:
  * {@code mvn -q test-compile exec:java -Dexec.mainClass=dev.memplan.quality.QualityTable -Dexec.classpathScope=test}
- * (add {@code -Dmemplan.engine=java} for the Java engine).
+ * (add {@code -Dmemplan.engine=java} for the Java engine, {@code -Dmemplan.quality.effort=N} to pack
+ * the hard instances at another effort than pack's default).
  */
 public final class QualityTable {
     private QualityTable() {
@@ -35,17 +36,17 @@ public final class QualityTable {
         rows.addAll(measureAll(QualityCases.generators()));
         List<QualityRow> random = measureAll(QualityCases.randomGraphs());
         PlanningEngine engine = TestEngines.current();
+        int effort = Integer.getInteger("memplan.quality.effort", HardPackingQuality.PACK_DEFAULT_EFFORT);
         List<HardPackingRow> hard = new ArrayList<>();
         for (long seed = 1; seed <= HardPackingQuality.HARD_SEEDS; seed++) {
-            hard.add(HardPackingQuality.measure(HardPackingGenerator.generate(seed), engine,
-                    HardPackingQuality.PACK_DEFAULT_EFFORT));
+            hard.add(HardPackingQuality.measure(HardPackingGenerator.generate(seed), engine, effort));
         }
         System.out.println("engine " + engine.name() + " (memplan.engine=" + EngineMode.fromSystemProperty() + ")\n");
         System.out.println(casesTable(rows));
         List<QualityRow> all = new ArrayList<>(rows);
         all.addAll(random);
         System.out.println(summaryTable(all));
-        System.out.println(hardTable(hard, HardPackingQuality.PACK_DEFAULT_EFFORT));
+        System.out.println(hardTable(hard, effort));
     }
 
     /** The rows of every case that plans completely (deferred cases are left out). */

@@ -1,6 +1,5 @@
 package dev.memplan.bench;
 
-import dev.memplan.PlanOptions;
 import dev.memplan.engine.JavaEngine;
 import dev.memplan.engine.NativeEngine;
 import dev.memplan.engine.OffsetAllocation;
@@ -33,10 +32,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 public class PackingBenchmark {
     /**
-     * The effort {@code memplan pack} uses by default: the library default,
-     * {@link PlanOptions#DEFAULT_EFFORT}, read from there so the benchmark follows it.
+     * The effort {@code memplan pack} uses by default: the value of {@code Packing.DEFAULT_EFFORT}
+     * (8), which the pack command brings on the offsets-api branch.
      */
-    static final int PACK_DEFAULT_EFFORT = PlanOptions.DEFAULT_EFFORT;
+    static final int PACK_DEFAULT_EFFORT = 8;
 
     /** The instance: {@code HardPackingGenerator.generate(seed)}. */
     @Param({"1", "2", "3", "4", "5", "6", "7", "8"})
