@@ -6,7 +6,6 @@ package dev.memplan;
  *
  * @param includeGraphInputs whether graph inputs own slots (off by default: the caller usually owns
  *                           its input buffers)
- *
  * @param alignment          every owner's size, and every offset, is a multiple of this (>= 1)
  * @param engine             which engine plans
  * @param strategy           offsets in one arena, or the seed's slots
@@ -24,13 +23,13 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
     public static final int MAX_EFFORT = 1_000;
 
     /**
-     * Checks the options: alignment >= 1, effort in {@code 1..MAX_EFFORT}, no null field.
+     * Checks the options: alignment >= 1, effort in {@code 0..MAX_EFFORT}, no null field.
      *
      * @param includeGraphInputs whether graph inputs get their own buffers
      * @param alignment the multiple sizes and offsets are rounded up to, >= 1
      * @param engine the engine to plan with
      * @param strategy offsets (one arena) or slots
-     * @param effort search effort in iterations, {@code 1..MAX_EFFORT}
+     * @param effort search effort in iterations, {@code 0..MAX_EFFORT}
      */
     public PlanOptions {
         if (alignment < 1) {
@@ -47,9 +46,9 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
         }
     }
 
-    /** {@return graph inputs excluded, alignment 1, the engine of {@code memplan.engine}, slots, default effort} */
+    /** {@return the default options: graph inputs excluded, alignment 1, the engine of {@code memplan.engine}, offsets, default effort} */
     public static PlanOptions defaults() {
-        return new PlanOptions(false, 1, EngineMode.fromSystemProperty(), Strategy.SLOTS, DEFAULT_EFFORT);
+        return new PlanOptions(false, 1, EngineMode.fromSystemProperty(), Strategy.OFFSETS, DEFAULT_EFFORT);
     }
 
     /**
@@ -95,7 +94,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
     /**
      * A copy with {@code effort} set.
      *
-     * @param e search effort in iterations, {@code 1..MAX_EFFORT}
+     * @param e search effort in iterations, {@code 0..MAX_EFFORT}
      * @return the new options
      */
     public PlanOptions withEffort(int e) {
