@@ -41,7 +41,15 @@ public final class Packing {
      * @param offsets         each buffer's byte offset, by input index (a copy on every access)
      */
     public record Result(long arenaBytes, long lowerBoundBytes, long naiveBytes, int numPositions, long[] offsets) {
-        /** Keeps a copy of {@code offsets}: the result is immutable. */
+        /**
+         * Keeps a copy of {@code offsets}: the result is immutable.
+         *
+         * @param arenaBytes      the arena size: the highest {@code offset + size}
+         * @param lowerBoundBytes the most bytes alive at one time: no packing needs less
+         * @param naiveBytes      the sum of the sizes
+         * @param numPositions    distinct times after compression
+         * @param offsets         each buffer's byte offset, by input index
+         */
         public Result {
             offsets = offsets.clone();
         }

@@ -43,7 +43,12 @@ public final class HardPackingGenerator {
     private HardPackingGenerator() {
     }
 
-    /** The instance of {@code seed}, with 150 to 500 buffers (the seed picks how many). */
+    /**
+     * The instance of {@code seed}, with 150 to 500 buffers (the seed picks how many).
+     *
+     * @param seed the random seed: same seed, same instance
+     * @return the instance with its known packing
+     */
     public static PackingInstance generate(long seed) {
         Random rnd = random(seed);
         int buffers = MIN_DEFAULT_BUFFERS + rnd.nextInt(MAX_DEFAULT_BUFFERS - MIN_DEFAULT_BUFFERS + 1);
@@ -53,6 +58,9 @@ public final class HardPackingGenerator {
     /**
      * The instance of {@code seed} with exactly {@code buffers} buffers.
      *
+     * @param seed    the random seed: same seed, same instance
+     * @param buffers how many buffers
+     * @return the instance with its known packing
      * @throws IllegalArgumentException when {@code buffers} is outside {@code [1, MAX_BUFFERS]}
      */
     public static PackingInstance generate(long seed, int buffers) {

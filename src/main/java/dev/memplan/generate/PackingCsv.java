@@ -24,6 +24,8 @@ public final class PackingCsv {
     /**
      * Writes {@code instance} to {@code out} (not closed).
      *
+     * @param instance the instance
+     * @param out      where to write; not closed
      * @throws IOException when {@code out} fails
      */
     public static void write(PackingInstance instance, Writer out) throws IOException {
@@ -41,6 +43,8 @@ public final class PackingCsv {
     /**
      * Writes {@code instance} to the file {@code path} in UTF-8, replacing it.
      *
+     * @param instance the instance
+     * @param path     the file to write
      * @throws IOException when the file cannot be written
      */
     public static void write(PackingInstance instance, Path path) throws IOException {
@@ -49,7 +53,12 @@ public final class PackingCsv {
         }
     }
 
-    /** {@code instance} as CSV text. */
+    /**
+     * {@code instance} as CSV text.
+     *
+     * @param instance the instance
+     * @return the CSV text
+     */
     public static String toCsv(PackingInstance instance) {
         StringWriter w = new StringWriter();
         try {

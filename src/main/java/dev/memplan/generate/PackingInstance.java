@@ -63,37 +63,37 @@ public final class PackingInstance {
         this.witnessArenaBytes = witnessArenaBytes;
     }
 
-    /** What was generated and with which parameters. */
+    /** {@return what was generated and with which parameters} */
     public String description() {
         return description;
     }
 
-    /** Number of buffers. */
+    /** {@return the number of buffers} */
     public int size() {
         return sizes.length;
     }
 
-    /** Positions: every buffer lives inside {@code [0, numPositions)}. */
+    /** {@return the number of positions: every buffer lives inside {@code [0, numPositions)}} */
     public int numPositions() {
         return numPositions;
     }
 
-    /** First live position of each buffer (inclusive), by buffer id. */
+    /** {@return the first live position of each buffer (inclusive), by buffer id} */
     public int[] lower() {
         return lower.clone();
     }
 
-    /** End of each buffer's life (exclusive), by buffer id. */
+    /** {@return the end of each buffer's life (exclusive), by buffer id} */
     public int[] upper() {
         return upper.clone();
     }
 
-    /** First live position of each buffer: the engines' inclusive {@code def}, equal to {@link #lower()}. */
+    /** {@return the first live position of each buffer: the engines' inclusive {@code def}, equal to {@link #lower()}} */
     public int[] defs() {
         return lower.clone();
     }
 
-    /** Last live position of each buffer: the engines' inclusive {@code useEnd}, {@code upper - 1}. */
+    /** {@return the last live position of each buffer: the engines' inclusive {@code useEnd}, {@code upper - 1}} */
     public int[] useEnds() {
         int[] end = new int[upper.length];
         for (int i = 0; i < end.length; i++) {
@@ -102,22 +102,22 @@ public final class PackingInstance {
         return end;
     }
 
-    /** Bytes of each buffer, by buffer id. */
+    /** {@return the bytes of each buffer, by buffer id} */
     public long[] sizes() {
         return sizes.clone();
     }
 
-    /** The offsets of the known packing, by buffer id. */
+    /** {@return the offsets of the known packing, by buffer id} */
     public long[] witnessOffsets() {
         return witnessOffsets.clone();
     }
 
-    /** Arena bytes of the known packing: an upper bound on the optimum. */
+    /** {@return the arena bytes of the known packing: an upper bound on the optimum} */
     public long witnessArenaBytes() {
         return witnessArenaBytes;
     }
 
-    /** The most bytes live at any one position: no packing uses a smaller arena. */
+    /** {@return the most bytes live at any one position: no packing uses a smaller arena} */
     public long lowerBoundBytes() {
         long[] delta = new long[numPositions + 1];
         for (int i = 0; i < sizes.length; i++) {
