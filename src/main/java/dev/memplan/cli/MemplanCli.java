@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "memplan", mixinStandardHelpOptions = true, versionProvider = MemplanCli.Version.class,
         description = "Plans the activation memory of inference graphs: which tensors share a buffer,"
                 + " and how many bytes a request needs.",
-        subcommands = {PlanCommand.class, SymbolsCommand.class, DemoCommand.class,
+        subcommands = {PlanCommand.class, SymbolsCommand.class, DemoCommand.class, DrawCommand.class,
                 CommandLine.HelpCommand.class})
 public final class MemplanCli implements Callable<Integer> {
     /** Keeps the logger configured (java.util.logging holds loggers weakly). */

@@ -5,7 +5,9 @@ import dev.memplan.EngineUnavailableException;
 import dev.memplan.MemPlan;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
+import dev.memplan.PlanResult;
 import dev.memplan.Strategy;
+import dev.memplan.draw.TextTimeline;
 import dev.memplan.json.PlanJson;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxReport;
@@ -39,6 +41,9 @@ import picocli.CommandLine.Spec;
         description = {"Plans the activation memory of each graph file.",
                 "Exit codes: 0 planned (complete or deferred), 1 bad input, 2 usage."})
 final class PlanCommand implements Callable<Integer> {
+    /** Size of the {@code --timeline} picture: columns of the arena, rows of positions at most. */
+    private static final int TIMELINE_COLUMNS = 64;
+    private static final int TIMELINE_ROWS = 40;
 
     @Spec
     private CommandSpec spec;
@@ -79,6 +84,10 @@ final class PlanCommand implements Callable<Integer> {
             description = "text (a summary per file) or json (one object per file, one per line)"
                     + " (default: ${DEFAULT-VALUE}).")
     private OutputFormat format;
+
+    @Option(names = "--timeline",
+            description = "Text format: adds a picture of the arena over time (rows: positions, columns: bytes).")
+    private boolean timeline;
 
     @Override
     public Integer call() {
@@ -140,6 +149,9 @@ final class PlanCommand implements Callable<Integer> {
                     TextReport.write(p, bindings, out);
                 } else {
                     out.print(OnnxReport.text(p.label(), p.onnx()));
+                }
+                if (timeline && p.result() instanceof PlanResult.Complete c) {
+                    out.print(TextTimeline.render(c.plan(), TIMELINE_COLUMNS, TIMELINE_ROWS));
                 }
             }
         }
