@@ -587,11 +587,18 @@
 
   // ---- pointer -----------------------------------------------------------------------------
 
+  // The owner under a point: the one whose bytes are there, else the smallest rectangle drawn
+  // there (tensors under a pixel tall are drawn a pixel tall).
   function hit(px, py) {
     var box = plotBox(arena);
     if (px < box.x || px > box.x + box.w || py < box.y || py > box.y + box.h) { return -1; }
+    var o = pic.owners;
+    var pos = pxToX(box, px), addr = pxToY(box, py);
     var best = -1, bestArea = Infinity;
-    for (var i = 0; i < ownerCount(); i++) {
+    for (var i = 0; i < o.def.length; i++) {
+      if (o.def[i] <= pos && pos < o.end[i] + 1 && layout.offsets[i] <= addr && addr < layout.offsets[i] + o.bytes[i]) {
+        return i;
+      }
       var r = rectOf(box, i);
       if (px >= r[0] && px <= r[0] + r[2] && py >= r[1] && py <= r[1] + r[3]) {
         var area = r[2] * r[3];
@@ -747,12 +754,19 @@
     return matches.length;
   }
 
+  // Pins the current match and brings it into view, zoomed in enough to see it among its neighbours.
   function focusMatch() {
     var i = matches[matchCursor];
     pinned = i;
     pinPanel();
     var o = pic.owners;
-    centerOn(o.def[i], o.end[i] + 1, layout.offsets[i], layout.offsets[i] + o.bytes[i]);
+    var len = o.end[i] + 1 - o.def[i];
+    var sx = Math.min(view.x1 - view.x0, Math.max(len * 3, 24));
+    var sy = Math.min(view.y1 - view.y0, Math.max(o.bytes[i] * 6, peak() / 64));
+    var cx = (o.def[i] + o.end[i] + 1) / 2, cy = layout.offsets[i] + o.bytes[i] / 2;
+    view = {x0: cx - sx / 2, x1: cx + sx / 2, y0: cy - sy / 2, y1: cy + sy / 2};
+    clampView();
+    draw();
   }
 
   searchBox.addEventListener('input', function () { search(searchBox.value); });
