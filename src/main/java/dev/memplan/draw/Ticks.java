@@ -13,12 +13,13 @@ final class Ticks {
         if (max <= 0) {
             return List.of(0L);
         }
+        // the unit is the largest power of 1024 up to twice the raw step: steps read 512 KiB, 1 MiB, ...
+        double rawStep = (double) max / count;
         long unit = 1;
-        while (unit <= Long.MAX_VALUE / 1024 && max / (unit * 1024) >= 1) {
+        while (unit <= Long.MAX_VALUE / 1024 && unit * 1024.0 <= rawStep * 2) {
             unit *= 1024;
         }
-        double raw = (double) max / unit / count;
-        long step = Math.max(1, (long) (nice(raw) * unit));
+        long step = Math.max(1, Math.round(nice(rawStep / unit) * unit));
         List<Long> out = new ArrayList<>();
         for (long t = 0; t <= max && t >= 0; t += step) {
             out.add(t);

@@ -272,8 +272,9 @@
     var span = hi - lo;
     if (span <= 0) { return [lo]; }
     var raw = span / count;
+    // the unit is the largest power of 1024 up to twice the raw step, so steps read 512 KiB, 1 MiB, ...
     var unit = 1;
-    while (unit * 1024 <= raw) { unit *= 1024; }
+    while (unit * 1024 <= raw * 2) { unit *= 1024; }
     var r = raw / unit, p = Math.pow(10, Math.floor(Math.log10(r)));
     var step = [1, 2, 5, 10].map(function (m) { return m * p; }).filter(function (s) { return s >= r; })[0] * unit;
     step = Math.max(1, Math.round(step));

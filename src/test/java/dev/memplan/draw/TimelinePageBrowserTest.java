@@ -162,6 +162,7 @@ class TimelinePageBrowserTest {
         driver.findElement(By.id("search")).clear();
         js("memplanView.search('no such tensor anywhere')");
         assertEquals("no tensor matches", text("search-status"));
+        js("memplanView.search('')");
 
         // the toggle changes the drawing and keeps every tensor
         js("memplanView.reset()");
@@ -175,12 +176,13 @@ class TimelinePageBrowserTest {
         clickOn(name);
         hover(name);
         assertTrue(driver.findElement(By.id("tooltip")).getText().contains("slot "), "slots plans name the slot");
-        // the README's picture (docs/images/timeline-squeezenet.png) is this screenshot
         screenshot("squeezenet-slots");
         driver.findElement(By.id("layout-offsets")).click();
 
         assertZoomAndPan();
         js("memplanView.reset()");
+        hover(name);
+        // the README's picture (docs/images/timeline-squeezenet.png) is this screenshot
         screenshot("squeezenet");
         assertNoConsoleErrors();
     }
