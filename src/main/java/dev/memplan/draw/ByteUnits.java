@@ -9,7 +9,12 @@ public final class ByteUnits {
     private ByteUnits() {
     }
 
-    /** {@code 1536} as {@code 1.5 KiB}: at most three significant digits, no trailing zeros. */
+    /**
+     * A byte count for people.
+     *
+     * @param bytes a byte count
+     * @return e.g. {@code 1.5 KiB} for 1536: at most three significant digits, no trailing zeros
+     */
     public static String human(long bytes) {
         if (bytes < 1024 && bytes > -1024) {
             return bytes + " B";

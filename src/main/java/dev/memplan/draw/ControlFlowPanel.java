@@ -16,7 +16,15 @@ import java.util.OptionalLong;
 public record ControlFlowPanel(String nodeName, String opType, int position, OptionalLong transientNeed,
                                List<Body> bodies) {
 
-    /** The compact canonical constructor copies the body list. */
+    /**
+     * Copies the body list.
+     *
+     * @param nodeName      the node's name
+     * @param opType        If, Loop or Scan
+     * @param position      the node's execution position, or -1
+     * @param transientNeed the largest body need in bytes, or empty
+     * @param bodies        one per body attribute
+     */
     public ControlFlowPanel {
         bodies = List.copyOf(bodies);
     }

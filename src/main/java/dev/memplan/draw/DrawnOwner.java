@@ -18,7 +18,12 @@ package dev.memplan.draw;
 public record DrawnOwner(int valueId, String name, String opType, String dataType, String shape, String boundShape,
                          long bytes, int def, int useEnd) {
 
-    /** Whether this owner and {@code other} are live at one same position (inclusive intervals). */
+    /**
+     * Whether two owners are live at one same position (inclusive intervals).
+     *
+     * @param other another owner of the same picture
+     * @return true when their intervals overlap
+     */
     public boolean liveWith(DrawnOwner other) {
         return def <= other.useEnd && other.def <= useEnd;
     }

@@ -9,9 +9,12 @@ public final class Escape {
     }
 
     /**
-     * {@code s} safe for a terminal: control characters (C0, DEL, C1), bidirectional controls and
+     * Text safe for a terminal: control characters (C0, DEL, C1), bidirectional controls and
      * unpaired surrogates become visible {@code \}{@code uXXXX}; a backslash is doubled, so an
      * escape in the output can only come from this method.
+     *
+     * @param s any text, e.g. a tensor name from a model file
+     * @return the text with every unsafe character escaped
      */
     public static String terminal(String s) {
         StringBuilder out = null;
@@ -38,6 +41,9 @@ public final class Escape {
      * {@code s} as XML 1.0 character data, valid in text and in quoted attributes alike: markup
      * characters become entities; characters XML cannot hold, and the controls {@link #terminal}
      * escapes, become visible {@code \}{@code uXXXX}.
+     *
+     * @param s any text
+     * @return the text as XML character data
      */
     public static String xml(String s) {
         StringBuilder out = new StringBuilder(s.length() + 16);
@@ -65,6 +71,9 @@ public final class Escape {
      * A JSON text made safe to embed in an HTML {@code <script>} element: {@code <}, {@code >} and
      * {@code &} (which only occur inside JSON strings) become {@code \}{@code u} escapes, so no
      * {@code </script>} or {@code <!--} can end or change the element; U+2028 and U+2029 too.
+     *
+     * @param json a JSON text
+     * @return the same JSON value, spelled without those characters
      */
     public static String jsonForScript(String json) {
         StringBuilder out = new StringBuilder(json.length() + 16);

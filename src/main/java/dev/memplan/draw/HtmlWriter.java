@@ -21,7 +21,12 @@ public final class HtmlWriter {
     private HtmlWriter() {
     }
 
-    /** The page of {@code picture}. */
+    /**
+     * The page of a picture.
+     *
+     * @param picture what to draw
+     * @return the whole HTML document
+     */
     public static String write(Picture picture) {
         Map<String, String> fills = new LinkedHashMap<>();
         fills.put(STYLE, resource("timeline.css"));

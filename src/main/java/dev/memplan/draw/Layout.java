@@ -16,12 +16,20 @@ import dev.memplan.Strategy;
  */
 public record Layout(Strategy strategy, long peakBytes, long[] offsets, int[] slots, long[] slotCapacities) {
 
-    /** The name the page and the command line use: {@code offsets} or {@code slots}. */
+    /**
+     * The name the page and the command line use.
+     *
+     * @return {@code offsets} or {@code slots}
+     */
     public String name() {
         return strategy == Strategy.OFFSETS ? "offsets" : "slots";
     }
 
-    /** Whether the plan has slots (a slots plan). */
+    /**
+     * Whether the plan has slots.
+     *
+     * @return true for a slots plan
+     */
     public boolean hasSlots() {
         return slots != null;
     }

@@ -31,7 +31,12 @@ public final class OpColors {
         }
     }
 
-    /** The colours of the op types of {@code picture}'s owners. */
+    /**
+     * The colours of a picture's op types.
+     *
+     * @param picture the picture
+     * @return a colour for each op type that produced an owner
+     */
     public static OpColors of(Picture picture) {
         Map<String, Integer> counts = new LinkedHashMap<>();
         for (DrawnOwner o : picture.owners()) {
@@ -40,22 +45,40 @@ public final class OpColors {
         return new OpColors(counts);
     }
 
-    /** Op types, most owners first (ties by name). */
+    /**
+     * The op types.
+     *
+     * @return most owners first (ties by name)
+     */
     public List<String> ops() {
         return List.copyOf(ops);
     }
 
-    /** Owners produced by {@code op}. */
+    /**
+     * How many owners an op type produced.
+     *
+     * @param op an op type
+     * @return the count, 0 for an op type not in the picture
+     */
     public int count(String op) {
         return counts.getOrDefault(op, 0);
     }
 
-    /** The colour of {@code op} as {@code #rrggbb}. */
+    /**
+     * The colour of an op type.
+     *
+     * @param op an op type
+     * @return {@code #rrggbb}; {@link #OTHER} past the palette
+     */
     public String color(String op) {
         return colorOf.getOrDefault(op, OTHER);
     }
 
-    /** Op types with a colour of their own, most owners first; the others share {@link #OTHER}. */
+    /**
+     * The op types with a colour of their own; the others share {@link #OTHER}.
+     *
+     * @return most owners first
+     */
     public List<String> distinct() {
         return List.copyOf(ops.subList(0, Math.min(ops.size(), PALETTE.length)));
     }

@@ -27,7 +27,23 @@ public record Picture(String title, Map<String, Long> bindings, String engine, S
                       List<DrawnOwner> owners, List<Layout> layouts, long naiveBytes, long lowerBoundBytes,
                       int boundPosition, long[] liveBytes, List<ControlFlowPanel> controlFlow) {
 
-    /** The compact canonical constructor checks there is a layout and copies the lists. */
+    /**
+     * Checks there is a layout and copies the lists.
+     *
+     * @param title           what the picture is of
+     * @param bindings        symbol values of the plan
+     * @param engine          the engine that planned
+     * @param nodeNames       per position, the node's name
+     * @param nodeOps         per position, the node's op type
+     * @param owners          the owners, in owner order
+     * @param layouts         one per planned strategy, at least one
+     * @param naiveBytes      bytes one buffer per owner would take
+     * @param lowerBoundBytes the most bytes live at one position
+     * @param boundPosition   where that is first reached
+     * @param liveBytes       per position, the bytes live there
+     * @param controlFlow     If/Loop/Scan nodes with their bodies
+     * @throws IllegalArgumentException when there is no layout
+     */
     public Picture {
         if (layouts.isEmpty()) {
             throw new IllegalArgumentException("a picture needs at least one planned layout");
@@ -37,17 +53,30 @@ public record Picture(String title, Map<String, Long> bindings, String engine, S
         controlFlow = List.copyOf(controlFlow);
     }
 
-    /** Execution positions: one per node, at least one. */
+    /**
+     * Execution positions.
+     *
+     * @return one per node, at least one
+     */
     public int positions() {
         return liveBytes.length;
     }
 
-    /** The node that runs where the lower bound is reached, or an empty string in an empty graph. */
+    /**
+     * The node that runs where the lower bound is reached.
+     *
+     * @return its name, or an empty string in an empty graph
+     */
     public String boundNode() {
         return nodeNames.length == 0 ? "" : nodeNames[boundPosition];
     }
 
-    /** The layout named {@code name} ({@code offsets} or {@code slots}), if it was planned. */
+    /**
+     * A layout by name.
+     *
+     * @param name {@code offsets} or {@code slots}
+     * @return the layout, or empty when that strategy was not planned
+     */
     public Optional<Layout> layout(String name) {
         return layouts.stream().filter(l -> l.name().equals(name)).findFirst();
     }

@@ -33,6 +33,8 @@ public final class PictureBuilder {
      *
      * @param title    what the picture is of
      * @param bindings the symbol values the plans were made at
+     * @param plans    complete plans of one graph, one per strategy
+     * @return the picture
      * @throws IllegalArgumentException when there is no plan or the plans are of different graphs
      */
     public static Picture of(String title, Map<String, Long> bindings, List<ActivationPlan> plans) {
@@ -43,6 +45,10 @@ public final class PictureBuilder {
      * The picture of an ONNX model planned once per strategy ({@code plans} made by
      * {@link OnnxPlanner} with the same bindings); each control-flow body gets its own picture,
      * planned with the same options and strategies (graph inputs of a body are owned outside it).
+     *
+     * @param title what the picture is of
+     * @param plans the model's plans, one per strategy, all at the same bindings
+     * @return the picture, with a picture per control-flow body
      *
      * @throws IllegalArgumentException when a plan is deferred: name what to bind first
      */

@@ -28,7 +28,11 @@ public final class SvgWriter {
     }
 
     /**
-     * The SVG of {@code picture} with the layout named {@code layoutName}.
+     * The SVG of a picture.
+     *
+     * @param picture    what to draw
+     * @param layoutName {@code offsets} or {@code slots}: which of its plans
+     * @return the whole SVG document
      *
      * @throws IllegalArgumentException when the picture has no such layout
      */

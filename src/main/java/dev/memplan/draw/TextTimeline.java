@@ -23,7 +23,12 @@ public final class TextTimeline {
     }
 
     /**
-     * The picture of {@code plan}, {@code columns} cells wide and at most {@code maxRows} rows tall.
+     * The text picture of a plan.
+     *
+     * @param plan    a complete plan
+     * @param columns cells across the arena
+     * @param maxRows rows at most; positions are bucketed to fit
+     * @return the picture, one line per row, then the key of the largest owners
      *
      * @throws IllegalArgumentException when {@code columns} or {@code maxRows} is below 1
      */
