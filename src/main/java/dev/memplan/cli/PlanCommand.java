@@ -6,7 +6,6 @@ import dev.memplan.MemPlan;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
-import dev.memplan.Strategy;
 import dev.memplan.draw.TextTimeline;
 import dev.memplan.json.PlanJson;
 import dev.memplan.onnx.ImportOptions;
@@ -26,6 +25,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -78,6 +78,9 @@ final class PlanCommand implements Callable<Integer> {
             completionCandidates = LowerCaseEnums.Engine.class,
             description = "auto, native or java (default: the memplan.engine property, else auto).")
     private EngineMode engine;
+
+    @Mixin
+    private StrategyOptions strategy;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", converter = LowerCaseEnums.Format.class,
             completionCandidates = LowerCaseEnums.Format.class,
@@ -149,6 +152,8 @@ final class PlanCommand implements Callable<Integer> {
                     TextReport.write(p, bindings, out);
                 } else {
                     out.print(OnnxReport.text(p.label(), p.onnx()));
+                    p.result().asComplete().ifPresent(plan ->
+                            out.println("strategies " + StrategyComparison.of(plan, bindings).line()));
                 }
                 if (timeline && p.result() instanceof PlanResult.Complete c) {
                     out.print(TextTimeline.render(c.plan(), TIMELINE_COLUMNS, TIMELINE_ROWS));
@@ -182,7 +187,7 @@ final class PlanCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "-D" + EngineMode.PROPERTY + ": "
                     + e.getMessage());
         }
-        return new PlanOptions(includeGraphInputs, alignment, mode, Strategy.SLOTS, PlanOptions.DEFAULT_EFFORT);
+        return new PlanOptions(includeGraphInputs, alignment, mode, strategy.strategy(), strategy.effort());
     }
 
     /** A --bind that matches no symbol is most likely a typo (sequence for seq): say so. */
