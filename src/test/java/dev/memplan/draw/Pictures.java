@@ -38,43 +38,9 @@ final class Pictures {
         return PictureBuilder.of("seed " + seed, Map.of(), plans);
     }
 
-    /**
-     * Validates {@code plan} with {@link PlanValidator}. Until the validator learns offsets plans
-     * (it does on the offsets-api branch), it refuses them by asking for their slots: then the
-     * plan gets this file's own independent check instead, so no plan goes unchecked.
-     */
+    /** Validates {@code plan} with {@link PlanValidator} (slots and offsets plans alike). */
     static void validate(ActivationPlan plan) {
-        try {
-            PlanValidator.validate(plan);
-        } catch (IllegalStateException e) {
-            if (plan.strategy() != Strategy.OFFSETS || !e.getMessage().contains("offsets plan has no slots")) {
-                throw e;
-            }
-            checkOffsets(plan);
-        }
-    }
-
-    /** Inside the arena, and no two owners live at one position sharing a byte. */
-    private static void checkOffsets(ActivationPlan plan) {
-        Schedule s = plan.schedule();
-        int n = s.numOwners();
-        for (int a = 0; a < n; a++) {
-            long offA = plan.offsetOf(s.ownerValue(a));
-            long sizeA = plan.sizeOf(s.ownerValue(a));
-            if (offA < 0 || offA + sizeA > plan.peakBytes()) {
-                throw new AssertionError("owner " + s.ownerValue(a) + " lies outside the arena of " + plan.peakBytes());
-            }
-            for (int b = a + 1; b < n; b++) {
-                long offB = plan.offsetOf(s.ownerValue(b));
-                long sizeB = plan.sizeOf(s.ownerValue(b));
-                boolean live = s.def(a) <= s.useEnd(b) && s.def(b) <= s.useEnd(a);
-                boolean share = sizeA > 0 && sizeB > 0 && offA < offB + sizeB && offB < offA + sizeA;
-                if (live && share) {
-                    throw new AssertionError("owners " + s.ownerValue(a) + " and " + s.ownerValue(b)
-                            + " are live together and share bytes");
-                }
-            }
-        }
+        PlanValidator.validate(plan);
     }
 
     /** Default options with {@code s}. */
