@@ -31,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -78,6 +79,7 @@ class TimelinePageBrowserTest {
 
     private static ChromeDriver driver;
     private static Path pages;
+    private static Path profile;
 
     @BeforeAll
     static void startBrowser() throws IOException {
@@ -99,7 +101,7 @@ class TimelinePageBrowserTest {
         options.setBinary(CHROMIUM.toFile());
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--no-first-run", "--user-data-dir=" + Files.createTempDirectory("memplan-chromium"),
+                "--no-first-run", "--user-data-dir=" + (profile = Files.createTempDirectory("memplan-chromium")),
                 "--window-size=1400,900");
         LoggingPreferences logs = new LoggingPreferences();
         logs.enable(LogType.BROWSER, Level.ALL);
@@ -110,9 +112,18 @@ class TimelinePageBrowserTest {
     }
 
     @AfterAll
-    static void stopBrowser() {
+    static void stopBrowser() throws IOException {
         if (driver != null) {
             driver.quit();
+        }
+        for (Path dir : new Path[] {pages, profile}) {
+            if (dir != null) {
+                try (var files = Files.walk(dir)) {
+                    for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(p);
+                    }
+                }
+            }
         }
     }
 
