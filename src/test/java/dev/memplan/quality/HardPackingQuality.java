@@ -10,13 +10,8 @@ import java.nio.LongBuffer;
 
 /** Packs hard instances with the engine's offsets planner and the reference greedy, checking both. */
 public final class HardPackingQuality {
-    /**
-     * The effort {@code memplan pack} uses by default: the value of {@code Packing.DEFAULT_EFFORT}
-     * (8), which the pack command brings on the offsets-api branch, higher than
-     * {@code PlanOptions.DEFAULT_EFFORT} because a packing problem is planned once, offline. The
-     * table and OffsetQualityTest read it from here only.
-     */
-    public static final int PACK_DEFAULT_EFFORT = 8;
+    /** The effort {@code memplan pack} uses by default: the hard-instance target is stated at it. */
+    public static final int PACK_DEFAULT_EFFORT = dev.memplan.Packing.DEFAULT_EFFORT;
     /** Instances measured: seeds 1..HARD_SEEDS of {@link HardPackingGenerator#generate(long)}. */
     public static final int HARD_SEEDS = 20;
 

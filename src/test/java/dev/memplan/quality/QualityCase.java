@@ -23,6 +23,11 @@ import java.util.Optional;
 public record QualityCase(String family, String name, Graph graph, ViewMap views, SizeOracle oracle,
                           PlanOptions options) {
 
+    /** The same case planned with {@code other} options. */
+    public QualityCase withOptions(PlanOptions other) {
+        return new QualityCase(family, name, graph, views, oracle, other);
+    }
+
     /** The plan with {@code strategy}, or empty when some owner has no size (a deferred plan). */
     public Optional<ActivationPlan> plan(Strategy strategy) {
         return MemPlan.plan(graph, views, oracle, options.withStrategy(strategy)).asComplete();
