@@ -601,11 +601,25 @@ final class GraphImporter {
             // absurd attributes or inputs (a corrupted file): leave the outputs uninferred
             return List.of();
         }
+        if (outs.size() == 1) {
+            outs = List.of(withValues(ctx, outs.get(0)));
+        }
         List<TensorInfo> bounded = new ArrayList<>(outs.size());
         for (TensorInfo t : outs) {
             bounded.add(t == null || t.shape == null || !tooComplex(t.shape) ? t : null);
         }
         return bounded;
+    }
+
+    /** {@code inferred} with its values when the node's inputs are known constants. */
+    private static TensorInfo withValues(InferenceContext ctx, TensorInfo inferred) {
+        try {
+            TensorInfo folded = ConstantFolder.fold(ctx, inferred);
+            return folded == null ? inferred : folded;
+        } catch (RuntimeException e) {
+            // an overflow or absurd constant: keep what inference said
+            return inferred;
+        }
     }
 
     /** Dim expressions larger than this fall back to a fresh symbol: keeps every step cheap. */
@@ -707,13 +721,14 @@ final class GraphImporter {
         for (String w : usedWeights) {
             inits.add(valueId(b, ids, w));
         }
-        // count every weight of this graph (used or not) once
+        // count every weight of this graph (used or not) once; a size that overflows fails the
+        // import (InvalidSizeException naming the weight): a total never silently drops a tensor
         for (String w : weights) {
             OptionalLong bytes = staticBytes(w);
             if (bytes.isPresent()) {
-                weightBytes = saturatingAdd(weightBytes, bytes.getAsLong());
+                weightBytes = WeightTotals.add(weightBytes, bytes.getAsLong(), where);
                 if (folded.contains(w)) {
-                    foldedBytes = saturatingAdd(foldedBytes, bytes.getAsLong());
+                    foldedBytes = WeightTotals.add(foldedBytes, bytes.getAsLong(), where);
                 }
             }
         }
@@ -780,21 +795,18 @@ final class GraphImporter {
         return v;
     }
 
+    /**
+     * The bytes of a static-shaped weight, empty for a symbolic shape or a type without a fixed
+     * width (strings).
+     *
+     * @throws dev.memplan.InvalidSizeException naming the weight when its size overflows a long
+     */
     private OptionalLong staticBytes(String name) {
         TensorInfo t = infos.get(name);
         if (t == null || !t.isStaticShape()) {
             return OptionalLong.empty();
         }
-        try {
-            return TensorSizes.bytes(new Value(0, name, t.type, new Shape(t.shape), -1), Map.of());
-        } catch (RuntimeException e) {
-            return OptionalLong.empty();
-        }
-    }
-
-    private static long saturatingAdd(long a, long b) {
-        long r = a + b;
-        return r < 0 ? Long.MAX_VALUE : r;
+        return TensorSizes.bytes(new Value(0, name, t.type, new Shape(t.shape), -1), Map.of());
     }
 
     static Map<String, TensorInfo> noOuter() {

@@ -21,6 +21,7 @@ public final class ImportedGraph {
     private final Graph graph;
     private final ViewMap views;
     private final long weightBytes;
+    private final long totalWeightBytes;
     private final long foldedBytes;
     private final int foldedValues;
     private final Map<String, Shape> declaredShapes;
@@ -43,6 +44,13 @@ public final class ImportedGraph {
         this.controlFlow = List.copyOf(controlFlow);
         this.freshSymbols = freshSymbols;
         this.uninferred = List.copyOf(uninferred);
+        long total = weightBytes;
+        for (ControlFlowNode cf : this.controlFlow) {
+            for (ControlFlowNode.Body b : cf.bodies()) {
+                total = WeightTotals.add(total, b.graph().totalWeightBytes(), "graph '" + name + "'");
+            }
+        }
+        this.totalWeightBytes = total;
     }
 
     /** The ONNX graph's name. */
@@ -86,16 +94,12 @@ public final class ImportedGraph {
         return weightBytes;
     }
 
-    /** Weight bytes of this graph and of every control-flow body in it. */
+    /**
+     * Weight bytes of this graph and of every control-flow body in it. Computed at import, where a
+     * total that overflows a long fails the import.
+     */
     public long totalWeightBytes() {
-        long total = weightBytes;
-        for (ControlFlowNode cf : controlFlow) {
-            for (ControlFlowNode.Body b : cf.bodies()) {
-                long add = b.graph().totalWeightBytes();
-                total = total + add < 0 ? Long.MAX_VALUE : total + add;
-            }
-        }
-        return total;
+        return totalWeightBytes;
     }
 
     /** Bytes of the weights constant folding made (outputs of folded nodes). */
