@@ -593,6 +593,11 @@ final class GraphImporter {
             public Dim fresh(String hint) {
                 return symbols.fresh(firstOut + "_" + hint, "data-dependent " + hint + " of " + nodeDesc);
             }
+
+            @Override
+            public void relate(Dim a, Dim b, String why, boolean broadcast) {
+                symbols.relations().record(a, b, nodeDesc, why, broadcast);
+            }
         };
         List<TensorInfo> outs;
         try {
@@ -777,7 +782,7 @@ final class GraphImporter {
             throw new OnnxFormatException(where + ": " + e.getMessage(), e);
         }
         return new ImportedGraph(proto.getName(), graph, views.build(), weightBytes, foldedBytes, folded.size(),
-                declared, disagreements, controlFlow, symbols.freshOrigins(), uninferred);
+                declared, disagreements, controlFlow, symbols.freshOrigins(), uninferred, symbols.resolveRelations());
     }
 
     private int valueId(Graph.Builder b, Map<String, Integer> ids, String name) {

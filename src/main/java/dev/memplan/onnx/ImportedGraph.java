@@ -29,10 +29,13 @@ public final class ImportedGraph {
     private final List<ControlFlowNode> controlFlow;
     private final Map<String, String> freshSymbols;
     private final List<String> uninferred;
+    private final SymbolRelations relations;
 
     ImportedGraph(String name, Graph graph, ViewMap views, long weightBytes, long foldedBytes, int foldedValues,
                   Map<String, Shape> declaredShapes, List<ShapeDisagreement> disagreements,
-                  List<ControlFlowNode> controlFlow, Map<String, String> freshSymbols, List<String> uninferred) {
+                  List<ControlFlowNode> controlFlow, Map<String, String> freshSymbols, List<String> uninferred,
+                  SymbolRelations relations) {
+        this.relations = relations;
         this.name = name;
         this.graph = graph;
         this.views = views;
@@ -67,9 +70,9 @@ public final class ImportedGraph {
     }
 
     /**
-     * The symbols to bind before planning, in first-use order: named dim_params, fresh symbols for
+     * The symbols of the model's shapes, in first-use order: named dim_params, fresh symbols for
      * unnamed dims, and data-dependent extents; including those only the bodies of control-flow
-     * nodes use.
+     * nodes use. Those in {@link #derivedSymbols()} need no binding.
      */
     public Map<String, Symbol> symbols() {
         Map<String, Symbol> out = new java.util.LinkedHashMap<>(graph.symbols());
@@ -79,6 +82,30 @@ public final class ImportedGraph {
             }
         }
         return out;
+    }
+
+    /**
+     * Symbols that follow from others through a relation the model's ops impose, such as
+     * {@code total_seq_len = past_seq_len + seq_len}: they need no binding.
+     */
+    public Map<String, DerivedSymbol> derivedSymbols() {
+        return relations.derived();
+    }
+
+    /** The relations inference proved between the model's symbols, resolved. */
+    public SymbolRelations relations() {
+        return relations;
+    }
+
+    /**
+     * {@code bindings} completed with the derived symbols they determine; see
+     * {@link SymbolRelations#complete(Map)}.
+     *
+     * @throws BindingConflictException naming the node and both sides when a binding contradicts a
+     *                                  relation of the model
+     */
+    public Map<String, Long> completeBindings(Map<String, Long> bindings) {
+        return relations.complete(bindings);
     }
 
     /** Fresh symbols (not named by the model), with where each came from. */

@@ -19,8 +19,14 @@ public final class OnnxPlanner {
     private OnnxPlanner() {
     }
 
-    /** Plans {@code imported} with its symbols bound to {@code bindings}. */
-    public static OnnxPlan plan(ImportedGraph imported, Map<String, Long> bindings, PlanOptions options) {
+    /**
+     * Plans {@code imported} with its symbols bound to {@code bindings}, completed with the
+     * symbols the model derives from them ({@link ImportedGraph#completeBindings}).
+     *
+     * @throws BindingConflictException when a binding contradicts a relation of the model
+     */
+    public static OnnxPlan plan(ImportedGraph imported, Map<String, Long> givenBindings, PlanOptions options) {
+        Map<String, Long> bindings = imported.completeBindings(givenBindings);
         Schedule schedule = MemPlan.compile(imported.graph(), imported.views(), options);
         PlanResult result = schedule.plan(bindings);
         List<OnnxPlan.NodeNeed> needs = new ArrayList<>();
