@@ -74,6 +74,9 @@ public record Shape(List<Dim> dims) {
      * (an empty tensor holds no elements, however large its other dims), and otherwise a product
      * that does not fit a long is an error. A single dim whose own value overflows is an error.
      *
+     * @param bindings symbol name to value
+     * @return the element count, or empty when a symbol is unbound
+     *
      * @throws ArithmeticException when the count overflows a long or a dim evaluates negative
      */
     public OptionalLong elementCount(Map<String, Long> bindings) {

@@ -10,7 +10,11 @@ import dev.memplan.MemplanException;
 public class BindingConflictException extends MemplanException {
     private static final long serialVersionUID = 1L;
 
-    /** An exception with a one-line message naming the node and both sides. */
+    /**
+     * An exception with a one-line message.
+     *
+     * @param message names the node and both sides, and says what to do
+     */
     public BindingConflictException(String message) {
         super(message);
     }

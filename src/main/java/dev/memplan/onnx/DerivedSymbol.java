@@ -12,7 +12,11 @@ import dev.memplan.Dim;
  */
 public record DerivedSymbol(String name, Dim expression, SymbolRelation relation) {
 
-    /** The expression as text, without the outer parentheses a sum or product prints with. */
+    /**
+     * The expression as text.
+     *
+     * @return the expression without the outer parentheses a sum or product prints with
+     */
     public String expressionText() {
         return text(expression);
     }

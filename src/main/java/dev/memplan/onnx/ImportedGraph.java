@@ -73,6 +73,8 @@ public final class ImportedGraph {
      * The symbols of the model's shapes, in first-use order: named dim_params, fresh symbols for
      * unnamed dims, and data-dependent extents; including those only the bodies of control-flow
      * nodes use. Those in {@link #derivedSymbols()} need no binding.
+     *
+     * @return the symbols by name
      */
     public Map<String, Symbol> symbols() {
         Map<String, Symbol> out = new java.util.LinkedHashMap<>(graph.symbols());
@@ -87,19 +89,28 @@ public final class ImportedGraph {
     /**
      * Symbols that follow from others through a relation the model's ops impose, such as
      * {@code total_seq_len = past_seq_len + seq_len}: they need no binding.
+     *
+     * @return derived symbols by name, in the order they were derived
      */
     public Map<String, DerivedSymbol> derivedSymbols() {
         return relations.derived();
     }
 
-    /** The relations inference proved between the model's symbols, resolved. */
+    /**
+     * The relations inference proved between the model's symbols.
+     *
+     * @return the relations, resolved into derived symbols and checks
+     */
     public SymbolRelations relations() {
         return relations;
     }
 
     /**
-     * {@code bindings} completed with the derived symbols they determine; see
+     * Completes bindings with the derived symbols they determine; see
      * {@link SymbolRelations#complete(Map)}.
+     *
+     * @param bindings symbol values the caller gives
+     * @return {@code bindings} plus the value of every derived symbol they determine
      *
      * @throws BindingConflictException naming the node and both sides when a binding contradicts a
      *                                  relation of the model

@@ -23,6 +23,11 @@ public final class OnnxPlanner {
      * Plans {@code imported} with its symbols bound to {@code bindings}, completed with the
      * symbols the model derives from them ({@link ImportedGraph#completeBindings}).
      *
+     * @param imported      the import to plan
+     * @param givenBindings symbol values; derived symbols may be left out
+     * @param options       planning options
+     * @return the plan, complete or deferred, with the completed bindings
+     *
      * @throws BindingConflictException when a binding contradicts a relation of the model
      */
     public static OnnxPlan plan(ImportedGraph imported, Map<String, Long> givenBindings, PlanOptions options) {

@@ -14,7 +14,13 @@ import dev.memplan.Dim;
  */
 public record SymbolRelation(Dim left, Dim right, String node, String why, boolean broadcast) {
 
-    /** Whether the values {@code l} and {@code r} of the two sides satisfy the relation. */
+    /**
+     * Checks the relation at values of its sides.
+     *
+     * @param l the value of the left side
+     * @param r the value of the right side
+     * @return whether they satisfy the relation
+     */
     public boolean holds(long l, long r) {
         return l == r || (broadcast && (l == 1 || r == 1));
     }

@@ -78,12 +78,20 @@ public final class SymbolRelations {
         return priority.applyAsInt(a) >= priority.applyAsInt(b) ? a : b;
     }
 
-    /** Derived symbols by name, in the order they were derived. */
+    /**
+     * The derived symbols.
+     *
+     * @return derived symbols by name, in the order they were derived
+     */
     public Map<String, DerivedSymbol> derived() {
         return derived;
     }
 
-    /** Relations that derive nothing and are checked against every binding. */
+    /**
+     * The relations left to check.
+     *
+     * @return relations that derive nothing and are checked against every binding
+     */
     public List<SymbolRelation> checks() {
         return checks;
     }
@@ -92,6 +100,9 @@ public final class SymbolRelations {
      * {@code bindings} plus the value of every derived symbol they determine. A derived symbol the
      * caller binds anyway must agree with its expression; every other relation must hold where
      * both of its sides are known.
+     *
+     * @param bindings symbol values the caller gives
+     * @return {@code bindings} plus the derived values, in a new map
      *
      * @throws BindingConflictException naming the node and both sides when a binding contradicts a
      *                                  relation
