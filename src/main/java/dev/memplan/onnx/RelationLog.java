@@ -10,14 +10,14 @@ import java.util.List;
  */
 final class RelationLog {
     /** More relations than this are not recorded: keeps resolution cheap on hostile models. */
-    static final int MAX_RELATIONS = 10_000;
+    static final int MAX_RELATIONS = 2_000;
 
     private final List<SymbolRelation> relations = new ArrayList<>();
 
     /** Records {@code a == b}; trivial relations (equal dims, two static extents) are skipped. */
     void record(Dim a, Dim b, String node, String why, boolean broadcast) {
         if (a == null || b == null || a.equals(b) || (a.isStatic() && b.isStatic())
-                || relations.size() >= MAX_RELATIONS) {
+                || relations.size() >= MAX_RELATIONS || GraphImporter.tooComplex(List.of(a, b))) {
             return;
         }
         if (broadcast && (Dim.of(1).equals(a) || Dim.of(1).equals(b))) {

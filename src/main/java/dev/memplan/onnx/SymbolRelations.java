@@ -55,8 +55,19 @@ public final class SymbolRelations {
                 }
                 Dim expr = l instanceof Symbol s && s.name().equals(target) ? r : l;
                 Map<String, Dim> one = Map.of(target, expr);
+                Map<String, Dim> rewritten = new LinkedHashMap<>();
+                boolean small = !GraphImporter.tooComplex(List.of(expr));
                 for (Map.Entry<String, Dim> e : exprs.entrySet()) {
-                    e.setValue(DimSubstitution.apply(e.getValue(), one));
+                    Dim n = DimSubstitution.apply(e.getValue(), one);
+                    small &= !GraphImporter.tooComplex(List.of(n));
+                    rewritten.put(e.getKey(), n);
+                }
+                if (!small) {
+                    checks.add(rel); // substitution would grow the expressions without bound: only check
+                    continue;
+                }
+                for (Map.Entry<String, Dim> e : rewritten.entrySet()) {
+                    exprs.put(e.getKey(), e.getValue());
                     DerivedSymbol old = derived.get(e.getKey());
                     derived.put(e.getKey(), new DerivedSymbol(old.name(), e.getValue(), old.relation()));
                 }
