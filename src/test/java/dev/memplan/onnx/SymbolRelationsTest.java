@@ -117,6 +117,28 @@ class SymbolRelationsTest {
     }
 
     @Test
+    void aDoublingChainOfRelationsStaysSmallAndFast() {
+        // x_{i+1} is broadcast against Concat(x_i, x_i): s_{i+1} = s_i + s_i, 2^i terms if unchecked
+        OnnxWriter w = OnnxWriter.graph();
+        int depth = 200;
+        for (int i = 0; i <= depth; i++) {
+            w.input("x" + i, type(FLOAT, "s" + i));
+        }
+        for (int i = 0; i < depth; i++) {
+            w.node("Concat", in("x" + i, "x" + i), out("c" + i), intAttr("axis", 0))
+                    .node("Add", in("c" + i, "x" + (i + 1)), out("y" + i)).outputNoShape("y" + i);
+        }
+        ImportedGraph imp = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                java.time.Duration.ofSeconds(5), () -> imported(w));
+        assertEquals("s1 = s0 + s0", String.valueOf(imp.derivedSymbols().get("s1")));
+        for (DerivedSymbol d : imp.derivedSymbols().values()) {
+            assertFalse(GraphImporter.tooComplex(List.of(d.expression())), d::toString);
+        }
+        // planning with s0 alone fills in what the chain derives
+        assertTrue(OnnxPlanner.plan(imp, Map.of("s0", 1L), PlanOptions.defaults()).bindings().containsKey("s1"));
+    }
+
+    @Test
     void aRelationBetweenTwoExpressionsIsCheckedAtBindingTime() {
         // (s + 1) broadcast against (t + 1): neither side is a bare symbol, so nothing is derived
         ImportedGraph imp = imported(OnnxWriter.graph().input("a", type(FLOAT, "s")).input("b", type(FLOAT, "t"))
