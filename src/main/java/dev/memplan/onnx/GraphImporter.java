@@ -781,8 +781,12 @@ final class GraphImporter {
         } catch (InvalidGraphException e) {
             throw new OnnxFormatException(where + ": " + e.getMessage(), e);
         }
+        SymbolRelations relations = symbols.resolveRelations();
+        // a declared dim that a relation makes equal to the inferred one is no disagreement
+        List<ShapeDisagreement> unexplained = disagreements.stream()
+                .filter(d -> !relations.sameShape(d.declared(), d.inferred())).toList();
         return new ImportedGraph(proto.getName(), graph, views.build(), weightBytes, foldedBytes, folded.size(),
-                declared, disagreements, controlFlow, symbols.freshOrigins(), uninferred, symbols.resolveRelations());
+                declared, unexplained, controlFlow, symbols.freshOrigins(), uninferred, relations);
     }
 
     private int valueId(Graph.Builder b, Map<String, Integer> ids, String name) {

@@ -140,6 +140,21 @@ public final class SymbolRelations {
         return out;
     }
 
+    /** Whether {@code a} and {@code b} are the same shape once derived symbols are replaced. */
+    boolean sameShape(dev.memplan.Shape a, dev.memplan.Shape b) {
+        if (a.rank() != b.rank()) {
+            return false;
+        }
+        Map<String, Dim> exprs = new LinkedHashMap<>();
+        derived.forEach((name, d) -> exprs.put(name, d.expression()));
+        for (int i = 0; i < a.rank(); i++) {
+            if (!DimSubstitution.apply(a.dims().get(i), exprs).equals(DimSubstitution.apply(b.dims().get(i), exprs))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static BindingConflictException conflict(SymbolRelation rel, Dim left, long l, Dim right, long r,
                                                      String todo) {
         String a = DerivedSymbol.text(left);

@@ -36,6 +36,8 @@ class SymbolRelationsTest {
         DerivedSymbol total = imp.derivedSymbols().get("total_seq_len");
         assertEquals("total_seq_len = past_seq_len + seq_len", String.valueOf(total));
         assertTrue(total.relation().node().contains("GptAttention_0"), total.relation().node());
+        // present_k declares total_seq_len where inference says past + seq: the relation explains it
+        assertEquals(List.of(), imp.disagreements());
 
         Map<String, Long> bound = Map.of("batch_size", 1L, "seq_len", 128L, "past_seq_len", 896L);
         OnnxPlan plan = OnnxPlanner.plan(imp, bound, PlanOptions.defaults());
