@@ -6,6 +6,7 @@ import dev.memplan.EngineMode;
 import dev.memplan.EngineUnavailableException;
 import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
+import dev.memplan.Strategy;
 import dev.memplan.generate.GeneratedGraph;
 import dev.memplan.generate.TransformerConfig;
 import dev.memplan.generate.TransformerGenerator;
@@ -16,14 +17,15 @@ import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code memplan demo}: plans a built-in GPT-2-small decoder at sequence lengths 128 to 8192 on one
- * compiled schedule, then answers the admission question: the longest sequence whose activations
- * fit a budget.
+ * {@code memplan demo}: plans a built-in GPT-2-small decoder at sequence lengths 128 to 8192 with
+ * both strategies (one compiled schedule each), then answers the admission question with the
+ * chosen strategy (offsets by default): the longest sequence whose activations fit a budget.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, versionProvider = MemplanCli.Version.class,
         sortOptions = false,
@@ -45,6 +47,9 @@ final class DemoCommand implements Callable<Integer> {
             description = "Batch size (default: ${DEFAULT-VALUE}).")
     private long batch;
 
+    @Mixin
+    private StrategyOptions strategy;
+
     @Option(names = "--engine", paramLabel = "ENGINE", converter = LowerCaseEnums.Engine.class,
             completionCandidates = LowerCaseEnums.Engine.class,
             description = "auto, native or java (default: the memplan.engine property, else auto).")
@@ -56,28 +61,40 @@ final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--batch must be >= 1, got " + batch);
         }
         PrintWriter out = spec.commandLine().getOut();
-        PlanOptions options = PlanOptions.defaults().withEngine(engine != null ? engine : EngineMode.fromSystemProperty());
+        PlanOptions options = PlanOptions.defaults().withEngine(engine != null ? engine : EngineMode.fromSystemProperty())
+                .withStrategy(strategy.strategy()).withEffort(strategy.effort());
         TransformerConfig config = TransformerConfig.gpt2Small();
         GeneratedGraph model = TransformerGenerator.build(config);
         Schedule schedule;
+        Schedule offsets;
+        Schedule slots;
         try {
-            schedule = model.compile(options); // once; every length below re-plans without a graph walk
+            // once each; every length below re-plans without a graph walk
+            offsets = model.compile(options.withStrategy(Strategy.OFFSETS));
+            slots = model.compile(options.withStrategy(Strategy.SLOTS));
         } catch (EngineUnavailableException e) {
             spec.commandLine().getErr().println("memplan: " + e.getMessage());
             return 1;
         }
+        schedule = options.strategy() == Strategy.OFFSETS ? offsets : slots;
         Map<String, Long> batchOnly = Map.of("batch", batch);
         out.printf(Locale.ROOT, "GPT-2 small decoder (%s), batch %d, %d owners, engine %s%n", config, batch,
                 schedule.numOwners(), schedule.engine());
-        out.printf(Locale.ROOT, "%8s  %16s  %16s  %8s  %16s%n", "seq", "naive bytes", "planned bytes", "savings",
-                "lower bound");
+        out.printf(Locale.ROOT, "%8s  %16s  %16s  %16s  %16s  %13s  %11s%n", "seq", "naive bytes", "offsets peak",
+                "slots peak", "lower bound", "offsets/bound", "slots/bound");
         for (long seq = 128; seq <= 8192; seq *= 2) {
-            ActivationPlan plan = schedule.plan(Map.of("batch", batch, "seq", seq)).orElseThrow();
-            out.printf(Locale.ROOT, "%8d  %,16d  %,16d  %7.1f%%  %,16d%n", seq, plan.naiveBytes(), plan.peakBytes(),
-                    100 * plan.savingsRatio(), plan.lowerBoundBytes());
+            Map<String, Long> bindings = Map.of("batch", batch, "seq", seq);
+            ActivationPlan byOffsets = offsets.plan(bindings).orElseThrow();
+            ActivationPlan bySlots = slots.plan(bindings).orElseThrow();
+            long bound = byOffsets.lowerBoundBytes();
+            out.printf(Locale.ROOT, "%8d  %,16d  %,16d  %,16d  %,16d  %13.2f  %11.2f%n", seq, byOffsets.naiveBytes(),
+                    byOffsets.peakBytes(), bySlots.peakBytes(), bound, ratio(byOffsets.peakBytes(), bound),
+                    ratio(bySlots.peakBytes(), bound));
         }
-        OptionalLong longest = Admission.largestFitting(schedule, "seq", batchOnly, budget, MAX_SEQUENCE);
         out.println();
+        out.println("the budget answer below plans with " + options.strategy()
+                + " (--strategy offsets|slots chooses)");
+        OptionalLong longest = Admission.largestFitting(schedule, "seq", batchOnly, budget, MAX_SEQUENCE);
         if (longest.isEmpty()) {
             out.printf(Locale.ROOT, "budget %s: not even a 1-token sequence fits (it needs %,d bytes)%n",
                     ByteCount.format(budget), Admission.peakAt(schedule, "seq", batchOnly, 1));
@@ -93,5 +110,10 @@ final class DemoCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** {@code peak / bound}, 0 when the bound is 0. */
+    private static double ratio(long peak, long bound) {
+        return bound == 0 ? 0.0 : (double) peak / bound;
     }
 }
