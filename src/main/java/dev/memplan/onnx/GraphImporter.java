@@ -684,6 +684,11 @@ final class GraphImporter {
                                 Map<Integer, ControlFlowImporter.ControlFlowDraft> drafts, List<String> inputNames,
                                 List<ControlFlowNode> unused) {
         Graph.Builder b = Graph.builder();
+        // derived symbols are written out in every shape, so the graph plans with the free
+        // symbols alone whoever plans it (OnnxPlanner still checks bindings of derived ones)
+        relations = symbols.resolveRelations();
+        derivedExprs = new HashMap<>();
+        relations.derived().forEach((name, d) -> derivedExprs.put(name, d.expression()));
         Map<String, Integer> ids = new HashMap<>();
         // graph inputs first, then outer values the body reads (owned by the enclosing plan)
         List<Integer> inputs = new ArrayList<>();
@@ -781,13 +786,16 @@ final class GraphImporter {
         } catch (InvalidGraphException e) {
             throw new OnnxFormatException(where + ": " + e.getMessage(), e);
         }
-        SymbolRelations relations = symbols.resolveRelations();
         // a declared dim that a relation makes equal to the inferred one is no disagreement
         List<ShapeDisagreement> unexplained = disagreements.stream()
                 .filter(d -> !relations.sameShape(d.declared(), d.inferred())).toList();
         return new ImportedGraph(proto.getName(), graph, views.build(), weightBytes, foldedBytes, folded.size(),
                 declared, unexplained, controlFlow, symbols.freshOrigins(), uninferred, relations);
     }
+
+    /** The relations resolved when the graph is built, and the derived symbols' expressions. */
+    private SymbolRelations relations = SymbolRelations.NONE;
+    private Map<String, Dim> derivedExprs = Map.of();
 
     private int valueId(Graph.Builder b, Map<String, Integer> ids, String name) {
         Integer id = ids.get(name);
@@ -799,6 +807,9 @@ final class GraphImporter {
             throw new OnnxFormatException(where + ": value '" + name + "' is referenced but never defined");
         }
         List<Dim> shape = t.shape != null ? t.shape : List.of(symbols.fresh(name + "_numel", "unknown shape"));
+        if (!derivedExprs.isEmpty()) {
+            shape = shape.stream().map(d -> DimSubstitution.apply(d, derivedExprs)).toList();
+        }
         int v = b.value(name, t.type, new Shape(shape));
         ids.put(name, v);
         return v;

@@ -72,7 +72,8 @@ public final class ImportedGraph {
     /**
      * The symbols of the model's shapes, in first-use order: named dim_params, fresh symbols for
      * unnamed dims, and data-dependent extents; including those only the bodies of control-flow
-     * nodes use. Those in {@link #derivedSymbols()} need no binding.
+     * nodes use; then the {@link #derivedSymbols()}, which need no binding (the graph's shapes
+     * have their expressions written out, but a caller may still bind them, consistently).
      *
      * @return the symbols by name
      */
@@ -83,6 +84,7 @@ public final class ImportedGraph {
                 b.graph().symbols().forEach(out::putIfAbsent);
             }
         }
+        relations.derived().keySet().forEach(name -> out.putIfAbsent(name, new Symbol(name)));
         return out;
     }
 

@@ -50,7 +50,8 @@ public final class OnnxPlanner {
         }
         List<String> unbound = new ArrayList<>();
         for (Symbol s : imported.symbols().values()) {
-            if (!bindings.containsKey(s.name())) {
+            // a derived symbol is not to bind: its free symbols are listed instead
+            if (!bindings.containsKey(s.name()) && !imported.derivedSymbols().containsKey(s.name())) {
                 unbound.add(s.name());
             }
         }

@@ -52,6 +52,10 @@ class SymbolRelationsTest {
         PlanValidator.validate(byHand.plan());
         assertEquals(byHand.plan().peakBytes(), plan.plan().peakBytes());
         assertEquals(byHand.admissionBytes(), plan.admissionBytes());
+        // the graph itself has the expression written out: any planner needs only the free symbols
+        var direct = dev.memplan.MemPlan.compile(imp.graph(), imp.views(), PlanOptions.defaults()).plan(bound);
+        PlanValidator.validate(direct.orElseThrow());
+        assertEquals(plan.plan().peakBytes(), direct.orElseThrow().peakBytes());
     }
 
     @Test
