@@ -6,6 +6,8 @@ import dev.memplan.EngineUnavailableException;
 import dev.memplan.MemPlan;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
+import dev.memplan.PlanResult;
+import dev.memplan.draw.TextTimeline;
 import dev.memplan.json.PlanJson;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxReport;
@@ -40,6 +42,9 @@ import picocli.CommandLine.Spec;
         description = {"Plans the activation memory of each graph file.",
                 "Exit codes: 0 planned (complete or deferred), 1 bad input, 2 usage."})
 final class PlanCommand implements Callable<Integer> {
+    /** Size of the {@code --timeline} picture: columns of the arena, rows of positions at most. */
+    private static final int TIMELINE_COLUMNS = 64;
+    private static final int TIMELINE_ROWS = 40;
 
     @Spec
     private CommandSpec spec;
@@ -83,6 +88,10 @@ final class PlanCommand implements Callable<Integer> {
             description = "text (a summary per file) or json (one object per file, one per line)"
                     + " (default: ${DEFAULT-VALUE}).")
     private OutputFormat format;
+
+    @Option(names = "--timeline",
+            description = "Text format: adds a picture of the arena over time (rows: positions, columns: bytes).")
+    private boolean timeline;
 
     @Override
     public Integer call() {
@@ -146,6 +155,9 @@ final class PlanCommand implements Callable<Integer> {
                     out.print(OnnxReport.text(p.label(), p.onnx()));
                     p.result().asComplete().ifPresent(plan ->
                             out.println("strategies " + StrategyComparison.of(plan, bindings).line()));
+                }
+                if (timeline && p.result() instanceof PlanResult.Complete c) {
+                    out.print(TextTimeline.render(c.plan(), TIMELINE_COLUMNS, TIMELINE_ROWS));
                 }
             }
         }

@@ -61,7 +61,8 @@ final class SymbolsCommand implements Callable<Integer> {
         } else {
             for (int i = 0; i < symbols.size(); i++) {
                 ObjectNode s = (ObjectNode) symbols.get(i);
-                out.println(s.get("name").asText() + "\t" + s.get("origin").asText());
+                String derived = s.hasNonNull("derived") ? " = " + s.get("derived").asText() : "";
+                out.println(s.get("name").asText() + derived + "\t" + s.get("origin").asText());
             }
         }
         out.flush();

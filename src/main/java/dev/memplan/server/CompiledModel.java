@@ -242,10 +242,14 @@ public final class CompiledModel implements Reservation {
      * Plans one request at {@code bindings}: owner sizes, then the engine's allocation, for the
      * outer graph and every control-flow body.
      *
-     * @param bindings symbol name to value (>= 0)
-     * @return the plan; deferred, never guessed, when a size is unknown
+     * @param bindings symbol name to value (>= 0); symbols the model derives from others may be
+     *                 left out (see {@link ImportedGraph#derivedSymbols()})
+     * @return the plan, made at the completed bindings; deferred, never guessed, when a size is
+     *         unknown
      * @throws dev.memplan.InvalidSizeException naming the value when a size overflows or a dim
      *                                          evaluates negative
+     * @throws dev.memplan.onnx.BindingConflictException naming the node when a binding contradicts
+     *                                                   a relation of the model
      */
     public OnnxPlan plan(Map<String, Long> bindings) {
         PlanEvent event = new PlanEvent();
@@ -257,7 +261,8 @@ public final class CompiledModel implements Reservation {
 
     /** {@link #plan(Map)} without its JFR event, for callers that record their own. */
     OnnxPlan planUntraced(Map<String, Long> bindings) {
-        Map<String, Long> frozen = Map.copyOf(bindings);
+        // the symbols the model derives from others (total_seq_len = past_seq_len + seq_len) need no binding
+        Map<String, Long> frozen = Map.copyOf(imported.completeBindings(bindings));
         long[] sizes = new long[ownerSizes.count()];
         List<Integer> unknown = ownerSizes.fill(frozen, sizes);
         PlanResult result = unknown.isEmpty() ? new PlanResult.Complete(schedule.plan(sizes))
