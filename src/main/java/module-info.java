@@ -2,7 +2,8 @@
 /**
  * memplan: ahead-of-time activation memory planning for ONNX inference graphs.
  *
- * <p>Exported: the planning API ({@code dev.memplan}), the ONNX reader and importer
+ * <p>Exported: the planning API ({@code dev.memplan}), plan pictures ({@code dev.memplan.draw}), the
+ * ONNX reader and importer
  * ({@code dev.memplan.onnx}), the compile-once server path with its plan cache
  * ({@code dev.memplan.server}), JSON graph and plan files ({@code dev.memplan.json}, needs
  * Jackson) and synthetic graph generators ({@code dev.memplan.generate}). The engines
@@ -27,6 +28,7 @@ module dev.memplan {
     requires static java.logging; // the command line only
 
     exports dev.memplan;
+    exports dev.memplan.draw;
     exports dev.memplan.generate;
     exports dev.memplan.json;
     exports dev.memplan.onnx;
