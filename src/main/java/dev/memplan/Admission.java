@@ -22,6 +22,7 @@ public final class Admission {
      * it is not, the answer still fits the budget, it may just not be the very largest that does.
      *
      * @throws IllegalArgumentException when a symbol other than {@code symbol} is left unbound
+     * @throws InvalidSizeException     when the sizes overflow even at {@code symbol = 1}
      */
     public static OptionalLong largestFitting(Schedule schedule, String symbol, Map<String, Long> others,
                                               long budgetBytes, long max) {
@@ -31,14 +32,14 @@ public final class Admission {
         if (peakAt(schedule, symbol, others, 1) > budgetBytes) {
             return OptionalLong.empty();
         }
-        if (peakAt(schedule, symbol, others, max) <= budgetBytes) {
+        if (fits(schedule, symbol, others, max, budgetBytes)) {
             return OptionalLong.of(max);
         }
         long fits = 1; // peak(fits) <= budget < peak(over)
         long over = max;
         while (over - fits > 1) {
             long mid = fits + (over - fits) / 2;
-            if (peakAt(schedule, symbol, others, mid) <= budgetBytes) {
+            if (fits(schedule, symbol, others, mid, budgetBytes)) {
                 fits = mid;
             } else {
                 over = mid;
@@ -48,9 +49,23 @@ public final class Admission {
     }
 
     /**
+     * Whether the plan at {@code symbol = value} fits; sizes too large for a 64-bit count fit no
+     * budget (1 fitted, so it is {@code value} that made them overflow).
+     */
+    private static boolean fits(Schedule schedule, String symbol, Map<String, Long> others, long value,
+                                long budgetBytes) {
+        try {
+            return peakAt(schedule, symbol, others, value) <= budgetBytes;
+        } catch (InvalidSizeException e) {
+            return false;
+        }
+    }
+
+    /**
      * The bytes to reserve with {@code symbol = value} and the other symbols at {@code others}.
      *
      * @throws IllegalArgumentException naming the unbound symbols when the plan is deferred
+     * @throws InvalidSizeException     when a size or the total overflows a 64-bit byte count
      */
     public static long peakAt(Schedule schedule, String symbol, Map<String, Long> others, long value) {
         Map<String, Long> bindings = new HashMap<>(others);

@@ -142,7 +142,12 @@ public final class Schedule {
         return new PlanResult.Complete(allocate(sizes));
     }
 
-    /** Plans with every symbol replaced by its binding (symbol name to value). */
+    /**
+     * Plans with every symbol replaced by its binding (symbol name to value).
+     *
+     * @throws InvalidSizeException naming the symbol when a binding is negative, or the value when
+     *                              a size or the total overflows
+     */
     public PlanResult plan(Map<String, Long> bindings) {
         return plan(SizeOracle.bounded(bindings));
     }

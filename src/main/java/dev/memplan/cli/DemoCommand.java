@@ -4,12 +4,14 @@ import dev.memplan.ActivationPlan;
 import dev.memplan.Admission;
 import dev.memplan.EngineMode;
 import dev.memplan.EngineUnavailableException;
+import dev.memplan.InvalidSizeException;
 import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
 import dev.memplan.generate.GeneratedGraph;
 import dev.memplan.generate.TransformerConfig;
 import dev.memplan.generate.TransformerGenerator;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -29,7 +31,7 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {"Plans a built-in GPT-2-small decoder (12 layers, hidden 768, 12 heads) at sequence"
                 + " lengths 128 to 8192, then finds the longest sequence that fits a budget.",
-                "Exit codes: 0 done, 1 the engine cannot load, 2 usage."})
+                ExitCode.SUMMARY})
 final class DemoCommand implements Callable<Integer> {
     private static final long MAX_SEQUENCE = 1L << 20;
 
@@ -37,8 +39,8 @@ final class DemoCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--budget", paramLabel = "BYTES", defaultValue = "1GiB", converter = ByteCount.class,
-            description = "Activation memory available to one request: bytes, or with KiB, MiB, GiB"
-                    + " (default: ${DEFAULT-VALUE}).")
+            description = "Activation memory available to one request: bytes, or with a unit: KiB, MiB, GiB,"
+                    + " TiB or K, M, G, T (powers of 1024), KB, MB, GB, TB (powers of 1000) (default: ${DEFAULT-VALUE}).")
     private long budget;
 
     @Option(names = "--batch", paramLabel = "N", defaultValue = "1",
@@ -55,7 +57,6 @@ final class DemoCommand implements Callable<Integer> {
         if (batch < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--batch must be >= 1, got " + batch);
         }
-        PrintWriter out = spec.commandLine().getOut();
         PlanOptions options = PlanOptions.defaults().withEngine(engine != null ? engine : EngineMode.fromSystemProperty());
         TransformerConfig config = TransformerConfig.gpt2Small();
         GeneratedGraph model = TransformerGenerator.build(config);
@@ -63,34 +64,44 @@ final class DemoCommand implements Callable<Integer> {
         try {
             schedule = model.compile(options); // once; every length below re-plans without a graph walk
         } catch (EngineUnavailableException e) {
-            spec.commandLine().getErr().println("memplan: " + e.getMessage());
-            return 1;
+            spec.commandLine().getErr().println("memplan: " + TerminalText.escape(e.getMessage()));
+            return ExitCode.INPUT;
         }
-        Map<String, Long> batchOnly = Map.of("batch", batch);
-        out.printf(Locale.ROOT, "GPT-2 small decoder (%s), batch %d, %d owners, engine %s%n", config, batch,
-                schedule.numOwners(), schedule.engine());
-        out.printf(Locale.ROOT, "%8s  %16s  %16s  %8s  %16s%n", "seq", "naive bytes", "planned bytes", "savings",
-                "lower bound");
-        for (long seq = 128; seq <= 8192; seq *= 2) {
-            ActivationPlan plan = schedule.plan(Map.of("batch", batch, "seq", seq)).orElseThrow();
-            out.printf(Locale.ROOT, "%8d  %,16d  %,16d  %7.1f%%  %,16d%n", seq, plan.naiveBytes(), plan.peakBytes(),
-                    100 * plan.savingsRatio(), plan.lowerBoundBytes());
-        }
-        OptionalLong longest = Admission.largestFitting(schedule, "seq", batchOnly, budget, MAX_SEQUENCE);
-        out.println();
-        if (longest.isEmpty()) {
-            out.printf(Locale.ROOT, "budget %s: not even a 1-token sequence fits (it needs %,d bytes)%n",
-                    ByteCount.format(budget), Admission.peakAt(schedule, "seq", batchOnly, 1));
-        } else if (longest.getAsLong() == MAX_SEQUENCE) {
-            out.printf(Locale.ROOT, "budget %s: every sequence up to %,d tokens fits%n", ByteCount.format(budget),
-                    MAX_SEQUENCE);
-        } else {
-            long seq = longest.getAsLong();
-            out.printf(Locale.ROOT, "budget %s: the longest sequence that fits is %,d tokens (reserve %,d bytes);"
+        // Rendered in full before anything is printed: an error (sizes that overflow at a huge
+        // --batch) is then one line, never half a table and a stack trace.
+        StringWriter text = new StringWriter();
+        try (PrintWriter out = new PrintWriter(text)) {
+            Map<String, Long> batchOnly = Map.of("batch", batch);
+            out.printf(Locale.ROOT, "GPT-2 small decoder (%s), batch %d, %d owners, engine %s%n", config, batch,
+                    schedule.numOwners(), schedule.engine());
+            out.printf(Locale.ROOT, "%8s  %16s  %16s  %8s  %16s%n", "seq", "naive bytes", "planned bytes", "savings",
+                    "lower bound");
+            for (long seq = 128; seq <= 8192; seq *= 2) {
+                ActivationPlan plan = schedule.plan(Map.of("batch", batch, "seq", seq)).orElseThrow();
+                out.printf(Locale.ROOT, "%8d  %,16d  %,16d  %7.1f%%  %,16d%n", seq, plan.naiveBytes(), plan.peakBytes(),
+                        100 * plan.savingsRatio(), plan.lowerBoundBytes());
+            }
+            OptionalLong longest = Admission.largestFitting(schedule, "seq", batchOnly, budget, MAX_SEQUENCE);
+            out.println();
+            if (longest.isEmpty()) {
+                out.printf(Locale.ROOT, "budget %s: not even a 1-token sequence fits (it needs %,d bytes)%n",
+                        ByteCount.format(budget), Admission.peakAt(schedule, "seq", batchOnly, 1));
+            } else if (longest.getAsLong() == MAX_SEQUENCE) {
+                out.printf(Locale.ROOT, "budget %s: every sequence up to %,d tokens fits%n", ByteCount.format(budget),
+                        MAX_SEQUENCE);
+            } else {
+                long seq = longest.getAsLong();
+                out.printf(Locale.ROOT, "budget %s: the longest sequence that fits is %,d tokens (reserve %,d bytes);"
                             + " %,d tokens would need %,d bytes%n", ByteCount.format(budget), seq,
-                    Admission.peakAt(schedule, "seq", batchOnly, seq), seq + 1,
-                    Admission.peakAt(schedule, "seq", batchOnly, seq + 1));
+                        Admission.peakAt(schedule, "seq", batchOnly, seq), seq + 1,
+                        Admission.peakAt(schedule, "seq", batchOnly, seq + 1));
+            }
+        } catch (InvalidSizeException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--batch " + batch + " is too large: "
+                    + e.getMessage() + "; give a smaller --batch");
         }
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(text);
         out.flush();
         return 0;
     }

@@ -42,7 +42,9 @@ public interface CompiledGraph {
      * Allocates slots for one request.
      *
      * @param ownerSizes {@code numOwners()} byte counts by owner index, each >= 0, whose sum fits in
-     *                   a long (the caller checks both)
+     *                   a long; read from its position, never kept (the native engine copies it)
+     * @throws IllegalArgumentException when fewer than {@code numOwners()} remain, a size is
+     *                                  negative or the sum overflows
      */
     Allocation allocate(LongBuffer ownerSizes);
 
@@ -50,8 +52,10 @@ public interface CompiledGraph {
      * Places every owner at a byte offset in one arena for one request (DESIGN 5b).
      *
      * @param ownerSizes {@code numOwners()} byte counts by owner index, each >= 0, whose sum fits in
-     *                   a long (the caller checks both)
+     *                   a long
      * @param effort     search effort, >= 0 (see {@code PlanOptions.effort})
+     * @throws IllegalArgumentException when fewer than {@code numOwners()} remain, a size is
+     *                                  negative or the sum overflows
      */
     OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort);
 }

@@ -81,6 +81,7 @@ final class JavaCompiledGraph implements CompiledGraph {
     @Override
     public Allocation allocate(LongBuffer ownerSizes) {
         int numOwners = ownerValue.length;
+        SizeChecks.check(ownerSizes, numOwners);
         long[] size = ownerSizes.hasArray() && ownerSizes.arrayOffset() == 0 && ownerSizes.position() == 0
                 ? ownerSizes.array() : readAll(ownerSizes, numOwners);
         int[] ownerSlot = new int[numOwners];
@@ -131,6 +132,7 @@ final class JavaCompiledGraph implements CompiledGraph {
     @Override
     public OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort) {
         int numOwners = ownerValue.length;
+        SizeChecks.check(ownerSizes, numOwners);
         long[] size = readAll(ownerSizes, numOwners);
         long[] offset = new long[numOwners];
         long[] stats = OffsetPlanner.plan(numPositions, ownerDef, ownerUseEnd, size, effort, offset);

@@ -196,8 +196,10 @@ final class NativeCompiledGraph implements CompiledGraph {
         }
         IntBuffer ownerSlot = null;
         try {
-            long sizesAddress = DirectBuffers.isNativeReadable(ownerSizes, numOwners)
-                    ? MemplanNative.memplan_address(ownerSizes) : scratch.copySizes(ownerSizes, numOwners);
+            // Only memplan's own memory reaches C++: the caller's buffer (perhaps a mapping of a file
+            // that can shrink) is copied, and the copy checked, so no other thread can change it after.
+            long sizesAddress = scratch.copySizes(ownerSizes, numOwners);
+            SizeChecks.check(scratch.sizes(numOwners), numOwners);
             // The plan keeps the slot of each owner where the C++ code writes it: no copy.
             ownerSlot = DirectSlabs.allocate(Math.multiplyExact(numOwners, Integer.BYTES)).asIntBuffer();
             int rc = MemplanNative.memplan_allocate(numValues, numOwners, numPositions, defOffsetsAddress,
@@ -223,6 +225,7 @@ final class NativeCompiledGraph implements CompiledGraph {
     @Override
     public OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort) {
         // PLACEHOLDER until the C++ offsets planner lands.
+        SizeChecks.check(ownerSizes, numOwners);
         long[] size = new long[numOwners];
         ownerSizes.duplicate().get(size);
         long[] offset = new long[numOwners];

@@ -42,6 +42,11 @@ final class NativeScratch {
         return sizes.address();
     }
 
+    /** The first {@code n} sizes last copied, as a read-only view (for checking them in Java). */
+    LongBuffer sizes(int n) {
+        return sizesView.duplicate().clear().limit(n).asReadOnlyBuffer();
+    }
+
     long capacityAddress() {
         return capacity.address();
     }
