@@ -136,9 +136,9 @@ final class TextReport {
                 + (names.size() > MAX_NAMES ? ", ... (+" + (names.size() - MAX_NAMES) + " more)" : "");
     }
 
-    /** {@code 1,572,864 B (1.50 MiB)}, the number right-aligned to {@code width} characters. */
+    /** {@code 1,572,864 B  1.50 MiB}, the number right-aligned to {@code width} characters (0: none). */
     static String bytes(long n, int width) {
-        String exact = String.format(Locale.ROOT, "%," + width + "d B", n);
+        String exact = String.format(Locale.ROOT, width > 0 ? "%," + width + "d B" : "%,d B", n);
         if (n < 1024) {
             return exact;
         }

@@ -43,8 +43,9 @@ public interface CompiledGraph {
      *
      * @param ownerSizes {@code numOwners()} byte counts by owner index, each >= 0, whose sum fits in
      *                   a long; read from its position, never kept (the native engine copies it)
-     * @throws IllegalArgumentException when fewer than {@code numOwners()} remain, a size is
-     *                                  negative or the sum overflows
+     * @throws IllegalArgumentException when fewer than {@code numOwners()} remain or a size is
+     *                                  negative
+     * @throws ArithmeticException      when the sum overflows a signed 64-bit byte count
      */
     Allocation allocate(LongBuffer ownerSizes);
 
@@ -54,8 +55,9 @@ public interface CompiledGraph {
      * @param ownerSizes {@code numOwners()} byte counts by owner index, each >= 0, whose sum fits in
      *                   a long
      * @param effort     search effort, >= 0 (see {@code PlanOptions.effort})
-     * @throws IllegalArgumentException when fewer than {@code numOwners()} remain, a size is
-     *                                  negative or the sum overflows
+     * @throws IllegalArgumentException when fewer than {@code numOwners()} remain or a size is
+     *                                  negative
+     * @throws ArithmeticException      when the sum overflows a signed 64-bit byte count
      */
     OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort);
 }

@@ -13,8 +13,8 @@ final class SizeChecks {
     /**
      * Checks the first {@code n} sizes of {@code sizes} from its position.
      *
-     * @throws IllegalArgumentException when fewer than {@code n} remain, a size is negative, or
-     *                                  the sum overflows a signed 64-bit byte count
+     * @throws IllegalArgumentException when fewer than {@code n} remain or a size is negative
+     * @throws ArithmeticException      when the sum overflows a signed 64-bit byte count
      */
     static void check(LongBuffer sizes, int n) {
         if (sizes.remaining() < n) {
@@ -29,7 +29,7 @@ final class SizeChecks {
             }
             total += b; // both >= 0: a negative sum is an overflow
             if (total < 0) {
-                throw new IllegalArgumentException("the owner sizes overflow a 64-bit byte count at owner " + o);
+                throw new ArithmeticException("the owner sizes overflow a 64-bit byte count at owner " + o);
             }
         }
     }
