@@ -48,7 +48,7 @@ public final class GraphJson {
      */
     public static GraphFile read(Path file) throws IOException {
         InputFiles.requireRegularFile(file);
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
             return GraphJsonReader.read(in);
         }
     }
