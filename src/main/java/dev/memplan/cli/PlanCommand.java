@@ -12,6 +12,7 @@ import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ViewPolicy;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -154,7 +155,14 @@ final class PlanCommand implements Callable<Integer> {
         if (unmatched != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), unmatched);
         }
-        spool.copyTo(out);
+        try {
+            spool.copyTo(out);
+        } catch (UncheckedIOException e) {
+            err.println("memplan: cannot write the plans: " + TerminalText.escape(String.valueOf(e.getCause()
+                    .getMessage())) + "; check the free space of the temporary directory (java.io.tmpdir)");
+            err.flush();
+            return ExitCode.INPUT;
+        }
         out.flush();
         if (requireComplete && !deferred.isEmpty()) {
             err.println("memplan: " + TerminalText.escape(String.join(", ", deferred)) + ": deferred (a size is"

@@ -156,6 +156,11 @@ public final class OnnxModel {
         return fileBytes;
     }
 
+    /**
+     * The parsed model. For a model read from a file, its {@code bytes} fields are windows on the
+     * mapped file: should the file shrink, reading them throws {@code InternalError}, which
+     * {@link OnnxImporter#importModel} reports as a changed file.
+     */
     public ModelProto proto() {
         return proto;
     }
