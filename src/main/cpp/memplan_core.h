@@ -502,4 +502,622 @@ inline int memplan_allocate(
     return MEMPLAN_OK;
 }
 
+
+// ---------------------------------------------------------------------------
+// Offsets planning (DESIGN 5b): every buffer gets a byte offset in one arena.
+// Mirrors dev.memplan.engine.OffsetPlanner phase for phase and name for name;
+// read the Java class for the why of each phase. Scratch is malloc'd here and
+// freed on return; running out of memory is MEMPLAN_OUT_OF_MEMORY.
+// ---------------------------------------------------------------------------
+namespace memplan_offsets {
+
+constexpr long long kPopsPerBuffer = 32;
+constexpr long long kPopsAllowance = 65536;
+constexpr long long kImproveStepsPerEffort = 64;
+constexpr int kRankSize = 0;
+constexpr int kRankArea = 1;
+constexpr int kRankLength = 2;
+constexpr int kNumRanks = 3;
+
+// malloc'd array freed on scope exit; get() is null when the allocation failed.
+template <typename T>
+class Array {
+public:
+    explicit Array(long long count) {
+        if (count < 1) count = 1;
+        if (static_cast<unsigned long long>(count) <= SIZE_MAX / sizeof(T)) {
+            data_ = static_cast<T*>(std::calloc(static_cast<std::size_t>(count), sizeof(T)));
+        }
+    }
+    ~Array() { std::free(data_); }
+    Array(const Array&) = delete;
+    Array& operator=(const Array&) = delete;
+    T* get() const { return data_; }
+    T& operator[](long long i) const { return data_[i]; }
+
+private:
+    T* data_ = nullptr;
+};
+
+// murmur3's fmix32 of a segment id, 31 bits: the same order as Java's int.
+inline int priority(int id) {
+    std::uint32_t h = static_cast<std::uint32_t>(id);
+    h ^= h >> 16;
+    h *= 0x85ebca6bU;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35U;
+    h ^= h >> 16;
+    return static_cast<int>(h >> 1);
+}
+
+inline unsigned long long xorshift(unsigned long long x) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+}
+
+inline long long lower_bound(int num_positions, int n, const int* def, const int* use_end,
+                             const long long* size, long long* delta) {
+    for (int p = 0; p <= num_positions; ++p) delta[p] = 0;
+    for (int i = 0; i < n; ++i) {
+        delta[def[i]] += size[i];
+        delta[use_end[i] + 1] -= size[i];
+    }
+    long long live = 0;
+    long long bound = 0;
+    for (int p = 0; p < num_positions; ++p) {
+        live += delta[p];
+        if (live > bound) bound = live;
+    }
+    return bound;
+}
+
+inline long long expected_pops(int num_positions, int n, const int* def, const int* use_end,
+                               const long long* size, long long* delta) {
+    for (int p = 0; p <= num_positions; ++p) delta[p] = 0;
+    long long sized = 0;
+    for (int i = 0; i < n; ++i) {
+        if (size[i] != 0) {
+            delta[def[i]]++;
+            delta[use_end[i] + 1]--;
+            sized++;
+        }
+    }
+    long long live = 0;
+    long long live_sum = 0;
+    for (int p = 0; p < num_positions; ++p) {
+        live += delta[p];
+        live_sum += live;
+    }
+    const long long average_live = live_sum / num_positions;
+    return sized * (2 + average_live / 8);
+}
+
+// Buffers grouped by key[i] (a position), ascending index within a group: CSR.
+inline void bucket(int num_positions, const int* key, int n, int* offsets, int* cursor, int* out) {
+    for (int p = 0; p <= num_positions; ++p) offsets[p] = 0;
+    for (int i = 0; i < n; ++i) offsets[key[i] + 1]++;
+    for (int p = 0; p < num_positions; ++p) offsets[p + 1] += offsets[p];
+    for (int p = 0; p < num_positions; ++p) cursor[p] = offsets[p];
+    for (int i = 0; i < n; ++i) out[cursor[key[i]]++] = i;
+}
+
+// The sweep's memory: segments in offset order (buffers: id = index; free
+// gaps: ids from n), free gaps also in a treap keyed by (length, start).
+struct GapArena {
+    int n;
+    long long* seg_start;
+    long long* seg_length;
+    int* prev;
+    int* next;
+    int* left;
+    int* right;
+    int* free_ids;
+    int num_free_ids;
+    int root = -1;
+    int last = -1;
+    long long top = 0;
+
+    void init() {
+        const int segments = 2 * n + 1;
+        for (int k = 0; k <= n; ++k) free_ids[k] = segments - 1 - k;
+        num_free_ids = n + 1;
+    }
+
+    long long allocate(int b, long long bytes) {
+        int gap = take_ceiling(bytes);
+        if (gap < 0 && last >= n) {
+            gap = last;
+            treap_remove(gap);
+            top = seg_start[gap] + bytes;
+            seg_length[gap] = bytes;
+        }
+        if (gap < 0) {
+            seg_start[b] = top;
+            seg_length[b] = bytes;
+            link(last, b, -1);
+            top += bytes;
+            return seg_start[b];
+        }
+        seg_start[b] = seg_start[gap];
+        seg_length[b] = bytes;
+        const long long rest = seg_length[gap] - bytes;
+        link(prev[gap], b, next[gap]);
+        if (rest > 0) {
+            seg_start[gap] = seg_start[b] + bytes;
+            seg_length[gap] = rest;
+            link(b, gap, next[b]);
+            treap_insert(gap);
+        } else {
+            free_ids[num_free_ids++] = gap;
+        }
+        return seg_start[b];
+    }
+
+    void release(int b) {
+        long long start = seg_start[b];
+        long long end = start + seg_length[b];
+        int before = prev[b];
+        int after = next[b];
+        if (before >= n) {
+            treap_remove(before);
+            start = seg_start[before];
+            free_ids[num_free_ids++] = before;
+            before = prev[before];
+        }
+        if (after >= n) {
+            treap_remove(after);
+            end = seg_start[after] + seg_length[after];
+            free_ids[num_free_ids++] = after;
+            after = next[after];
+        }
+        if (after < 0) {
+            top = start;
+            last = before;
+            if (before >= 0) next[before] = -1;
+            return;
+        }
+        const int gap = free_ids[--num_free_ids];
+        seg_start[gap] = start;
+        seg_length[gap] = end - start;
+        link(before, gap, after);
+        treap_insert(gap);
+    }
+
+    void link(int a, int s, int c) {
+        prev[s] = a;
+        next[s] = c;
+        if (a >= 0) next[a] = s;
+        if (c >= 0) {
+            prev[c] = s;
+        } else {
+            last = s;
+        }
+    }
+
+    bool key_less(int a, int b) const {
+        return seg_length[a] < seg_length[b] || (seg_length[a] == seg_length[b] && seg_start[a] < seg_start[b]);
+    }
+
+    int take_ceiling(long long bytes) {
+        int found = -1;
+        int cur = root;
+        while (cur >= 0) {
+            if (seg_length[cur] >= bytes) {
+                found = cur;
+                cur = left[cur];
+            } else {
+                cur = right[cur];
+            }
+        }
+        if (found >= 0) treap_remove(found);
+        return found;
+    }
+
+    void treap_insert(int s) {
+        left[s] = -1;
+        right[s] = -1;
+        root = insert_into(root, s);
+    }
+
+    int insert_into(int t, int s) {
+        int parent = -1;
+        bool parent_left = false;
+        int cur = t;
+        const int prio = priority(s);
+        while (cur >= 0 && priority(cur) > prio) {
+            parent = cur;
+            parent_left = key_less(s, cur);
+            cur = parent_left ? left[cur] : right[cur];
+        }
+        int lo = -1;
+        int hi = -1;
+        int lo_tail = -1;
+        int hi_tail = -1;
+        while (cur >= 0) {
+            if (key_less(cur, s)) {
+                if (lo_tail < 0) {
+                    lo = cur;
+                } else {
+                    right[lo_tail] = cur;
+                }
+                lo_tail = cur;
+                cur = right[cur];
+            } else {
+                if (hi_tail < 0) {
+                    hi = cur;
+                } else {
+                    left[hi_tail] = cur;
+                }
+                hi_tail = cur;
+                cur = left[cur];
+            }
+        }
+        if (lo_tail >= 0) right[lo_tail] = -1;
+        if (hi_tail >= 0) left[hi_tail] = -1;
+        left[s] = lo;
+        right[s] = hi;
+        if (parent < 0) return s;
+        if (parent_left) {
+            left[parent] = s;
+        } else {
+            right[parent] = s;
+        }
+        return t;
+    }
+
+    void treap_remove(int s) {
+        int parent = -1;
+        int cur = root;
+        while (cur != s) {
+            parent = cur;
+            cur = key_less(s, cur) ? left[cur] : right[cur];
+        }
+        const int merged = merge(left[s], right[s]);
+        if (parent < 0) {
+            root = merged;
+        } else if (left[parent] == s) {
+            left[parent] = merged;
+        } else {
+            right[parent] = merged;
+        }
+    }
+
+    int merge(int a, int b) {
+        int result = -1;
+        int tail = -1;
+        bool tail_right = false;
+        while (a >= 0 && b >= 0) {
+            int take;
+            bool take_right;
+            if (priority(a) > priority(b)) {
+                take = a;
+                a = right[a];
+                take_right = true;
+            } else {
+                take = b;
+                b = left[b];
+                take_right = false;
+            }
+            result = attach(result, tail, tail_right, take);
+            tail = take;
+            tail_right = take_right;
+        }
+        return attach(result, tail, tail_right, a >= 0 ? a : b);
+    }
+
+    int attach(int result, int tail, bool on_right, int child) {
+        if (tail < 0) return child;
+        if (on_right) {
+            right[tail] = child;
+        } else {
+            left[tail] = child;
+        }
+        return result;
+    }
+};
+
+// Returns the arena size; scratch as sized by memplan_offsets_plan.
+inline long long sweep_best_fit(int num_positions, int n, const int* def, const int* use_end, const long long* size,
+                                long long* offset, int* start_offsets, int* starts, int* end_offsets, int* ends,
+                                int* cursor, GapArena& arena) {
+    bucket(num_positions, def, n, start_offsets, cursor, starts);
+    bucket(num_positions, use_end, n, end_offsets, cursor, ends);
+    arena.init();
+    long long peak = 0;
+    for (int p = 0; p < num_positions; ++p) {
+        for (int k = start_offsets[p]; k < start_offsets[p + 1]; ++k) {
+            const int i = starts[k];
+            offset[i] = size[i] == 0 ? 0 : arena.allocate(i, size[i]);
+        }
+        if (arena.top > peak) peak = arena.top;
+        for (int k = end_offsets[p]; k < end_offsets[p + 1]; ++k) {
+            const int i = ends[k];
+            if (size[i] != 0) arena.release(i);
+        }
+    }
+    return peak;
+}
+
+inline int compare_descending(long long a1, long long b1, long long a2, long long b2) {
+    if (a1 != b1) return a1 > b1 ? -1 : 1;
+    if (a2 != b2) return a2 > b2 ? -1 : 1;
+    return 0;
+}
+
+inline int compare_products_descending(long long a, long long la, long long b, long long lb) {
+    __extension__ typedef unsigned __int128 u128;  // exact products, as Java's multiplyHigh gives
+    const u128 pa = static_cast<u128>(a) * static_cast<u128>(la);
+    const u128 pb = static_cast<u128>(b) * static_cast<u128>(lb);
+    if (pa != pb) return pa > pb ? -1 : 1;
+    return 0;
+}
+
+inline bool rank_before(int rank, int x, int y, const int* def, const int* use_end, const long long* size) {
+    const long long length_x = static_cast<long long>(use_end[x]) - def[x] + 1;
+    const long long length_y = static_cast<long long>(use_end[y]) - def[y] + 1;
+    int c;
+    if (rank == kRankSize) {
+        c = compare_descending(size[x], size[y], length_x, length_y);
+    } else if (rank == kRankLength) {
+        c = compare_descending(length_x, length_y, size[x], size[y]);
+    } else {
+        c = compare_products_descending(size[x], length_x, size[y], length_y);
+        if (c == 0) c = compare_descending(size[x], size[y], length_x, length_y);
+    }
+    return c < 0 || (c == 0 && x < y);
+}
+
+// Buffers with a size, in rank order (bottom-up merge sort); returns their count.
+inline int rank_order(int rank, int n, const int* def, const int* use_end, const long long* size, int* order,
+                      int* scratch) {
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+        if (size[i] != 0) order[m++] = i;
+    }
+    for (int width = 1; width < m; width *= 2) {
+        for (int lo = 0; lo < m - width; lo += 2 * width) {
+            const int mid = lo + width;
+            const int hi = std::min(lo + 2 * width, m);
+            int a = lo;
+            int b = mid;
+            int out = lo;
+            while (a < mid && b < hi) {
+                scratch[out++] = rank_before(rank, order[b], order[a], def, use_end, size) ? order[b++] : order[a++];
+            }
+            while (a < mid) scratch[out++] = order[a++];
+            while (b < hi) scratch[out++] = order[b++];
+            for (int k = lo; k < hi; ++k) order[k] = scratch[k];
+        }
+    }
+    return m;
+}
+
+// Highest top over positions: range max and range raise (see OffsetPlanner.SkylineTree).
+struct SkylineTree {
+    int leaves;
+    long long* max_;
+    long long* tag;
+
+    void reset() {
+        for (int i = 0; i < 2 * leaves; ++i) {
+            max_[i] = 0;
+            tag[i] = 0;
+        }
+    }
+
+    long long max(int a, int b) const {
+        long long result = 0;
+        int lo = a + leaves;
+        int hi = b + leaves + 1;
+        for (int i = lo >> 1; i >= 1; i >>= 1) result = std::max(result, tag[i]);
+        for (int i = (hi - 1) >> 1; i >= 1; i >>= 1) result = std::max(result, tag[i]);
+        for (; lo < hi; lo >>= 1, hi >>= 1) {
+            if (lo & 1) result = std::max(result, max_[lo++]);
+            if (hi & 1) result = std::max(result, max_[--hi]);
+        }
+        return result;
+    }
+
+    void raise(int a, int b, long long value) {
+        int lo = a + leaves;
+        int hi = b + leaves + 1;
+        for (int i = lo >> 1; i >= 1; i >>= 1) max_[i] = std::max(max_[i], value);
+        for (int i = (hi - 1) >> 1; i >= 1; i >>= 1) max_[i] = std::max(max_[i], value);
+        for (; lo < hi; lo >>= 1, hi >>= 1) {
+            if (lo & 1) {
+                max_[lo] = std::max(max_[lo], value);
+                tag[lo] = std::max(tag[lo], value);
+                lo++;
+            }
+            if (hi & 1) {
+                --hi;
+                max_[hi] = std::max(max_[hi], value);
+                tag[hi] = std::max(tag[hi], value);
+            }
+        }
+    }
+};
+
+// MiniMalloc's canonical decoder (see OffsetPlanner.Canonical).
+struct Canonical {
+    int n;
+    const int* def;
+    const int* use_end;
+    const long long* size;
+    SkylineTree skyline;
+    int* heap;
+    long long* key;
+    long long pops = 0;
+
+    bool heap_less(int a, int b) const { return key[a] < key[b] || (key[a] == key[b] && a < b); }
+
+    void sift_down(int r, int heap_size) {
+        int i = 0;
+        while (true) {
+            int c = 2 * i + 1;
+            if (c >= heap_size) break;
+            if (c + 1 < heap_size && heap_less(heap[c + 1], heap[c])) c++;
+            if (!heap_less(heap[c], r)) break;
+            heap[i] = heap[c];
+            i = c;
+        }
+        heap[i] = r;
+    }
+
+    long long decode(const int* by_rank, int m, long long budget, long long* offset) {
+        skyline.reset();
+        for (int i = 0; i < n; ++i) offset[i] = 0;
+        int heap_size = m;
+        for (int r = 0; r < m; ++r) {
+            heap[r] = r;
+            key[r] = 0;
+        }
+        pops = 0;
+        long long peak = 0;
+        while (heap_size > 0) {
+            if (++pops > budget) return -1;
+            const int r = heap[0];
+            const int b = by_rank[r];
+            const long long lowest = skyline.max(def[b], use_end[b]);
+            if (lowest != key[r]) {
+                key[r] = lowest;
+                sift_down(r, heap_size);
+                continue;
+            }
+            heap_size--;
+            if (heap_size > 0) sift_down(heap[heap_size], heap_size);
+            offset[b] = lowest;
+            const long long top_of_b = lowest + size[b];
+            skyline.raise(def[b], use_end[b], top_of_b);
+            if (top_of_b > peak) peak = top_of_b;
+        }
+        return peak;
+    }
+};
+
+inline int critical_rank(const int* by_rank, int m, const long long* offset, const long long* size, long long peak,
+                         unsigned long long random) {
+    int count = 0;
+    for (int r = 0; r < m; ++r) {
+        const int b = by_rank[r];
+        if (offset[b] + size[b] == peak) count++;
+    }
+    unsigned long long pick = random % static_cast<unsigned long long>(count > 0 ? count : 1);
+    for (int r = 0; r < m; ++r) {
+        const int b = by_rank[r];
+        if (offset[b] + size[b] == peak && pick-- == 0) return r;
+    }
+    return 0;
+}
+
+// Local search on the rank (see OffsetPlanner.improve); by_rank is modified.
+inline long long improve(Canonical& canonical, int* by_rank, int m, long long steps, long long budget,
+                         long long bound, long long peak, long long* offset, long long* kept, long long* candidate) {
+    long long current = canonical.decode(by_rank, m, budget, kept);
+    if (m < 2 || current < 0) return peak;
+    unsigned long long random = 0x9E3779B97F4A7C15ULL;
+    for (long long step = 0; step < steps && peak > bound; ++step) {
+        random = xorshift(random);
+        const int critical = critical_rank(by_rank, m, kept, canonical.size, current, random);
+        random = xorshift(random);
+        const int other = static_cast<int>(random % static_cast<unsigned long long>(m));
+        if (other == critical) continue;
+        std::swap(by_rank[critical], by_rank[other]);
+        const long long p = canonical.decode(by_rank, m, budget, candidate);
+        if (p < 0 || p > current) {
+            std::swap(by_rank[critical], by_rank[other]);
+            continue;
+        }
+        std::swap(kept, candidate);
+        current = p;
+        if (p < peak) {
+            peak = p;
+            for (int i = 0; i < canonical.n; ++i) offset[i] = kept[i];
+        }
+    }
+    return peak;
+}
+
+}  // namespace memplan_offsets
+
+// Places num_owners buffers with live intervals [owner_def, owner_use_end]
+// (inclusive positions in [0, num_positions)) at byte offsets in one arena;
+// writes owner_offset and stats {peak, naive, lower bound}.
+inline int memplan_offsets_plan(int num_owners, int num_positions, const int* owner_def, const int* owner_use_end,
+                                const long long* owner_size, int effort, long long* owner_offset, long long* stats) {
+    using namespace memplan_offsets;
+    if (stats == nullptr) return MEMPLAN_BAD_ARGUMENT;
+    stats[0] = stats[1] = stats[2] = 0;
+    if (num_owners < 0 || num_positions < 1 || effort < 0) return MEMPLAN_BAD_ARGUMENT;
+    if (num_positions > (INT_MAX - 2) / 2 || num_owners > (INT_MAX - 2) / 2) return MEMPLAN_BAD_ARGUMENT;
+    if (num_owners > 0 && (owner_def == nullptr || owner_use_end == nullptr || owner_size == nullptr ||
+                           owner_offset == nullptr)) {
+        return MEMPLAN_BAD_ARGUMENT;
+    }
+    const int n = num_owners;
+    const int P = num_positions;
+    long long naive = 0;
+    for (int i = 0; i < n; ++i) {
+        if (owner_def[i] < 0 || owner_use_end[i] < owner_def[i] || owner_use_end[i] >= P) return MEMPLAN_BAD_ARGUMENT;
+        if (owner_size[i] < 0) return MEMPLAN_BAD_ARGUMENT;
+        if (memplan_detail::add_overflows(naive, owner_size[i], &naive)) return MEMPLAN_OVERFLOW;
+    }
+    int leaves = 1;
+    while (leaves < P) leaves <<= 1;
+
+    Array<long long> delta(P + 1LL);
+    Array<int> start_offsets(P + 1LL), end_offsets(P + 1LL), cursor(P + 1LL), starts(n), ends(n);
+    Array<long long> seg_start(2LL * n + 1), seg_length(2LL * n + 1);
+    Array<int> prev(2LL * n + 1), next(2LL * n + 1), left(2LL * n + 1), right(2LL * n + 1), free_ids(n + 1LL);
+    if (!delta.get() || !start_offsets.get() || !end_offsets.get() || !cursor.get() || !starts.get() ||
+        !ends.get() || !seg_start.get() || !seg_length.get() || !prev.get() || !next.get() || !left.get() ||
+        !right.get() || !free_ids.get()) {
+        return MEMPLAN_OUT_OF_MEMORY;
+    }
+    const long long bound = lower_bound(P, n, owner_def, owner_use_end, owner_size, delta.get());
+    GapArena arena{n, seg_start.get(), seg_length.get(), prev.get(), next.get(), left.get(), right.get(),
+                   free_ids.get(), 0};
+    long long peak = sweep_best_fit(P, n, owner_def, owner_use_end, owner_size, owner_offset, start_offsets.get(),
+                                    starts.get(), end_offsets.get(), ends.get(), cursor.get(), arena);
+    long long budget = static_cast<long long>(effort) * (kPopsPerBuffer * n + kPopsAllowance);
+    if (peak > bound && effort >= 1 &&
+        expected_pops(P, n, owner_def, owner_use_end, owner_size, delta.get()) <= budget) {
+        Array<long long> tree_max(2LL * leaves), tree_tag(2LL * leaves), key(n), trial(n), candidate(n);
+        Array<int> heap(n), by_rank(n), best_ranks(n), sort_scratch(n);
+        if (!tree_max.get() || !tree_tag.get() || !key.get() || !trial.get() || !candidate.get() || !heap.get() ||
+            !by_rank.get() || !best_ranks.get() || !sort_scratch.get()) {
+            return MEMPLAN_OUT_OF_MEMORY;
+        }
+        Canonical canonical{n, owner_def, owner_use_end, owner_size,
+                            SkylineTree{leaves, tree_max.get(), tree_tag.get()}, heap.get(), key.get()};
+        bool have_ranks = false;
+        int m = 0;
+        for (int rank = 0; rank < kNumRanks && peak > bound && budget > 0; ++rank) {
+            m = rank_order(rank, n, owner_def, owner_use_end, owner_size, by_rank.get(), sort_scratch.get());
+            const long long p = canonical.decode(by_rank.get(), m, budget, trial.get());
+            budget -= canonical.pops;
+            const bool better = p >= 0 && p < peak;
+            if (better) {
+                peak = p;
+                for (int i = 0; i < n; ++i) owner_offset[i] = trial[i];
+            }
+            if (better || (!have_ranks && p >= 0)) {
+                for (int r = 0; r < m; ++r) best_ranks[r] = by_rank[r];
+                have_ranks = true;
+            }
+        }
+        if (effort >= 2 && have_ranks && peak > bound) {
+            const long long per_decode = kPopsPerBuffer * n + kPopsAllowance;
+            peak = improve(canonical, best_ranks.get(), m, (effort - 1) * kImproveStepsPerEffort, per_decode, bound,
+                           peak, owner_offset, trial.get(), candidate.get());
+        }
+    }
+    stats[0] = peak;
+    stats[1] = naive;
+    stats[2] = bound;
+    return MEMPLAN_OK;
+}
+
 #endif  // MEMPLAN_CORE_H

@@ -1161,6 +1161,124 @@ void test_corrupted_inputs_never_crash() {
     }
 }
 
+
+// ---------------------------------------------------------------- offsets
+
+struct OffsetsRun {
+    int rc;
+    std::vector<long long> offset;
+    long long stats[3];
+};
+
+OffsetsRun run_offsets(int positions, const std::vector<int>& def, const std::vector<int>& end,
+                       const std::vector<long long>& size, int effort) {
+    OffsetsRun r;
+    r.offset.assign(size.size() + 1, -7);
+    r.rc = memplan_offsets_plan(static_cast<int>(size.size()), positions, def.data(), end.data(), size.data(), effort,
+                                r.offset.data(), r.stats);
+    r.offset.resize(size.size());
+    return r;
+}
+
+// Independent check: no two overlapping, sized buffers share a byte; all inside the arena.
+bool offsets_valid(const std::vector<int>& def, const std::vector<int>& end, const std::vector<long long>& size,
+                   const std::vector<long long>& offset, long long peak) {
+    const std::size_t n = size.size();
+    for (std::size_t a = 0; a < n; ++a) {
+        if (size[a] == 0) continue;
+        if (offset[a] < 0 || offset[a] + size[a] > peak) return false;
+        for (std::size_t b = a + 1; b < n; ++b) {
+            if (size[b] == 0) continue;
+            const bool live_together = def[a] <= end[b] && def[b] <= end[a];
+            const bool bytes_overlap = offset[a] < offset[b] + size[b] && offset[b] < offset[a] + size[a];
+            if (live_together && bytes_overlap) return false;
+        }
+    }
+    return true;
+}
+
+long long naive_lower_bound(int positions, const std::vector<int>& def, const std::vector<int>& end,
+                            const std::vector<long long>& size) {
+    long long best = 0;
+    for (int p = 0; p < positions; ++p) {
+        long long live = 0;
+        for (std::size_t i = 0; i < size.size(); ++i) {
+            if (def[i] <= p && p <= end[i]) live += size[i];
+        }
+        best = std::max(best, live);
+    }
+    return best;
+}
+
+void test_offsets_chain_reaches_bound() {
+    // 10 -> 1 -> 10: the two big ones share bytes, the small one sits above.
+    const std::vector<int> def = {0, 1, 2};
+    const std::vector<int> end = {1, 2, 3};
+    const std::vector<long long> size = {10, 1, 10};
+    for (int effort : {0, 1, 3}) {
+        OffsetsRun r = run_offsets(4, def, end, size, effort);
+        CHECK_EQ(r.rc, MEMPLAN_OK);
+        CHECK_EQ(r.stats[0], 11);
+        CHECK_EQ(r.stats[1], 21);
+        CHECK_EQ(r.stats[2], 11);
+        CHECK(offsets_valid(def, end, size, r.offset, r.stats[0]));
+    }
+}
+
+void test_offsets_zero_sizes_and_empty() {
+    OffsetsRun empty = run_offsets(1, {}, {}, {}, 1);
+    CHECK_EQ(empty.rc, MEMPLAN_OK);
+    CHECK_EQ(empty.stats[0], 0);
+    OffsetsRun zeros = run_offsets(2, {0, 0, 1}, {1, 1, 1}, {0, 5, 0}, 1);
+    CHECK_EQ(zeros.rc, MEMPLAN_OK);
+    CHECK_EQ(zeros.offset[0], 0);
+    CHECK_EQ(zeros.offset[2], 0);
+    CHECK_EQ(zeros.stats[0], 5);
+}
+
+void test_offsets_bad_arguments() {
+    long long stats[3];
+    long long offset[2];
+    const int def[2] = {0, 1};
+    const int end[2] = {1, 1};
+    const long long size[2] = {4, 4};
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, 1, offset, nullptr), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(-1, 2, def, end, size, 1, offset, stats), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 0, def, end, size, 1, offset, stats), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, -1, offset, stats), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 1, def, end, size, 1, offset, stats), MEMPLAN_BAD_ARGUMENT);  // end out of range
+    CHECK_EQ(memplan_offsets_plan(2, 2, nullptr, end, size, 1, offset, stats), MEMPLAN_BAD_ARGUMENT);
+    const int ends_before_def[2] = {1, 0};  // buffer 1 lives [1, 0]
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, ends_before_def, size, 1, offset, stats), MEMPLAN_BAD_ARGUMENT);
+    const long long negative[2] = {4, -1};
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, negative, 1, offset, stats), MEMPLAN_BAD_ARGUMENT);
+    const long long huge[2] = {LLONG_MAX, 1};
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, huge, 1, offset, stats), MEMPLAN_OVERFLOW);
+}
+
+void test_offsets_random_intervals_valid() {
+    std::mt19937 rng(20261130);
+    for (int round = 0; round < 300; ++round) {
+        const int positions = pick(rng, 1, 40);
+        const int n = pick(rng, 0, 60);
+        std::vector<int> def(static_cast<std::size_t>(n)), end(static_cast<std::size_t>(n));
+        std::vector<long long> size(static_cast<std::size_t>(n));
+        for (std::size_t i = 0; i < size.size(); ++i) {
+            def[i] = pick(rng, 0, positions - 1);
+            end[i] = pick(rng, def[i], std::min(positions - 1, def[i] + pick(rng, 0, 12)));
+            size[i] = pick(rng, 0, 4) == 0 ? 0 : static_cast<long long>(pick(rng, 1, 1000));
+        }
+        const long long bound = naive_lower_bound(positions, def, end, size);
+        for (int effort : {0, 1, 2}) {
+            OffsetsRun r = run_offsets(positions, def, end, size, effort);
+            CHECK_EQ(r.rc, MEMPLAN_OK);
+            CHECK_EQ(r.stats[2], bound);
+            CHECK(r.stats[0] >= bound);
+            CHECK(offsets_valid(def, end, size, r.offset, r.stats[0]));
+        }
+    }
+}
+
 }  // namespace
 
 int main() {
@@ -1182,6 +1300,10 @@ int main() {
     run_case("random DAGs vs reference", test_random_dags_against_reference);
     run_case("random intervals vs reference", test_random_intervals_against_reference);
     run_case("corrupted inputs never crash", test_corrupted_inputs_never_crash);
+    run_case("offsets: chain reaches the bound", test_offsets_chain_reaches_bound);
+    run_case("offsets: zero sizes and empty", test_offsets_zero_sizes_and_empty);
+    run_case("offsets: bad arguments", test_offsets_bad_arguments);
+    run_case("offsets: random intervals valid", test_offsets_random_intervals_valid);
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

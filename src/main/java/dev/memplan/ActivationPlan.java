@@ -29,8 +29,11 @@ public final class ActivationPlan {
     private final LongBuffer ownerSizes;
     /** The slots of a slots plan; null for an offsets plan. */
     private final Allocation allocation;
-    /** Offset of each owner by owner index: the engine's for offsets plans, slot bases for slots plans. */
-    private final LongBuffer ownerOffsets;
+    /**
+     * Offset of each owner by owner index: the engine's for offsets plans; for slots plans the slot
+     * bases, computed on first use so the slots hot path does not pay for them.
+     */
+    private volatile LongBuffer ownerOffsets;
     private final long peakBytes;
     private final long naiveBytes;
     private final long lowerBoundBytes;
@@ -39,7 +42,6 @@ public final class ActivationPlan {
         this.schedule = schedule;
         this.ownerSizes = ownerSizes;
         this.allocation = allocation;
-        this.ownerOffsets = slotBases(allocation);
         this.peakBytes = allocation.peakBytes();
         this.naiveBytes = allocation.naiveBytes();
         this.lowerBoundBytes = allocation.lowerBoundBytes();
@@ -55,7 +57,10 @@ public final class ActivationPlan {
         this.lowerBoundBytes = offsets.lowerBoundBytes();
     }
 
-    /** Each owner's offset in a slots plan: the base of its slot. */
+    /**
+     * Each owner's offset in a slots plan: the base of its slot; -1 for an owner whose slot id is
+     * out of range (only a corrupted plan has one, and the validator reports it).
+     */
     private static LongBuffer slotBases(Allocation a) {
         long[] base = new long[a.numSlots()];
         LongBuffer caps = a.slotCapacities();
@@ -65,7 +70,8 @@ public final class ActivationPlan {
         IntBuffer slots = a.ownerSlots();
         long[] offset = new long[slots.limit()];
         for (int o = 0; o < offset.length; o++) {
-            offset[o] = base[slots.get(o)];
+            int slot = slots.get(o);
+            offset[o] = slot >= 0 && slot < base.length ? base[slot] : -1;
         }
         return LongBuffer.wrap(offset).asReadOnlyBuffer();
     }
@@ -78,12 +84,21 @@ public final class ActivationPlan {
     /** The byte offset of owner {@code valueId} in the arena, or -1 when the value owns nothing. */
     public long offsetOf(int valueId) {
         int o = schedule.ownerIndexOf(valueId);
-        return o < 0 ? -1 : ownerOffsets.get(o);
+        return o < 0 ? -1 : offsets().get(o);
     }
 
     /** The offset of each owner by owner index (the order of {@link Schedule#owners()}); read-only. */
     public LongBuffer offsetsByOwner() {
-        return ownerOffsets.duplicate();
+        return offsets().duplicate();
+    }
+
+    private LongBuffer offsets() {
+        LongBuffer o = ownerOffsets;
+        if (o == null) {
+            o = slotBases(allocation);
+            ownerOffsets = o;
+        }
+        return o;
     }
 
     /** The slots of a slots plan; fails on an offsets plan, which has none. */

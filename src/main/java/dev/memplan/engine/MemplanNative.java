@@ -18,6 +18,7 @@ final class MemplanNative {
     static final int CYCLE = 1;
     static final int BAD_ARGUMENT = 2;
     static final int OVERFLOW = 3;
+    static final int OUT_OF_MEMORY = 4;
 
     private MemplanNative() {
     }
@@ -57,4 +58,14 @@ final class MemplanNative {
                                        @Cast("int*") long ownerSlot, @Cast("int*") long valueSlot,
                                        @Cast("long long*") long slotCapacity, @Cast("long long*") long stats,
                                        @Cast("void*") long scratch, long scratchBytes);
+
+    /**
+     * Offsets planning (memplan_offsets_plan): places {@code numOwners} intervals at byte offsets
+     * in one arena; writes each owner's offset and stats {peak, naive, lower bound}. Every array is
+     * the address of native memory its caller keeps alive for the duration of the call.
+     */
+    static native int memplan_offsets_plan(int numOwners, int numPositions, @Cast("const int*") long ownerDef,
+                                           @Cast("const int*") long ownerUseEnd,
+                                           @Cast("const long long*") long ownerSize, int effort,
+                                           @Cast("long long*") long ownerOffset, @Cast("long long*") long stats);
 }

@@ -29,6 +29,8 @@ final class NativeCompiledGraph implements CompiledGraph {
     private final long freeOffsetsAddress;
     private final long freeOwnersAddress;
     private final long ownerValueAddress;
+    private final long ownerDefAddress;
+    private final long ownerUseEndAddress;
     /** Scratch of finished allocations, reused: one per thread planning at the same time. */
     private final ConcurrentLinkedQueue<NativeScratch> scratchPool = new ConcurrentLinkedQueue<>();
 
@@ -50,6 +52,8 @@ final class NativeCompiledGraph implements CompiledGraph {
         this.freeOffsetsAddress = MemplanNative.memplan_address(freeOffsets);
         this.freeOwnersAddress = MemplanNative.memplan_address(freeOwners);
         this.ownerValueAddress = MemplanNative.memplan_address(ownerValue);
+        this.ownerDefAddress = MemplanNative.memplan_address(ownerDef);
+        this.ownerUseEndAddress = MemplanNative.memplan_address(ownerUseEnd);
     }
 
     /** Runs the native compile on a graph the caller validated, and checks what comes back. */
@@ -135,6 +139,8 @@ final class NativeCompiledGraph implements CompiledGraph {
                 throw new ArithmeticException("native " + call + ": the owner sizes overflow a 64-bit byte count");
             case MemplanNative.BAD_ARGUMENT:
                 throw new IllegalArgumentException("native " + call + " rejected its arguments");
+            case MemplanNative.OUT_OF_MEMORY:
+                throw new OutOfMemoryError("native " + call + ": its temporary arrays could not be allocated");
             default:
                 throw new IllegalStateException("native " + call + " failed with code " + rc);
         }
@@ -224,16 +230,33 @@ final class NativeCompiledGraph implements CompiledGraph {
 
     @Override
     public OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort) {
-        // PLACEHOLDER until the C++ offsets planner lands.
-        SizeChecks.check(ownerSizes, numOwners);
-        long[] size = new long[numOwners];
-        ownerSizes.duplicate().get(size);
-        long[] offset = new long[numOwners];
-        int[] defs = new int[numOwners];
-        int[] ends = new int[numOwners];
-        ownerDef.duplicate().get(defs);
-        ownerUseEnd.duplicate().get(ends);
-        long[] stats = OffsetPlanner.plan(numPositions, defs, ends, size, effort, offset);
-        return new OffsetAllocation(stats[0], stats[1], stats[2], LongBuffer.wrap(offset).asReadOnlyBuffer());
+        if (ownerSizes.remaining() < numOwners) {
+            throw new IllegalArgumentException("expected " + numOwners + " owner sizes, got " + ownerSizes.remaining());
+        }
+        if (effort < 0) {
+            throw new IllegalArgumentException("effort must be >= 0, got " + effort);
+        }
+        NativeScratch scratch = scratchPool.poll();
+        if (scratch == null) {
+            scratch = new NativeScratch(numOwners, scratchBytes);
+        }
+        LongBuffer ownerOffset = null;
+        try {
+            // As in allocate: only a checked copy in memplan's own memory reaches C++.
+            long sizesAddress = scratch.copySizes(ownerSizes, numOwners);
+            SizeChecks.check(scratch.sizes(numOwners), numOwners);
+            // The plan keeps each owner's offset where the C++ code writes it: no copy.
+            ownerOffset = DirectSlabs.allocate(Math.multiplyExact(numOwners, Long.BYTES)).asLongBuffer();
+            int rc = MemplanNative.memplan_offsets_plan(numOwners, numPositions, ownerDefAddress, ownerUseEndAddress,
+                    sizesAddress, effort, MemplanNative.memplan_address(ownerOffset), scratch.statsAddress());
+            check(rc, "offsets plan");
+            return new OffsetAllocation(scratch.stat(0), scratch.stat(1), scratch.stat(2),
+                    ownerOffset.asReadOnlyBuffer());
+        } finally {
+            Reference.reachabilityFence(ownerSizes);
+            Reference.reachabilityFence(ownerOffset);
+            Reference.reachabilityFence(this);
+            scratchPool.offer(scratch);
+        }
     }
 }

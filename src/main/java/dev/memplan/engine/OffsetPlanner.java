@@ -1,30 +1,775 @@
 package dev.memplan.engine;
 
 /**
- * Offsets planning (DESIGN 5b) in pure Java. PLACEHOLDER: stacks every owner on the previous one,
- * a valid but naive arena; the real planner replaces it.
+ * Offsets planning (DESIGN 5b) in pure Java: every buffer gets a byte offset in one arena, and
+ * buffers whose inclusive intervals overlap never share a byte.
+ *
+ * <p>Mirrored line for line by {@code memplan_offsets_plan} in {@code memplan_core.h}: the same
+ * phases, the same names and the same flat-array structures, so a change is made twice the same
+ * way. The phases:
+ * <ol>
+ *   <li><b>bound</b>: the most bytes live at one position, which no plan can beat;
+ *   <li><b>sweep</b>: walk positions in order, place each new buffer in the smallest free gap that
+ *       holds it (best fit, gaps coalesce when buffers die); O(n log n), and on chains,
+ *       transformers and CNNs it already reaches the bound;
+ *   <li><b>canonical</b>: the decoder of MiniMalloc's canonical form, driven by a rank: always
+ *       place next the buffer whose lowest free offset (the highest top of placed buffers over its
+ *       interval, a range max on a segment tree) is smallest, ties by rank. Tried with three
+ *       ranks (size, area, lifetime) and a budget of heap pops, so that wide graphs where it
+ *       would re-evaluate too often give up and keep the sweep's plan;
+ *   <li><b>improve</b> (effort >= 2): swap the rank of a buffer on the peak with a random other
+ *       and decode again, keeping the result when the arena does not grow.
+ * </ol>
+ * The best plan wins, ties to the earlier phase; everything stops once a plan reaches the bound.
+ * Effort counts iterations, never time, so the result is deterministic and the same on both
+ * engines.
  */
 final class OffsetPlanner {
+    /** Statistics returned by {@link #plan}: indexes into its result. */
+    static final int STAT_PEAK = 0;
+    static final int STAT_NAIVE = 1;
+    static final int STAT_LOWER_BOUND = 2;
+
+    /** Ranks the canonical decoder tries, in order. */
+    static final int RANK_SIZE = 0;
+    static final int RANK_AREA = 1;
+    static final int RANK_LENGTH = 2;
+    static final int NUM_RANKS = 3;
+
+    /**
+     * Heap pops the canonical decodes may spend together, per buffer and per effort unit, plus a
+     * fixed allowance per effort unit; each improvement decode gets one unit.
+     */
+    static final long POPS_PER_BUFFER = 32;
+    static final long POPS_ALLOWANCE = 65_536;
+    /** Improvement iterations per effort unit above 1. */
+    static final long IMPROVE_STEPS_PER_EFFORT = 64;
+
     private OffsetPlanner() {
     }
 
-    /** Plans {@code size.length} intervals; writes offsets and returns {peak, naive, lowerBound}. */
+    /**
+     * Plans {@code size.length} buffers with live intervals {@code [def, useEnd]} (inclusive,
+     * positions in {@code [0, numPositions)}), writes each one's offset and returns
+     * {@code {peak, naive, lowerBound}}. The caller has checked the arguments: sizes >= 0 with a
+     * sum that fits in a long, intervals in range.
+     */
     static long[] plan(int numPositions, int[] def, int[] useEnd, long[] size, int effort, long[] offset) {
         int n = size.length;
-        long[] liveDelta = new long[numPositions + 1];
         long naive = 0;
         for (int i = 0; i < n; i++) {
-            offset[i] = naive;
             naive += size[i];
-            liveDelta[def[i]] += size[i];
-            liveDelta[useEnd[i] + 1] -= size[i];
+        }
+        long bound = lowerBound(numPositions, def, useEnd, size);
+
+        long peak = sweepBestFit(numPositions, def, useEnd, size, offset);
+        long budget = (long) effort * (POPS_PER_BUFFER * n + POPS_ALLOWANCE);
+        if (peak > bound && effort >= 1 && expectedPops(numPositions, def, useEnd, size) <= budget) {
+            Canonical canonical = new Canonical(numPositions, def, useEnd, size);
+            long[] trial = new long[n];
+            int[] bestRanks = null;
+            for (int rank = 0; rank < NUM_RANKS && peak > bound && budget > 0; rank++) {
+                int[] byRank = rankOrder(rank, def, useEnd, size);
+                long p = canonical.decode(byRank, budget, trial);
+                budget -= canonical.pops();
+                if (p >= 0 && p < peak) {
+                    peak = p;
+                    System.arraycopy(trial, 0, offset, 0, n);
+                    bestRanks = byRank;
+                }
+                if (bestRanks == null && p >= 0) {
+                    bestRanks = byRank;
+                }
+            }
+            if (effort >= 2 && bestRanks != null && peak > bound) {
+                long perDecode = POPS_PER_BUFFER * n + POPS_ALLOWANCE;
+                peak = improve(canonical, bestRanks, (effort - 1) * IMPROVE_STEPS_PER_EFFORT, perDecode, bound, peak,
+                        offset, trial);
+            }
+        }
+        return new long[] {peak, naive, bound};
+    }
+
+    /**
+     * A cheap forecast of a canonical decode's heap pops: each buffer is popped once, plus once per
+     * raise under it before its turn, which grows with how many buffers are live together. Wide
+     * graphs (thousands live at once) would re-evaluate keys hundreds of times per buffer; the
+     * forecast lets them keep the sweep's plan instead of spending the budget to find out.
+     */
+    static long expectedPops(int numPositions, int[] def, int[] useEnd, long[] size) {
+        long[] delta = new long[numPositions + 1];
+        int n = 0;
+        for (int i = 0; i < size.length; i++) {
+            if (size[i] != 0) {
+                delta[def[i]]++;
+                delta[useEnd[i] + 1]--;
+                n++;
+            }
         }
         long live = 0;
-        long lower = 0;
+        long liveSum = 0;
         for (int p = 0; p < numPositions; p++) {
-            live += liveDelta[p];
-            lower = Math.max(lower, live);
+            live += delta[p];
+            liveSum += live;
         }
-        return new long[] {naive, naive, lower};
+        long averageLive = liveSum / numPositions;
+        return (long) n * (2 + averageLive / 8);
+    }
+
+    /** The most bytes live at any one position (a difference array over positions). */
+    static long lowerBound(int numPositions, int[] def, int[] useEnd, long[] size) {
+        long[] delta = new long[numPositions + 1];
+        for (int i = 0; i < size.length; i++) {
+            delta[def[i]] += size[i];
+            delta[useEnd[i] + 1] -= size[i];
+        }
+        long live = 0;
+        long bound = 0;
+        for (int p = 0; p < numPositions; p++) {
+            live += delta[p];
+            if (live > bound) {
+                bound = live;
+            }
+        }
+        return bound;
+    }
+
+    // ---------------------------------------------------------------- sweep
+
+    /**
+     * Walks positions in order: at each, places the buffers that start there (ascending index) in
+     * the smallest free gap that holds them, else at the top of the arena; then frees the buffers
+     * that end there, merging their room with free neighbours. Returns the arena size.
+     */
+    static long sweepBestFit(int numPositions, int[] def, int[] useEnd, long[] size, long[] offset) {
+        int n = size.length;
+        int[] startOffsets = new int[numPositions + 1];
+        int[] starts = bucket(numPositions, def, n, startOffsets);
+        int[] endOffsets = new int[numPositions + 1];
+        int[] ends = bucket(numPositions, useEnd, n, endOffsets);
+        GapArena arena = new GapArena(n);
+        long peak = 0;
+        for (int p = 0; p < numPositions; p++) {
+            for (int k = startOffsets[p]; k < startOffsets[p + 1]; k++) {
+                int i = starts[k];
+                offset[i] = size[i] == 0 ? 0 : arena.allocate(i, size[i]);
+            }
+            if (arena.top() > peak) {
+                peak = arena.top();
+            }
+            for (int k = endOffsets[p]; k < endOffsets[p + 1]; k++) {
+                int i = ends[k];
+                if (size[i] != 0) {
+                    arena.release(i);
+                }
+            }
+        }
+        return peak;
+    }
+
+    /** Buffers grouped by {@code key[i]} (a position), ascending index within a group: CSR. */
+    static int[] bucket(int numPositions, int[] key, int n, int[] offsets) {
+        for (int i = 0; i < n; i++) {
+            offsets[key[i] + 1]++;
+        }
+        for (int p = 0; p < numPositions; p++) {
+            offsets[p + 1] += offsets[p];
+        }
+        int[] cursor = java.util.Arrays.copyOf(offsets, numPositions);
+        int[] out = new int[n];
+        for (int i = 0; i < n; i++) {
+            out[cursor[key[i]]++] = i;
+        }
+        return out;
+    }
+
+    /**
+     * The sweep's memory: the arena below {@link #top()} as a list of segments in offset order,
+     * each a live buffer (segment id = buffer index) or a free gap (ids from {@code n}); free gaps
+     * are also in a treap keyed by (length, offset) for best fit. Flat arrays, no allocation after
+     * construction.
+     */
+    static final class GapArena {
+        private final int n;
+        private final long[] segStart;
+        private final long[] segLength;
+        private final int[] prev;
+        private final int[] next;
+        private final int[] left;
+        private final int[] right;
+        private final int[] freeIds;
+        private int numFreeIds;
+        private int root = -1;
+        private int last = -1;
+        private long top;
+
+        GapArena(int n) {
+            this.n = n;
+            int segments = 2 * n + 1;
+            segStart = new long[segments];
+            segLength = new long[segments];
+            prev = new int[segments];
+            next = new int[segments];
+            left = new int[segments];
+            right = new int[segments];
+            freeIds = new int[n + 1];
+            for (int k = 0; k <= n; k++) {
+                freeIds[k] = segments - 1 - k; // gap ids handed out from n upwards
+            }
+            numFreeIds = n + 1;
+        }
+
+        long top() {
+            return top;
+        }
+
+        /** Places buffer {@code b} of {@code bytes} > 0 and returns its offset. */
+        long allocate(int b, long bytes) {
+            int gap = takeCeiling(bytes);
+            if (gap < 0 && last >= n) { // the top segment is free: grow it into the arena's top
+                gap = last;
+                treapRemove(gap);
+                top = segStart[gap] + bytes;
+                segLength[gap] = bytes;
+            }
+            if (gap < 0) {
+                segStart[b] = top;
+                segLength[b] = bytes;
+                link(last, b, -1);
+                top += bytes;
+                return segStart[b];
+            }
+            segStart[b] = segStart[gap];
+            segLength[b] = bytes;
+            long rest = segLength[gap] - bytes;
+            link(prev[gap], b, next[gap]);
+            if (rest > 0) {
+                segStart[gap] = segStart[b] + bytes;
+                segLength[gap] = rest;
+                link(b, gap, next[b]);
+                treapInsert(gap);
+            } else {
+                freeIds[numFreeIds++] = gap;
+            }
+            return segStart[b];
+        }
+
+        /** Frees buffer {@code b}: its room joins the free neighbours, or leaves the arena at the top. */
+        void release(int b) {
+            long start = segStart[b];
+            long end = start + segLength[b];
+            int before = prev[b];
+            int after = next[b];
+            if (before >= n) { // free gap below: absorb it
+                treapRemove(before);
+                start = segStart[before];
+                freeIds[numFreeIds++] = before;
+                before = prev[before];
+            }
+            if (after >= n) { // free gap above: absorb it
+                treapRemove(after);
+                end = segStart[after] + segLength[after];
+                freeIds[numFreeIds++] = after;
+                after = next[after];
+            }
+            if (after < 0) { // nothing above: the arena's top comes down
+                top = start;
+                last = before;
+                if (before >= 0) {
+                    next[before] = -1;
+                }
+                return;
+            }
+            int gap = freeIds[--numFreeIds];
+            segStart[gap] = start;
+            segLength[gap] = end - start;
+            link(before, gap, after);
+            treapInsert(gap);
+        }
+
+        /** Puts {@code s} between {@code a} and {@code c} in the segment list (-1: none). */
+        private void link(int a, int s, int c) {
+            prev[s] = a;
+            next[s] = c;
+            if (a >= 0) {
+                next[a] = s;
+            }
+            if (c >= 0) {
+                prev[c] = s;
+            } else {
+                last = s;
+            }
+        }
+
+        /** Strict treap key order (length, start): starts of free gaps are distinct. */
+        private boolean keyLess(int a, int b) {
+            return segLength[a] < segLength[b] || (segLength[a] == segLength[b] && segStart[a] < segStart[b]);
+        }
+
+        /** Removes and returns the free gap with the smallest (length, start) whose length >= bytes, or -1. */
+        private int takeCeiling(long bytes) {
+            int found = -1;
+            int cur = root;
+            while (cur >= 0) {
+                if (segLength[cur] >= bytes) {
+                    found = cur;
+                    cur = left[cur];
+                } else {
+                    cur = right[cur];
+                }
+            }
+            if (found >= 0) {
+                treapRemove(found);
+            }
+            return found;
+        }
+
+        private void treapInsert(int s) {
+            left[s] = -1;
+            right[s] = -1;
+            root = insertInto(root, s);
+        }
+
+        /** Inserts {@code s} into the subtree at {@code t}; returns the new subtree root. Iterative. */
+        private int insertInto(int t, int s) {
+            int parent = -1;
+            boolean parentLeft = false;
+            int cur = t;
+            int prio = priority(s);
+            while (cur >= 0 && priority(cur) > prio) {
+                parent = cur;
+                parentLeft = keyLess(s, cur);
+                cur = parentLeft ? left[cur] : right[cur];
+            }
+            // split cur into keys below s and above s
+            int lo = -1;
+            int hi = -1;
+            int loTail = -1;
+            int hiTail = -1;
+            while (cur >= 0) {
+                if (keyLess(cur, s)) {
+                    if (loTail < 0) {
+                        lo = cur;
+                    } else {
+                        right[loTail] = cur;
+                    }
+                    loTail = cur;
+                    cur = right[cur];
+                } else {
+                    if (hiTail < 0) {
+                        hi = cur;
+                    } else {
+                        left[hiTail] = cur;
+                    }
+                    hiTail = cur;
+                    cur = left[cur];
+                }
+            }
+            if (loTail >= 0) {
+                right[loTail] = -1;
+            }
+            if (hiTail >= 0) {
+                left[hiTail] = -1;
+            }
+            left[s] = lo;
+            right[s] = hi;
+            if (parent < 0) {
+                return s;
+            }
+            if (parentLeft) {
+                left[parent] = s;
+            } else {
+                right[parent] = s;
+            }
+            return t;
+        }
+
+        /** Removes gap {@code s}, which is in the treap. */
+        private void treapRemove(int s) {
+            int parent = -1;
+            int cur = root;
+            while (cur != s) {
+                parent = cur;
+                cur = keyLess(s, cur) ? left[cur] : right[cur];
+            }
+            int merged = merge(left[s], right[s]);
+            if (parent < 0) {
+                root = merged;
+            } else if (left[parent] == s) {
+                left[parent] = merged;
+            } else {
+                right[parent] = merged;
+            }
+        }
+
+        /** Joins two treaps where every key of {@code a} is below every key of {@code b}. Iterative. */
+        private int merge(int a, int b) {
+            int result = -1;
+            int tail = -1;
+            boolean tailRight = false;
+            while (a >= 0 && b >= 0) {
+                int take;
+                boolean takeRight;
+                if (priority(a) > priority(b)) { // a's root stays on top; merge its right side with b
+                    take = a;
+                    a = right[a];
+                    takeRight = true;
+                } else { // b's root stays on top; merge a with its left side
+                    take = b;
+                    b = left[b];
+                    takeRight = false;
+                }
+                result = attach(result, tail, tailRight, take);
+                tail = take;
+                tailRight = takeRight;
+            }
+            return attach(result, tail, tailRight, a >= 0 ? a : b);
+        }
+
+        /** Hangs {@code child} under {@code tail} on the given side, or makes it the result. */
+        private int attach(int result, int tail, boolean onRight, int child) {
+            if (tail < 0) {
+                return child;
+            }
+            if (onRight) {
+                right[tail] = child;
+            } else {
+                left[tail] = child;
+            }
+            return result;
+        }
+    }
+
+    /** murmur3's fmix32 of a segment id: a bijection, so no two ids tie. Unsigned order as an int. */
+    static int priority(int id) {
+        int h = id;
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        h *= 0xc2b2ae35;
+        h ^= h >>> 16;
+        return h >>> 1; // 31 bits: compares the same signed in Java and C++
+    }
+
+    // ---------------------------------------------------------------- canonical
+
+    /**
+     * Buffers with a size in the order of rank {@code rank}, as buffer indexes: a stable merge sort
+     * on a total order, so both engines get the same array.
+     */
+    static int[] rankOrder(int rank, int[] def, int[] useEnd, long[] size) {
+        int m = 0;
+        for (long s : size) {
+            if (s != 0) {
+                m++;
+            }
+        }
+        int[] order = new int[m];
+        int k = 0;
+        for (int i = 0; i < size.length; i++) {
+            if (size[i] != 0) {
+                order[k++] = i;
+            }
+        }
+        int[] scratch = new int[m];
+        for (int width = 1; width < m; width *= 2) {
+            for (int lo = 0; lo < m - width; lo += 2 * width) {
+                int mid = lo + width;
+                int hi = Math.min(lo + 2 * width, m);
+                int a = lo;
+                int b = mid;
+                int out = lo;
+                while (a < mid && b < hi) {
+                    scratch[out++] = rankBefore(rank, order[b], order[a], def, useEnd, size) ? order[b++] : order[a++];
+                }
+                while (a < mid) {
+                    scratch[out++] = order[a++];
+                }
+                while (b < hi) {
+                    scratch[out++] = order[b++];
+                }
+                System.arraycopy(scratch, lo, order, lo, hi - lo);
+            }
+        }
+        return order;
+    }
+
+    /** Whether buffer {@code x} comes strictly before buffer {@code y} in rank {@code rank}. */
+    static boolean rankBefore(int rank, int x, int y, int[] def, int[] useEnd, long[] size) {
+        long lengthX = (long) useEnd[x] - def[x] + 1;
+        long lengthY = (long) useEnd[y] - def[y] + 1;
+        int c;
+        if (rank == RANK_SIZE) {
+            c = compareDescending(size[x], size[y], lengthX, lengthY);
+        } else if (rank == RANK_LENGTH) {
+            c = compareDescending(lengthX, lengthY, size[x], size[y]);
+        } else {
+            c = compareProductsDescending(size[x], lengthX, size[y], lengthY);
+            if (c == 0) {
+                c = compareDescending(size[x], size[y], lengthX, lengthY);
+            }
+        }
+        return c < 0 || (c == 0 && x < y);
+    }
+
+    /** Negative when (a1, a2) is larger than (b1, b2), lexicographically: larger goes first. */
+    private static int compareDescending(long a1, long b1, long a2, long b2) {
+        if (a1 != b1) {
+            return a1 > b1 ? -1 : 1;
+        }
+        if (a2 != b2) {
+            return a2 > b2 ? -1 : 1;
+        }
+        return 0;
+    }
+
+    /** Compares {@code a * la} with {@code b * lb} exactly (128-bit), larger first. All operands >= 0. */
+    private static int compareProductsDescending(long a, long la, long b, long lb) {
+        long highA = Math.multiplyHigh(a, la);
+        long highB = Math.multiplyHigh(b, lb);
+        if (highA != highB) {
+            return highA > highB ? -1 : 1;
+        }
+        int low = Long.compareUnsigned(a * la, b * lb);
+        return -low;
+    }
+
+    /**
+     * MiniMalloc's canonical decoder: places buffers in non-decreasing offset, each at the highest
+     * top of the placed buffers over its interval. A min-heap of ranks keyed by each buffer's last
+     * known lowest offset picks the next one; a popped key that went stale is refreshed and pushed
+     * back (tops only rise, so stale keys are lower bounds).
+     */
+    static final class Canonical {
+        private final int[] def;
+        private final int[] useEnd;
+        private final long[] size;
+        private final SkylineTree skyline;
+        private final int[] heap;
+        private final long[] key;
+        private long pops;
+
+        Canonical(int numPositions, int[] def, int[] useEnd, long[] size) {
+            this.def = def;
+            this.useEnd = useEnd;
+            this.size = size;
+            this.skyline = new SkylineTree(numPositions);
+            this.heap = new int[size.length];
+            this.key = new long[size.length];
+        }
+
+        /** Places the buffers of {@code byRank}; returns the arena size, or -1 past {@code budget} pops. */
+        long decode(int[] byRank, long budget, long[] offset) {
+            int m = byRank.length;
+            skyline.reset();
+            java.util.Arrays.fill(offset, 0);
+            int heapSize = m;
+            for (int r = 0; r < m; r++) { // equal keys in ascending rank: already a heap
+                heap[r] = r;
+                key[r] = 0;
+            }
+            pops = 0;
+            long peak = 0;
+            while (heapSize > 0) {
+                if (++pops > budget) {
+                    return -1;
+                }
+                int r = heap[0];
+                int b = byRank[r];
+                long lowest = skyline.max(def[b], useEnd[b]);
+                if (lowest != key[r]) {
+                    key[r] = lowest;
+                    siftDown(r, heapSize);
+                    continue;
+                }
+                heapSize--;
+                if (heapSize > 0) {
+                    siftDown(heap[heapSize], heapSize);
+                }
+                offset[b] = lowest;
+                long topOfB = lowest + size[b];
+                skyline.raise(def[b], useEnd[b], topOfB);
+                if (topOfB > peak) {
+                    peak = topOfB;
+                }
+            }
+            return peak;
+        }
+
+        /** Heap pops the last decode spent. */
+        long pops() {
+            return pops;
+        }
+
+        private boolean heapLess(int a, int b) {
+            return key[a] < key[b] || (key[a] == key[b] && a < b);
+        }
+
+        /** Puts rank {@code r} at the root and sifts it down a heap of {@code heapSize}. */
+        private void siftDown(int r, int heapSize) {
+            int i = 0;
+            while (true) {
+                int c = 2 * i + 1;
+                if (c >= heapSize) {
+                    break;
+                }
+                if (c + 1 < heapSize && heapLess(heap[c + 1], heap[c])) {
+                    c++;
+                }
+                if (!heapLess(heap[c], r)) {
+                    break;
+                }
+                heap[i] = heap[c];
+                i = c;
+            }
+            heap[i] = r;
+        }
+    }
+
+    /**
+     * Highest top over positions: range max, and range raise to a value at least the range's max
+     * (so a max-tag per node is enough, with no push-down). Bottom-up over a power-of-two leaf row.
+     */
+    static final class SkylineTree {
+        private final int leaves;
+        private final long[] max;
+        private final long[] tag;
+
+        SkylineTree(int numPositions) {
+            int l = 1;
+            while (l < numPositions) {
+                l <<= 1;
+            }
+            leaves = l;
+            max = new long[2 * l];
+            tag = new long[2 * l];
+        }
+
+        void reset() {
+            java.util.Arrays.fill(max, 0);
+            java.util.Arrays.fill(tag, 0);
+        }
+
+        /** The highest top over positions {@code [a, b]}. */
+        long max(int a, int b) {
+            long result = 0;
+            int lo = a + leaves;
+            int hi = b + leaves + 1;
+            for (int i = lo >> 1; i >= 1; i >>= 1) { // tags above the range's ends cover it
+                result = Math.max(result, tag[i]);
+            }
+            for (int i = (hi - 1) >> 1; i >= 1; i >>= 1) {
+                result = Math.max(result, tag[i]);
+            }
+            for (; lo < hi; lo >>= 1, hi >>= 1) {
+                if ((lo & 1) != 0) {
+                    result = Math.max(result, max[lo++]);
+                }
+                if ((hi & 1) != 0) {
+                    result = Math.max(result, max[--hi]);
+                }
+            }
+            return result;
+        }
+
+        /** Raises positions {@code [a, b]} to {@code value}, which is at least their current max. */
+        void raise(int a, int b, long value) {
+            int lo = a + leaves;
+            int hi = b + leaves + 1;
+            for (int i = lo >> 1; i >= 1; i >>= 1) {
+                max[i] = Math.max(max[i], value);
+            }
+            for (int i = (hi - 1) >> 1; i >= 1; i >>= 1) {
+                max[i] = Math.max(max[i], value);
+            }
+            for (; lo < hi; lo >>= 1, hi >>= 1) {
+                if ((lo & 1) != 0) {
+                    max[lo] = Math.max(max[lo], value);
+                    tag[lo] = Math.max(tag[lo], value);
+                    lo++;
+                }
+                if ((hi & 1) != 0) {
+                    --hi;
+                    max[hi] = Math.max(max[hi], value);
+                    tag[hi] = Math.max(tag[hi], value);
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- improve
+
+    /**
+     * Local search on the rank: swap a buffer that ends at the peak with a random earlier-or-later
+     * one and decode again; keep the swap when the arena does not grow. A fixed xorshift sequence
+     * makes it deterministic.
+     */
+    static long improve(Canonical canonical, int[] startRanks, long steps, long budget, long bound, long peak,
+                        long[] offset, long[] trial) {
+        int m = startRanks.length;
+        int[] byRank = startRanks.clone();
+        long[] kept = trial;
+        long current = canonical.decode(byRank, budget, kept);
+        if (m < 2 || current < 0) {
+            return peak;
+        }
+        long[] candidate = new long[offset.length];
+        long random = 0x9E3779B97F4A7C15L;
+        for (long step = 0; step < steps && peak > bound; step++) {
+            random = xorshift(random);
+            int critical = criticalRank(byRank, kept, canonical.size, current, random);
+            random = xorshift(random);
+            int other = (int) Long.remainderUnsigned(random, m);
+            if (other == critical) {
+                continue;
+            }
+            swap(byRank, critical, other);
+            long p = canonical.decode(byRank, budget, candidate);
+            if (p < 0 || p > current) {
+                swap(byRank, critical, other);
+                continue;
+            }
+            long[] t = kept;
+            kept = candidate;
+            candidate = t;
+            current = p;
+            if (p < peak) {
+                peak = p;
+                System.arraycopy(kept, 0, offset, 0, offset.length);
+            }
+        }
+        return peak;
+    }
+
+    /** A rank whose buffer's top is the arena's top: the ({@code random} mod count)-th such rank. */
+    private static int criticalRank(int[] byRank, long[] offset, long[] size, long peak, long random) {
+        int count = 0;
+        for (int r = 0; r < byRank.length; r++) {
+            int b = byRank[r];
+            if (offset[b] + size[b] == peak) {
+                count++;
+            }
+        }
+        long pick = Long.remainderUnsigned(random, Math.max(count, 1));
+        for (int r = 0; r < byRank.length; r++) {
+            int b = byRank[r];
+            if (offset[b] + size[b] == peak && pick-- == 0) {
+                return r;
+            }
+        }
+        return 0;
+    }
+
+    private static void swap(int[] a, int i, int j) {
+        int t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+
+    static long xorshift(long x) {
+        x ^= x << 13;
+        x ^= x >>> 7;
+        x ^= x << 17;
+        return x;
     }
 }
