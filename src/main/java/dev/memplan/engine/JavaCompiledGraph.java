@@ -125,7 +125,11 @@ final class JavaCompiledGraph implements CompiledGraph {
 
     private static long[] readAll(LongBuffer buffer, int n) {
         long[] out = new long[n];
-        buffer.duplicate().get(out);
+        try {
+            buffer.duplicate().get(out);
+        } catch (InternalError e) {
+            throw SizeChecks.faulted(e);
+        }
         return out;
     }
 

@@ -38,7 +38,11 @@ final class NativeScratch {
     /** Copies {@code n} sizes from {@code from} (any buffer) and returns their address. */
     long copySizes(LongBuffer from, int n) {
         sizesView.clear();
-        sizesView.put(from.duplicate().limit(from.position() + n));
+        try {
+            sizesView.put(from.duplicate().limit(from.position() + n));
+        } catch (InternalError e) {
+            throw SizeChecks.faulted(e);
+        }
         return sizes.address();
     }
 

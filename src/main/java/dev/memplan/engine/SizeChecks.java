@@ -13,7 +13,8 @@ final class SizeChecks {
     /**
      * Checks the first {@code n} sizes of {@code sizes} from its position.
      *
-     * @throws IllegalArgumentException when fewer than {@code n} remain or a size is negative
+     * @throws IllegalArgumentException when fewer than {@code n} remain, a size is negative, or
+     *                                  the buffer faults (a mapped file that shrank)
      * @throws ArithmeticException      when the sum overflows a signed 64-bit byte count
      */
     static void check(LongBuffer sizes, int n) {
@@ -23,7 +24,12 @@ final class SizeChecks {
         int base = sizes.position();
         long total = 0;
         for (int o = 0; o < n; o++) {
-            long b = sizes.get(base + o);
+            long b;
+            try {
+                b = sizes.get(base + o);
+            } catch (InternalError e) {
+                throw faulted(e);
+            }
             if (b < 0) {
                 throw new IllegalArgumentException("owner " + o + " has a negative size " + b + "; sizes are >= 0");
             }
@@ -32,5 +38,14 @@ final class SizeChecks {
                 throw new ArithmeticException("the owner sizes overflow a 64-bit byte count at owner " + o);
             }
         }
+    }
+
+    /**
+     * The error for a sizes buffer that faulted when read: the JVM reports a lost page of a
+     * mapped file (truncated after it was mapped) as an {@code InternalError}.
+     */
+    static IllegalArgumentException faulted(InternalError e) {
+        return new IllegalArgumentException("the owner sizes could not be read: their buffer maps a file that"
+                + " shrank after it was mapped (" + e.getMessage() + ")", e);
     }
 }
