@@ -21,6 +21,8 @@ public final class InputFiles {
     /**
      * The attributes of {@code file} (following symbolic links), when it is a regular file.
      *
+     * @param file the path to check
+     * @return its attributes, as {@link Files#readAttributes} reads them
      * @throws java.nio.file.NoSuchFileException when it does not exist
      * @throws NotRegularFileException           when it is a directory, FIFO, device or socket
      * @throws IOException                       when its attributes cannot be read
@@ -42,6 +44,8 @@ public final class InputFiles {
         private static final long serialVersionUID = 1L;
 
         /**
+         * A refusal of {@code file}.
+         *
          * @param file   the path
          * @param reason what the path is and what to do, e.g. "is a directory; ..."
          */
@@ -49,7 +53,11 @@ public final class InputFiles {
             super(file.toString(), null, reason);
         }
 
-        /** The reason alone, without the path (which callers usually print first). */
+        /**
+         * The reason alone, without the path (which callers usually print first).
+         *
+         * @return what the path is and what to do
+         */
         @Override
         public String getMessage() {
             return getReason();
@@ -70,18 +78,31 @@ public final class InputFiles {
         /**
          * The stamp of {@code file} now.
          *
+         * @param file the path
+         * @return its size, modification time and file key now
          * @throws IOException when its attributes cannot be read
          */
         public static Stamp of(Path file) throws IOException {
             return of(Files.readAttributes(file, BasicFileAttributes.class));
         }
 
-        /** The stamp of already read attributes. */
+        /**
+         * The stamp of already read attributes.
+         *
+         * @param attrs the attributes of a file
+         * @return their size, modification time and file key
+         */
         public static Stamp of(BasicFileAttributes attrs) {
             return new Stamp(attrs.size(), attrs.lastModifiedTime(), attrs.fileKey());
         }
 
-        /** Whether {@code file} still has this stamp; false when it is gone or unreadable. */
+        /**
+         * Whether {@code file} still has this stamp.
+         *
+         * @param file the path the stamp was taken of
+         * @return true when size, modification time and file key are unchanged; false when they
+         *         changed or the file is gone or unreadable
+         */
         public boolean isCurrent(Path file) {
             try {
                 Stamp now = of(file);
