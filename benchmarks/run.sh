@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Builds the library and the benchmarks, runs JMH, and prints a Markdown table of medians and
-# the issue-4 target ratios.
+# the target ratios of issues 4 (slots) and 8 (offsets beside slots, hard packing).
 #
 #   benchmarks/run.sh               short profile: selected graphs and sizes, 1 fork, short
 #                                   iterations (about 10 minutes on 2 cores)
-#   benchmarks/run.sh --full        long profile: every generator x size x engine, 2 forks,
-#                                   5 x 1 s warmup and measurement (about 2 hours)
+#   benchmarks/run.sh --full        long profile: every generator x size x engine x strategy, 2 forks,
+#                                   5 x 1 s warmup and measurement (about 3.5 hours)
 #   benchmarks/run.sh --skip-build  reuse the installed library and benchmarks/target/benchmarks.jar
 #
 # Results: benchmarks/target/results/<profile>-<time>/*.json (JMH JSON), *.log, table.md.
@@ -51,6 +51,8 @@ jmh() {
 }
 
 methods='^dev\.memplan\.bench\.PlanningBenchmark\.(compile|allocate|endToEnd)$'
+allocate='^dev\.memplan\.bench\.PlanningBenchmark\.allocate$'
+pack='^dev\.memplan\.bench\.PackingBenchmark\.pack$'
 naive='^dev\.memplan\.bench\.NaiveBaselineBenchmark\.(compile|allocate|endToEnd)$'
 touch='^dev\.memplan\.bench\.TouchBenchmark\.touch$'
 small='^dev\.memplan\.bench\.SmallGraphBenchmark\.smallGraph$'
@@ -58,20 +60,26 @@ small='^dev\.memplan\.bench\.SmallGraphBenchmark\.smallGraph$'
 if [[ $profile == short ]]; then
     # One fork, short iterations; only the graphs and sizes the targets need, most important first.
     quick=(-f 1 -wi 2 -w 400ms -i 3 -r 400ms)
-    jmh transformer "$methods" "${quick[@]}" -p kind=transformer -p owners=1000,10000,100000,1000000 -p engine=native,java
+    # Slots on all three paths; offsets on allocate only, at the sizes issue 8's targets name.
+    jmh transformer "$methods" "${quick[@]}" -p kind=transformer -p owners=1000,10000,100000,1000000 -p engine=native,java -p strategy=slots
+    jmh transformer-offsets "$allocate" "${quick[@]}" -p kind=transformer -p owners=10000,100000,1000000 -p engine=native,java -p strategy=offsets
     jmh touch "$touch" "${quick[@]}" -p kind=transformer -p owners=1000,10000,100000,1000000
-    jmh random-dag "$methods" "${quick[@]}" -p kind=random_dag -p owners=10000,100000 -p engine=native,java
+    jmh random-dag "$methods" "${quick[@]}" -p kind=random_dag -p owners=10000,100000 -p engine=native,java -p strategy=slots
+    jmh random-dag-offsets "$allocate" "${quick[@]}" -p kind=random_dag -p owners=10000,100000,1000000 -p engine=native,java -p strategy=offsets
     jmh naive-dag "$naive" "${quick[@]}" -p kind=random_dag -p owners=10000,100000
     jmh naive-transformer "$naive" "${quick[@]}" -p kind=transformer -p owners=10000
     # A few microseconds per op: the JIT needs longer than the quick warmup to settle.
     jmh small-graph "$small" -f 1 -wi 5 -w 1s -i 5 -r 1s -p kind=transformer,random_dag,resnet -p engine=native,java,naive
-    jmh other-kinds "$methods" "${quick[@]}" -p kind=resnet,unet,chain -p owners=10000 -p engine=native,java
+    jmh other-kinds "$methods" "${quick[@]}" -p kind=resnet,unet,chain -p owners=10000 -p engine=native,java -p strategy=slots
+    jmh other-kinds-offsets "$allocate" "${quick[@]}" -p kind=resnet,unet,chain -p owners=10000 -p engine=native,java -p strategy=offsets
+    jmh packing "$pack" "${quick[@]}" -p seed=1,2,3,4 -p engine=native,java
 else
     # Every parameter of every benchmark, with the forks and iterations of the annotations.
     jmh planning "$methods"
     jmh touch "$touch"
     jmh naive "$naive"
     jmh small-graph "$small"
+    jmh packing "$pack"
 fi
 
 echo "== done in $(( $(date +%s) - started )) s; results in $out"

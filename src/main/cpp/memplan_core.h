@@ -512,7 +512,7 @@ inline int memplan_allocate(
 namespace memplan_offsets {
 
 constexpr long long kPopsPerBuffer = 32;
-constexpr long long kPopsAllowance = 65536;
+constexpr long long kPopsAllowance = 1024;
 constexpr long long kImproveStepsPerEffort = 64;
 constexpr int kRankSize = 0;
 constexpr int kRankArea = 1;

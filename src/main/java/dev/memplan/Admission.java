@@ -17,9 +17,17 @@ public final class Admission {
      * {@code others}, reserves at most {@code budgetBytes}; empty when even 1 does not fit.
      *
      * <p>Sizes never shrink as a symbol grows, so the plan made at the answer is valid for every
-     * request at or below it: a server can admit those requests against that one reservation. The
-     * search is a binary search on the peak, which greedy planning keeps monotone in practice; where
-     * it is not, the answer still fits the budget, it may just not be the very largest that does.
+     * request at or below it (with either strategy: an offsets plan's placed ranges only shrink): a
+     * server can admit those requests against that one reservation.
+     *
+     * <p>The search is a binary search on the peak. A heuristic planner's peak need not be
+     * monotone in the symbol (an offsets plan at a larger length can happen to pack better), so the
+     * search relies on no monotonicity for soundness: it keeps the invariant
+     * {@code peak(fits) <= budget < peak(over)} and only ever answers a value whose own plan was
+     * made and found to fit (1 and {@code max} are planned first), so the answer always fits the
+     * budget and the next value does not. Where the peak is not monotone, a larger value further
+     * up may fit too: the answer is then a largest fitting value of its neighbourhood, not
+     * necessarily of the whole range.
      *
      * @throws IllegalArgumentException when a symbol other than {@code symbol} is left unbound
      * @throws InvalidSizeException     when the sizes overflow even at {@code symbol = 1}

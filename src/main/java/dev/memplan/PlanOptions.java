@@ -36,9 +36,9 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
         }
     }
 
-    /** Graph inputs excluded, alignment 1, the engine of {@code memplan.engine}, slots, default effort. */
+    /** Graph inputs excluded, alignment 1, the engine of {@code memplan.engine}, offsets, default effort. */
     public static PlanOptions defaults() {
-        return new PlanOptions(false, 1, EngineMode.fromSystemProperty(), Strategy.SLOTS, DEFAULT_EFFORT);
+        return new PlanOptions(false, 1, EngineMode.fromSystemProperty(), Strategy.OFFSETS, DEFAULT_EFFORT);
     }
 
     public PlanOptions withIncludeGraphInputs(boolean include) {

@@ -5,17 +5,24 @@ import java.nio.LongBuffer;
 import java.util.Arrays;
 
 /**
- * The independent checker of DESIGN.md section 7. It recomputes the order, view roots, owners and
- * intervals with its own code ({@link IndependentLiveness}), then checks the plan against them:
- * the schedule's reported order and intervals, every owner's slot, slot capacities, that no two
- * owners with overlapping intervals share a slot, and the reported totals.
+ * The independent checker of DESIGN.md sections 5b and 7. It recomputes the order, view roots,
+ * owners and intervals with its own code ({@link IndependentLiveness}), then checks the plan
+ * against them: the schedule's reported order and intervals; for every plan, each owner's offset
+ * (aligned, inside the arena of {@code peakBytes}) and that no two owners with overlapping
+ * intervals share a byte ({@link ArenaCheck}); for a slots plan, also every owner's slot, slot
+ * capacities, that no two overlapping owners share a slot and that offsets are the slot bases;
+ * and the reported totals.
+ *
+ * <p>The arena size: a slots plan reserves the sum of its slot capacities; an offsets plan's
+ * {@code peakBytes} must equal its highest {@code offset + size} exactly (not merely cover it), so a
+ * planner that reports more bytes than it placed is caught.
  *
  * <pre>{@code
  * PlanValidator.validate(plan); // throws PlanValidationException listing every problem
  * }</pre>
  *
- * Linear time apart from sorting owners by {@code def} within each slot, so it checks a
- * 1,000,000-owner plan in well under a second.
+ * {@code O(n log n)}: linear apart from sorting owners by {@code def} within each slot and the
+ * arena sweep's tree of live owners, so it checks a 1,000,000-owner plan in about a second.
  */
 public final class PlanValidator {
     private PlanValidator() {
@@ -37,8 +44,19 @@ public final class PlanValidator {
         }
         checkSchedule(schedule, live, problems);
         long[] sizeByValue = plannedSizes(plan, live, problems);
-        int[] slotByValue = checkSlots(plan, live, sizeByValue, problems);
-        checkNoOverlapInSlots(graph, live, slotByValue, problems);
+        long highestEnd = ArenaCheck.check(plan, live, sizeByValue, problems);
+        if (plan.strategy() == Strategy.SLOTS) {
+            int[] slotByValue = checkSlots(plan, live, sizeByValue, problems);
+            checkNoOverlapInSlots(graph, live, slotByValue, problems);
+            checkOffsetsAreSlotBases(plan, live, slotByValue, problems);
+            checkSlotTotals(plan, problems);
+        } else {
+            checkNoSlots(plan, problems);
+            if (plan.peakBytes() != highestEnd) {
+                problems.add("peakBytes is " + plan.peakBytes() + " but the owners end at byte " + highestEnd
+                        + " at most: an offsets arena is exactly as large as its highest owner end");
+            }
+        }
         checkTotals(plan, live, sizeByValue, problems);
         problems.throwIfAny();
     }
@@ -226,9 +244,29 @@ public final class PlanValidator {
         }
     }
 
-    /** peak, naive, numSlots and the lower bound must be what the slots and sizes give. */
-    private static void checkTotals(ActivationPlan plan, IndependentLiveness live, long[] sizeByValue,
-                                    Problems problems) {
+    /**
+     * In a slots plan, an owner's offset is its slot's base: slot k starts at the sum of the
+     * capacities of slots {@code 0..k-1}.
+     */
+    private static void checkOffsetsAreSlotBases(ActivationPlan plan, IndependentLiveness live, int[] slotByValue,
+                                                 Problems problems) {
+        Graph g = plan.schedule().graph();
+        LongBuffer caps = plan.slotCapacities();
+        long[] base = new long[caps.remaining()];
+        for (int s = 1; s < base.length; s++) {
+            base[s] = base[s - 1] + caps.get(s - 1);
+        }
+        for (int v = 0; v < slotByValue.length; v++) {
+            int slot = slotByValue[v];
+            if (live.isOwner[v] && slot >= 0 && slot < base.length && plan.offsetOf(v) != base[slot]) {
+                problems.add("owner " + g.value(v).describe() + " is at offset " + plan.offsetOf(v) + " but its slot "
+                        + slot + " starts at " + base[slot]);
+            }
+        }
+    }
+
+    /** A slots plan reserves the sum of its slot capacities. */
+    private static void checkSlotTotals(ActivationPlan plan, Problems problems) {
         LongBuffer caps = plan.slotCapacities();
         long peak = 0;
         for (int s = 0; s < caps.remaining(); s++) {
@@ -237,6 +275,20 @@ public final class PlanValidator {
         if (plan.peakBytes() != peak) {
             problems.add("peakBytes is " + plan.peakBytes() + " but the slot capacities sum to " + peak);
         }
+    }
+
+    /** An offsets plan has no slots. */
+    private static void checkNoSlots(ActivationPlan plan, Problems problems) {
+        if (plan.numSlots() != 0 || !plan.slots().isEmpty() || plan.slotCapacities().hasRemaining()) {
+            problems.add("an offsets plan reports slots (" + plan.numSlots() + " slots, "
+                    + plan.slotCapacities().remaining() + " capacities); it has none");
+        }
+    }
+
+    /** naive and the lower bound must be what the sizes give, and no plan may reserve less than the bound. */
+    private static void checkTotals(ActivationPlan plan, IndependentLiveness live, long[] sizeByValue,
+                                    Problems problems) {
+        long peak = plan.peakBytes();
         long naive = 0;
         for (int v = 0; v < sizeByValue.length; v++) {
             if (live.isOwner[v]) {

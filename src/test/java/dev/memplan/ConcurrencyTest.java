@@ -14,23 +14,32 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * One compiled schedule shared by 8 threads, each planning its own requests at once, gives exactly
- * the plans one thread gets on the Java engine for the same sizes. The shared schedule is on the
+ * the plans one thread gets on the Java engine for the same sizes, with either strategy. The shared schedule is on the
  * engine of {@code memplan.engine}, so the native surefire run covers the native engine.
  */
 class ConcurrencyTest {
     private static final int THREADS = 8;
     private static final int REQUESTS_PER_THREAD = 1_000;
+    /**
+     * An offsets plan searches (about 50 times the cost of a slots plan on this graph at the default
+     * effort), so fewer requests per thread keep the test fast: still 1,600 plans made at once.
+     */
+    private static final int OFFSETS_REQUESTS_PER_THREAD = 200;
 
-    /** What the single-threaded Java plan of one request was. */
-    private record Expected(int[] slotByValue, long[] capacities, long peak, long naive, long lowerBound) {
+    /** What the single-threaded Java plan of one request was; no slots for an offsets plan. */
+    private record Expected(long[] offsets, int[] slotByValue, long[] capacities, long peak, long naive,
+                            long lowerBound) {
         static Expected of(ActivationPlan p) {
-            return new Expected(PlanAssertions.ints(p.slotsByValue()), PlanAssertions.longs(p.slotCapacities()),
-                    p.peakBytes(), p.naiveBytes(), p.lowerBoundBytes());
+            boolean slots = p.strategy() == Strategy.SLOTS;
+            return new Expected(PlanAssertions.longs(p.offsetsByOwner()),
+                    slots ? PlanAssertions.ints(p.slotsByValue()) : new int[0],
+                    PlanAssertions.longs(p.slotCapacities()), p.peakBytes(), p.naiveBytes(), p.lowerBoundBytes());
         }
     }
 
@@ -49,15 +58,17 @@ class ConcurrencyTest {
         return sizes;
     }
 
-    @Test
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
     @Timeout(120)
-    void eightThreadsOnOneScheduleGetTheSinglethreadedJavaPlans() throws Exception {
-        RandomGraphs.Case c = RandomGraphs.generateMixed(4242, 250);
+    void eightThreadsOnOneScheduleGetTheSinglethreadedJavaPlans(Strategy strategy) throws Exception {
+        RandomGraphs.Case c = RandomGraphs.generateMixed(4242, 250).withStrategy(strategy);
         Schedule shared = MemPlan.compile(c.graph(), c.views(), c.options());
         Schedule reference = MemPlan.compile(c.graph(), c.views(), c.options().withEngine(EngineMode.JAVA));
         assertTrue(shared.numOwners() > 150, "a mid-size graph: " + shared.numOwners() + " owners");
         assertEquals(shared.engine(), MemPlan.engineName(EngineMode.fromSystemProperty()));
-        int requests = REQUESTS_PER_THREAD * PlanAssertions.scale();
+        int requests = (strategy == Strategy.SLOTS ? REQUESTS_PER_THREAD : OFFSETS_REQUESTS_PER_THREAD)
+                * PlanAssertions.scale();
 
         Expected[][] expected = new Expected[THREADS][requests];
         for (int t = 0; t < THREADS; t++) {
@@ -78,8 +89,12 @@ class ConcurrencyTest {
                         ActivationPlan p = shared.plan(sizes(shared, thread, r));
                         Expected e = expected[thread][r];
                         String where = "thread " + thread + " request " + r;
-                        assertArrayEquals(e.slotByValue(),
-                                PlanAssertions.ints(p.slotsByValue()), where + ": slots");
+                        assertEquals(strategy, p.strategy(), where);
+                        assertArrayEquals(e.offsets(), PlanAssertions.longs(p.offsetsByOwner()), where + ": offsets");
+                        if (strategy == Strategy.SLOTS) {
+                            assertArrayEquals(e.slotByValue(),
+                                    PlanAssertions.ints(p.slotsByValue()), where + ": slots");
+                        }
                         assertArrayEquals(e.capacities(),
                                 PlanAssertions.longs(p.slotCapacities()), where + ": capacities");
                         assertEquals(e.peak(), p.peakBytes(), where + ": peak");

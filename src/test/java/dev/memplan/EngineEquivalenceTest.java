@@ -12,8 +12,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The native and Java engines agree value for value on seeded random graphs: order, owners,
- * intervals, slot per value, capacities and totals; every plan passes the validator.
+ * The native and Java engines agree value for value on seeded random graphs, for both strategies:
+ * order, owners, intervals, offsets per owner, totals, and for slots the slot per value and the
+ * capacities; every plan passes the validator. Each seed plans offsets (at effort 0, 1 or 2, by
+ * seed) and slots, so the {@value #CASES} seeds are {@value #CASES} offsets cases.
  */
 class EngineEquivalenceTest {
     static final int CASES = 2_000;
@@ -32,24 +34,29 @@ class EngineEquivalenceTest {
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
     void nativeAndJavaGiveTheSamePlan(long seed) {
-        RandomGraphs.Case c = RandomGraphs.generate(seed);
-        Schedule java = MemPlan.compile(c.graph(), c.views(), c.options().withEngine(EngineMode.JAVA));
-        Schedule nat = MemPlan.compile(c.graph(), c.views(), c.options().withEngine(EngineMode.NATIVE));
-        assertEquals("java", java.engine());
-        assertEquals("native", nat.engine());
-        PlanResult expected = java.plan(c.oracle());
-        PlanResult actual = nat.plan(c.oracle());
-        PlanAssertions.assertSameResult(expected, actual, c.toString());
-        if (actual instanceof PlanResult.Complete complete) {
-            PlanValidator.validate(complete.plan());
-            PlanValidator.validate(expected.orElseThrow());
-        }
-        // The order and intervals must agree even when the sizes defer the plan.
-        assertArrayEquals(java.order(), nat.order(), c + ": order");
-        assertArrayEquals(java.owners(), nat.owners(), c + ": owners");
-        for (int o = 0; o < java.numOwners(); o++) {
-            assertEquals(java.def(o), nat.def(o), c + ": def of owner " + java.ownerValue(o));
-            assertEquals(java.useEnd(o), nat.useEnd(o), c + ": useEnd of owner " + java.ownerValue(o));
+        RandomGraphs.Case generated = RandomGraphs.generate(seed);
+        for (Strategy strategy : Strategy.values()) {
+            RandomGraphs.Case c = generated.withStrategy(strategy);
+            PlanOptions options = c.options().withEffort((int) (seed % 3));
+            Schedule java = MemPlan.compile(c.graph(), c.views(), options.withEngine(EngineMode.JAVA));
+            Schedule nat = MemPlan.compile(c.graph(), c.views(), options.withEngine(EngineMode.NATIVE));
+            assertEquals("java", java.engine());
+            assertEquals("native", nat.engine());
+            PlanResult expected = java.plan(c.oracle());
+            PlanResult actual = nat.plan(c.oracle());
+            PlanAssertions.assertSameResult(expected, actual, c.toString());
+            if (actual instanceof PlanResult.Complete complete) {
+                assertEquals(strategy, complete.plan().strategy(), c.toString());
+                PlanValidator.validate(complete.plan());
+                PlanValidator.validate(expected.orElseThrow());
+            }
+            // The order and intervals must agree even when the sizes defer the plan.
+            assertArrayEquals(java.order(), nat.order(), c + ": order");
+            assertArrayEquals(java.owners(), nat.owners(), c + ": owners");
+            for (int o = 0; o < java.numOwners(); o++) {
+                assertEquals(java.def(o), nat.def(o), c + ": def of owner " + java.ownerValue(o));
+                assertEquals(java.useEnd(o), nat.useEnd(o), c + ": useEnd of owner " + java.ownerValue(o));
+            }
         }
     }
 }

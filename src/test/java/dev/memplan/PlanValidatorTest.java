@@ -56,8 +56,31 @@ class PlanValidatorTest {
             views = ViewMap.builder().put(av, a).build();
         }
 
+        /** The slots plan the assertions on slot ids below are about. */
         ActivationPlan plan() {
-            return MemPlan.plan(graph, views, SizeOracle.staticShapes(), PlanOptions.defaults()).orElseThrow();
+            return MemPlan.plan(graph, views, SizeOracle.staticShapes(), PlanOptions.defaults()
+                    .withStrategy(Strategy.SLOTS)).orElseThrow();
+        }
+
+        /** The offsets plan of the default options, with {@code alignment}. */
+        ActivationPlan offsetsPlan(long alignment) {
+            return MemPlan.plan(graph, views, SizeOracle.staticShapes(), PlanOptions.defaults()
+                    .withStrategy(Strategy.OFFSETS).withAlignment(alignment)).orElseThrow();
+        }
+
+        /**
+         * An offsets plan on {@code real}'s schedule with the given arena and offsets of a, b, c, d
+         * (64, 32, 32 and 16 bytes live [0, 3], [2, 3], [3, 4], [4, 4]), totals from {@code real}.
+         */
+        ActivationPlan offsetsPlan(ActivationPlan real, long peak, long offA, long offB, long offC, long offD) {
+            Schedule s = real.schedule();
+            long[] offsets = new long[s.numOwners()];
+            offsets[s.ownerIndexOf(a)] = offA;
+            offsets[s.ownerIndexOf(b)] = offB;
+            offsets[s.ownerIndexOf(c)] = offC;
+            offsets[s.ownerIndexOf(d)] = offD;
+            return new ActivationPlan(s, LongBuffer.wrap(sizesOf(real)), new OffsetAllocation(peak, real.naiveBytes(),
+                    real.lowerBoundBytes(), LongBuffer.wrap(offsets).asReadOnlyBuffer()));
         }
     }
 
@@ -216,6 +239,99 @@ class PlanValidatorTest {
         Schedule wrong = new Schedule(f.graph, f.views, real.options(), rootsOf(real), swapped);
         rejects(wrong.plan(SizeOracle.staticShapes()).orElseThrow(),
                 "order differs from the recomputed one at position 1: 'n1' (Relu, node 2) instead of 'r' (Reshape, node 1)");
+    }
+
+    @Test
+    void acceptsTheRealOffsetsPlanAndATightHandMadeOne() {
+        ActivationPlan plan = f.offsetsPlan(1);
+        assertEquals(Strategy.OFFSETS, plan.strategy());
+        assertEquals(0, plan.numSlots());
+        assertDoesNotThrow(() -> PlanValidator.validate(plan));
+        // a [0, 64), b [64, 96), c [96, 128) are all live at position 3; d reuses a's bytes after.
+        ActivationPlan tight = f.offsetsPlan(plan, 128, 0, 64, 96, 0);
+        assertEquals(128, tight.lowerBoundBytes(), "the fixture's bound, reached");
+        assertDoesNotThrow(() -> PlanValidator.validate(tight));
+    }
+
+    @Test
+    void catchesOverlappingOwnersInAnOffsetsPlan() {
+        ActivationPlan plan = f.offsetsPlan(1);
+        // b [2, 3] at bytes [32, 64) inside a [0, 64) while both are live.
+        rejects(f.offsetsPlan(plan, 128, 0, 32, 96, 0),
+                "'a' (value 1) [0, 3] at bytes [0, 64)", "'b' (value 3) [2, 3] at bytes [32, 64)", "share bytes");
+        // Two owners at one offset: c [3, 4] and d [4, 4] both at 96.
+        rejects(f.offsetsPlan(plan, 128, 0, 64, 96, 96), "'c' (value 4)", "'d' (value 5)", "share bytes");
+        // Overlap only at the edge position: a ends at 3 where c starts, c at a's last 16 bytes.
+        rejects(f.offsetsPlan(plan, 128, 0, 64, 48, 0), "'a' (value 1)", "'c' (value 4)", "share bytes");
+    }
+
+    @Test
+    void acceptsOwnersThatTouchButDoNotOverlap() {
+        ActivationPlan plan = f.offsetsPlan(1);
+        // d [4, 4] at a's bytes: a ended at 3. c directly above b, touching at byte 96.
+        assertDoesNotThrow(() -> PlanValidator.validate(f.offsetsPlan(plan, 128, 0, 64, 96, 0)));
+        // a directly above b and below c; d at b's bytes after b ended.
+        assertDoesNotThrow(() -> PlanValidator.validate(f.offsetsPlan(plan, 160, 64, 0, 128, 0)));
+    }
+
+    @Test
+    void acceptsAZeroSizeOwnerInsideALiveOne() {
+        ActivationPlan real = f.offsetsPlan(1);
+        Schedule s = real.schedule();
+        long[] sizes = sizesOf(real);
+        sizes[s.ownerIndexOf(f.b)] = 0; // b needs no room: it may sit anywhere inside the arena
+        long[] offsets = new long[s.numOwners()];
+        offsets[s.ownerIndexOf(f.a)] = 0;
+        offsets[s.ownerIndexOf(f.b)] = 16;
+        offsets[s.ownerIndexOf(f.c)] = 64;
+        offsets[s.ownerIndexOf(f.d)] = 0;
+        ActivationPlan zero = new ActivationPlan(s, LongBuffer.wrap(sizes), new OffsetAllocation(96,
+                real.naiveBytes() - 32, 96, LongBuffer.wrap(offsets)));
+        assertDoesNotThrow(() -> PlanValidator.validate(zero));
+    }
+
+    @Test
+    void catchesAnOwnerOutsideTheArena() {
+        ActivationPlan plan = f.offsetsPlan(1);
+        rejects(f.offsetsPlan(plan, 128, 0, 64, 96, 120),
+                "owner 'd' (value 5) (16 bytes) at offset 120 ends past the arena of 128 bytes");
+        rejects(f.offsetsPlan(plan, 128, 0, 64, -1, 0), "owner 'c' (value 4) has no offset (-1)");
+        rejects(f.offsetsPlan(plan, 128, Long.MAX_VALUE - 8, 64, 96, 0), "owner 'a' (value 1) (64 bytes) at offset "
+                + (Long.MAX_VALUE - 8) + " ends past the arena");
+    }
+
+    @Test
+    void catchesAMisalignedOffset() {
+        ActivationPlan plan = f.offsetsPlan(16);
+        assertEquals(16, plan.schedule().options().alignment());
+        assertDoesNotThrow(() -> PlanValidator.validate(f.offsetsPlan(plan, 128, 0, 64, 96, 16)));
+        rejects(f.offsetsPlan(plan, 128, 0, 64, 96, 8),
+                "owner 'd' (value 5) is at offset 8, not a multiple of the alignment 16");
+    }
+
+    @Test
+    void catchesAWrongArenaSizeOrTotals() {
+        ActivationPlan plan = f.offsetsPlan(1);
+        rejects(f.offsetsPlan(plan, 160, 0, 64, 96, 0), "peakBytes is 160 but the owners end at byte 128");
+        // An arena below the bound: c ends past it, and the peak is below the bytes live at position 3.
+        rejects(f.offsetsPlan(plan, 112, 0, 64, 96, 0), "ends past the arena of 112 bytes",
+                "peakBytes 112 is below the 128 bytes live at one position");
+        ActivationPlan real = f.offsetsPlan(1);
+        Schedule s = real.schedule();
+        LongBuffer offsets = real.offsetsByOwner();
+        rejects(new ActivationPlan(s, LongBuffer.wrap(sizesOf(real)), new OffsetAllocation(real.peakBytes(),
+                real.naiveBytes() + 1, real.lowerBoundBytes(), offsets)), "naiveBytes is " + (real.naiveBytes() + 1));
+        rejects(new ActivationPlan(s, LongBuffer.wrap(sizesOf(real)), new OffsetAllocation(real.peakBytes(),
+                real.naiveBytes(), real.lowerBoundBytes() - 1, offsets)), "lowerBoundBytes is " + (real.lowerBoundBytes() - 1));
+    }
+
+    @Test
+    void catchesASlotsPlanWhoseSlotsDoNotExistAsOffsets() {
+        ActivationPlan plan = f.plan();
+        // The slots view of an owner in an unknown slot has no offset either.
+        rejects(corrupt(plan, e -> move(e, plan.schedule(), f.c, 7)), "owner 'c' (value 4) has no offset (-1)");
+        // Two overlapping owners in one slot share the slot's bytes too.
+        rejects(corrupt(plan, e -> move(e, plan.schedule(), f.b, plan.slotOf(f.a))), "share bytes");
     }
 
     /** The planned size of each owner, by owner index. */

@@ -8,8 +8,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Seeded random graphs of every family on the engine of {@code memplan.engine}: each plan passes
- * the validator and equals the naive reference planner's result exactly.
+ * Seeded random graphs of every family on the engine of {@code memplan.engine}, with both
+ * strategies: each plan passes the validator; the slots plan equals the naive reference planner's
+ * result exactly, and the offsets plan agrees with it on order, owners, intervals, sizes and
+ * totals.
  */
 class RandomPlansTest {
     static final int CASES = 1_000;
@@ -21,12 +23,16 @@ class RandomPlansTest {
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
     void planValidatesAndEqualsTheNaiveReference(long seed) {
-        RandomGraphs.Case c = RandomGraphs.generate(seed);
-        PlanResult result = MemPlan.plan(c.graph(), c.views(), c.oracle(), c.options());
-        if (result instanceof PlanResult.Complete complete) {
-            PlanValidator.validate(complete.plan());
+        RandomGraphs.Case generated = RandomGraphs.generate(seed);
+        NaivePlanner.Result naive = NaivePlanner.plan(generated.graph(), generated.views(), generated.oracle(),
+                generated.options());
+        for (Strategy strategy : Strategy.values()) {
+            RandomGraphs.Case c = generated.withStrategy(strategy);
+            PlanResult result = MemPlan.plan(c.graph(), c.views(), c.oracle(), c.options());
+            if (result instanceof PlanResult.Complete complete) {
+                PlanValidator.validate(complete.plan());
+            }
+            PlanAssertions.assertMatchesNaive(naive, result, c.toString());
         }
-        NaivePlanner.Result naive = NaivePlanner.plan(c.graph(), c.views(), c.oracle(), c.options());
-        PlanAssertions.assertMatchesNaive(naive, result, c.toString());
     }
 }

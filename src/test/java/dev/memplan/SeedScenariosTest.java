@@ -20,6 +20,9 @@ import org.junit.jupiter.api.Test;
  * positions are order positions; best fit picks the smallest free capacity, then the lowest id.
  */
 class SeedScenariosTest {
+    /** The seed's scenarios are about slots: every plan here requests them. */
+    private static final PlanOptions SLOTS = PlanOptions.defaults().withStrategy(Strategy.SLOTS);
+
     private static final int KIB = 1024;
 
     /** A builder with a graph input x of 1 KiB; values added through {@link #v} are 1 KiB too. */
@@ -60,7 +63,7 @@ class SeedScenariosTest {
     }
 
     private static ActivationPlan planStatic(Graph g) {
-        return planStatic(g, ViewMap.empty(), PlanOptions.defaults());
+        return planStatic(g, ViewMap.empty(), SLOTS);
     }
 
     private static void assertSlots(ActivationPlan plan, int[] values, int... slots) {
@@ -170,7 +173,7 @@ class SeedScenariosTest {
         g.node("n3", new int[] {b}, c);
         g.b.output(c);
         Graph graph = g.b.build();
-        ActivationPlan plan = planStatic(graph, ViewMap.builder().put(view, a).build(), PlanOptions.defaults());
+        ActivationPlan plan = planStatic(graph, ViewMap.builder().put(view, a).build(), SLOTS);
         assertInterval(plan, a, 0, 2);
         assertEquals(-1, plan.slotOf(view));
         assertEquals(-1, plan.schedule().ownerIndexOf(view));
@@ -200,7 +203,7 @@ class SeedScenariosTest {
         g.node("n4", new int[] {b}, c);
         g.b.output(c);
         ViewMap views = ViewMap.builder().put(v1, a).put(v2, v1).build();
-        ActivationPlan plan = planStatic(g.b.build(), views, PlanOptions.defaults());
+        ActivationPlan plan = planStatic(g.b.build(), views, SLOTS);
         assertEquals(a, plan.schedule().root(v2));
         assertEquals(a, views.root(v2));
         assertInterval(plan, a, 0, 3);
@@ -235,13 +238,13 @@ class SeedScenariosTest {
         b.node("n1", "Relu", new int[] {h}, new int[] {y});
         b.output(y);
         Graph g = b.build();
-        PlanResult r = MemPlan.plan(g, ViewMap.empty(), SizeOracle.staticShapes(), PlanOptions.defaults());
+        PlanResult r = MemPlan.plan(g, ViewMap.empty(), SizeOracle.staticShapes(), SLOTS);
         assertEquals(new PlanResult.Deferred(List.of(h, y)), r, "h and y have symbolic shapes; s is static");
         assertFalse(r.isComplete());
         IllegalStateException e = assertThrows(IllegalStateException.class, r::orElseThrow);
         assertTrue(e.getMessage().contains("[1, 3]"), e.getMessage());
 
-        ActivationPlan bound = MemPlan.compile(g, ViewMap.empty(), PlanOptions.defaults())
+        ActivationPlan bound = MemPlan.compile(g, ViewMap.empty(), SLOTS)
                 .plan(Map.of("seq", 10L)).orElseThrow();
         PlanValidator.validate(bound);
         assertEquals(10 * 768 * 4, bound.sizeOf(h));
@@ -254,7 +257,7 @@ class SeedScenariosTest {
         G g = new G();
         int[] v = g.chain(4);
         g.b.output(v[3]);
-        Schedule schedule = MemPlan.compile(g.b.build(), ViewMap.empty(), PlanOptions.defaults());
+        Schedule schedule = MemPlan.compile(g.b.build(), ViewMap.empty(), SLOTS);
         long[] bytes = {100, 300, 50, 200};
         SizeOracle fromRequest = value -> OptionalLong.of(bytes[Integer.parseInt(value.name().substring(1))]);
         ActivationPlan plan = schedule.plan(fromRequest).orElseThrow();
@@ -315,7 +318,7 @@ class SeedScenariosTest {
         int[] v = g.chain(2);
         g.b.output(v[1]);
         Graph graph = g.b.build();
-        ActivationPlan with = planStatic(graph, ViewMap.empty(), PlanOptions.defaults().withIncludeGraphInputs(true));
+        ActivationPlan with = planStatic(graph, ViewMap.empty(), SLOTS.withIncludeGraphInputs(true));
         assertInterval(with, g.x, 0, 0);
         assertSlots(with, new int[] {g.x, v[0], v[1]}, 0, 1, 0);
         assertEquals(3 * KIB, with.naiveBytes());

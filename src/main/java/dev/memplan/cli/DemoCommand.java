@@ -7,6 +7,7 @@ import dev.memplan.EngineUnavailableException;
 import dev.memplan.InvalidSizeException;
 import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
+import dev.memplan.Strategy;
 import dev.memplan.generate.GeneratedGraph;
 import dev.memplan.generate.TransformerConfig;
 import dev.memplan.generate.TransformerGenerator;
@@ -18,14 +19,15 @@ import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code memplan demo}: plans a built-in GPT-2-small decoder at sequence lengths 128 to 8192 on one
- * compiled schedule, then answers the admission question: the longest sequence whose activations
- * fit a budget.
+ * {@code memplan demo}: plans a built-in GPT-2-small decoder at sequence lengths 128 to 8192 with
+ * both strategies (one compiled schedule each), then answers the admission question with the
+ * chosen strategy (offsets by default): the longest sequence whose activations fit a budget.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, versionProvider = MemplanCli.Version.class,
         sortOptions = false,
@@ -47,6 +49,9 @@ final class DemoCommand implements Callable<Integer> {
             description = "Batch size (default: ${DEFAULT-VALUE}).")
     private long batch;
 
+    @Mixin
+    private StrategyOptions strategy;
+
     @Option(names = "--engine", paramLabel = "ENGINE", converter = LowerCaseEnums.Engine.class,
             completionCandidates = LowerCaseEnums.Engine.class,
             description = "auto, native or java (default: the memplan.engine property, else auto).")
@@ -57,45 +62,12 @@ final class DemoCommand implements Callable<Integer> {
         if (batch < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--batch must be >= 1, got " + batch);
         }
-        PlanOptions options = PlanOptions.defaults().withEngine(engine != null ? engine : EngineMode.fromSystemProperty());
-        TransformerConfig config = TransformerConfig.gpt2Small();
-        GeneratedGraph model = TransformerGenerator.build(config);
-        Schedule schedule;
-        try {
-            schedule = model.compile(options); // once; every length below re-plans without a graph walk
-        } catch (EngineUnavailableException e) {
-            spec.commandLine().getErr().println("memplan: " + TerminalText.escape(e.getMessage()));
-            return ExitCode.INPUT;
-        }
         // Rendered in full before anything is printed: an error (sizes that overflow at a huge
         // --batch) is then one line, never half a table and a stack trace.
         StringWriter text = new StringWriter();
-        try (PrintWriter out = new PrintWriter(text)) {
-            Map<String, Long> batchOnly = Map.of("batch", batch);
-            out.printf(Locale.ROOT, "GPT-2 small decoder (%s), batch %d, %d owners, engine %s%n", config, batch,
-                    schedule.numOwners(), schedule.engine());
-            out.printf(Locale.ROOT, "%8s  %16s  %16s  %8s  %16s%n", "seq", "naive bytes", "planned bytes", "savings",
-                    "lower bound");
-            for (long seq = 128; seq <= 8192; seq *= 2) {
-                ActivationPlan plan = schedule.plan(Map.of("batch", batch, "seq", seq)).orElseThrow();
-                out.printf(Locale.ROOT, "%8d  %,16d  %,16d  %7.1f%%  %,16d%n", seq, plan.naiveBytes(), plan.peakBytes(),
-                        100 * plan.savingsRatio(), plan.lowerBoundBytes());
-            }
-            OptionalLong longest = Admission.largestFitting(schedule, "seq", batchOnly, budget, MAX_SEQUENCE);
-            out.println();
-            if (longest.isEmpty()) {
-                out.printf(Locale.ROOT, "budget %s: not even a 1-token sequence fits (it needs %,d bytes)%n",
-                        ByteCount.format(budget), Admission.peakAt(schedule, "seq", batchOnly, 1));
-            } else if (longest.getAsLong() == MAX_SEQUENCE) {
-                out.printf(Locale.ROOT, "budget %s: every sequence up to %,d tokens fits%n", ByteCount.format(budget),
-                        MAX_SEQUENCE);
-            } else {
-                long seq = longest.getAsLong();
-                out.printf(Locale.ROOT, "budget %s: the longest sequence that fits is %,d tokens (reserve %,d bytes);"
-                            + " %,d tokens would need %,d bytes%n", ByteCount.format(budget), seq,
-                        Admission.peakAt(schedule, "seq", batchOnly, seq), seq + 1,
-                        Admission.peakAt(schedule, "seq", batchOnly, seq + 1));
-            }
+        int exit;
+        try {
+            exit = render(new PrintWriter(text));
         } catch (InvalidSizeException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--batch " + batch + " is too large: "
                     + e.getMessage() + "; give a smaller --batch");
@@ -103,6 +75,64 @@ final class DemoCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.print(text);
         out.flush();
-        return 0;
+        return exit;
+    }
+
+    /** The table and the budget answer, into {@code out}; the exit code. */
+    private int render(PrintWriter out) {
+        PlanOptions options = PlanOptions.defaults().withEngine(engine != null ? engine : EngineMode.fromSystemProperty())
+                .withStrategy(strategy.strategy()).withEffort(strategy.effort());
+        TransformerConfig config = TransformerConfig.gpt2Small();
+        GeneratedGraph model = TransformerGenerator.build(config);
+        Schedule schedule;
+        Schedule offsets;
+        Schedule slots;
+        try {
+            // once each; every length below re-plans without a graph walk
+            offsets = model.compile(options.withStrategy(Strategy.OFFSETS));
+            slots = model.compile(options.withStrategy(Strategy.SLOTS));
+        } catch (EngineUnavailableException e) {
+            spec.commandLine().getErr().println("memplan: " + TerminalText.escape(e.getMessage()));
+            return ExitCode.INPUT;
+        }
+        schedule = options.strategy() == Strategy.OFFSETS ? offsets : slots;
+        Map<String, Long> batchOnly = Map.of("batch", batch);
+        out.printf(Locale.ROOT, "GPT-2 small decoder (%s), batch %d, %d owners, engine %s%n", config, batch,
+                schedule.numOwners(), schedule.engine());
+        out.printf(Locale.ROOT, "%8s  %16s  %16s  %16s  %16s  %13s  %11s%n", "seq", "naive bytes", "offsets peak",
+                "slots peak", "lower bound", "offsets/bound", "slots/bound");
+        for (long seq = 128; seq <= 8192; seq *= 2) {
+            Map<String, Long> bindings = Map.of("batch", batch, "seq", seq);
+            ActivationPlan byOffsets = offsets.plan(bindings).orElseThrow();
+            ActivationPlan bySlots = slots.plan(bindings).orElseThrow();
+            long bound = byOffsets.lowerBoundBytes();
+            out.printf(Locale.ROOT, "%8d  %,16d  %,16d  %,16d  %,16d  %13.2f  %11.2f%n", seq, byOffsets.naiveBytes(),
+                    byOffsets.peakBytes(), bySlots.peakBytes(), bound, ratio(byOffsets.peakBytes(), bound),
+                    ratio(bySlots.peakBytes(), bound));
+        }
+        out.println();
+        out.println("the budget answer below plans with " + options.strategy()
+                + " (--strategy offsets|slots chooses)");
+        OptionalLong longest = Admission.largestFitting(schedule, "seq", batchOnly, budget, MAX_SEQUENCE);
+        if (longest.isEmpty()) {
+            out.printf(Locale.ROOT, "budget %s: not even a 1-token sequence fits (it needs %,d bytes)%n",
+                    ByteCount.format(budget), Admission.peakAt(schedule, "seq", batchOnly, 1));
+        } else if (longest.getAsLong() == MAX_SEQUENCE) {
+            out.printf(Locale.ROOT, "budget %s: every sequence up to %,d tokens fits%n", ByteCount.format(budget),
+                    MAX_SEQUENCE);
+        } else {
+            long seq = longest.getAsLong();
+            out.printf(Locale.ROOT, "budget %s: the longest sequence that fits is %,d tokens (reserve %,d bytes);"
+                            + " %,d tokens would need %,d bytes%n", ByteCount.format(budget), seq,
+                    Admission.peakAt(schedule, "seq", batchOnly, seq), seq + 1,
+                    Admission.peakAt(schedule, "seq", batchOnly, seq + 1));
+        }
+        out.flush();
+        return ExitCode.OK;
+    }
+
+    /** {@code peak / bound}, 0 when the bound is 0. */
+    private static double ratio(long peak, long bound) {
+        return bound == 0 ? 0.0 : (double) peak / bound;
     }
 }

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "memplan", mixinStandardHelpOptions = true, versionProvider = MemplanCli.Version.class,
         description = {"Plans the activation memory of inference graphs: which tensors share a buffer,"
                 + " and how many bytes a request needs.", ExitCode.SUMMARY},
-        subcommands = {PlanCommand.class, SymbolsCommand.class, DemoCommand.class,
+        subcommands = {PlanCommand.class, SymbolsCommand.class, DemoCommand.class, PackCommand.class,
                 CommandLine.HelpCommand.class})
 public final class MemplanCli implements Callable<Integer> {
     /** Keeps the logger configured (java.util.logging holds loggers weakly). */
@@ -41,9 +41,12 @@ public final class MemplanCli implements Callable<Integer> {
         throw new CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand");
     }
 
-    /** A command line ready to {@code execute}: tests run it in process with their own streams. */
+    /**
+     * A command line ready to {@code execute}: tests run it in process with their own streams.
+     * Enum options without a converter of their own ({@code --strategy}) ignore case.
+     */
     public static CommandLine commandLine() {
-        CommandLine cli = new CommandLine(new MemplanCli());
+        CommandLine cli = new CommandLine(new MemplanCli()).setCaseInsensitiveEnumValuesAllowed(true);
         cli.setExpandAtFiles(false); // memplan plan @v.json reads the file named @v.json
         return CliErrors.install(cli);
     }

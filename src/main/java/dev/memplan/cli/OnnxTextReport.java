@@ -2,6 +2,7 @@ package dev.memplan.cli;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanResult;
+import dev.memplan.Strategy;
 import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.onnx.OnnxReport;
@@ -39,7 +40,10 @@ final class OnnxTextReport {
         OptionalLong adm = plan.admissionBytes();
         w = width(p.naiveBytes(), adm.orElse(0));
         out.println("owners     " + plan.schedule().numOwners());
-        out.println("slots      " + p.numSlots());
+        out.println("strategy   " + p.strategy());
+        if (p.strategy() == Strategy.SLOTS) {
+            out.println("slots      " + p.numSlots());
+        }
         out.println("naive      " + TextReport.bytes(p.naiveBytes(), w));
         out.println("peak       " + TextReport.bytes(p.peakBytes(), w));
         out.println(String.format(Locale.ROOT, "savings    %.1f%%", 100 * p.savingsRatio()));

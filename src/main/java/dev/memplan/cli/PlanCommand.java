@@ -6,7 +6,6 @@ import dev.memplan.MemPlan;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
-import dev.memplan.Strategy;
 import dev.memplan.json.PlanJson;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ViewPolicy;
@@ -23,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -73,6 +73,9 @@ final class PlanCommand implements Callable<Integer> {
             completionCandidates = LowerCaseEnums.Engine.class,
             description = "auto, native or java (default: the memplan.engine property, else auto).")
     private EngineMode engine;
+
+    @Mixin
+    private StrategyOptions strategy;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", converter = LowerCaseEnums.Format.class,
             completionCandidates = LowerCaseEnums.Format.class,
@@ -191,6 +194,8 @@ final class PlanCommand implements Callable<Integer> {
                 TextReport.write(p, bindings, out);
             } else {
                 OnnxTextReport.write(p.label(), p.onnx(), out);
+                p.result().asComplete().ifPresent(plan ->
+                        out.println("strategies " + StrategyComparison.of(plan, bindings).line()));
             }
         }
     }
@@ -219,7 +224,7 @@ final class PlanCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "-D" + EngineMode.PROPERTY + ": "
                     + e.getMessage());
         }
-        return new PlanOptions(includeGraphInputs, alignment, mode, Strategy.SLOTS, PlanOptions.DEFAULT_EFFORT);
+        return new PlanOptions(includeGraphInputs, alignment, mode, strategy.strategy(), strategy.effort());
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.memplan.ActivationPlan;
 import dev.memplan.Graph;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
+import dev.memplan.Strategy;
 import dev.memplan.Symbol;
 import dev.memplan.Value;
 import dev.memplan.json.PlanJson;
@@ -15,7 +16,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-/** The text format of {@code memplan plan}: a short summary of one file's plan, for people. */
+/**
+ * The text format of {@code memplan plan}: a short summary of one file's plan, for people, with
+ * both strategies' peaks side by side (the other strategy is planned just for that line).
+ */
 final class TextReport {
     /** Slot lines shown before "... more slots". */
     private static final int MAX_SLOTS = 12;
@@ -42,7 +46,11 @@ final class TextReport {
         if (!bound.isEmpty()) {
             out.println("  bound:        " + bound);
         }
-        out.println("  nodes " + g.nodeCount() + ", owners " + s.numOwners() + ", slots " + plan.numSlots());
+        boolean slotsPlan = plan.strategy() == Strategy.SLOTS;
+        out.println("  nodes " + g.nodeCount() + ", owners " + s.numOwners()
+                + (slotsPlan ? ", slots " + plan.numSlots() : ""));
+        out.println("  strategy     " + plan.strategy()
+                + (slotsPlan ? "" : " (effort " + s.options().effort() + ")"));
         // naive is the largest of the three: align the others under it.
         int w = String.format(Locale.ROOT, "%,d", plan.naiveBytes()).length();
         out.println("  naive        " + bytes(plan.naiveBytes(), w));
@@ -52,6 +60,17 @@ final class TextReport {
                 + (plan.lowerBoundBytes() > 0
                 ? String.format(Locale.ROOT, "  peak/lower bound %.2f", (double) plan.peakBytes() / plan.lowerBoundBytes())
                 : ""));
+        out.println("  " + StrategyComparison.of(plan, bindings).line());
+        if (slotsPlan) {
+            writeSlots(s, plan, out);
+        } else {
+            out.println("  (--format json lists every owner's offset)");
+        }
+    }
+
+    /** One line per slot (at most {@link #MAX_SLOTS}): its capacity and the owners in it. */
+    private static void writeSlots(Schedule s, ActivationPlan plan, PrintWriter out) {
+        Graph g = s.graph();
         List<List<String>> bySlot = new ArrayList<>();
         for (int i = 0; i < plan.numSlots(); i++) {
             bySlot.add(new ArrayList<>());

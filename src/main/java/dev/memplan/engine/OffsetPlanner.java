@@ -41,7 +41,7 @@ final class OffsetPlanner {
      * fixed allowance per effort unit; each improvement decode gets one unit.
      */
     static final long POPS_PER_BUFFER = 32;
-    static final long POPS_ALLOWANCE = 65_536;
+    static final long POPS_ALLOWANCE = 1_024;
     /** Improvement iterations per effort unit above 1. */
     static final long IMPROVE_STEPS_PER_EFFORT = 64;
 

@@ -6,6 +6,7 @@ import dev.memplan.ActivationPlan;
 import dev.memplan.Graph;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
+import dev.memplan.Strategy;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -15,13 +16,15 @@ import java.util.Arrays;
 /**
  * The JSON plan output: one compact object per plan, on one line.
  *
- * <p>Complete: {@code {"engine":"java","status":"complete","order":[node names],
- * "owners":[{"value":"h","bytes":3072,"def":0,"useEnd":2,"slot":0}],
- * "slots":[{"id":0,"capacityBytes":3072}],"peakBytes":...,"naiveBytes":...,"numSlots":...,
- * "savingsRatio":...,"lowerBoundBytes":...}}, owners in ascending (def, value id), slots in
- * ascending id. Deferred: {@code {"engine":"java","status":"deferred","unknownSizes":[value names
- * in ascending id]}}. Names are {@code Value.displayName()} and {@code Node.displayName()}.
- * When a file label is given (the command line plans several files), {@code "file"} comes first.
+ * <p>Complete: {@code {"engine":"java","status":"complete","strategy":"offsets","order":[node names],
+ * "owners":[{"value":"h","bytes":3072,"def":0,"useEnd":2,"offset":0}],"peakBytes":...,
+ * "naiveBytes":...,"savingsRatio":...,"lowerBoundBytes":...}}, owners in ascending (def, value id).
+ * A slots plan (strategy {@code "slots"}) also gives each owner its {@code "slot"} (after
+ * {@code "offset"}, the slot's base), and after the owners {@code "slots":[{"id":0,"capacityBytes":3072}]}
+ * in ascending id, and {@code "numSlots"} after {@code "naiveBytes"}; an offsets plan has neither.
+ * Deferred: {@code {"engine":"java","status":"deferred","unknownSizes":[value names in ascending id]}}.
+ * Names are {@code Value.displayName()} and {@code Node.displayName()}. When a file label is given
+ * (the command line plans several files), {@code "file"} comes first.
  */
 public final class PlanJson {
     private static final JsonFactory FACTORY = JsonFactory.builder().build();
@@ -73,7 +76,9 @@ public final class PlanJson {
 
     private static void writeComplete(JsonGenerator g, Schedule schedule, ActivationPlan plan) throws IOException {
         Graph graph = schedule.graph();
+        boolean slots = plan.strategy() == Strategy.SLOTS;
         g.writeStringField("status", "complete");
+        g.writeStringField("strategy", plan.strategy().toString());
         g.writeArrayFieldStart("order");
         for (int n : schedule.order()) {
             g.writeString(graph.node(n).displayName());
@@ -87,21 +92,28 @@ public final class PlanJson {
             g.writeNumberField("bytes", plan.sizeOf(v));
             g.writeNumberField("def", schedule.def(o));
             g.writeNumberField("useEnd", schedule.useEnd(o));
-            g.writeNumberField("slot", plan.slotOf(v));
+            g.writeNumberField("offset", plan.offsetOf(v));
+            if (slots) {
+                g.writeNumberField("slot", plan.slotOf(v));
+            }
             g.writeEndObject();
         }
         g.writeEndArray();
-        g.writeArrayFieldStart("slots");
-        for (ActivationPlan.Slot s : plan.slots()) {
-            g.writeStartObject();
-            g.writeNumberField("id", s.id());
-            g.writeNumberField("capacityBytes", s.capacityBytes());
-            g.writeEndObject();
+        if (slots) {
+            g.writeArrayFieldStart("slots");
+            for (ActivationPlan.Slot s : plan.slots()) {
+                g.writeStartObject();
+                g.writeNumberField("id", s.id());
+                g.writeNumberField("capacityBytes", s.capacityBytes());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
         }
-        g.writeEndArray();
         g.writeNumberField("peakBytes", plan.peakBytes());
         g.writeNumberField("naiveBytes", plan.naiveBytes());
-        g.writeNumberField("numSlots", plan.numSlots());
+        if (slots) {
+            g.writeNumberField("numSlots", plan.numSlots());
+        }
         g.writeNumberField("savingsRatio", plan.savingsRatio());
         g.writeNumberField("lowerBoundBytes", plan.lowerBoundBytes());
     }

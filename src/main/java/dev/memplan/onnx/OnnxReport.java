@@ -8,6 +8,7 @@ import dev.memplan.Dim;
 import dev.memplan.Graph;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
+import dev.memplan.Strategy;
 import dev.memplan.Symbol;
 import dev.memplan.TensorSizes;
 import dev.memplan.Value;
@@ -18,7 +19,7 @@ import java.util.OptionalLong;
 
 /**
  * The ONNX part of the plan JSON: per owner its ONNX value name, shape (symbolic and bound),
- * bytes and slot; the views folded into it; weights; symbols; control-flow nodes with their
+ * bytes, offset and (slots plans only) slot; the views folded into it; weights; symbols; control-flow nodes with their
  * transient needs; the admission figure; and shape-inference findings. The command line embeds
  * the returned object in its own plan JSON.
  */
@@ -51,10 +52,13 @@ public final class OnnxReport {
         Schedule s = plan.schedule();
         ActivationPlan ap = plan.result() instanceof PlanResult.Complete c ? c.plan() : null;
         if (ap != null) {
+            root.put("strategy", ap.strategy().toString());
             root.put("peakBytes", ap.peakBytes());
             root.put("naiveBytes", ap.naiveBytes());
             root.put("lowerBoundBytes", ap.lowerBoundBytes());
-            root.put("numSlots", ap.numSlots());
+            if (ap.strategy() == Strategy.SLOTS) {
+                root.put("numSlots", ap.numSlots());
+            }
         }
         OptionalLong admission = plan.admissionBytes();
         if (admission.isPresent()) {
@@ -91,7 +95,10 @@ public final class OnnxReport {
                 n.putNull("bytes");
             }
             if (ap != null) {
-                n.put("slot", ap.slotOf(v));
+                n.put("offset", ap.offsetOf(v));
+                if (ap.strategy() == Strategy.SLOTS) {
+                    n.put("slot", ap.slotOf(v));
+                }
             }
             n.put("def", s.def(o));
             n.put("useEnd", s.useEnd(o));
@@ -215,7 +222,10 @@ public final class OnnxReport {
         }
         ActivationPlan p = c.plan();
         sb.append("owners     ").append(plan.schedule().numOwners()).append('\n');
-        sb.append("slots      ").append(p.numSlots()).append('\n');
+        sb.append("strategy   ").append(p.strategy()).append('\n');
+        if (p.strategy() == Strategy.SLOTS) {
+            sb.append("slots      ").append(p.numSlots()).append('\n');
+        }
         sb.append("naive      ").append(p.naiveBytes()).append(" bytes\n");
         sb.append("peak       ").append(p.peakBytes()).append(" bytes\n");
         sb.append(String.format(java.util.Locale.ROOT, "savings    %.1f%%%n", 100 * p.savingsRatio()));

@@ -8,7 +8,9 @@ import dev.memplan.Admission;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanValidator;
 import dev.memplan.Schedule;
+import dev.memplan.Strategy;
 import dev.memplan.generate.TransformerGenerator;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.regex.Matcher;
@@ -23,10 +25,22 @@ class DemoCommandTest {
         CliRun run = CliRun.of("demo", "--budget", "256MiB");
         assertEquals(0, run.exit(), run::toString);
         String[] lines = run.lines();
+        Schedule offsets = TransformerGenerator.gpt2Small().compile(PlanOptions.defaults().withStrategy(Strategy.OFFSETS));
+        Schedule slots = TransformerGenerator.gpt2Small().compile(PlanOptions.defaults().withStrategy(Strategy.SLOTS));
         for (long seq = 128; seq <= 8192; seq *= 2) {
             String prefix = String.format("%8d  ", seq);
-            assertTrue(java.util.Arrays.stream(lines).anyMatch(l -> l.startsWith(prefix)), "a row for " + seq);
+            String row = Arrays.stream(lines).filter(l -> l.startsWith(prefix)).findFirst().orElseThrow(
+                    () -> new AssertionError("no row for this length in\n" + run));
+            // seq, naive, offsets peak, slots peak, lower bound, offsets/bound, slots/bound
+            String[] cols = row.trim().split(" +");
+            Map<String, Long> bindings = Map.of("batch", 1L, "seq", seq);
+            ActivationPlan byOffsets = offsets.plan(bindings).orElseThrow();
+            ActivationPlan bySlots = slots.plan(bindings).orElseThrow();
+            assertEquals(byOffsets.peakBytes(), number(cols[2]), "offsets peak in " + row);
+            assertEquals(bySlots.peakBytes(), number(cols[3]), "slots peak in " + row);
+            assertEquals(byOffsets.lowerBoundBytes(), number(cols[4]), "bound in " + row);
         }
+        assertTrue(run.out().contains("the budget answer below plans with offsets"), run::toString);
         Matcher m = ANSWER.matcher(run.out());
         assertTrue(m.find(), run::toString);
         long answer = Long.parseLong(m.group(1).replace(",", ""));
@@ -50,6 +64,25 @@ class DemoCommandTest {
         long found = Admission.largestFitting(schedule, "seq", batch, budget, 1 << 20).getAsLong();
         assertTrue(found >= 1000, "1000 fits its own peak, so the answer is at least 1000: " + found);
         assertTrue(Admission.peakAt(schedule, "seq", batch, found + 1) > budget);
+    }
+
+    @Test
+    void theBudgetAnswerCanUseSlots() {
+        CliRun run = CliRun.of("demo", "--budget", "256MiB", "--strategy", "slots");
+        assertEquals(0, run.exit(), run::toString);
+        assertTrue(run.out().contains("the budget answer below plans with slots"), run::toString);
+        Matcher m = ANSWER.matcher(run.out());
+        assertTrue(m.find(), run::toString);
+        long answer = Long.parseLong(m.group(1).replace(",", ""));
+        Schedule schedule = TransformerGenerator.gpt2Small().compile(PlanOptions.defaults().withStrategy(Strategy.SLOTS));
+        ActivationPlan atAnswer = schedule.plan(Map.of("batch", 1L, "seq", answer)).orElseThrow();
+        PlanValidator.validate(atAnswer);
+        assertTrue(atAnswer.peakBytes() <= 256L << 20, "the answer fits");
+        assertTrue(Admission.peakAt(schedule, "seq", Map.of("batch", 1L), answer + 1) > 256L << 20);
+    }
+
+    private static long number(String column) {
+        return Long.parseLong(column.replace(",", ""));
     }
 
     @Test

@@ -83,6 +83,15 @@ class HostileInputTest {
     }
 
     @Test
+    void packRefusesAFifoToo(@TempDir Path dir) throws Exception {
+        Path fifo = dir.resolve("p.csv");
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assumeTrue(mk.waitFor() == 0, "mkfifo is not available here");
+        CliRun run = promptly("pack", fifo.toString());
+        assertOneLineFailure(run, 2, "not a regular file"); // pack's documented code for bad input
+    }
+
+    @Test
     void directoriesAndDevicesAreRefused(@TempDir Path dir) throws IOException {
         Path folder = Files.createDirectory(dir.resolve("d.json"));
         assertOneLineFailure(promptly("plan", folder.toString()), ExitCode.INPUT, "is a directory");

@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.memplan.ActivationPlan;
 import dev.memplan.EngineMode;
 import dev.memplan.EngineUnavailableException;
 import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
+import dev.memplan.Strategy;
 import dev.memplan.json.Examples;
 import dev.memplan.json.GraphFile;
 import dev.memplan.json.GraphJson;
@@ -25,9 +27,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -56,11 +60,18 @@ class PlanCommandTest {
         }
     }
 
-    @ParameterizedTest
-    @MethodSource("examples")
-    void textSummaryOfEachExample(Path file) throws IOException {
-        Planned p = api(file.toString(), PlanOptions.defaults(), Examples.BINDINGS);
-        List<String> args = new ArrayList<>(List.of("plan", file.toString()));
+    static Stream<Arguments> examplesAndStrategies() {
+        return examples().stream().flatMap(f -> Stream.of(Strategy.values()).map(s -> Arguments.of(f, s)));
+    }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("examplesAndStrategies")
+    void textSummaryOfEachExample(Path file, Strategy strategy) throws IOException {
+        Planned p = api(file.toString(), PlanOptions.defaults().withStrategy(strategy), Examples.BINDINGS);
+        Strategy other = strategy == Strategy.SLOTS ? Strategy.OFFSETS : Strategy.SLOTS;
+        ActivationPlan otherPlan = api(file.toString(), PlanOptions.defaults().withStrategy(other), Examples.BINDINGS)
+                .result().orElseThrow();
+        List<String> args = new ArrayList<>(List.of("plan", "--strategy", strategy.toString(), file.toString()));
         for (String symbol : p.schedule().graph().symbols().keySet()) {
             args.addAll(List.of("--bind", symbol + "=" + Examples.BINDINGS.get(symbol)));
         }
@@ -70,7 +81,13 @@ class PlanCommandTest {
         var plan = p.result().orElseThrow();
         assertTrue(run.out().startsWith(file + ": complete plan (engine " + plan.engine() + ")\n"), run.toString());
         assertTrue(run.out().contains("  nodes " + p.schedule().graph().nodeCount() + ", owners "
-                + p.schedule().numOwners() + ", slots " + plan.numSlots() + "\n"), run.toString());
+                + p.schedule().numOwners() + (strategy == Strategy.SLOTS ? ", slots " + plan.numSlots() : "") + "\n"),
+                run.toString());
+        assertTrue(run.out().contains("  strategy     " + strategy), run.toString());
+        ActivationPlan offsets = strategy == Strategy.OFFSETS ? plan : otherPlan;
+        ActivationPlan slots = strategy == Strategy.SLOTS ? plan : otherPlan;
+        assertTrue(run.out().contains(String.format(Locale.ROOT, "  offsets peak %,d B, slots peak %,d B, bound %,d B\n",
+                offsets.peakBytes(), slots.peakBytes(), plan.lowerBoundBytes())), run.toString());
         assertTrue(run.out().contains(String.format(Locale.ROOT, "%,d B", plan.peakBytes())), run.toString());
         assertTrue(run.out().contains(String.format(Locale.ROOT, "%,d B", plan.naiveBytes())), run.toString());
         assertTrue(run.out().contains(String.format(Locale.ROOT, "%,d B", plan.lowerBoundBytes())), run.toString());
@@ -129,6 +146,25 @@ class PlanCommandTest {
                 assertEquals(files.get(i), doc.get("file").asText());
                 assertEquals(api(files.get(i), PlanOptions.defaults(), Map.of("seq", 64L)).json(files.get(i)), lines[i]);
             }
+        }
+    }
+
+    @Test
+    void strategyAndEffortChooseThePlan() throws IOException {
+        for (String spelling : List.of("slots", "SLOTS", "Slots")) {
+            CliRun run = CliRun.of("plan", "--strategy", spelling, "--format", "json", RESNET);
+            assertEquals(0, run.exit(), run.toString());
+            assertEquals(api(RESNET, PlanOptions.defaults().withStrategy(Strategy.SLOTS), Map.of()).json(null) + "\n",
+                    run.out());
+            assertEquals("slots", MAPPER.readTree(run.out()).get("strategy").asText());
+        }
+        CliRun byDefault = CliRun.of("plan", "--format", "json", RESNET);
+        assertEquals("offsets", MAPPER.readTree(byDefault.out()).get("strategy").asText(), "offsets is the default");
+        assertFalse(byDefault.out().contains("\"slot\""), byDefault.toString());
+        for (int effort : new int[] {0, 3, PlanOptions.MAX_EFFORT}) {
+            CliRun run = CliRun.of("plan", "--effort", Integer.toString(effort), "--format", "json", RESNET);
+            assertEquals(0, run.exit(), run.toString());
+            assertEquals(api(RESNET, PlanOptions.defaults().withEffort(effort), Map.of()).json(null) + "\n", run.out());
         }
     }
 
@@ -298,6 +334,10 @@ class PlanCommandTest {
             "--alignment x            | Invalid value for option '--alignment': 'x' is not a long",
             "--engine fast            | Invalid value for option '--engine': expected one of [auto, native, java] but was 'fast'",
             "--format xml             | Invalid value for option '--format': expected one of [text, json] but was 'xml'",
+            "--strategy best          | Invalid value for option '--strategy': expected one of [OFFSETS, SLOTS] (case-insensitive) but was 'best'",
+            "--effort -1              | --effort must be in [0, 1000], got -1",
+            "--effort 1001            | --effort must be in [0, 1000], got 1001",
+            "--effort lots            | Invalid value for option '--effort': 'lots' is not an int",
             "--verbosity              | Unknown option: '--verbosity'"})
     void usageErrors(String options, String message) {
         List<String> args = new ArrayList<>(List.of("plan"));
@@ -332,7 +372,8 @@ class PlanCommandTest {
         CliRun help = CliRun.of("plan", "--help");
         assertEquals(0, help.exit());
         for (String option : List.of("FILE...", "--bind=SYM=N", "--include-graph-inputs", "--alignment=N",
-                "--engine=ENGINE", "--format=FORMAT", "--require-complete", "--verbose", "Exit codes: 0 done")) {
+                "--engine=ENGINE", "--format=FORMAT", "--strategy=STRATEGY", "--effort=N", "--require-complete",
+                "--verbose", "Exit codes: 0 done")) {
             assertTrue(help.out().contains(option), option + " in\n" + help.out());
         }
         CliRun top = CliRun.of("--help");

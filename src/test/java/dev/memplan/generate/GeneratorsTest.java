@@ -1,5 +1,6 @@
 package dev.memplan.generate;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,6 +13,8 @@ import dev.memplan.Node;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
+import dev.memplan.Strategy;
+import dev.memplan.testing.PlanAssertions;
 import dev.memplan.Value;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,41 +28,55 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every generator at every unit-test size: owner counts near the target, and plans that validate. */
 class GeneratorsTest {
+    /** For the tests about slot ids and counts. */
+    private static final PlanOptions SLOTS = PlanOptions.defaults().withStrategy(Strategy.SLOTS);
 
     static Stream<Arguments> kindsAndSizes() {
         List<Arguments> out = new ArrayList<>();
         for (GraphKind kind : GraphKind.values()) {
             for (int size : new int[] {100, 1_000, 10_000}) {
-                out.add(Arguments.of(kind, size));
+                for (Strategy strategy : Strategy.values()) {
+                    out.add(Arguments.of(kind, size, strategy));
+                }
             }
         }
         return out.stream();
     }
 
-    @ParameterizedTest(name = "{0} at {1} owners")
-    @MethodSource("kindsAndSizes")
-    void ownerCountIsNearTheTargetAndThePlanValidates(GraphKind kind, int target) {
-        checkAtScale(kind, target);
+    static Stream<Arguments> kindsAndStrategies() {
+        List<Arguments> out = new ArrayList<>();
+        for (GraphKind kind : GraphKind.values()) {
+            for (Strategy strategy : Strategy.values()) {
+                out.add(Arguments.of(kind, strategy));
+            }
+        }
+        return out.stream();
     }
 
-    /** 100k owners, once per kind. */
-    @ParameterizedTest(name = "{0} at 100k owners")
-    @EnumSource(GraphKind.class)
-    void scalesTo100kOwners(GraphKind kind) {
-        checkAtScale(kind, 100_000);
+    @ParameterizedTest(name = "{0} at {1} owners, {2}")
+    @MethodSource("kindsAndSizes")
+    void ownerCountIsNearTheTargetAndThePlanValidates(GraphKind kind, int target, Strategy strategy) {
+        checkAtScale(kind, target, strategy);
+    }
+
+    /** 100k owners, once per kind and strategy. */
+    @ParameterizedTest(name = "{0} at 100k owners, {1}")
+    @MethodSource("kindsAndStrategies")
+    void scalesTo100kOwners(GraphKind kind, Strategy strategy) {
+        checkAtScale(kind, 100_000, strategy);
     }
 
     /** 1M owners: only with -Dmemplan.test.scale=10 or more (it takes a few seconds and ~2 GB per graph). */
-    @ParameterizedTest(name = "{0} at 1M owners")
-    @EnumSource(GraphKind.class)
-    void scalesTo1mOwners(GraphKind kind) {
+    @ParameterizedTest(name = "{0} at 1M owners, {1}")
+    @MethodSource("kindsAndStrategies")
+    void scalesTo1mOwners(GraphKind kind, Strategy strategy) {
         assumeTrue(Integer.getInteger("memplan.test.scale", 1) >= 10, "set -Dmemplan.test.scale=10 to build 1M owners");
-        checkAtScale(kind, 1_000_000);
+        checkAtScale(kind, 1_000_000, strategy);
     }
 
-    private static void checkAtScale(GraphKind kind, int target) {
+    private static void checkAtScale(GraphKind kind, int target, Strategy strategy) {
         GeneratedGraph g = kind.ofOwners(target);
-        Schedule s = g.compile(PlanOptions.defaults());
+        Schedule s = g.compile(PlanOptions.defaults().withStrategy(strategy));
         assertEquals(g.ownerCount(), s.numOwners(), "GeneratedGraph.ownerCount agrees with the schedule");
         int tolerance = kind == GraphKind.RANDOM_DAG || kind == GraphKind.CHAIN ? 0 : Math.max(20, target / 50);
         assertTrue(Math.abs(s.numOwners() - target) <= tolerance,
@@ -67,9 +84,16 @@ class GeneratorsTest {
         ActivationPlan viaBindings = s.plan(g.bindings()).orElseThrow();
         PlanChecks.assertValid(viaBindings);
         ActivationPlan viaSizes = s.plan(g.ownerSizes(s));
-        assertEquals(viaBindings.assignments(), viaSizes.assignments(), "the long[] hot path plans the same");
+        assertArrayEquals(PlanAssertions.longs(viaBindings.offsetsByOwner()),
+                PlanAssertions.longs(viaSizes.offsetsByOwner()), "the long[] hot path plans the same");
         assertEquals(viaBindings.peakBytes(), viaSizes.peakBytes());
-        assertTrue(viaBindings.peakBytes() < viaBindings.naiveBytes(), "slot reuse saves memory on " + g.description());
+        if (strategy == Strategy.SLOTS) {
+            assertEquals(viaBindings.assignments(), viaSizes.assignments(), "the long[] hot path plans the same");
+            assertTrue(viaBindings.peakBytes() < viaBindings.naiveBytes(), "slot reuse saves memory on " + g.description());
+        } else {
+            // How much offsets save is the quality tests' business; here: never worse than naive.
+            assertTrue(viaBindings.peakBytes() <= viaBindings.naiveBytes(), "offsets within naive on " + g.description());
+        }
     }
 
     @Test
@@ -111,7 +135,7 @@ class GeneratorsTest {
     @Test
     void transformerViewsOwnNoSlotAndExtendTheirRoots() {
         GeneratedGraph g = TransformerGenerator.build(TransformerConfig.gpt2Small().withLayers(4));
-        Schedule s = g.compile(PlanOptions.defaults());
+        Schedule s = g.compile(SLOTS);
         ActivationPlan p = s.plan(g.bindings()).orElseThrow();
         assertEquals(8 * 4, g.views().size());
         for (int view : g.views().edges().keySet()) {
@@ -131,7 +155,7 @@ class GeneratorsTest {
     void resnetAndUnetBindTheirSymbols() {
         GeneratedGraph resnet = ResNetGenerator.resnet18();
         assertEquals(List.of("batch"), List.copyOf(resnet.graph().symbols().keySet()));
-        Schedule rs = resnet.compile(PlanOptions.defaults());
+        Schedule rs = resnet.compile(SLOTS);
         assertTrue(rs.plan(Map.of()) instanceof PlanResult.Deferred, "an unbound batch defers");
         ActivationPlan rp = rs.plan(Map.of("batch", 2L)).orElseThrow();
         PlanChecks.assertValid(rp);
@@ -157,7 +181,7 @@ class GeneratorsTest {
     void chainIsStaticAndDoubleBuffers() {
         GeneratedGraph g = ChainGenerator.ofOwners(1_000);
         assertTrue(g.graph().symbols().isEmpty());
-        ActivationPlan p = g.compile(PlanOptions.defaults()).plan(dev.memplan.SizeOracle.staticShapes()).orElseThrow();
+        ActivationPlan p = g.compile(SLOTS).plan(dev.memplan.SizeOracle.staticShapes()).orElseThrow();
         PlanChecks.assertValid(p);
         assertEquals(2, p.numSlots());
         assertEquals(2 * 4096, p.peakBytes());
@@ -166,7 +190,7 @@ class GeneratorsTest {
     @Test
     void randomDagKeepsThousandsLive() {
         GeneratedGraph g = RandomDagGenerator.ofOwners(10_000, 7);
-        Schedule s = g.compile(PlanOptions.defaults());
+        Schedule s = g.compile(SLOTS);
         assertTrue(maxLive(s) >= 1_000, "most owners live at one position: " + maxLive(s));
         assertTrue(g.views().size() > 0, "the random DAG has views");
         ActivationPlan p = s.plan(g.bindings()).orElseThrow();

@@ -19,6 +19,7 @@ import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
 import dev.memplan.Shape;
 import dev.memplan.SizeOracle;
+import dev.memplan.Strategy;
 import dev.memplan.Value;
 import dev.memplan.ViewMap;
 import java.io.BufferedWriter;
@@ -89,14 +90,20 @@ class GraphJsonReadTest {
         }
     }
 
-    /** Every example plans (bound where symbolic) and its plan validates. */
+    /** Every example plans (bound where symbolic) with either strategy and its plan validates. */
     @ParameterizedTest
     @MethodSource("examples")
     void examplePlansAndValidates(Path file) throws IOException {
         GraphFile gf = GraphJson.read(file);
+        for (Strategy strategy : Strategy.values()) {
+            Schedule s = MemPlan.compile(gf.graph(), gf.views(), PlanOptions.defaults().withStrategy(strategy));
+            ActivationPlan plan = PlanChecks.validate(s.plan(Examples.BINDINGS).orElseThrow());
+            assertTrue(plan.peakBytes() > 0, plan.toString());
+            // Slots reuse memory on every example; how much offsets save is the quality tests' business.
+            assertTrue(strategy == Strategy.SLOTS ? plan.peakBytes() < plan.naiveBytes()
+                    : plan.peakBytes() <= plan.naiveBytes(), plan.toString());
+        }
         Schedule s = MemPlan.compile(gf.graph(), gf.views(), PlanOptions.defaults());
-        ActivationPlan plan = PlanChecks.validate(s.plan(Examples.BINDINGS).orElseThrow());
-        assertTrue(plan.peakBytes() > 0 && plan.peakBytes() < plan.naiveBytes(), plan.toString());
         PlanResult unbound = s.plan(SizeOracle.staticShapes());
         assertEquals(gf.graph().symbols().isEmpty(), unbound.isComplete(), file + ": deferred exactly when symbolic");
     }
@@ -219,7 +226,7 @@ class GraphJsonReadTest {
         GraphFile gf = GraphJson.read(file);
         assertEquals(n, gf.graph().nodeCount());
         assertEquals(n + 1, gf.graph().valueCount());
-        Schedule s = MemPlan.compile(gf.graph(), gf.views(), PlanOptions.defaults());
+        Schedule s = MemPlan.compile(gf.graph(), gf.views(), PlanOptions.defaults().withStrategy(Strategy.SLOTS));
         ActivationPlan plan = PlanChecks.validate(s.plan(Map.of("batch", 1L)).orElseThrow());
         assertEquals(2, plan.numSlots());
         assertEquals(2 * 256, plan.peakBytes());

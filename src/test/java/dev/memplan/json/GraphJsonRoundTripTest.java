@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.ActivationPlan;
 import dev.memplan.DataType;
 import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
@@ -16,7 +17,9 @@ import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
 import dev.memplan.Shape;
 import dev.memplan.Value;
+import dev.memplan.Strategy;
 import dev.memplan.ViewMap;
+import dev.memplan.testing.PlanAssertions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -56,7 +59,9 @@ class GraphJsonRoundTripTest {
         assertEquals(g.views().edges(), back.views().edges());
         assertEquals(json, GraphJson.toJson(back.graph(), back.views()));
 
-        PlanOptions options = PlanOptions.defaults().withIncludeGraphInputs(seed % 2 == 0);
+        // Both strategies, each with and without graph inputs, over the 400 seeds.
+        PlanOptions options = PlanOptions.defaults().withIncludeGraphInputs(seed % 2 == 0)
+                .withStrategy(seed % 4 < 2 ? Strategy.OFFSETS : Strategy.SLOTS);
         Map<String, Long> bindings = Map.of("batch", 3L, "seq", 5L, "heads", 2L);
         Schedule before = MemPlan.compile(g.graph(), g.views(), options);
         Schedule after = MemPlan.compile(back.graph(), back.views(), options);
@@ -65,8 +70,13 @@ class GraphJsonRoundTripTest {
         assertEquals(PlanJson.toJson(before, r1), PlanJson.toJson(after, r2));
         if (r2 instanceof PlanResult.Complete c) {
             PlanChecks.validate(c.plan());
-            assertEquals(((PlanResult.Complete) r1).plan().assignments(), c.plan().assignments());
-            assertEquals(((PlanResult.Complete) r1).plan().slots(), c.plan().slots());
+            ActivationPlan p1 = ((PlanResult.Complete) r1).plan();
+            assertEquals(options.strategy(), c.plan().strategy());
+            assertArrayEquals(PlanAssertions.longs(p1.offsetsByOwner()), PlanAssertions.longs(c.plan().offsetsByOwner()));
+            if (options.strategy() == Strategy.SLOTS) {
+                assertEquals(p1.assignments(), c.plan().assignments());
+                assertEquals(p1.slots(), c.plan().slots());
+            }
         } else {
             assertEquals(((PlanResult.Deferred) r1).unknownSizes(), ((PlanResult.Deferred) r2).unknownSizes());
         }

@@ -16,6 +16,7 @@ import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
 import dev.memplan.Shape;
 import dev.memplan.SizeOracle;
+import dev.memplan.Strategy;
 import dev.memplan.ViewMap;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -26,34 +27,51 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The plan JSON, field by field, against the Java API on the same plan. */
 class PlanJsonTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final List<String> COMPLETE_FIELDS = List.of("engine", "status", "order", "owners", "slots",
+    private static final List<String> SLOTS_FIELDS = List.of("engine", "status", "strategy", "order", "owners", "slots",
             "peakBytes", "naiveBytes", "numSlots", "savingsRatio", "lowerBoundBytes");
+    private static final List<String> OFFSETS_FIELDS = List.of("engine", "status", "strategy", "order", "owners",
+            "peakBytes", "naiveBytes", "savingsRatio", "lowerBoundBytes");
 
-    @ParameterizedTest
-    @MethodSource("dev.memplan.json.GraphJsonReadTest#examples")
-    void completePlanOfEachExample(Path file) throws IOException {
+    static Stream<Arguments> examplesAndStrategies() {
+        List<Arguments> out = new ArrayList<>();
+        for (Path file : Examples.all()) {
+            for (Strategy strategy : Strategy.values()) {
+                out.add(Arguments.of(file, strategy));
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("examplesAndStrategies")
+    void completePlanOfEachExample(Path file, Strategy strategy) throws IOException {
         GraphFile gf = GraphJson.read(file);
-        Schedule s = MemPlan.compile(gf.graph(), gf.views(), PlanOptions.defaults());
+        Schedule s = MemPlan.compile(gf.graph(), gf.views(), PlanOptions.defaults().withStrategy(strategy));
         PlanResult r = s.plan(Examples.BINDINGS);
         checkComplete(s, PlanChecks.validate(r.orElseThrow()), PlanJson.toJson(s, r));
     }
 
-    static LongStream seeds() {
-        return LongStream.range(0, 200).map(i -> 0x9a1a0000L + i);
+    static Stream<Arguments> seeds() {
+        return LongStream.range(0, 200).map(i -> 0x9a1a0000L + i).boxed()
+                .flatMap(seed -> Stream.of(Strategy.values()).map(strategy -> Arguments.of(seed, strategy)));
     }
 
-    @ParameterizedTest
+    @ParameterizedTest(name = "seed {0}, {1}")
     @MethodSource("seeds")
-    void randomGraphs(long seed) throws IOException {
+    void randomGraphs(long seed, Strategy strategy) throws IOException {
         RandomGraphs.Generated g = RandomGraphs.generate(seed);
-        PlanOptions options = PlanOptions.defaults().withIncludeGraphInputs(seed % 2 == 1).withAlignment(1 + seed % 3);
+        PlanOptions options = PlanOptions.defaults().withIncludeGraphInputs(seed % 2 == 1).withAlignment(1 + seed % 3)
+                .withStrategy(strategy);
         Schedule s = MemPlan.compile(g.graph(), g.views(), options);
         PlanResult r = s.plan(Map.of("batch", 2L, "seq", 3L, "heads", 4L));
         String json = PlanJson.toJson(s, r);
@@ -123,13 +141,15 @@ class PlanJsonTest {
         JsonNode doc = MAPPER.readTree(json);
         List<String> fields = fieldNames(doc);
         assertEquals("file", fields.get(0));
-        assertEquals(COMPLETE_FIELDS, fields.subList(1, fields.size()));
+        assertEquals(OFFSETS_FIELDS, fields.subList(1, fields.size()), "the default strategy is offsets");
         assertEquals("examples/views.json", doc.get("file").asText());
     }
 
-    @Test
-    void emptyGraph() throws IOException {
-        Schedule s = MemPlan.compile(Graph.builder().build(), ViewMap.empty(), PlanOptions.defaults());
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void emptyGraph(Strategy strategy) throws IOException {
+        Schedule s = MemPlan.compile(Graph.builder().build(), ViewMap.empty(),
+                PlanOptions.defaults().withStrategy(strategy));
         PlanResult r = s.plan(SizeOracle.staticShapes());
         JsonNode doc = MAPPER.readTree(PlanJson.toJson(s, r));
         checkComplete(s, r.orElseThrow(), PlanJson.toJson(s, r));
@@ -149,7 +169,9 @@ class PlanJsonTest {
     private static void checkComplete(Schedule s, ActivationPlan plan, String json) throws IOException {
         assertFalse(json.contains("\n"));
         JsonNode doc = MAPPER.readTree(json);
-        assertEquals(COMPLETE_FIELDS, fieldNames(doc));
+        boolean slotsPlan = plan.strategy() == Strategy.SLOTS;
+        assertEquals(slotsPlan ? SLOTS_FIELDS : OFFSETS_FIELDS, fieldNames(doc));
+        assertEquals(plan.strategy().toString(), doc.get("strategy").asText());
         assertEquals(plan.engine(), doc.get("engine").asText());
         assertEquals(s.engine(), plan.engine());
         assertEquals("complete", doc.get("status").asText());
@@ -164,7 +186,8 @@ class PlanJsonTest {
         Set<Integer> seen = new HashSet<>();
         long previousKey = -1;
         for (JsonNode o : owners) {
-            assertEquals(List.of("value", "bytes", "def", "useEnd", "slot"), fieldNames(o));
+            assertEquals(slotsPlan ? List.of("value", "bytes", "def", "useEnd", "offset", "slot")
+                    : List.of("value", "bytes", "def", "useEnd", "offset"), fieldNames(o));
             int v = idOf(g, o.get("value").asText());
             int idx = s.ownerIndexOf(v);
             assertTrue(idx >= 0, o + " is an owner");
@@ -172,10 +195,20 @@ class PlanJsonTest {
             assertEquals(plan.sizeOf(v), o.get("bytes").asLong());
             assertEquals(s.def(idx), o.get("def").asInt());
             assertEquals(s.useEnd(idx), o.get("useEnd").asInt());
-            assertEquals(plan.slotOf(v), o.get("slot").asInt());
+            assertEquals(plan.offsetOf(v), o.get("offset").asLong());
+            if (slotsPlan) {
+                assertEquals(plan.slotOf(v), o.get("slot").asInt());
+            }
             long key = ((long) s.def(idx) << 32) | v;
             assertTrue(key > previousKey, "owners ascend by (def, value id): " + o);
             previousKey = key;
+        }
+        assertEquals(plan.peakBytes(), doc.get("peakBytes").asLong());
+        assertEquals(plan.naiveBytes(), doc.get("naiveBytes").asLong());
+        assertEquals(plan.savingsRatio(), doc.get("savingsRatio").asDouble());
+        assertEquals(plan.lowerBoundBytes(), doc.get("lowerBoundBytes").asLong());
+        if (!slotsPlan) {
+            return;
         }
         JsonNode slots = doc.get("slots");
         assertEquals(plan.numSlots(), slots.size());

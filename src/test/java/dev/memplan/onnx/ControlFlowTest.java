@@ -14,6 +14,7 @@ import dev.memplan.ActivationPlan;
 import dev.memplan.Graph;
 import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
+import dev.memplan.Strategy;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +63,7 @@ class ControlFlowTest {
         int[] ifInputs = g.node(cf.nodeId()).inputs();
         assertTrue(java.util.Arrays.stream(ifInputs).anyMatch(v -> v == a), "a is an implicit input of the If");
 
-        OnnxPlan plan = OnnxPlanner.plan(imp, Map.of(), PlanOptions.defaults());
+        OnnxPlan plan = OnnxPlanner.plan(imp, Map.of(), PlanOptions.defaults().withStrategy(Strategy.SLOTS));
         ActivationPlan p = plan.plan();
         PlanValidator.validate(p);
         Schedule s = plan.schedule();

@@ -11,11 +11,14 @@ import dev.memplan.PlanValidator;
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
+import dev.memplan.Strategy;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every shared model imports and plans at small bindings; every plan passes the checker. */
@@ -29,18 +32,24 @@ class SharedModelPlanTest {
         return OnnxImporter.importModel(OnnxModel.read(SharedModels.path(model)), options);
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("models")
-    void importsAndPlans(String model) {
+    static Stream<Arguments> modelsAndStrategies() {
+        return models().stream().flatMap(m -> Stream.of(Strategy.values()).map(s -> Arguments.of(m, s)));
+    }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("modelsAndStrategies")
+    void importsAndPlans(String model, Strategy strategy) {
         SharedModels.assumePresent();
         ImportedGraph imp = load(model, ImportOptions.defaults());
         Map<String, Long> bindings = ModelCases.bindings(model);
-        OnnxPlan plan = OnnxPlanner.plan(imp, bindings, PlanOptions.defaults());
+        PlanOptions options = PlanOptions.defaults().withStrategy(strategy);
+        OnnxPlan plan = OnnxPlanner.plan(imp, bindings, options);
         assertTrue(plan.isComplete(), model + " should plan completely at " + bindings + ": " + plan.result());
         assertEquals(List.of(), plan.unboundSymbols());
         ActivationPlan p = plan.plan();
         PlanValidator.validate(p);
-        validateBodies(imp, bindings);
+        assertEquals(strategy, p.strategy());
+        validateBodies(imp, bindings, options);
         assertTrue(p.peakBytes() <= p.naiveBytes(), "peak <= naive");
         assertTrue(p.lowerBoundBytes() <= p.peakBytes(), "lower bound <= peak");
         assertTrue(plan.admissionBytes().getAsLong() >= p.peakBytes(), "admission >= outer peak");
@@ -52,7 +61,10 @@ class SharedModelPlanTest {
             assertFalse(owner.get("onnxName").asText().isEmpty(), "every owner has its ONNX name");
             assertTrue(owner.get("bytes").isNumber(), "every owner has a size at the bindings: " + owner);
             assertEquals(p.sizeOf(owner.get("value").asInt()), owner.get("bytes").asLong());
+            assertEquals(p.offsetOf(owner.get("value").asInt()), owner.get("offset").asLong());
+            assertEquals(strategy == Strategy.SLOTS, owner.has("slot"), "a slot only in a slots plan: " + owner);
         }
+        assertEquals(strategy.toString(), json.get("strategy").asText());
         assertEquals(plan.admissionBytes().getAsLong(), json.get("admissionBytes").asLong());
         // the report's "where" of the lower bound holds exactly the lower bound's bytes
         OnnxReport.LivePeak at = OnnxReport.livePeak(plan, 3);
@@ -62,13 +74,13 @@ class SharedModelPlanTest {
         assertTrue(text.contains("peak       " + p.peakBytes() + " bytes"), text);
     }
 
-    private static void validateBodies(ImportedGraph imp, Map<String, Long> bindings) {
+    private static void validateBodies(ImportedGraph imp, Map<String, Long> bindings, PlanOptions options) {
         for (ControlFlowNode cf : imp.controlFlow()) {
             for (ControlFlowNode.Body b : cf.bodies()) {
-                PlanResult r = dev.memplan.MemPlan.compile(b.graph().graph(), b.graph().views(), PlanOptions.defaults())
+                PlanResult r = dev.memplan.MemPlan.compile(b.graph().graph(), b.graph().views(), options)
                         .plan(bindings);
                 PlanValidator.validate(r.orElseThrow());
-                validateBodies(b.graph(), bindings);
+                validateBodies(b.graph(), bindings, options);
             }
         }
     }

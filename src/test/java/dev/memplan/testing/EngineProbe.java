@@ -8,6 +8,7 @@ import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.Shape;
 import dev.memplan.SizeOracle;
+import dev.memplan.Strategy;
 import dev.memplan.ViewMap;
 
 /**
@@ -33,7 +34,7 @@ public final class EngineProbe {
         b.output(prev);
         try {
             ActivationPlan plan = MemPlan.plan(b.build(), ViewMap.empty(), SizeOracle.staticShapes(),
-                    PlanOptions.defaults()).orElseThrow();
+                    PlanOptions.defaults().withStrategy(Strategy.SLOTS)).orElseThrow();
             System.out.println("engine=" + plan.engine() + " slots=" + plan.numSlots());
         } catch (EngineUnavailableException e) {
             System.out.println("unavailable=" + e.getMessage());

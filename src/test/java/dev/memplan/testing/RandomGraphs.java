@@ -5,6 +5,7 @@ import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
 import dev.memplan.Graph;
 import dev.memplan.PlanOptions;
+import dev.memplan.Strategy;
 import dev.memplan.Shape;
 import dev.memplan.SizeOracle;
 import dev.memplan.TensorSizes;
@@ -32,6 +33,11 @@ public final class RandomGraphs {
     /** One generated case: what to plan and how to size it. */
     public record Case(long seed, String description, Graph graph, ViewMap views, PlanOptions options,
                        SizeOracle oracle) {
+        /** The same case planned with {@code strategy} (and {@code effort} for offsets). */
+        public Case withStrategy(Strategy strategy) {
+            return new Case(seed, description + ", " + strategy, graph, views, options.withStrategy(strategy), oracle);
+        }
+
         @Override
         public String toString() {
             return "seed " + seed + " (" + description + ")";

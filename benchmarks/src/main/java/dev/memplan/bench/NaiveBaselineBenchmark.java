@@ -51,7 +51,9 @@ public class NaiveBaselineBenchmark {
     /** The baseline must plan exactly what the engines plan, or the comparison means nothing. */
     private void checkAgainstJavaEngine() {
         NaivePlanner.Plan naive = NaivePlanner.plan(workload.graph, liveness, sizes, false);
-        Schedule s = dev.memplan.MemPlan.compile(workload.graph, workload.views, Workload.options("java"));
+        // The baseline restates the slot planner: compare with slots, not the default offsets.
+        Schedule s = dev.memplan.MemPlan.compile(workload.graph, workload.views,
+                Workload.options("java").withStrategy(dev.memplan.Strategy.SLOTS));
         ActivationPlan engine = s.plan(workload.ownerSizes);
         if (naive.peakBytes() != engine.peakBytes() || naive.numSlots() != engine.numSlots()
                 || !naive.assignments().equals(engine.assignments())) {

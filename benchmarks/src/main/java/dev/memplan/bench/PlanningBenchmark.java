@@ -22,7 +22,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The engines on the three planning paths: {@code compile} (graph -> schedule), {@code allocate}
  * (one request's sizes -> plan on a compiled schedule: the per-request hot path) and
- * {@code endToEnd} (graph + sizes -> plan).
+ * {@code endToEnd} (graph + sizes -> plan), with either strategy: slots (the seed's best fit) or
+ * offsets in one arena at the default effort.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -41,6 +42,9 @@ public class PlanningBenchmark {
     @Param({"native", "java"})
     public String engine;
 
+    @Param({"slots", "offsets"})
+    public String strategy;
+
     private Workload workload;
     private PlanOptions options;
     private Schedule schedule;
@@ -49,9 +53,10 @@ public class PlanningBenchmark {
     @Setup
     public void setUp() {
         workload = new Workload(kind, owners);
-        options = Workload.options(engine);
+        options = Workload.options(engine, strategy);
         schedule = MemPlan.compile(workload.graph, workload.views, options);
         Workload.requireEngine(schedule, engine);
+        Workload.requireStrategy(schedule.plan(workload.ownerSizes), strategy);
         oracle = workload.oracle();
     }
 

@@ -2,6 +2,7 @@ package dev.memplan.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.memplan.generate.HardPackingGenerator;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -19,16 +20,25 @@ import java.util.stream.Stream;
 
 /**
  * Prints the Markdown table of a benchmark run: reads every JMH JSON result file in a folder,
- * takes the median of each benchmark's per-iteration scores, and checks the targets of issue 4
- * as ratios of those medians.
+ * takes the median of each benchmark's per-iteration scores, and checks the targets of issues 4
+ * (slots) and 8 (offsets beside slots, hard packing) as ratios of those medians. A point's
+ * strategy is its {@code strategy} parameter; benchmarks without one (the naive baseline, the
+ * small graph) plan slots.
  *
  * <p>Usage: {@code java -cp benchmarks.jar dev.memplan.bench.Report RESULTS_DIR [TITLE]}
  */
 public final class Report {
-    private static final List<String> METHODS = List.of("compile", "allocate", "endToEnd", "smallGraph", "touch");
+    private static final List<String> METHODS = List.of("compile", "allocate", "endToEnd", "smallGraph", "touch",
+            "pack");
+    private static final String SLOTS = "slots";
+    private static final String OFFSETS = "offsets";
 
-    /** One measured point: median of the per-iteration scores, in nanoseconds per operation. */
-    record Point(String method, String kind, int owners, String engine, double medianNs, int iterations) {
+    /**
+     * One measured point: median of the per-iteration scores, in nanoseconds per operation. For
+     * {@code pack}, {@code kind} names the hard instance and {@code owners} is its buffer count.
+     */
+    record Point(String method, String kind, int owners, String engine, String strategy, double medianNs,
+                 int iterations) {
     }
 
     private final Map<String, Point> points = new LinkedHashMap<>();
@@ -64,6 +74,14 @@ public final class Report {
                     : method.equals("smallGraph") ? SmallGraphBenchmark.OWNERS : -1;
             String engine = params.has("engine") ? params.path("engine").asText()
                     : className.endsWith("NaiveBaselineBenchmark") ? "naive" : "-";
+            String strategy = params.path("strategy").asText(method.equals("touch") ? "-" : SLOTS);
+            if (method.equals("pack")) {
+                long seed = params.path("seed").asLong();
+                String effort = params.path("effort").asText("default");
+                kind = "hard seed " + seed + (effort.equals("default") ? "" : ", effort " + effort);
+                owners = HardPackingGenerator.generate(seed).size();
+                strategy = OFFSETS;
+            }
             JsonNode metric = result.path("primaryMetric");
             List<Double> scores = new ArrayList<>();
             for (JsonNode fork : metric.path("rawData")) {
@@ -75,8 +93,8 @@ public final class Report {
                 continue;
             }
             double median = median(scores) * nanosPer(metric.path("scoreUnit").asText());
-            Point p = new Point(method, kind, owners, engine, median, scores.size());
-            points.put(key(method, kind, owners, engine), p);
+            Point p = new Point(method, kind, owners, engine, strategy, median, scores.size());
+            points.put(key(method, kind, owners, engine, strategy), p);
             jvm = result.path("vmName").asText() + " " + result.path("vmVersion").asText();
         }
     }
@@ -99,12 +117,17 @@ public final class Report {
         }
     }
 
-    private static String key(String method, String kind, int owners, String engine) {
-        return method + "|" + kind + "|" + owners + "|" + engine;
+    private static String key(String method, String kind, int owners, String engine, String strategy) {
+        return method + "|" + kind + "|" + owners + "|" + engine + "|" + strategy;
     }
 
+    private Optional<Point> get(String method, String kind, int owners, String engine, String strategy) {
+        return Optional.ofNullable(points.get(key(method, kind, owners, engine, strategy)));
+    }
+
+    /** A slots point: what the issue-4 targets and the naive baseline compare. */
     private Optional<Point> get(String method, String kind, int owners, String engine) {
-        return Optional.ofNullable(points.get(key(method, kind, owners, engine)));
+        return get(method, kind, owners, engine, SLOTS);
     }
 
     void print(PrintStream out, String title) {
@@ -113,22 +136,25 @@ public final class Report {
         out.println("Machine: " + machine() + "; " + jvm + ". Median of the per-iteration averages"
                 + " (JMH average time), lower is better.");
         out.println();
-        out.println("| benchmark | graph | owners | native | java | naive | native/java | naive/native | naive/java |");
-        out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+        out.println("| benchmark | graph | owners | strategy | native | java | naive | native/java | naive/native"
+                + " | naive/java |");
+        out.println("|---|---|---:|---|---:|---:|---:|---:|---:|---:|");
         TreeMap<String, Point> rows = new TreeMap<>(rowOrder());
         for (Point p : points.values()) {
-            if (!p.engine().equals("-")) {
+            if (!p.engine().equals("-") && !p.method().equals("pack")) {
                 rows.putIfAbsent(rowKey(p), p);
             }
         }
         for (Point p : rows.values()) {
-            Optional<Point> nat = get(p.method(), p.kind(), p.owners(), "native");
-            Optional<Point> java = get(p.method(), p.kind(), p.owners(), "java");
-            Optional<Point> naive = get(p.method(), p.kind(), p.owners(), "naive");
-            out.println("| " + p.method() + " | " + p.kind() + " | " + owners(p.owners()) + " | " + time(nat) + " | "
-                    + time(java) + " | " + time(naive) + " | " + ratio(nat, java) + " | " + ratio(naive, nat) + " | "
-                    + ratio(naive, java) + " |");
+            String st = p.strategy();
+            Optional<Point> nat = get(p.method(), p.kind(), p.owners(), "native", st);
+            Optional<Point> java = get(p.method(), p.kind(), p.owners(), "java", st);
+            Optional<Point> naive = get(p.method(), p.kind(), p.owners(), "naive", st);
+            out.println("| " + p.method() + " | " + p.kind() + " | " + owners(p.owners()) + " | " + st + " | "
+                    + time(nat) + " | " + time(java) + " | " + time(naive) + " | " + ratio(nat, java) + " | "
+                    + ratio(naive, nat) + " | " + ratio(naive, java) + " |");
         }
+        printPacking(out);
         List<Point> touches = points.values().stream().filter(p -> p.method().equals("touch"))
                 .sorted(Comparator.comparing(Point::kind).thenComparingInt(Point::owners)).toList();
         if (!touches.isEmpty()) {
@@ -153,7 +179,7 @@ public final class Report {
         out.println();
         out.println("| target | measured | met |");
         out.println("|---|---:|:---:|");
-        Optional<Point> touch = get("touch", "transformer", 1_000_000, "-");
+        Optional<Point> touch = get("touch", "transformer", 1_000_000, "-", "-");
         target(out, "native allocate / touch, transformer, 1M owners <= 10",
                 get("allocate", "transformer", 1_000_000, "native"), touch, r -> r <= 10);
         for (String m : List.of("allocate", "endToEnd")) {
@@ -163,7 +189,8 @@ public final class Report {
             }
         }
         for (Point p : points.values()) {
-            if (p.method().equals("endToEnd") && p.owners() == 10_000 && !p.engine().equals("naive")) {
+            if (p.method().equals("endToEnd") && p.owners() == 10_000 && !p.engine().equals("naive")
+                    && p.strategy().equals(SLOTS)) {
                 target(out, p.engine() + " endToEnd / allocate, " + p.kind() + ", 10k owners >= 20", Optional.of(p),
                         get("allocate", p.kind(), 10_000, p.engine()), r -> r >= 20);
             }
@@ -174,13 +201,40 @@ public final class Report {
                         get("smallGraph", p.kind(), p.owners(), "java"), r -> r <= 1);
             }
         }
+        nativeVersusJava(out, SLOTS, 0);
+        printOffsetTargets(out);
+    }
+
+    /** Issue 8: offsets beside slots, the 1M transformer, growth on the wide DAG, native vs java. */
+    private void printOffsetTargets(PrintStream out) {
+        for (Point p : points.values()) {
+            if (p.method().equals("allocate") && p.owners() == 10_000 && p.strategy().equals(OFFSETS)) {
+                target(out, p.engine() + " offsets / slots allocate, " + p.kind() + ", 10k owners <= 3", Optional.of(p),
+                        get("allocate", p.kind(), 10_000, p.engine(), SLOTS), r -> r <= 3);
+            }
+        }
+        for (String e : List.of("native", "java")) {
+            Optional<Point> big = get("allocate", "transformer", 1_000_000, e, OFFSETS);
+            String met = big.isEmpty() ? "-" : big.get().medianNs() < 1e9 ? "yes" : "**no**";
+            out.println("| " + e + " offsets allocate, transformer, 1M owners < 1 s | "
+                    + (big.isEmpty() ? "not measured" : time(big)) + " | " + met + " |");
+            target(out, e + " offsets allocate, random_dag, 1M / 100k owners <= 12",
+                    get("allocate", "random_dag", 1_000_000, e, OFFSETS),
+                    get("allocate", "random_dag", 100_000, e, OFFSETS), r -> r <= 12);
+        }
+        nativeVersusJava(out, OFFSETS, 10_000);
+    }
+
+    /** Native never slower than java over every {@code strategy} point with at least {@code minOwners}. */
+    private void nativeVersusJava(PrintStream out, String strategy, int minOwners) {
         int compared = 0;
         int slower = 0;
         String worst = "";
         double worstRatio = 0;
         for (Point p : points.values()) {
-            Optional<Point> java = get(p.method(), p.kind(), p.owners(), "java");
-            if (p.engine().equals("native") && java.isPresent()) {
+            Optional<Point> java = get(p.method(), p.kind(), p.owners(), "java", strategy);
+            if (p.engine().equals("native") && p.strategy().equals(strategy) && p.owners() >= minOwners
+                    && java.isPresent()) {
                 compared++;
                 double r = p.medianNs() / java.get().medianNs();
                 if (r > 1) {
@@ -193,7 +247,8 @@ public final class Report {
             }
         }
         if (compared > 0) {
-            out.println("| native never slower than java (" + compared + " pairs; worst: " + worst + ") | "
+            out.println("| " + strategy + (minOwners > 0 ? " at " + owners(minOwners) + " owners and above" : "")
+                    + ": native never slower than java (" + compared + " pairs; worst: " + worst + ") | "
                     + String.format(Locale.ROOT, "%.2f", worstRatio) + " | " + (slower == 0 ? "yes" : "no, "
                     + slower + " of " + compared) + " |");
         }
@@ -213,14 +268,41 @@ public final class Report {
                 + " |");
     }
 
-    private static String rowKey(Point p) {
-        return p.method() + "|" + p.kind() + "|" + p.owners();
+    /** The hard packing instances: one row per instance, native and java side by side. */
+    private void printPacking(PrintStream out) {
+        TreeMap<String, Point> rows = new TreeMap<>();
+        for (Point p : points.values()) {
+            if (p.method().equals("pack")) {
+                rows.putIfAbsent(p.kind(), p);
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.println("Hard packing instances (`PackingBenchmark.pack`: offsets planner alone, pack's default effort"
+                + " unless stated).");
+        out.println();
+        out.println("| instance | buffers | native | java | native/java |");
+        out.println("|---|---:|---:|---:|---:|");
+        for (Point p : rows.values()) {
+            Optional<Point> nat = get("pack", p.kind(), p.owners(), "native", OFFSETS);
+            Optional<Point> java = get("pack", p.kind(), p.owners(), "java", OFFSETS);
+            out.println("| " + p.kind() + " | " + p.owners() + " | " + time(nat) + " | " + time(java) + " | "
+                    + ratio(nat, java) + " |");
+        }
     }
 
+    private static String rowKey(Point p) {
+        return p.method() + "|" + p.kind() + "|" + p.owners() + "|" + p.strategy();
+    }
+
+    /** Method, graph, owners, then slots before offsets. */
     private static Comparator<String> rowOrder() {
         return Comparator.<String, Integer>comparing(k -> METHODS.indexOf(k.split("\\|")[0]))
                 .thenComparing(k -> k.split("\\|")[1])
-                .thenComparingInt(k -> Integer.parseInt(k.split("\\|")[2]));
+                .thenComparingInt(k -> Integer.parseInt(k.split("\\|")[2]))
+                .thenComparing(k -> k.split("\\|")[3], Comparator.reverseOrder());
     }
 
     static String owners(int n) {

@@ -1,11 +1,13 @@
 package dev.memplan.bench;
 
+import dev.memplan.ActivationPlan;
 import dev.memplan.EngineMode;
 import dev.memplan.Graph;
 import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
 import dev.memplan.SizeOracle;
+import dev.memplan.Strategy;
 import dev.memplan.ViewMap;
 import dev.memplan.generate.GeneratedGraph;
 import dev.memplan.generate.GraphKind;
@@ -43,15 +45,30 @@ final class Workload {
         return owner -> OptionalLong.of(sizes[owner.id()]);
     }
 
-    /** Default options on {@code engine} ("native" or "java"). */
+    /**
+     * Default options on {@code engine} ("native" or "java") with the slots strategy: the seed's
+     * planner, which the naive baseline and the issue-4 targets compare against.
+     */
     static PlanOptions options(String engine) {
-        return PlanOptions.defaults().withEngine(EngineMode.parse(engine));
+        return options(engine, "slots");
+    }
+
+    /** Default options on {@code engine} ("native" or "java") with {@code strategy} ("slots" or "offsets"). */
+    static PlanOptions options(String engine, String strategy) {
+        return PlanOptions.defaults().withEngine(EngineMode.parse(engine)).withStrategy(Strategy.parse(strategy));
     }
 
     /** Fails the fork when the engine asked for is not the one that runs (no silent fallback). */
     static void requireEngine(Schedule schedule, String engine) {
         if (!schedule.engine().equals(engine)) {
             throw new IllegalStateException("asked for the " + engine + " engine but got " + schedule.engine());
+        }
+    }
+
+    /** Fails the fork when a plan was made with another strategy than the one asked for. */
+    static void requireStrategy(ActivationPlan plan, String strategy) {
+        if (plan.strategy() != Strategy.parse(strategy)) {
+            throw new IllegalStateException("asked for the " + strategy + " strategy but got " + plan.strategy());
         }
     }
 }

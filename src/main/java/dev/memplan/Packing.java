@@ -1,0 +1,154 @@
+package dev.memplan;
+
+import dev.memplan.engine.OffsetAllocation;
+import dev.memplan.engine.PlanningEngine;
+import java.nio.LongBuffer;
+import java.util.Arrays;
+
+/**
+ * Interval packing without a graph: buffers with a lifetime and a size, placed at byte offsets in
+ * one arena so that two buffers alive at the same time never share a byte. The offsets planner of
+ * {@link Strategy#OFFSETS} does the placing, on the engine of an {@link EngineMode}.
+ *
+ * <p>Lifetimes are half-open {@code [lower, upper)} in any integer time unit (MiniMalloc's
+ * convention): two buffers overlap exactly when those ranges intersect. Times may be large and
+ * sparse; they are compressed to dense positions first (the distinct values of {@code lower} and
+ * {@code upper - 1}, in order), which keeps every overlap and adds none.
+ *
+ * <pre>{@code
+ * Packing.Result r = Packing.pack(lower, upper, sizes, Packing.DEFAULT_EFFORT, EngineMode.AUTO);
+ * long arena = r.arenaBytes(); // offsets: r.offset(i)
+ * }</pre>
+ */
+public final class Packing {
+    /**
+     * The effort {@code memplan pack} uses unless told otherwise: higher than
+     * {@link PlanOptions#DEFAULT_EFFORT}, since a packing problem is planned once, offline.
+     */
+    public static final int DEFAULT_EFFORT = 8;
+
+    private Packing() {
+    }
+
+    /**
+     * A packing: every buffer's offset, by input index, in an arena of {@link #arenaBytes()}.
+     *
+     * @param arenaBytes      the arena size: the highest {@code offset + size}
+     * @param lowerBoundBytes the most bytes alive at one time: no packing needs less
+     * @param naiveBytes      the sum of the sizes
+     * @param numPositions    distinct times after compression
+     * @param offsets         each buffer's byte offset, by input index (a copy on every access)
+     */
+    public record Result(long arenaBytes, long lowerBoundBytes, long naiveBytes, int numPositions, long[] offsets) {
+        /** Keeps a copy of {@code offsets}: the result is immutable. */
+        public Result {
+            offsets = offsets.clone();
+        }
+
+        /**
+         * Each buffer's byte offset, by input index.
+         *
+         * @return a new array on every call
+         */
+        @Override
+        public long[] offsets() {
+            return offsets.clone();
+        }
+
+        /**
+         * The byte offset of one buffer.
+         *
+         * @param i the buffer's input index
+         * @return its offset in the arena
+         */
+        public long offset(int i) {
+            return offsets[i];
+        }
+
+        /**
+         * The number of buffers.
+         *
+         * @return how many buffers were packed
+         */
+        public int size() {
+            return offsets.length;
+        }
+    }
+
+    /**
+     * Packs buffer {@code i}, alive over {@code [lower[i], upper[i])} with {@code sizes[i]} bytes.
+     * Deterministic: the same input and effort give the same offsets on both engines.
+     *
+     * @param lower  each buffer's first time
+     * @param upper  each buffer's end time, exclusive: {@code upper[i] > lower[i]}
+     * @param sizes  each buffer's bytes, {@code >= 0}
+     * @param effort search effort in {@code [0, PlanOptions.MAX_EFFORT]}, counted in iterations
+     * @param engine the engine that packs
+     * @return every buffer's offset, the arena size and the lower bound
+     * @throws IllegalArgumentException naming the buffer (its input index) when the arrays differ in
+     *                                  length, {@code upper <= lower}, a size is negative, or the
+     *                                  sizes overflow a 64-bit byte count; or when the effort is
+     *                                  out of range
+     * @throws EngineUnavailableException when {@code engine} is native and it cannot load
+     */
+    public static Result pack(long[] lower, long[] upper, long[] sizes, int effort, EngineMode engine) {
+        check(lower, upper, sizes, effort);
+        int n = sizes.length;
+        long[] times = distinctTimes(lower, upper);
+        int[] def = new int[n];
+        int[] useEnd = new int[n];
+        for (int i = 0; i < n; i++) {
+            def[i] = Arrays.binarySearch(times, lower[i]);
+            useEnd[i] = Arrays.binarySearch(times, upper[i] - 1);
+        }
+        int numPositions = Math.max(times.length, 1);
+        PlanningEngine planner = EngineSelector.engineFor(engine);
+        OffsetAllocation a = planner.packOffsets(numPositions, def, useEnd, sizes.clone(), effort);
+        long[] offsets = new long[n];
+        LongBuffer fromEngine = a.ownerOffsets().duplicate();
+        fromEngine.get(offsets);
+        return new Result(a.peakBytes(), a.lowerBoundBytes(), a.naiveBytes(), numPositions, offsets);
+    }
+
+    private static void check(long[] lower, long[] upper, long[] sizes, int effort) {
+        if (lower.length != sizes.length || upper.length != sizes.length) {
+            throw new IllegalArgumentException("lower, upper and sizes need one entry per buffer; got "
+                    + lower.length + ", " + upper.length + " and " + sizes.length);
+        }
+        if (effort < 0 || effort > PlanOptions.MAX_EFFORT) {
+            throw new IllegalArgumentException("effort must be in [0, " + PlanOptions.MAX_EFFORT + "], got " + effort);
+        }
+        long total = 0;
+        for (int i = 0; i < sizes.length; i++) {
+            if (upper[i] <= lower[i]) {
+                throw new IllegalArgumentException("buffer " + i + " lives [" + lower[i] + ", " + upper[i]
+                        + "): upper must be greater than lower");
+            }
+            if (sizes[i] < 0) {
+                throw new IllegalArgumentException("buffer " + i + " has a negative size " + sizes[i]);
+            }
+            total += sizes[i]; // both >= 0: a negative sum is an overflow
+            if (total < 0) {
+                throw new IllegalArgumentException("the sizes overflow a 64-bit byte count at buffer " + i
+                        + "; no arena can hold them");
+            }
+        }
+    }
+
+    /** The distinct values of every {@code lower} and {@code upper - 1}, ascending. */
+    private static long[] distinctTimes(long[] lower, long[] upper) {
+        long[] t = new long[2 * lower.length];
+        for (int i = 0; i < lower.length; i++) {
+            t[2 * i] = lower[i];
+            t[2 * i + 1] = upper[i] - 1;
+        }
+        Arrays.sort(t);
+        int distinct = 0;
+        for (int i = 0; i < t.length; i++) {
+            if (i == 0 || t[i] != t[distinct - 1]) {
+                t[distinct++] = t[i];
+            }
+        }
+        return Arrays.copyOf(t, distinct);
+    }
+}

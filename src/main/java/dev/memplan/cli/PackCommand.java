@@ -1,0 +1,115 @@
+package dev.memplan.cli;
+
+import dev.memplan.EngineMode;
+import dev.memplan.EngineUnavailableException;
+import dev.memplan.MemplanException;
+import dev.memplan.Packing;
+import dev.memplan.PlanOptions;
+import java.io.IOException;
+import java.io.PrintWriter;
+import dev.memplan.io.InputFiles;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code memplan pack FILE.csv}: packs an interval packing problem in MiniMalloc's CSV form
+ * ({@link PackingCsv}) with the offsets planner and prints the rows back with an {@code offset}
+ * column; the arena size and the lower bound go to stderr. Nothing reaches stdout unless the whole
+ * file reads and packs.
+ */
+@Command(name = "pack", mixinStandardHelpOptions = true, versionProvider = MemplanCli.Version.class,
+        sortOptions = false,
+        description = {"Packs buffers with lifetimes into one arena: reads CSV rows id,lower,upper,size (alive over"
+                + " [lower, upper)) and prints them with an offset column; arena size and lower bound go to stderr.",
+                "Exit codes: 0 packed, 1 the engine cannot load, 2 bad input or usage."})
+final class PackCommand implements Callable<Integer> {
+    /** Exit code for a file that cannot be read or is not a valid problem. */
+    static final int BAD_INPUT = 2;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(paramLabel = "FILE", description = "The problem: a CSV file with the header id,lower,upper,size.")
+    private Path file;
+
+    @Option(names = "--effort", paramLabel = "N",
+            description = "How hard the planner searches, 0 to " + PlanOptions.MAX_EFFORT
+                    + ", counted in iterations so results are deterministic (default: " + Packing.DEFAULT_EFFORT + ").")
+    private int effort = Packing.DEFAULT_EFFORT;
+
+    @Option(names = "--engine", paramLabel = "ENGINE", converter = LowerCaseEnums.Engine.class,
+            completionCandidates = LowerCaseEnums.Engine.class,
+            description = "auto, native or java (default: the memplan.engine property, else auto).")
+    private EngineMode engine;
+
+    @Override
+    public Integer call() {
+        if (effort < 0 || effort > PlanOptions.MAX_EFFORT) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--effort must be in [0, "
+                    + PlanOptions.MAX_EFFORT + "], got " + effort);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        PackingCsv.Problem problem;
+        try (Reader in = newReader(file)) {
+            problem = PackingCsv.read(in);
+        } catch (MemplanException e) {
+            return fail(err, e.getMessage());
+        } catch (NoSuchFileException e) {
+            return fail(err, "no such file");
+        } catch (InputFiles.NotRegularFileException e) {
+            return fail(err, e.getReason());
+        } catch (AccessDeniedException e) {
+            return fail(err, "cannot read it (permission denied)");
+        } catch (IOException e) {
+            return fail(err, "cannot read it (" + PackingCsv.quote(e.toString(), 200) + ")");
+        }
+        Packing.Result r;
+        try {
+            EngineMode mode = engine != null ? engine : EngineMode.fromSystemProperty();
+            r = Packing.pack(problem.lower(), problem.upper(), problem.sizes(), effort, mode);
+        } catch (EngineUnavailableException e) {
+            err.println("memplan: " + e.getMessage());
+            err.flush();
+            return 1;
+        } catch (IllegalArgumentException e) { // a bad -Dmemplan.engine
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        try {
+            PackingCsv.write(problem, r.offsets(), out);
+        } catch (IOException e) {
+            return fail(err, "cannot write the result (" + e + ")");
+        }
+        out.flush();
+        err.println(String.format(Locale.ROOT, "memplan: %s: %d buffers, arena %d bytes, lower bound %d bytes%s",
+                TerminalText.escape(file.toString()), r.size(), r.arenaBytes(), r.lowerBoundBytes(), r.lowerBoundBytes() > 0
+                        ? String.format(Locale.ROOT, ", arena/bound %.4f", (double) r.arenaBytes() / r.lowerBoundBytes())
+                        : ""));
+        err.flush();
+        return 0;
+    }
+
+    /** A reader of {@code file}, refusing a FIFO, device or directory at once (never blocking on one). */
+    private static Reader newReader(Path file) throws IOException {
+        InputFiles.requireRegularFile(file);
+        return Files.newBufferedReader(file, StandardCharsets.UTF_8);
+    }
+
+    private int fail(PrintWriter err, String problem) {
+        err.println("memplan: " + TerminalText.escape(file + ": " + problem));
+        err.flush();
+        return BAD_INPUT;
+    }
+}

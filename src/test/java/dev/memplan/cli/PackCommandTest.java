@@ -1,0 +1,174 @@
+package dev.memplan.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.EngineMode;
+import dev.memplan.Packing;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** {@code memplan pack}: MiniMalloc's CSV in, the same rows with offsets out; bad input named by line and column. */
+class PackCommandTest {
+    private static final Pattern SUMMARY = Pattern.compile(
+            "memplan: .*: (\\d+) buffers, arena (\\d+) bytes, lower bound (\\d+) bytes(, arena/bound [\\d.]+)?\n");
+
+    @TempDir
+    Path dir;
+
+    private Path write(String name, String text) throws IOException {
+        return Files.writeString(dir.resolve(name), text, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void roundTripKeepsRowsAndIdsAndAddsValidOffsets() throws IOException {
+        Random r = new Random(8);
+        StringBuilder csv = new StringBuilder("id,lower,upper,size\n");
+        List<long[]> rows = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            long lower = 1_000_000_000_000L + 1_000L * r.nextInt(100);
+            long upper = lower + 1 + r.nextInt(20_000);
+            long size = (long) Math.pow(10, r.nextInt(3)) * (1 + r.nextInt(50));
+            String id = i % 7 == 0 ? "buf-" + (1000 - i) : Integer.toString(1000 - i); // not sorted, not dense
+            ids.add(id);
+            rows.add(new long[] {lower, upper, size});
+            csv.append(id).append(',').append(lower).append(',').append(upper).append(',').append(size).append('\n');
+        }
+        Path file = write("problem.csv", csv.toString());
+        CliRun run = CliRun.of("pack", file.toString());
+        assertEquals(0, run.exit(), run::toString);
+        String[] out = run.out().split("\n");
+        assertEquals("id,lower,upper,size,offset", out[0]);
+        assertEquals(rows.size() + 1, out.length, run::toString);
+        long[] offset = new long[rows.size()];
+        long highestEnd = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            String[] cols = out[i + 1].split(",");
+            assertEquals(5, cols.length, out[i + 1]);
+            assertEquals(ids.get(i), cols[0], "input order and ids kept");
+            for (int c = 0; c < 3; c++) {
+                assertEquals(rows.get(i)[c], Long.parseLong(cols[c + 1]), out[i + 1]);
+            }
+            offset[i] = Long.parseLong(cols[4]);
+            assertTrue(offset[i] >= 0, out[i + 1]);
+            highestEnd = Math.max(highestEnd, offset[i] + rows.get(i)[2]);
+        }
+        for (int i = 0; i < rows.size(); i++) {
+            for (int j = i + 1; j < rows.size(); j++) {
+                long[] a = rows.get(i);
+                long[] b = rows.get(j);
+                boolean live = a[0] < b[1] && b[0] < a[1];
+                boolean share = offset[i] < offset[j] + b[2] && offset[j] < offset[i] + a[2];
+                assertFalse(live && share, "rows " + ids.get(i) + " and " + ids.get(j) + " share bytes while live");
+            }
+        }
+        Matcher m = SUMMARY.matcher(run.err());
+        assertTrue(m.matches(), run::toString);
+        assertEquals(rows.size(), Long.parseLong(m.group(1)));
+        assertEquals(highestEnd, Long.parseLong(m.group(2)), "the arena is the highest row end");
+        long bound = Long.parseLong(m.group(3));
+        assertTrue(bound > 0 && bound <= highestEnd, run::toString);
+        // the command is the facade at the default effort
+        long[] lo = rows.stream().mapToLong(x -> x[0]).toArray();
+        long[] up = rows.stream().mapToLong(x -> x[1]).toArray();
+        long[] sz = rows.stream().mapToLong(x -> x[2]).toArray();
+        Packing.Result api = Packing.pack(lo, up, sz, Packing.DEFAULT_EFFORT, EngineMode.fromSystemProperty());
+        assertEquals(api.arenaBytes(), highestEnd);
+        assertEquals(api.lowerBoundBytes(), bound);
+        for (int i = 0; i < offset.length; i++) {
+            assertEquals(api.offset(i), offset[i], "row " + ids.get(i));
+        }
+    }
+
+    @Test
+    void effortAndEngineAreHonoured() throws IOException {
+        Path file = write("small.csv", "id,lower,upper,size\n a , 0 , 10 , 8 \n\nb,5,20,4\nc,10,11,2\n");
+        for (String effort : List.of("0", "3")) {
+            CliRun run = CliRun.of("pack", "--effort", effort, "--engine", "java", file.toString());
+            assertEquals(0, run.exit(), run::toString);
+            Packing.Result api = Packing.pack(new long[] {0, 5, 10}, new long[] {10, 20, 11}, new long[] {8, 4, 2},
+                    Integer.parseInt(effort), EngineMode.JAVA);
+            assertEquals("id,lower,upper,size,offset\na,0,10,8," + api.offset(0) + "\nb,5,20,4," + api.offset(1)
+                    + "\nc,10,11,2," + api.offset(2) + "\n", run.out(), "spaces trimmed, empty lines skipped");
+        }
+    }
+
+    @Test
+    void aQuotedIdWithACommaComesBackQuoted() throws IOException {
+        Path file = write("quoted.csv", "id,lower,upper,size\n\"x,1\",0,2,16\n");
+        CliRun run = CliRun.of("pack", file.toString());
+        assertEquals(0, run.exit(), run::toString);
+        assertEquals("id,lower,upper,size,offset\n\"x,1\",0,2,16,0\n", run.out());
+    }
+
+    @Test
+    void aHeaderOnlyFilePacksNothing() throws IOException {
+        CliRun run = CliRun.of("pack", write("none.csv", "id,lower,upper,size\n").toString());
+        assertEquals(0, run.exit(), run::toString);
+        assertEquals("id,lower,upper,size,offset\n", run.out());
+        assertTrue(run.err().contains("0 buffers, arena 0 bytes, lower bound 0 bytes"), run::toString);
+    }
+
+    /** Each bad input: exit 2, nothing on stdout, one line on stderr naming the line and column. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+            "``                                     | line 1: the file is empty; expected the header id,lower,upper,size",
+            "`id,lower,upper`                       | line 1, column 4: the header must be id,lower,upper,size, found nothing",
+            "`id,start,upper,size`                  | line 1, column 2: the header must be id,lower,upper,size, found 'start'",
+            "`id,lower,upper,size,align`            | line 1, column 5: the header must be id,lower,upper,size, found the extra column 'align'",
+            "`id,lower,upper,size\\n1,0,5`           | line 2: 3 columns, expected 4 (id,lower,upper,size)",
+            "`id,lower,upper,size\\n1,0,5,x1`        | line 2, column 4 (size): 'x1' is not an integer in [-2^63, 2^63)",
+            "`id,lower,upper,size\\n1,0,5,1.5`       | line 2, column 4 (size): '1.5' is not an integer",
+            "`id,lower,upper,size\\n1,zero,5,1`      | line 2, column 2 (lower): 'zero' is not an integer",
+            "`id,lower,upper,size\\n1,0,5,-4`        | line 2, column 4 (size): the size -4 is negative; sizes are bytes >= 0",
+            "`id,lower,upper,size\\n1,0,5,1\\n2,7,7,1`| line 3, column 3 (upper): upper 7 is not greater than lower 7",
+            "`id,lower,upper,size\\n1,0,5,1\\n1,2,3,1`| line 3, column 1 (id): the id '1' is used already on line 2; ids must be unique",
+            "`id,lower,upper,size\\n,0,5,1`          | line 2, column 1 (id): the id is empty",
+            "`id,lower,upper,size\\n1,0,99999999999999999999,1` | line 2, column 3 (upper): '99999999999999999999' is not an integer in [-2^63, 2^63)",
+            "`id,lower,upper,size\\n1,0,5,9223372036854775807\\n2,0,5,1` | line 3, column 4 (size): the sizes up to this row overflow a 64-bit byte count",
+            "`id,lower,upper,size\\nb\\u001b[31m,0,5,1` | line 2, column 1 (id): the id 'b\\u001b[31m' has characters outside printable ASCII",
+            "`id,lower,upper,size\\n\"open,0,5,1`    | malformed CSV"})
+    void badInputNamesLineAndColumn(String content, String message) throws IOException {
+        Path file = write("bad.csv", content.replace("\\n", "\n").replace("\\u001b", "\u001b"));
+        CliRun run = CliRun.of("pack", file.toString());
+        assertEquals(2, run.exit(), run::toString);
+        assertEquals("", run.out(), run::toString);
+        assertTrue(run.err().startsWith("memplan: " + file + ": "), run::toString);
+        assertTrue(run.err().contains(message), () -> "expected '" + message + "' in " + run);
+        assertEquals(1, run.err().lines().count(), "one line: " + run);
+        assertFalse(run.err().contains("Exception") || run.err().contains("\tat "), "no stack trace: " + run);
+        assertFalse(run.err().contains("\u001b"), "nothing from the file reaches the terminal raw: " + run);
+    }
+
+    @Test
+    void missingFileAndBadEffort() {
+        CliRun missing = CliRun.of("pack", dir.resolve("nope.csv").toString());
+        assertEquals(2, missing.exit(), missing::toString);
+        assertEquals("memplan: " + dir.resolve("nope.csv") + ": no such file\n", missing.err());
+        CliRun effort = CliRun.of("pack", "--effort", "-2", dir.resolve("nope.csv").toString());
+        assertEquals(2, effort.exit(), effort::toString);
+        assertTrue(effort.err().contains("--effort must be in [0, 1000], got -2"), effort::toString);
+    }
+
+    @Test
+    void helpNamesTheFormat() {
+        CliRun help = CliRun.of("pack", "--help");
+        assertEquals(0, help.exit());
+        assertTrue(help.out().contains("id,lower,upper,size"), help.out());
+        assertTrue(help.out().contains("--effort=N") && help.out().contains("--engine=ENGINE"), help.out());
+        assertTrue(help.out().contains("(default: " + Packing.DEFAULT_EFFORT + ")"), help.out());
+    }
+}

@@ -1,0 +1,31 @@
+package dev.memplan.generate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The committed sample CSVs are exactly what the generator writes for their seeds. */
+class SamplePackingFilesTest {
+
+    static List<Long> seeds() {
+        return SamplePackingFiles.SEEDS;
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void committedSampleMatchesTheGenerator(long seed) throws IOException {
+        Path file = SamplePackingFiles.DIR.resolve(SamplePackingFiles.fileName(seed));
+        assertTrue(Files.isRegularFile(file), file + " is missing; run SamplePackingFiles (see its javadoc)");
+        String committed = Files.readString(file, StandardCharsets.UTF_8);
+        assertEquals(PackingCsv.toCsv(HardPackingGenerator.generate(seed)), committed,
+                file + " differs from the generator's output; if the generator changed on purpose, run"
+                        + " SamplePackingFiles to rewrite the samples");
+    }
+}
