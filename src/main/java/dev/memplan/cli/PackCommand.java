@@ -108,7 +108,8 @@ final class PackCommand implements Callable<Integer> {
     }
 
     private int fail(PrintWriter err, String problem) {
-        err.println("memplan: " + TerminalText.escape(file + ": " + problem));
+        // problems quote what they cite from the file already (PackingCsv.quote): escape the name only
+        err.println("memplan: " + TerminalText.escape(file.toString()) + ": " + problem);
         err.flush();
         return BAD_INPUT;
     }

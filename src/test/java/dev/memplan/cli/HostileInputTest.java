@@ -118,7 +118,8 @@ class HostileInputTest {
         String evil = "h\u001b[31mRED\nforged: complete plan\u0007";
         Path file = dir.resolve("g.json");
         Files.writeString(file, graph("x", evil, "y\r\u009b2J", "batch"));
-        CliRun run = promptly("plan", "--bind", "batch=2", file.toString());
+        // a slots plan's text lists the owners of each slot by name
+        CliRun run = promptly("plan", "--strategy", "slots", "--bind", "batch=2", file.toString());
         assertEquals(0, run.exit(), run::toString);
         assertFalse(run.out().chars().anyMatch(c -> c == 0x1b || c == 7 || c == '\r' || c == 0x9b),
                 "no raw control character: " + run);
