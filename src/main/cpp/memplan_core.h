@@ -514,6 +514,7 @@ namespace memplan_offsets {
 constexpr long long kPopsPerBuffer = 32;
 constexpr long long kPopsAllowance = 1024;
 constexpr long long kImproveStepsPerEffort = 64;
+constexpr long long kFlatSkylineLength = 64;
 constexpr int kRankSize = 0;
 constexpr int kRankArea = 1;
 constexpr int kRankLength = 2;
@@ -613,6 +614,7 @@ struct GapArena {
     int* next;
     int* left;
     int* right;
+    int* prio;
     int* free_ids;
     int num_free_ids;
     int root = -1;
@@ -621,6 +623,7 @@ struct GapArena {
 
     void init() {
         const int segments = 2 * n + 1;
+        for (int k = 0; k < segments; ++k) prio[k] = priority(k);
         for (int k = 0; k <= n; ++k) free_ids[k] = segments - 1 - k;
         num_free_ids = n + 1;
     }
@@ -702,16 +705,21 @@ struct GapArena {
 
     int take_ceiling(long long bytes) {
         int found = -1;
+        int found_parent = -1;
+        int parent = -1;
         int cur = root;
         while (cur >= 0) {
             if (seg_length[cur] >= bytes) {
                 found = cur;
+                found_parent = parent;
+                parent = cur;
                 cur = left[cur];
             } else {
+                parent = cur;
                 cur = right[cur];
             }
         }
-        if (found >= 0) treap_remove(found);
+        if (found >= 0) unlink(found, found_parent);
         return found;
     }
 
@@ -725,8 +733,8 @@ struct GapArena {
         int parent = -1;
         bool parent_left = false;
         int cur = t;
-        const int prio = priority(s);
-        while (cur >= 0 && priority(cur) > prio) {
+        const int rank = prio[s];
+        while (cur >= 0 && prio[cur] > rank) {
             parent = cur;
             parent_left = key_less(s, cur);
             cur = parent_left ? left[cur] : right[cur];
@@ -774,6 +782,10 @@ struct GapArena {
             parent = cur;
             cur = key_less(s, cur) ? left[cur] : right[cur];
         }
+        unlink(s, parent);
+    }
+
+    void unlink(int s, int parent) {
         const int merged = merge(left[s], right[s]);
         if (parent < 0) {
             root = merged;
@@ -791,7 +803,7 @@ struct GapArena {
         while (a >= 0 && b >= 0) {
             int take;
             bool take_right;
-            if (priority(a) > priority(b)) {
+            if (prio[a] > prio[b]) {
                 take = a;
                 a = right[a];
                 take_right = true;
@@ -894,21 +906,29 @@ inline int rank_order(int rank, int n, const int* def, const int* use_end, const
     return m;
 }
 
-// Highest top over positions: range max and range raise (see OffsetPlanner.SkylineTree).
+// Highest top over positions: range max and range raise (see OffsetPlanner.SkylineTree):
+// a plain array of heights when flat, else a segment tree with max-tags.
 struct SkylineTree {
+    bool flat;
     int leaves;
+    int num_positions;
     long long* max_;
     long long* tag;
 
     void reset() {
-        for (int i = 0; i < 2 * leaves; ++i) {
-            max_[i] = 0;
-            tag[i] = 0;
+        const int cells = flat ? num_positions : 2 * leaves;
+        for (int i = 0; i < cells; ++i) max_[i] = 0;
+        if (!flat) {
+            for (int i = 0; i < cells; ++i) tag[i] = 0;
         }
     }
 
     long long max(int a, int b) const {
         long long result = 0;
+        if (flat) {
+            for (int t = a; t <= b; ++t) result = std::max(result, max_[t]);
+            return result;
+        }
         int lo = a + leaves;
         int hi = b + leaves + 1;
         for (int i = lo >> 1; i >= 1; i >>= 1) result = std::max(result, tag[i]);
@@ -921,6 +941,10 @@ struct SkylineTree {
     }
 
     void raise(int a, int b, long long value) {
+        if (flat) {
+            for (int t = a; t <= b; ++t) max_[t] = value;
+            return;
+        }
         int lo = a + leaves;
         int hi = b + leaves + 1;
         for (int i = lo >> 1; i >= 1; i >>= 1) max_[i] = std::max(max_[i], value);
@@ -966,16 +990,35 @@ struct Canonical {
         heap[i] = r;
     }
 
+    void sift_up(int r, int i) {
+        while (i > 0) {
+            const int parent = (i - 1) >> 1;
+            if (!heap_less(r, heap[parent])) break;
+            heap[i] = heap[parent];
+            i = parent;
+        }
+        heap[i] = r;
+    }
+
     long long decode(const int* by_rank, int m, long long budget, long long* offset) {
         skyline.reset();
         for (int i = 0; i < n; ++i) offset[i] = 0;
-        int heap_size = m;
-        for (int r = 0; r < m; ++r) {
-            heap[r] = r;
-            key[r] = 0;
-        }
         pops = 0;
         long long peak = 0;
+        // Level 0 in rank order (see OffsetPlanner.Canonical.decode).
+        int heap_size = 0;
+        for (int r = 0; r < m; ++r) {
+            if (++pops > budget) return -1;
+            const int b = by_rank[r];
+            const long long lowest = skyline.max(def[b], use_end[b]);
+            if (lowest != 0) {
+                key[r] = lowest;
+                sift_up(r, heap_size++);
+                continue;
+            }
+            skyline.raise(def[b], use_end[b], size[b]);
+            peak = std::max(peak, size[b]);
+        }
         while (heap_size > 0) {
             if (++pops > budget) return -1;
             const int r = heap[0];
@@ -1070,15 +1113,16 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
     Array<long long> delta(P + 1LL);
     Array<int> start_offsets(P + 1LL), end_offsets(P + 1LL), cursor(P + 1LL), starts(n), ends(n);
     Array<long long> seg_start(2LL * n + 1), seg_length(2LL * n + 1);
-    Array<int> prev(2LL * n + 1), next(2LL * n + 1), left(2LL * n + 1), right(2LL * n + 1), free_ids(n + 1LL);
+    Array<int> prev(2LL * n + 1), next(2LL * n + 1), left(2LL * n + 1), right(2LL * n + 1), prio(2LL * n + 1),
+        free_ids(n + 1LL);
     if (!delta.get() || !start_offsets.get() || !end_offsets.get() || !cursor.get() || !starts.get() ||
         !ends.get() || !seg_start.get() || !seg_length.get() || !prev.get() || !next.get() || !left.get() ||
-        !right.get() || !free_ids.get()) {
+        !right.get() || !prio.get() || !free_ids.get()) {
         return MEMPLAN_OUT_OF_MEMORY;
     }
     const long long bound = lower_bound(P, n, owner_def, owner_use_end, owner_size, delta.get());
     GapArena arena{n, seg_start.get(), seg_length.get(), prev.get(), next.get(), left.get(), right.get(),
-                   free_ids.get(), 0};
+                   prio.get(), free_ids.get(), 0};
     long long peak = sweep_best_fit(P, n, owner_def, owner_use_end, owner_size, owner_offset, start_offsets.get(),
                                     starts.get(), end_offsets.get(), ends.get(), cursor.get(), arena);
     long long budget = static_cast<long long>(effort) * (kPopsPerBuffer * n + kPopsAllowance);
@@ -1090,8 +1134,17 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
             !by_rank.get() || !best_ranks.get() || !sort_scratch.get()) {
             return MEMPLAN_OUT_OF_MEMORY;
         }
+        long long total_length = 0;
+        long long sized = 0;
+        for (int i = 0; i < n; ++i) {
+            if (owner_size[i] != 0) {
+                total_length += static_cast<long long>(owner_use_end[i]) - owner_def[i] + 1;
+                sized++;
+            }
+        }
+        const bool flat = total_length <= kFlatSkylineLength * std::max(sized, 1LL);
         Canonical canonical{n, owner_def, owner_use_end, owner_size,
-                            SkylineTree{leaves, tree_max.get(), tree_tag.get()}, heap.get(), key.get()};
+                            SkylineTree{flat, leaves, P, tree_max.get(), tree_tag.get()}, heap.get(), key.get()};
         bool have_ranks = false;
         int m = 0;
         for (int rank = 0; rank < kNumRanks && peak > bound && budget > 0; ++rank) {

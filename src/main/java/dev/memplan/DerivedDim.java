@@ -76,6 +76,11 @@ public record DerivedDim(Op op, List<Dim> operands, long constant) implements Di
         List<Dim> symbolic = new ArrayList<>();
         long c = 1;
         for (Dim d : factors) {
+            if (d instanceof Dim.Fixed f && f.extent() == 0) {
+                return Dim.of(0); // a zero factor wins over any overflow of the others
+            }
+        }
+        for (Dim d : factors) {
             if (d instanceof Dim.Fixed f) {
                 c = Math.multiplyExact(c, f.extent());
             } else if (d instanceof DerivedDim dd && dd.op == Op.PRODUCT) {
@@ -156,14 +161,18 @@ public record DerivedDim(Op op, List<Dim> operands, long constant) implements Di
                 }
             }
             case PRODUCT -> {
-                acc = constant;
-                for (Dim d : operands) {
-                    OptionalLong v = d.evaluate(bindings);
+                // evaluate every factor before multiplying: a zero factor wins over an overflow,
+                // whatever the order (see Shape#elementCount)
+                long[] factors = new long[operands.size() + 1];
+                factors[0] = constant;
+                for (int i = 0; i < operands.size(); i++) {
+                    OptionalLong v = operands.get(i).evaluate(bindings);
                     if (v.isEmpty()) {
                         return v;
                     }
-                    acc = Math.multiplyExact(acc, v.getAsLong());
+                    factors[i + 1] = v.getAsLong();
                 }
+                acc = Shape.product(factors);
             }
             case FLOOR_DIV, CEIL_DIV -> {
                 OptionalLong v = operands.get(0).evaluate(bindings);

@@ -69,22 +69,51 @@ public record Shape(List<Dim> dims) {
     /**
      * The number of elements under {@code bindings}, or empty when a symbol is unbound.
      *
+     * <p>The answer never depends on the order of the dims. Every dim is evaluated first; then a
+     * negative dim is an error, an unbound symbol makes the count unknown, a zero dim makes it 0
+     * (an empty tensor holds no elements, however large its other dims), and otherwise a product
+     * that does not fit a long is an error. A single dim whose own value overflows is an error.
+     *
+     * @param bindings symbol name to value
+     * @return the element count, or empty when a symbol is unbound
+     *
      * @throws ArithmeticException when the count overflows a long or a dim evaluates negative
      */
     public OptionalLong elementCount(Map<String, Long> bindings) {
-        long n = 1;
-        for (Dim d : dims) {
-            OptionalLong extent = d.evaluate(bindings);
+        long[] extents = new long[dims.size()];
+        boolean unbound = false;
+        for (int i = 0; i < extents.length; i++) {
+            OptionalLong extent = dims.get(i).evaluate(bindings);
             if (extent.isEmpty()) {
-                return extent;
+                unbound = true;
+                continue;
             }
-            long e = extent.getAsLong();
-            if (e < 0) {
-                throw new ArithmeticException("dim " + d + " evaluates to " + e);
+            if (extent.getAsLong() < 0) {
+                throw new ArithmeticException("dim " + dims.get(i) + " evaluates to " + extent.getAsLong());
             }
+            extents[i] = extent.getAsLong();
+        }
+        return unbound ? OptionalLong.empty() : OptionalLong.of(product(extents));
+    }
+
+    /**
+     * The product of {@code extents}: 0 when any is 0, else the exact product. Without a zero
+     * factor every partial product is at least as large (in magnitude) as the one before, so an
+     * overflow anywhere means the whole product overflows: the order of the factors never matters.
+     *
+     * @throws ArithmeticException when no extent is 0 and the product overflows a long
+     */
+    static long product(long[] extents) {
+        for (long e : extents) {
+            if (e == 0) {
+                return 0;
+            }
+        }
+        long n = 1;
+        for (long e : extents) {
             n = Math.multiplyExact(n, e);
         }
-        return OptionalLong.of(n);
+        return n;
     }
 
     @Override

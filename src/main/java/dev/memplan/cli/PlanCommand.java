@@ -6,6 +6,7 @@ import dev.memplan.MemPlan;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
+import dev.memplan.draw.TextTimeline;
 import dev.memplan.json.PlanJson;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ViewPolicy;
@@ -39,6 +40,9 @@ import picocli.CommandLine.Spec;
         description = {"Plans the activation memory of each graph file.",
                 ExitCode.SUMMARY})
 final class PlanCommand implements Callable<Integer> {
+    /** Size of the {@code --timeline} picture: columns of the arena, rows of positions at most. */
+    private static final int TIMELINE_COLUMNS = 64;
+    private static final int TIMELINE_ROWS = 40;
 
     @Spec
     private CommandSpec spec;
@@ -82,6 +86,10 @@ final class PlanCommand implements Callable<Integer> {
             description = "text (a summary per file) or json (one object per file, one per line)"
                     + " (default: ${DEFAULT-VALUE}).")
     private OutputFormat format;
+
+    @Option(names = "--timeline",
+            description = "Text format: adds a picture of the arena over time (rows: positions, columns: bytes).")
+    private boolean timeline;
 
     @Option(names = "--require-complete",
             description = "Exit 3 when a plan is deferred (some size is still unknown), after printing it:"
@@ -196,6 +204,9 @@ final class PlanCommand implements Callable<Integer> {
                 OnnxTextReport.write(p.label(), p.onnx(), out);
                 p.result().asComplete().ifPresent(plan ->
                         out.println("strategies " + StrategyComparison.of(plan, bindings).line()));
+            }
+            if (timeline && p.result() instanceof PlanResult.Complete c) {
+                out.print(TextTimeline.render(c.plan(), TIMELINE_COLUMNS, TIMELINE_ROWS));
             }
         }
     }

@@ -60,7 +60,8 @@ final class SymbolsCommand implements Callable<Integer> {
         } else {
             for (int i = 0; i < symbols.size(); i++) {
                 ObjectNode s = (ObjectNode) symbols.get(i);
-                out.println(TerminalText.escape(s.get("name").asText()) + "\t"
+                String derived = s.hasNonNull("derived") ? " = " + s.get("derived").asText() : "";
+                out.println(TerminalText.escape(s.get("name").asText() + derived) + "\t"
                         + TerminalText.escape(s.get("origin").asText()));
             }
         }

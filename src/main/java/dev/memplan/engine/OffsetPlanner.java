@@ -42,6 +42,12 @@ final class OffsetPlanner {
      */
     static final long POPS_PER_BUFFER = 32;
     static final long POPS_ALLOWANCE = 1_024;
+    /**
+     * Average interval length up to which the skyline is a plain array (a query or raise walks the
+     * interval) rather than a segment tree (two root paths): real graphs' intervals are a few
+     * positions long, and the walk is several times faster there.
+     */
+    static final long FLAT_SKYLINE_LENGTH = 64;
     /** Improvement iterations per effort unit above 1. */
     static final long IMPROVE_STEPS_PER_EFFORT = 64;
 
@@ -197,6 +203,7 @@ final class OffsetPlanner {
         private final int[] next;
         private final int[] left;
         private final int[] right;
+        private final int[] prio;
         private final int[] freeIds;
         private int numFreeIds;
         private int root = -1;
@@ -212,6 +219,10 @@ final class OffsetPlanner {
             next = new int[segments];
             left = new int[segments];
             right = new int[segments];
+            prio = new int[segments];
+            for (int k = 0; k < segments; k++) {
+                prio[k] = priority(k);
+            }
             freeIds = new int[n + 1];
             for (int k = 0; k <= n; k++) {
                 freeIds[k] = segments - 1 - k; // gap ids handed out from n upwards
@@ -309,17 +320,22 @@ final class OffsetPlanner {
         /** Removes and returns the free gap with the smallest (length, start) whose length >= bytes, or -1. */
         private int takeCeiling(long bytes) {
             int found = -1;
+            int foundParent = -1;
+            int parent = -1;
             int cur = root;
             while (cur >= 0) {
                 if (segLength[cur] >= bytes) {
                     found = cur;
+                    foundParent = parent;
+                    parent = cur;
                     cur = left[cur];
                 } else {
+                    parent = cur;
                     cur = right[cur];
                 }
             }
             if (found >= 0) {
-                treapRemove(found);
+                unlink(found, foundParent);
             }
             return found;
         }
@@ -335,8 +351,8 @@ final class OffsetPlanner {
             int parent = -1;
             boolean parentLeft = false;
             int cur = t;
-            int prio = priority(s);
-            while (cur >= 0 && priority(cur) > prio) {
+            int rank = prio[s];
+            while (cur >= 0 && prio[cur] > rank) {
                 parent = cur;
                 parentLeft = keyLess(s, cur);
                 cur = parentLeft ? left[cur] : right[cur];
@@ -392,6 +408,11 @@ final class OffsetPlanner {
                 parent = cur;
                 cur = keyLess(s, cur) ? left[cur] : right[cur];
             }
+            unlink(s, parent);
+        }
+
+        /** Replaces gap {@code s} under {@code parent} (-1: the root) by the merge of its children. */
+        private void unlink(int s, int parent) {
             int merged = merge(left[s], right[s]);
             if (parent < 0) {
                 root = merged;
@@ -410,7 +431,7 @@ final class OffsetPlanner {
             while (a >= 0 && b >= 0) {
                 int take;
                 boolean takeRight;
-                if (priority(a) > priority(b)) { // a's root stays on top; merge its right side with b
+                if (prio[a] > prio[b]) { // a's root stays on top; merge its right side with b
                     take = a;
                     a = right[a];
                     takeRight = true;
@@ -553,7 +574,15 @@ final class OffsetPlanner {
             this.def = def;
             this.useEnd = useEnd;
             this.size = size;
-            this.skyline = new SkylineTree(numPositions);
+            long totalLength = 0;
+            int sized = 0;
+            for (int i = 0; i < size.length; i++) {
+                if (size[i] != 0) {
+                    totalLength += (long) useEnd[i] - def[i] + 1;
+                    sized++;
+                }
+            }
+            this.skyline = new SkylineTree(numPositions, totalLength <= FLAT_SKYLINE_LENGTH * Math.max(sized, 1));
             this.heap = new int[size.length];
             this.key = new long[size.length];
         }
@@ -563,13 +592,25 @@ final class OffsetPlanner {
             int m = byRank.length;
             skyline.reset();
             java.util.Arrays.fill(offset, 0);
-            int heapSize = m;
-            for (int r = 0; r < m; r++) { // equal keys in ascending rank: already a heap
-                heap[r] = r;
-                key[r] = 0;
-            }
             pops = 0;
             long peak = 0;
+            // Level 0 in rank order: what the heap would pop while every key is still 0. Buffers
+            // whose interval already holds a top wait in the heap under their lowest offset.
+            int heapSize = 0;
+            for (int r = 0; r < m; r++) {
+                if (++pops > budget) {
+                    return -1;
+                }
+                int b = byRank[r];
+                long lowest = skyline.max(def[b], useEnd[b]);
+                if (lowest != 0) {
+                    key[r] = lowest;
+                    siftUp(r, heapSize++);
+                    continue;
+                }
+                skyline.raise(def[b], useEnd[b], size[b]);
+                peak = Math.max(peak, size[b]);
+            }
             while (heapSize > 0) {
                 if (++pops > budget) {
                     return -1;
@@ -594,6 +635,19 @@ final class OffsetPlanner {
                 }
             }
             return peak;
+        }
+
+        /** Adds rank {@code r} at index {@code i} (the heap's end) and sifts it up. */
+        private void siftUp(int r, int i) {
+            while (i > 0) {
+                int parent = (i - 1) >> 1;
+                if (!heapLess(r, heap[parent])) {
+                    break;
+                }
+                heap[i] = heap[parent];
+                i = parent;
+            }
+            heap[i] = r;
         }
 
         /** Heap pops the last decode spent. */
@@ -627,22 +681,25 @@ final class OffsetPlanner {
     }
 
     /**
-     * Highest top over positions: range max, and range raise to a value at least the range's max
-     * (so a max-tag per node is enough, with no push-down). Bottom-up over a power-of-two leaf row.
+     * Highest top over positions: range max, and range raise to a value at least the range's max.
+     * Either a plain array of heights (short intervals) or a segment tree whose max-tags need no
+     * push-down, bottom-up over a power-of-two leaf row (long intervals).
      */
     static final class SkylineTree {
+        private final boolean flat;
         private final int leaves;
         private final long[] max;
         private final long[] tag;
 
-        SkylineTree(int numPositions) {
+        SkylineTree(int numPositions, boolean flat) {
+            this.flat = flat;
             int l = 1;
             while (l < numPositions) {
                 l <<= 1;
             }
             leaves = l;
-            max = new long[2 * l];
-            tag = new long[2 * l];
+            max = new long[flat ? numPositions : 2 * l];
+            tag = flat ? max : new long[2 * l];
         }
 
         void reset() {
@@ -653,6 +710,12 @@ final class OffsetPlanner {
         /** The highest top over positions {@code [a, b]}. */
         long max(int a, int b) {
             long result = 0;
+            if (flat) {
+                for (int t = a; t <= b; t++) {
+                    result = Math.max(result, max[t]);
+                }
+                return result;
+            }
             int lo = a + leaves;
             int hi = b + leaves + 1;
             for (int i = lo >> 1; i >= 1; i >>= 1) { // tags above the range's ends cover it
@@ -674,6 +737,12 @@ final class OffsetPlanner {
 
         /** Raises positions {@code [a, b]} to {@code value}, which is at least their current max. */
         void raise(int a, int b, long value) {
+            if (flat) {
+                for (int t = a; t <= b; t++) {
+                    max[t] = value;
+                }
+                return;
+            }
             int lo = a + leaves;
             int hi = b + leaves + 1;
             for (int i = lo >> 1; i >= 1; i >>= 1) {

@@ -37,6 +37,13 @@ final class ContribOps {
             Dim headSize = DerivedDim.divide(qkHidden, heads, false);
             Dim pastLen = past != null && past.rank() == 5 ? past.shape.get(3) : Dim.of(0);
             Dim total = DerivedDim.sum(List.of(pastLen, x.shape.get(1)), 0);
+            // a 2-D (batch, total) or 3-D (batch, seq, total) mask covers past and current tokens
+            TensorInfo mask = c.input(3);
+            if (mask != null && (mask.rank() == 2 || mask.rank() == 3)) {
+                c.relate(mask.shape.get(mask.rank() - 1), total,
+                        "its attention mask's last dim is the past plus the current sequence length", false);
+                c.relate(mask.shape.get(0), x.shape.get(0), "its attention mask's first dim is the batch", false);
+            }
             out[1] = TensorInfo.of(x.type, List.of(Dim.of(2), x.shape.get(0), Dim.of(heads), total, headSize));
         }
     }

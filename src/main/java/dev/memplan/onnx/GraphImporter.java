@@ -593,6 +593,11 @@ final class GraphImporter {
             public Dim fresh(String hint) {
                 return symbols.fresh(firstOut + "_" + hint, "data-dependent " + hint + " of " + nodeDesc);
             }
+
+            @Override
+            public void relate(Dim a, Dim b, String why, boolean broadcast) {
+                symbols.relations().record(a, b, nodeDesc, why, broadcast);
+            }
         };
         List<TensorInfo> outs;
         try {
@@ -601,11 +606,25 @@ final class GraphImporter {
             // absurd attributes or inputs (a corrupted file): leave the outputs uninferred
             return List.of();
         }
+        if (outs.size() == 1) {
+            outs = List.of(withValues(ctx, outs.get(0)));
+        }
         List<TensorInfo> bounded = new ArrayList<>(outs.size());
         for (TensorInfo t : outs) {
             bounded.add(t == null || t.shape == null || !tooComplex(t.shape) ? t : null);
         }
         return bounded;
+    }
+
+    /** {@code inferred} with its values when the node's inputs are known constants. */
+    private static TensorInfo withValues(InferenceContext ctx, TensorInfo inferred) {
+        try {
+            TensorInfo folded = ConstantFolder.fold(ctx, inferred);
+            return folded == null ? inferred : folded;
+        } catch (RuntimeException e) {
+            // an overflow or absurd constant: keep what inference said
+            return inferred;
+        }
     }
 
     /** Dim expressions larger than this fall back to a fresh symbol: keeps every step cheap. */
@@ -665,6 +684,11 @@ final class GraphImporter {
                                 Map<Integer, ControlFlowImporter.ControlFlowDraft> drafts, List<String> inputNames,
                                 List<ControlFlowNode> unused) {
         Graph.Builder b = Graph.builder();
+        // derived symbols are written out in every shape, so the graph plans with the free
+        // symbols alone whoever plans it (OnnxPlanner still checks bindings of derived ones)
+        relations = symbols.resolveRelations();
+        derivedExprs = new HashMap<>();
+        relations.derived().forEach((name, d) -> derivedExprs.put(name, d.expression()));
         Map<String, Integer> ids = new HashMap<>();
         // graph inputs first, then outer values the body reads (owned by the enclosing plan)
         List<Integer> inputs = new ArrayList<>();
@@ -707,13 +731,14 @@ final class GraphImporter {
         for (String w : usedWeights) {
             inits.add(valueId(b, ids, w));
         }
-        // count every weight of this graph (used or not) once
+        // count every weight of this graph (used or not) once; a size that overflows fails the
+        // import (InvalidSizeException naming the weight): a total never silently drops a tensor
         for (String w : weights) {
             OptionalLong bytes = staticBytes(w);
             if (bytes.isPresent()) {
-                weightBytes = saturatingAdd(weightBytes, bytes.getAsLong());
+                weightBytes = WeightTotals.add(weightBytes, bytes.getAsLong(), where);
                 if (folded.contains(w)) {
-                    foldedBytes = saturatingAdd(foldedBytes, bytes.getAsLong());
+                    foldedBytes = WeightTotals.add(foldedBytes, bytes.getAsLong(), where);
                 }
             }
         }
@@ -761,9 +786,16 @@ final class GraphImporter {
         } catch (InvalidGraphException e) {
             throw new OnnxFormatException(where + ": " + e.getMessage(), e);
         }
+        // a declared dim that a relation makes equal to the inferred one is no disagreement
+        List<ShapeDisagreement> unexplained = disagreements.stream()
+                .filter(d -> !relations.sameShape(d.declared(), d.inferred())).toList();
         return new ImportedGraph(proto.getName(), graph, views.build(), weightBytes, foldedBytes, folded.size(),
-                declared, disagreements, controlFlow, symbols.freshOrigins(), uninferred);
+                declared, unexplained, controlFlow, symbols.freshOrigins(), uninferred, relations);
     }
+
+    /** The relations resolved when the graph is built, and the derived symbols' expressions. */
+    private SymbolRelations relations = SymbolRelations.NONE;
+    private Map<String, Dim> derivedExprs = Map.of();
 
     private int valueId(Graph.Builder b, Map<String, Integer> ids, String name) {
         Integer id = ids.get(name);
@@ -775,26 +807,26 @@ final class GraphImporter {
             throw new OnnxFormatException(where + ": value '" + name + "' is referenced but never defined");
         }
         List<Dim> shape = t.shape != null ? t.shape : List.of(symbols.fresh(name + "_numel", "unknown shape"));
+        if (!derivedExprs.isEmpty()) {
+            shape = shape.stream().map(d -> DimSubstitution.apply(d, derivedExprs)).toList();
+        }
         int v = b.value(name, t.type, new Shape(shape));
         ids.put(name, v);
         return v;
     }
 
+    /**
+     * The bytes of a static-shaped weight, empty for a symbolic shape or a type without a fixed
+     * width (strings).
+     *
+     * @throws dev.memplan.InvalidSizeException naming the weight when its size overflows a long
+     */
     private OptionalLong staticBytes(String name) {
         TensorInfo t = infos.get(name);
         if (t == null || !t.isStaticShape()) {
             return OptionalLong.empty();
         }
-        try {
-            return TensorSizes.bytes(new Value(0, name, t.type, new Shape(t.shape), -1), Map.of());
-        } catch (RuntimeException e) {
-            return OptionalLong.empty();
-        }
-    }
-
-    private static long saturatingAdd(long a, long b) {
-        long r = a + b;
-        return r < 0 ? Long.MAX_VALUE : r;
+        return TensorSizes.bytes(new Value(0, name, t.type, new Shape(t.shape), -1), Map.of());
     }
 
     static Map<String, TensorInfo> noOuter() {

@@ -21,6 +21,7 @@ public final class ImportedGraph {
     private final Graph graph;
     private final ViewMap views;
     private final long weightBytes;
+    private final long totalWeightBytes;
     private final long foldedBytes;
     private final int foldedValues;
     private final Map<String, Shape> declaredShapes;
@@ -28,10 +29,13 @@ public final class ImportedGraph {
     private final List<ControlFlowNode> controlFlow;
     private final Map<String, String> freshSymbols;
     private final List<String> uninferred;
+    private final SymbolRelations relations;
 
     ImportedGraph(String name, Graph graph, ViewMap views, long weightBytes, long foldedBytes, int foldedValues,
                   Map<String, Shape> declaredShapes, List<ShapeDisagreement> disagreements,
-                  List<ControlFlowNode> controlFlow, Map<String, String> freshSymbols, List<String> uninferred) {
+                  List<ControlFlowNode> controlFlow, Map<String, String> freshSymbols, List<String> uninferred,
+                  SymbolRelations relations) {
+        this.relations = relations;
         this.name = name;
         this.graph = graph;
         this.views = views;
@@ -43,6 +47,13 @@ public final class ImportedGraph {
         this.controlFlow = List.copyOf(controlFlow);
         this.freshSymbols = freshSymbols;
         this.uninferred = List.copyOf(uninferred);
+        long total = weightBytes;
+        for (ControlFlowNode cf : this.controlFlow) {
+            for (ControlFlowNode.Body b : cf.bodies()) {
+                total = WeightTotals.add(total, b.graph().totalWeightBytes(), "graph '" + name + "'");
+            }
+        }
+        this.totalWeightBytes = total;
     }
 
     /** The ONNX graph's name. */
@@ -59,9 +70,12 @@ public final class ImportedGraph {
     }
 
     /**
-     * The symbols to bind before planning, in first-use order: named dim_params, fresh symbols for
+     * The symbols of the model's shapes, in first-use order: named dim_params, fresh symbols for
      * unnamed dims, and data-dependent extents; including those only the bodies of control-flow
-     * nodes use.
+     * nodes use; then the {@link #derivedSymbols()}, which need no binding (the graph's shapes
+     * have their expressions written out, but a caller may still bind them, consistently).
+     *
+     * @return the symbols by name
      */
     public Map<String, Symbol> symbols() {
         Map<String, Symbol> out = new java.util.LinkedHashMap<>(graph.symbols());
@@ -70,7 +84,41 @@ public final class ImportedGraph {
                 b.graph().symbols().forEach(out::putIfAbsent);
             }
         }
+        relations.derived().keySet().forEach(name -> out.putIfAbsent(name, new Symbol(name)));
         return out;
+    }
+
+    /**
+     * Symbols that follow from others through a relation the model's ops impose, such as
+     * {@code total_seq_len = past_seq_len + seq_len}: they need no binding.
+     *
+     * @return derived symbols by name, in the order they were derived
+     */
+    public Map<String, DerivedSymbol> derivedSymbols() {
+        return relations.derived();
+    }
+
+    /**
+     * The relations inference proved between the model's symbols.
+     *
+     * @return the relations, resolved into derived symbols and checks
+     */
+    public SymbolRelations relations() {
+        return relations;
+    }
+
+    /**
+     * Completes bindings with the derived symbols they determine; see
+     * {@link SymbolRelations#complete(Map)}.
+     *
+     * @param bindings symbol values the caller gives
+     * @return {@code bindings} plus the value of every derived symbol they determine
+     *
+     * @throws BindingConflictException naming the node and both sides when a binding contradicts a
+     *                                  relation of the model
+     */
+    public Map<String, Long> completeBindings(Map<String, Long> bindings) {
+        return relations.complete(bindings);
     }
 
     /** Fresh symbols (not named by the model), with where each came from. */
@@ -86,16 +134,12 @@ public final class ImportedGraph {
         return weightBytes;
     }
 
-    /** Weight bytes of this graph and of every control-flow body in it. */
+    /**
+     * Weight bytes of this graph and of every control-flow body in it. Computed at import, where a
+     * total that overflows a long fails the import.
+     */
     public long totalWeightBytes() {
-        long total = weightBytes;
-        for (ControlFlowNode cf : controlFlow) {
-            for (ControlFlowNode.Body b : cf.bodies()) {
-                long add = b.graph().totalWeightBytes();
-                total = total + add < 0 ? Long.MAX_VALUE : total + add;
-            }
-        }
-        return total;
+        return totalWeightBytes;
     }
 
     /** Bytes of the weights constant folding made (outputs of folded nodes). */

@@ -22,4 +22,13 @@ interface InferenceContext {
 
     /** A new symbol for a dim inference cannot express: data-dependent or not monotone. */
     Dim fresh(String hint);
+
+    /**
+     * Records that this node requires {@code a == b} (with {@code broadcast}, numpy broadcasting:
+     * equal unless one of them is 1), so that a symbol equal to other symbols can be derived and a
+     * binding that contradicts the node rejected.
+     *
+     * @param why what the node requires, in a few words, for error messages
+     */
+    void relate(Dim a, Dim b, String why, boolean broadcast);
 }

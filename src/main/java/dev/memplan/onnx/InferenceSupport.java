@@ -72,6 +72,33 @@ final class InferenceSupport {
         return d instanceof DerivedDim dd && dd.op() == op && dd.operands().contains(operand);
     }
 
+    /**
+     * numpy broadcasting of {@code shapes}, recording in {@code c} that the dims meeting at each
+     * axis are equal unless one is 1.
+     */
+    static List<Dim> broadcast(List<List<Dim>> shapes, InferenceContext c) {
+        List<Dim> out = broadcast(shapes);
+        if (out == null) {
+            return null;
+        }
+        int rank = out.size();
+        for (int i = 0; i < rank; i++) {
+            Dim first = null;
+            for (List<Dim> s : shapes) {
+                int j = i - (rank - s.size());
+                if (j < 0 || Dim.of(1).equals(s.get(j))) {
+                    continue;
+                }
+                if (first == null) {
+                    first = s.get(j);
+                } else {
+                    c.relate(first, s.get(j), "broadcasting", true);
+                }
+            }
+        }
+        return out;
+    }
+
     static List<Dim> broadcast(List<List<Dim>> shapes) {
         int rank = 0;
         for (List<Dim> s : shapes) {

@@ -32,7 +32,12 @@ final class NnOps {
             fill(out, 1, TensorInfo.of(DataType.FLOAT32, stats));
             fill(out, 2, TensorInfo.of(DataType.FLOAT32, stats));
         } else {
-            // SkipLayerNormalization: mean, inv_std_var, input_skip_bias_sum
+            // SkipLayerNormalization: mean, inv_std_var, input_skip_bias_sum; the skip input
+            // matches the input (or broadcasts to it)
+            TensorInfo skip = c.input(1);
+            if (skip != null && skip.hasShape() && skip.rank() <= x.rank()) {
+                broadcast(List.of(x.shape, skip.shape), c);
+            }
             if (!stats.isEmpty()) {
                 stats.set(stats.size() - 1, Dim.of(1));
             }
@@ -59,7 +64,8 @@ final class NnOps {
         if (bVec) {
             bs.add(Dim.of(1));
         }
-        List<Dim> batch = broadcast(Arrays.asList(as.subList(0, as.size() - 2), bs.subList(0, bs.size() - 2)));
+        c.relate(as.get(as.size() - 1), bs.get(bs.size() - 2), c.opType() + " inner dims", false);
+        List<Dim> batch = broadcast(Arrays.asList(as.subList(0, as.size() - 2), bs.subList(0, bs.size() - 2)), c);
         List<Dim> shape = new ArrayList<>(batch);
         if (!aVec) {
             shape.add(as.get(as.size() - 2));
@@ -78,6 +84,8 @@ final class NnOps {
         }
         Dim m = c.attrs().getInt("transA", 0) != 0 ? a.shape.get(1) : a.shape.get(0);
         Dim n = c.attrs().getInt("transB", 0) != 0 ? b.shape.get(0) : b.shape.get(1);
+        c.relate(c.attrs().getInt("transA", 0) != 0 ? a.shape.get(0) : a.shape.get(1),
+                c.attrs().getInt("transB", 0) != 0 ? b.shape.get(1) : b.shape.get(0), "Gemm inner dims", false);
         return TensorInfo.of(a.type, List.of(m, n));
     }
 

@@ -19,8 +19,19 @@ public final class OnnxPlanner {
     private OnnxPlanner() {
     }
 
-    /** Plans {@code imported} with its symbols bound to {@code bindings}. */
-    public static OnnxPlan plan(ImportedGraph imported, Map<String, Long> bindings, PlanOptions options) {
+    /**
+     * Plans {@code imported} with its symbols bound to {@code bindings}, completed with the
+     * symbols the model derives from them ({@link ImportedGraph#completeBindings}).
+     *
+     * @param imported      the import to plan
+     * @param givenBindings symbol values; derived symbols may be left out
+     * @param options       planning options
+     * @return the plan, complete or deferred, with the completed bindings
+     *
+     * @throws BindingConflictException when a binding contradicts a relation of the model
+     */
+    public static OnnxPlan plan(ImportedGraph imported, Map<String, Long> givenBindings, PlanOptions options) {
+        Map<String, Long> bindings = imported.completeBindings(givenBindings);
         Schedule schedule = MemPlan.compile(imported.graph(), imported.views(), options);
         PlanResult result = schedule.plan(bindings);
         List<OnnxPlan.NodeNeed> needs = new ArrayList<>();
@@ -39,7 +50,8 @@ public final class OnnxPlanner {
         }
         List<String> unbound = new ArrayList<>();
         for (Symbol s : imported.symbols().values()) {
-            if (!bindings.containsKey(s.name())) {
+            // a derived symbol is not to bind: its free symbols are listed instead
+            if (!bindings.containsKey(s.name()) && !imported.derivedSymbols().containsKey(s.name())) {
                 unbound.add(s.name());
             }
         }

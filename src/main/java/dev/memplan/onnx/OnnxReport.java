@@ -247,7 +247,9 @@ public final class OnnxReport {
 
     /**
      * The symbols to bind, for {@code memplan symbols model.onnx}: name, where it came from, and
-     * its binding in {@code bindings} (null when unbound).
+     * its binding in {@code bindings} (null when unbound); a derived symbol also has
+     * {@code "derived"}, its expression ({@code "past_seq_len + seq_len"}), and an origin that
+     * names the node that ties it to the others.
      */
     public static ArrayNode symbols(ImportedGraph imp, Map<String, Long> bindings) {
         ArrayNode out = JSON.arrayNode();
@@ -261,7 +263,14 @@ public final class OnnxReport {
                 n.putNull("bound");
             }
             String origin = imp.freshSymbols().get(sym.name());
-            n.put("origin", origin == null ? "named by the model" : origin);
+            origin = origin == null ? "named by the model" : origin;
+            DerivedSymbol derived = imp.derivedSymbols().get(sym.name());
+            if (derived != null) {
+                n.put("derived", derived.expressionText());
+                origin += "; no binding needed: " + derived.relation().node() + " requires it ("
+                        + derived.relation().why() + ")";
+            }
+            n.put("origin", origin);
         }
         return out;
     }

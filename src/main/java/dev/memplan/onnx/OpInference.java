@@ -206,7 +206,7 @@ final class OpInference {
         if (COMPARISONS.contains(op)) {
             type = DataType.BOOL;
         }
-        List<Dim> shape = shapes.isEmpty() ? null : broadcast(shapes);
+        List<Dim> shape = shapes.isEmpty() ? null : broadcast(shapes, c);
         SymInt[] data = null;
         TensorInfo a = c.input(0);
         TensorInfo b = c.input(1);
@@ -291,7 +291,7 @@ final class OpInference {
         if (cond == null || a == null || b == null) {
             return null;
         }
-        List<Dim> shape = broadcast(Arrays.asList(cond.shape, a.shape, b.shape));
+        List<Dim> shape = broadcast(Arrays.asList(cond.shape, a.shape, b.shape), c);
         SymInt[] data = null;
         long[] k = cond.constInts();
         if (k != null && a.ints != null && b.ints != null && shape != null && shape.size() <= 1) {

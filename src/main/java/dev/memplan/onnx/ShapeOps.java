@@ -175,6 +175,9 @@ final class ShapeOps {
             }
             along.add(t.shape.get(ax));
             for (int i = 0; i < r; i++) {
+                if (i != ax) {
+                    c.relate(first.shape.get(i), t.shape.get(i), "Concat inputs agree off axis " + ax, false);
+                }
                 if (i != ax && !shape.get(i).isStatic() && t.shape.get(i).isStatic()) {
                     shape.set(i, t.shape.get(i)); // prefer a static extent for the shared dims
                 }
@@ -507,7 +510,7 @@ final class ShapeOps {
         if (s.ints == null) {
             return TensorInfo.of(x.type, null);
         }
-        return TensorInfo.of(x.type, broadcast(Arrays.asList(x.shape, dimsOf(s.ints, c, "expand_d"))));
+        return TensorInfo.of(x.type, broadcast(Arrays.asList(x.shape, dimsOf(s.ints, c, "expand_d")), c));
     }
 
     static TensorInfo tile(InferenceContext c) {

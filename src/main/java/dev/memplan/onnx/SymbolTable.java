@@ -2,32 +2,44 @@ package dev.memplan.onnx;
 
 import dev.memplan.Dim;
 import dev.memplan.Symbol;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The symbols of one model (main graph and bodies): named dim_params, and fresh symbols for
- * unnamed or data-dependent dims, each with a unique name and a note on where it came from.
+ * unnamed or data-dependent dims, each with a unique name and a note on where it came from; and
+ * the relations inference proves between them.
  */
 final class SymbolTable {
-    private final Set<String> used = new HashSet<>();
+    /** Every name in use, with the order of its first use. */
+    private final Map<String, Integer> used = new HashMap<>();
     private final Map<String, String> freshOrigins = new LinkedHashMap<>();
+    private final RelationLog relations = new RelationLog();
 
     Symbol named(String name) {
-        used.add(name);
+        used.putIfAbsent(name, used.size());
         return new Symbol(name);
+    }
+
+    RelationLog relations() {
+        return relations;
+    }
+
+    /** The relations resolved so far; fresh symbols and later ones become derived first. */
+    SymbolRelations resolveRelations() {
+        return SymbolRelations.resolve(relations.relations(), name -> (freshOrigins.containsKey(name) ? 1 << 30 : 0)
+                + used.getOrDefault(name, 0));
     }
 
     /** A new symbol named after {@code base}, unique in the model. */
     Dim fresh(String base, String origin) {
         String clean = base.isEmpty() ? "dim" : base;
         String name = clean;
-        for (int i = 2; used.contains(name); i++) {
+        for (int i = 2; used.containsKey(name); i++) {
             name = clean + "_" + i;
         }
-        used.add(name);
+        used.put(name, used.size());
         freshOrigins.put(name, origin);
         return new Symbol(name);
     }

@@ -27,7 +27,7 @@ class OffsetQualityTest {
      * case is reached on them at this effort; at the default they are held to
      * {@link #WIDE_DEFAULT_WORST} so a regression of the fast path shows.
      */
-    static final int WIDE_EFFORT = 16;
+    static final int WIDE_EFFORT = 24;
     static final double WIDE_DEFAULT_WORST = 1.08;
     /** Issue 8: geomean arena / bound on the hard packing instances at pack's default effort. */
     static final double HARD_GEOMEAN_TARGET = 1.20;

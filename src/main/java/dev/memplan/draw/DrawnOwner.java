@@ -1,0 +1,30 @@
+package dev.memplan.draw;
+
+/**
+ * One owner (a tensor that owns bytes) as the picture shows it. Names come from input files and
+ * are raw here: every writer escapes them for its own output.
+ *
+ * @param valueId    the owner's value id in its graph
+ * @param name       the value's name (the ONNX name for models), or {@code %id} when it has none
+ * @param opType     the op type of the producing node, or {@code input} for an included graph input
+ * @param dataType   the element type's name ({@code float32}, ...)
+ * @param shape      the shape as written in the graph, symbols included ({@code [batch, 128]})
+ * @param boundShape the shape at the picture's bindings ({@code [4, 128]}); {@code ?} for a dim
+ *                   that stays unknown
+ * @param bytes      bytes planned for it (after alignment)
+ * @param def        the position where it is produced
+ * @param useEnd     the last position that reads it (inclusive)
+ */
+public record DrawnOwner(int valueId, String name, String opType, String dataType, String shape, String boundShape,
+                         long bytes, int def, int useEnd) {
+
+    /**
+     * Whether two owners are live at one same position (inclusive intervals).
+     *
+     * @param other another owner of the same picture
+     * @return true when their intervals overlap
+     */
+    public boolean liveWith(DrawnOwner other) {
+        return def <= other.useEnd && other.def <= useEnd;
+    }
+}
