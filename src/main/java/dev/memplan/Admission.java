@@ -39,6 +39,7 @@ public final class Admission {
      * @param max the largest value to consider, >= 1
      * @return the largest fitting value, or empty when 1 does not fit
      * @throws IllegalArgumentException when a symbol other than {@code symbol} is left unbound
+     * @throws InvalidSizeException     when the sizes overflow even at {@code symbol = 1}
      */
     public static OptionalLong largestFitting(Reservation schedule, String symbol, Map<String, Long> others,
                                               long budgetBytes, long max) {
@@ -48,20 +49,33 @@ public final class Admission {
         if (peakAt(schedule, symbol, others, 1) > budgetBytes) {
             return OptionalLong.empty();
         }
-        if (peakAt(schedule, symbol, others, max) <= budgetBytes) {
+        if (fits(schedule, symbol, others, max, budgetBytes)) {
             return OptionalLong.of(max);
         }
         long fits = 1; // peak(fits) <= budget < peak(over)
         long over = max;
         while (over - fits > 1) {
             long mid = fits + (over - fits) / 2;
-            if (peakAt(schedule, symbol, others, mid) <= budgetBytes) {
+            if (fits(schedule, symbol, others, mid, budgetBytes)) {
                 fits = mid;
             } else {
                 over = mid;
             }
         }
         return OptionalLong.of(fits);
+    }
+
+    /**
+     * Whether the plan at {@code symbol = value} fits; sizes too large for a 64-bit count fit no
+     * budget (1 fitted, so it is {@code value} that made them overflow).
+     */
+    private static boolean fits(Reservation schedule, String symbol, Map<String, Long> others, long value,
+                                long budgetBytes) {
+        try {
+            return peakAt(schedule, symbol, others, value) <= budgetBytes;
+        } catch (InvalidSizeException e) {
+            return false;
+        }
     }
 
     /**
@@ -73,6 +87,7 @@ public final class Admission {
      * @param value the value of {@code symbol}
      * @return the bytes to reserve
      * @throws IllegalArgumentException naming the unbound symbols when the plan is deferred
+     * @throws InvalidSizeException     when a size or the total overflows a 64-bit byte count
      */
     public static long peakAt(Reservation schedule, String symbol, Map<String, Long> others, long value) {
         Map<String, Long> bindings = new HashMap<>(others);

@@ -9,8 +9,10 @@ import java.util.OptionalLong;
  * {@link Schedule} (its plan's peak) or a compiled ONNX model (its outer peak plus the transient
  * need of its If/Loop/Scan bodies). {@link Admission} searches over it.
  *
- * <p>Implementations must be monotone in every symbol (a larger bound never needs fewer bytes, as
- * holds because sizes only grow with their symbols) and thread-safe.
+ * <p>Implementations are thread-safe, and a reservation made at some bounds must hold every request
+ * at or below them (sizes only grow with their symbols, so a plan made at the bounds is valid for
+ * smaller bindings). The reported bytes need not be monotone in a symbol: a heuristic planner can
+ * pack a larger request better; {@link Admission} does not rely on it.
  */
 public interface Reservation {
 

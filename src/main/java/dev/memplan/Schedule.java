@@ -174,6 +174,8 @@ public final class Schedule implements Reservation {
      *
      * @param bindings symbol name to value
      * @return the plan, or deferred with the owners whose size needs an unbound symbol
+     * @throws InvalidSizeException naming the symbol when a binding is negative, or the value when
+     *                              a size or the total overflows
      */
     public PlanResult plan(Map<String, Long> bindings) {
         return plan(SizeOracle.bounded(bindings));

@@ -29,9 +29,16 @@ public interface SizeOracle {
      *
      * @param bounds upper bound of each symbol (symbol name to value)
      * @return the oracle
+     * @throws InvalidSizeException naming the symbol when a bound is negative
      */
     static SizeOracle bounded(Map<String, Long> bounds) {
         Map<String, Long> copy = Map.copyOf(bounds);
+        for (Map.Entry<String, Long> e : copy.entrySet()) {
+            if (e.getValue() < 0) {
+                throw new InvalidSizeException("symbol '" + e.getKey() + "' is bound to " + e.getValue()
+                        + "; bind it to a value >= 0");
+            }
+        }
         return owner -> TensorSizes.bytes(owner, copy);
     }
 }

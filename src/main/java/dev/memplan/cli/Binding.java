@@ -3,19 +3,26 @@ package dev.memplan.cli;
 
 import picocli.CommandLine;
 
-/** One {@code --bind SYM=N}: a symbol and the value it is bound to (>= 0). */
+/**
+ * One {@code --bind SYM=N}: a symbol and the value it is bound to (>= 0). The symbol is taken as
+ * written, spaces included (a model may name a symbol {@code "seq "}); control characters are
+ * written as the text output shows them ({@link TerminalText#unescape}: {@code seq\x00=8}).
+ */
 record Binding(String symbol, long value) {
 
-    /** Parses {@code SYM=N}; a malformed pair or a negative value is a usage error. */
+    /**
+     * Parses {@code SYM=N} (the last {@code =} separates them, so a symbol may hold one); a
+     * malformed pair or a negative value is a usage error.
+     */
     static final class Converter implements CommandLine.ITypeConverter<Binding> {
         @Override
         public Binding convert(String text) {
-            int eq = text.indexOf('=');
+            int eq = text.lastIndexOf('=');
             if (eq <= 0 || eq == text.length() - 1) {
                 throw new CommandLine.TypeConversionException("'" + text
                         + "' is not SYM=N; write the symbol, '=' and a whole number, e.g. seq=128");
             }
-            String symbol = text.substring(0, eq).trim();
+            String symbol = TerminalText.unescape(text.substring(0, eq));
             String number = text.substring(eq + 1).trim();
             long value;
             try {

@@ -4,23 +4,29 @@ package dev.memplan.cli;
 import java.util.Locale;
 import picocli.CommandLine;
 
-/** A byte count on the command line: {@code 1073741824}, {@code 512MiB}, {@code 1GiB}, {@code 64KiB}. */
+/**
+ * A byte count on the command line: a whole number of bytes, optionally with a unit, case
+ * ignored. Binary units: {@code KiB MiB GiB TiB} and the short {@code K M G T} (as in
+ * {@code java -Xmx2g}), powers of 1024. Decimal units: {@code KB MB GB TB}, powers of 1000 (as
+ * disks are sold). So {@code 2GiB} = {@code 2G} = 2,147,483,648 and {@code 2GB} = 2,000,000,000.
+ */
 final class ByteCount implements CommandLine.ITypeConverter<Long> {
-    private static final String[] UNITS = {"KIB", "MIB", "GIB", "TIB"};
+    /** Suffixes, longest first so that {@code GIB} is not read as {@code B}. */
+    private static final String[] SUFFIXES = {"KIB", "MIB", "GIB", "TIB", "KB", "MB", "GB", "TB", "K", "M", "G", "T",
+            "B"};
+    private static final long[] SCALES = {1L << 10, 1L << 20, 1L << 30, 1L << 40, 1_000L, 1_000_000L,
+            1_000_000_000L, 1_000_000_000_000L, 1L << 10, 1L << 20, 1L << 30, 1L << 40, 1};
 
     @Override
     public Long convert(String text) {
         String t = text.trim().toUpperCase(Locale.ROOT);
         long scale = 1;
-        for (int i = 0; i < UNITS.length; i++) {
-            if (t.endsWith(UNITS[i])) {
-                scale = 1L << (10 * (i + 1));
-                t = t.substring(0, t.length() - UNITS[i].length()).trim();
+        for (int i = 0; i < SUFFIXES.length; i++) {
+            if (t.endsWith(SUFFIXES[i])) {
+                scale = SCALES[i];
+                t = t.substring(0, t.length() - SUFFIXES[i].length()).trim();
                 break;
             }
-        }
-        if (t.endsWith("B")) {
-            t = t.substring(0, t.length() - 1).trim();
         }
         try {
             long n = Long.parseLong(t);
@@ -29,8 +35,9 @@ final class ByteCount implements CommandLine.ITypeConverter<Long> {
             }
             return Math.multiplyExact(n, scale);
         } catch (NumberFormatException | ArithmeticException e) {
-            throw new CommandLine.TypeConversionException("'" + text
-                    + "' is not a byte count; write a whole number, optionally with KiB, MiB, GiB or TiB (e.g. 1GiB)");
+            throw new CommandLine.TypeConversionException("'" + text + "' is not a byte count; write a whole number,"
+                    + " optionally with a unit: KiB, MiB, GiB, TiB or K, M, G, T (powers of 1024) or KB, MB, GB, TB"
+                    + " (powers of 1000), e.g. 2GiB");
         }
     }
 

@@ -5,6 +5,7 @@ import dev.memplan.ActivationPlan;
 import dev.memplan.Admission;
 import dev.memplan.EngineMode;
 import dev.memplan.EngineUnavailableException;
+import dev.memplan.InvalidSizeException;
 import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
 import dev.memplan.Strategy;
@@ -12,6 +13,7 @@ import dev.memplan.generate.GeneratedGraph;
 import dev.memplan.generate.TransformerConfig;
 import dev.memplan.generate.TransformerGenerator;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -32,7 +34,7 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {"Plans a built-in GPT-2-small decoder (12 layers, hidden 768, 12 heads) at sequence"
                 + " lengths 128 to 8192, then finds the longest sequence that fits a budget.",
-                "Exit codes: 0 done, 1 the engine cannot load, 2 usage."})
+                ExitCode.SUMMARY})
 final class DemoCommand implements Callable<Integer> {
     private static final long MAX_SEQUENCE = 1L << 20;
 
@@ -40,8 +42,8 @@ final class DemoCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--budget", paramLabel = "BYTES", defaultValue = "1GiB", converter = ByteCount.class,
-            description = "Activation memory available to one request: bytes, or with KiB, MiB, GiB"
-                    + " (default: ${DEFAULT-VALUE}).")
+            description = "Activation memory available to one request: bytes, or with a unit: KiB, MiB, GiB,"
+                    + " TiB or K, M, G, T (powers of 1024), KB, MB, GB, TB (powers of 1000) (default: ${DEFAULT-VALUE}).")
     private long budget;
 
     @Option(names = "--batch", paramLabel = "N", defaultValue = "1",
@@ -61,7 +63,24 @@ final class DemoCommand implements Callable<Integer> {
         if (batch < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--batch must be >= 1, got " + batch);
         }
+        // Rendered in full before anything is printed: an error (sizes that overflow at a huge
+        // --batch) is then one line, never half a table and a stack trace.
+        StringWriter text = new StringWriter();
+        int exit;
+        try {
+            exit = render(new PrintWriter(text));
+        } catch (InvalidSizeException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--batch " + batch + " is too large: "
+                    + e.getMessage() + "; give a smaller --batch");
+        }
         PrintWriter out = spec.commandLine().getOut();
+        out.print(text);
+        out.flush();
+        return exit;
+    }
+
+    /** The table and the budget answer, into {@code out}; the exit code. */
+    private int render(PrintWriter out) {
         PlanOptions options = PlanOptions.defaults().withEngine(engine != null ? engine : EngineMode.fromSystemProperty())
                 .withStrategy(strategy.strategy()).withEffort(strategy.effort());
         TransformerConfig config = TransformerConfig.gpt2Small();
@@ -74,8 +93,8 @@ final class DemoCommand implements Callable<Integer> {
             offsets = model.compile(options.withStrategy(Strategy.OFFSETS));
             slots = model.compile(options.withStrategy(Strategy.SLOTS));
         } catch (EngineUnavailableException e) {
-            spec.commandLine().getErr().println("memplan: " + e.getMessage());
-            return 1;
+            spec.commandLine().getErr().println("memplan: " + TerminalText.escape(e.getMessage()));
+            return ExitCode.INPUT;
         }
         schedule = options.strategy() == Strategy.OFFSETS ? offsets : slots;
         Map<String, Long> batchOnly = Map.of("batch", batch);
@@ -110,7 +129,7 @@ final class DemoCommand implements Callable<Integer> {
                     Admission.peakAt(schedule, "seq", batchOnly, seq + 1));
         }
         out.flush();
-        return 0;
+        return ExitCode.OK;
     }
 
     /** {@code peak / bound}, 0 when the bound is 0. */

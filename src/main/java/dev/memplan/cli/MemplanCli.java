@@ -10,15 +10,18 @@ import java.util.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code memplan}: the command line. Each subcommand is its own class, registered in
- * {@code subcommands} below. Exit codes: 0 planned (complete or deferred), 1 bad input, 2 usage.
+ * {@code subcommands} below. Exit codes are in {@link ExitCode}; every failure is one line on
+ * stderr ({@link CliErrors}), and {@code @file} arguments are file names, never argument files.
  */
 @Command(name = "memplan", mixinStandardHelpOptions = true, versionProvider = MemplanCli.Version.class,
-        description = "Plans the activation memory of inference graphs: which tensors share a buffer,"
-                + " and how many bytes a request needs.",
+        description = {"Plans the activation memory of inference graphs: which tensors share a buffer,"
+                + " and how many bytes a request needs.", ExitCode.SUMMARY},
         subcommands = {PlanCommand.class, SymbolsCommand.class, DemoCommand.class, PackCommand.class,
                 DrawCommand.class,
                 CommandLine.HelpCommand.class})
@@ -28,6 +31,11 @@ public final class MemplanCli implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
+
+    /** Read through the parse result by {@link CliErrors#verbose}; a field so picocli has a place for it. */
+    @Option(names = "--verbose", scope = ScopeType.INHERIT,
+            description = "On a failure, also print the stack trace (for a bug report).")
+    private boolean verbose;
 
     /** {@code memplan} without a subcommand is a usage error. */
     @Override
@@ -40,7 +48,9 @@ public final class MemplanCli implements Callable<Integer> {
      * Enum options without a converter of their own ({@code --strategy}) ignore case.
      */
     public static CommandLine commandLine() {
-        return new CommandLine(new MemplanCli()).setCaseInsensitiveEnumValuesAllowed(true);
+        CommandLine cli = new CommandLine(new MemplanCli()).setCaseInsensitiveEnumValuesAllowed(true);
+        cli.setExpandAtFiles(false); // memplan plan @v.json reads the file named @v.json
+        return CliErrors.install(cli);
     }
 
     public static void main(String[] args) {

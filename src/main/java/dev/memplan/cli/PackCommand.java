@@ -8,6 +8,7 @@ import dev.memplan.Packing;
 import dev.memplan.PlanOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
+import dev.memplan.io.InputFiles;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -63,12 +64,14 @@ final class PackCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         PackingCsv.Problem problem;
-        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        try (Reader in = newReader(file)) {
             problem = PackingCsv.read(in);
         } catch (MemplanException e) {
             return fail(err, e.getMessage());
         } catch (NoSuchFileException e) {
             return fail(err, "no such file");
+        } catch (InputFiles.NotRegularFileException e) {
+            return fail(err, e.getReason());
         } catch (AccessDeniedException e) {
             return fail(err, "cannot read it (permission denied)");
         } catch (IOException e) {
@@ -92,15 +95,22 @@ final class PackCommand implements Callable<Integer> {
         }
         out.flush();
         err.println(String.format(Locale.ROOT, "memplan: %s: %d buffers, arena %d bytes, lower bound %d bytes%s",
-                file, r.size(), r.arenaBytes(), r.lowerBoundBytes(), r.lowerBoundBytes() > 0
+                TerminalText.escape(file.toString()), r.size(), r.arenaBytes(), r.lowerBoundBytes(), r.lowerBoundBytes() > 0
                         ? String.format(Locale.ROOT, ", arena/bound %.4f", (double) r.arenaBytes() / r.lowerBoundBytes())
                         : ""));
         err.flush();
         return 0;
     }
 
+    /** A reader of {@code file}, refusing a FIFO, device or directory at once (never blocking on one). */
+    private static Reader newReader(Path file) throws IOException {
+        InputFiles.requireRegularFile(file);
+        return Files.newBufferedReader(file, StandardCharsets.UTF_8);
+    }
+
     private int fail(PrintWriter err, String problem) {
-        err.println("memplan: " + file + ": " + problem);
+        // problems quote what they cite from the file already (PackingCsv.quote): escape the name only
+        err.println("memplan: " + TerminalText.escape(file.toString()) + ": " + problem);
         err.flush();
         return BAD_INPUT;
     }

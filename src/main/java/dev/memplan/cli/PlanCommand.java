@@ -10,12 +10,10 @@ import dev.memplan.PlanResult;
 import dev.memplan.draw.TextTimeline;
 import dev.memplan.json.PlanJson;
 import dev.memplan.onnx.ImportOptions;
-import dev.memplan.onnx.OnnxReport;
 import dev.memplan.onnx.ViewPolicy;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.NoSuchFileException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,12 +33,13 @@ import picocli.CommandLine.Spec;
 /**
  * {@code memplan plan FILE...}: plans each file and prints the plans in argument order. Every
  * file is read and planned before anything is printed; if one fails, stdout stays empty, each
- * failure is reported on stderr, and the exit code is 1.
+ * failure is reported on stderr (one line each), and the exit code says why ({@link ExitCode}).
+ * Memory: one file's plan at a time; the output waits in an {@link OutputSpool}.
  */
 @Command(name = "plan", mixinStandardHelpOptions = true, versionProvider = MemplanCli.Version.class,
         sortOptions = false,
         description = {"Plans the activation memory of each graph file.",
-                "Exit codes: 0 planned (complete or deferred), 1 bad input, 2 usage."})
+                ExitCode.SUMMARY})
 final class PlanCommand implements Callable<Integer> {
     /** Size of the {@code --timeline} picture: columns of the arena, rows of positions at most. */
     private static final int TIMELINE_COLUMNS = 64;
@@ -93,6 +92,11 @@ final class PlanCommand implements Callable<Integer> {
             description = "Text format: adds a picture of the arena over time (rows: positions, columns: bytes).")
     private boolean timeline;
 
+    @Option(names = "--require-complete",
+            description = "Exit 3 when a plan is deferred (some size is still unknown), after printing it:"
+                    + " for scripts that need a number.")
+    private boolean requireComplete;
+
     @Override
     public Integer call() {
         Map<String, Long> bindings = bindings();
@@ -102,66 +106,110 @@ final class PlanCommand implements Callable<Integer> {
         try {
             MemPlan.engineName(options.engine()); // fail once, up front, when native cannot load
         } catch (EngineUnavailableException e) {
-            err.println("memplan: " + e.getMessage());
-            return 1;
+            err.println("memplan: " + TerminalText.escape(e.getMessage()));
+            return ExitCode.INPUT;
         }
+        try (OutputSpool spool = new OutputSpool()) {
+            return planAll(bindings, options, spool, out, err);
+        }
+    }
 
-        List<PlannedFile> planned = new ArrayList<>();
+    /**
+     * Plans each file in turn and renders its output into {@code spool} at once, so only one
+     * file's plan is in memory at a time; prints the spool only when every file planned.
+     */
+    private int planAll(Map<String, Long> bindings, PlanOptions options, OutputSpool spool, PrintWriter out,
+                        PrintWriter err) {
+        boolean verbose = CliErrors.verbose(spec.commandLine().getParseResult());
         List<String> failures = new ArrayList<>();
-        for (Path file : files) {
+        List<String> deferred = new ArrayList<>();
+        Set<String> known = new LinkedHashSet<>();
+        int exit = ExitCode.INPUT;
+        for (int i = 0; i < files.size(); i++) {
+            Path file = files.get(i);
             String label = file.toString();
             try {
-                planned.add(GraphLoader.plan(file, bindings, options, new ImportOptions(!noFoldConstants, views)));
-            } catch (MemplanException e) {
-                failures.add(label + ": " + e.getMessage());
-            } catch (NoSuchFileException e) {
-                failures.add(label + ": no such file");
-            } catch (AccessDeniedException e) {
-                failures.add(label + ": cannot read it (permission denied)");
+                PlannedFile p = GraphLoader.plan(file, bindings, options, new ImportOptions(!noFoldConstants, views));
+                known.addAll(p.onnx() != null ? p.onnx().imported().symbols().keySet()
+                        : p.schedule().graph().symbols().keySet());
+                if (!(p.result() instanceof PlanResult.Complete)) {
+                    deferred.add(label);
+                }
+                if (failures.isEmpty()) { // once one file failed, nothing will be printed
+                    print(p, i, files.size() > 1, bindings, spool.writer());
+                }
+            } catch (OutOfMemoryError e) {
+                failures.add(CliErrors.outOfMemory(label));
+                exit = Math.max(exit, ExitCode.OUT_OF_MEMORY);
+                trace(verbose, e, err);
+            } catch (RuntimeException e) {
+                failures.add(label + ": " + (e instanceof MemplanException ? e.getMessage() : "internal error: " + e
+                        + "; this is a bug: rerun with --verbose and report the output"));
+                exit = Math.max(exit, e instanceof MemplanException ? ExitCode.INPUT : ExitCode.INTERNAL);
+                trace(verbose, e, err);
             } catch (IOException e) {
-                failures.add(label + ": cannot read it (" + e + ")");
+                failures.add(label + ": " + ReadErrors.describe(e));
+                trace(verbose, e, err);
             }
         }
         if (!failures.isEmpty()) {
             for (String failure : failures) {
-                err.println("memplan: " + failure);
+                err.println("memplan: " + TerminalText.escape(failure));
             }
             if (files.size() > 1) {
                 err.println("memplan: nothing printed: " + failures.size() + " of " + files.size()
                         + " files could not be planned");
             }
             err.flush();
-            return 1;
+            return exit;
         }
-        warnAboutUnusedBindings(bindings, planned, err);
-        print(planned, bindings, out);
-        return 0;
-    }
-
-    private void print(List<PlannedFile> planned, Map<String, Long> bindings, PrintWriter out) {
-        boolean several = planned.size() > 1;
-        for (int i = 0; i < planned.size(); i++) {
-            PlannedFile p = planned.get(i);
-            if (format == OutputFormat.JSON) {
-                String json = PlanJson.toJson(several ? p.label() : null, p.schedule(), p.result());
-                out.println(p.onnx() == null ? json : OnnxJson.extend(json, p.onnx()));
-            } else {
-                if (i > 0) {
-                    out.println();
-                }
-                if (p.onnx() == null) {
-                    TextReport.write(p, bindings, out);
-                } else {
-                    out.print(OnnxReport.text(p.label(), p.onnx()));
-                    p.result().asComplete().ifPresent(plan ->
-                            out.println("strategies " + StrategyComparison.of(plan, bindings).line()));
-                }
-                if (timeline && p.result() instanceof PlanResult.Complete c) {
-                    out.print(TextTimeline.render(c.plan(), TIMELINE_COLUMNS, TIMELINE_ROWS));
-                }
-            }
+        String unmatched = unmatchedBindings(bindings, known, files.size());
+        if (unmatched != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), unmatched);
+        }
+        try {
+            spool.copyTo(out);
+        } catch (UncheckedIOException e) {
+            err.println("memplan: cannot write the plans: " + TerminalText.escape(String.valueOf(e.getCause()
+                    .getMessage())) + "; check the free space of the temporary directory (java.io.tmpdir)");
+            err.flush();
+            return ExitCode.INPUT;
         }
         out.flush();
+        if (requireComplete && !deferred.isEmpty()) {
+            err.println("memplan: " + TerminalText.escape(String.join(", ", deferred)) + ": deferred (a size is"
+                    + " still unknown; bind the symbols it lists) and --require-complete was given");
+            err.flush();
+            return ExitCode.DEFERRED;
+        }
+        return ExitCode.OK;
+    }
+
+    private static void trace(boolean verbose, Throwable e, PrintWriter err) {
+        if (verbose) {
+            e.printStackTrace(err);
+        }
+    }
+
+    private void print(PlannedFile p, int index, boolean several, Map<String, Long> bindings, PrintWriter out) {
+        if (format == OutputFormat.JSON) {
+            String json = PlanJson.toJson(several ? p.label() : null, p.schedule(), p.result());
+            out.println(p.onnx() == null ? json : OnnxJson.extend(json, p.onnx()));
+        } else {
+            if (index > 0) {
+                out.println();
+            }
+            if (p.onnx() == null) {
+                TextReport.write(p, bindings, out);
+            } else {
+                OnnxTextReport.write(p.label(), p.onnx(), out);
+                p.result().asComplete().ifPresent(plan ->
+                        out.println("strategies " + StrategyComparison.of(plan, bindings).line()));
+            }
+            if (timeline && p.result() instanceof PlanResult.Complete c) {
+                out.print(TextTimeline.render(c.plan(), TIMELINE_COLUMNS, TIMELINE_ROWS));
+            }
+        }
     }
 
     private Map<String, Long> bindings() {
@@ -191,21 +239,27 @@ final class PlanCommand implements Callable<Integer> {
         return new PlanOptions(includeGraphInputs, alignment, mode, strategy.strategy(), strategy.effort());
     }
 
-    /** A --bind that matches no symbol is most likely a typo (sequence for seq): say so. */
-    private static void warnAboutUnusedBindings(Map<String, Long> bindings, List<PlannedFile> planned,
-                                                PrintWriter err) {
-        Set<String> known = new LinkedHashSet<>();
-        for (PlannedFile p : planned) {
-            known.addAll(p.onnx() != null ? p.onnx().imported().symbols().keySet()
-                    : p.schedule().graph().symbols().keySet());
-        }
+    /**
+     * The usage error for {@code --bind}s that match no symbol of any file (most likely a typo,
+     * sequence for seq), listing the symbols there are; null when every binding matched.
+     */
+    private static String unmatchedBindings(Map<String, Long> bindings, Set<String> known, int numFiles) {
+        List<String> unmatched = new ArrayList<>();
         for (String symbol : bindings.keySet()) {
             if (!known.contains(symbol)) {
-                err.println("memplan: warning: --bind " + symbol + " matches no symbol of "
-                        + (planned.size() > 1 ? "any of the graphs" : "the graph")
-                        + (known.isEmpty() ? " (there are none)" : "; the symbols are " + String.join(", ", known)));
+                unmatched.add(symbol);
             }
         }
-        err.flush();
+        if (unmatched.isEmpty()) {
+            return null;
+        }
+        List<String> symbols = new ArrayList<>();
+        for (String k : known) {
+            symbols.add(TerminalText.escape(k));
+        }
+        return "--bind " + TerminalText.escape(String.join(", ", unmatched))
+                + (unmatched.size() == 1 ? " matches" : " match") + " no symbol of "
+                + (numFiles > 1 ? "any of the graphs" : "the graph")
+                + (known.isEmpty() ? " (there are none)" : "; the symbols are " + String.join(", ", symbols));
     }
 }

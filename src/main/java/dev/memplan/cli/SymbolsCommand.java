@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "symbols", mixinStandardHelpOptions = true, versionProvider = MemplanCli.Version.class,
         description = {"Lists the symbols of an ONNX model's shapes: what `memplan plan --bind` binds.",
-                "Exit codes: 0 listed, 1 bad input, 2 usage."})
+                ExitCode.SUMMARY})
 final class SymbolsCommand implements Callable<Integer> {
 
     @Spec
@@ -52,9 +52,9 @@ final class SymbolsCommand implements Callable<Integer> {
             ImportedGraph imported = GraphLoader.importOnnx(model, new ImportOptions(true, ViewPolicy.ORT));
             symbols = OnnxReport.symbols(imported, Map.of());
         } catch (MemplanException e) {
-            err.println("memplan: " + model + ": " + e.getMessage());
+            err.println("memplan: " + TerminalText.escape(model + ": " + e.getMessage()));
             err.flush();
-            return 1;
+            return ExitCode.INPUT;
         }
         if (format == OutputFormat.JSON) {
             out.println(new ObjectMapper().createObjectNode().put("model", model.toString()).set("symbols", symbols));
@@ -62,10 +62,11 @@ final class SymbolsCommand implements Callable<Integer> {
             for (int i = 0; i < symbols.size(); i++) {
                 ObjectNode s = (ObjectNode) symbols.get(i);
                 String derived = s.hasNonNull("derived") ? " = " + s.get("derived").asText() : "";
-                out.println(s.get("name").asText() + derived + "\t" + s.get("origin").asText());
+                out.println(TerminalText.escape(s.get("name").asText() + derived) + "\t"
+                        + TerminalText.escape(s.get("origin").asText()));
             }
         }
         out.flush();
-        return 0;
+        return ExitCode.OK;
     }
 }

@@ -42,7 +42,7 @@ final class TextReport {
     private static void writeComplete(String label, Schedule s, ActivationPlan plan, Map<String, Long> bindings,
                                       PrintWriter out) {
         Graph g = s.graph();
-        out.println(label + ": complete plan (engine " + s.engine() + ")");
+        out.println(TerminalText.escape(label) + ": complete plan (engine " + s.engine() + ")");
         String bound = boundSymbols(g, bindings);
         if (!bound.isEmpty()) {
             out.println("  bound:        " + bound);
@@ -96,7 +96,7 @@ final class TextReport {
     private static void writeDeferred(String label, Schedule s, List<Integer> unknown, Map<String, Long> bindings,
                                       PrintWriter out) {
         Graph g = s.graph();
-        out.println(label + ": deferred, " + unknown.size() + " of " + s.numOwners()
+        out.println(TerminalText.escape(label) + ": deferred, " + unknown.size() + " of " + s.numOwners()
                 + " owners have no size yet (engine " + s.engine() + ")");
         String bound = boundSymbols(g, bindings);
         if (!bound.isEmpty()) {
@@ -113,7 +113,7 @@ final class TextReport {
             }
             for (Symbol sym : value.shape().symbols()) {
                 if (!bindings.containsKey(sym.name())) {
-                    missing.add(sym.name());
+                    missing.add(TerminalText.escape(sym.name()));
                 }
             }
         }
@@ -136,7 +136,7 @@ final class TextReport {
         for (String sym : g.symbols().keySet()) {
             Long v = bindings.get(sym);
             if (v != null) {
-                parts.add(sym + "=" + v);
+                parts.add(TerminalText.escape(sym) + "=" + v);
             }
         }
         return String.join(", ", parts);
@@ -146,16 +146,19 @@ final class TextReport {
         return PlanJson.ownersByDefThenId(s);
     }
 
+    /** Names from the input file, escaped for the terminal; at most {@link #MAX_NAMES}. */
     private static String names(List<String> names) {
-        if (names.size() <= MAX_NAMES) {
-            return String.join(", ", names);
+        List<String> shown = new ArrayList<>();
+        for (String name : names.subList(0, Math.min(names.size(), MAX_NAMES))) {
+            shown.add(TerminalText.escape(name));
         }
-        return String.join(", ", names.subList(0, MAX_NAMES)) + ", ... (+" + (names.size() - MAX_NAMES) + " more)";
+        return String.join(", ", shown)
+                + (names.size() > MAX_NAMES ? ", ... (+" + (names.size() - MAX_NAMES) + " more)" : "");
     }
 
-    /** {@code 1,572,864 B (1.50 MiB)}, the number right-aligned to {@code width} characters. */
+    /** {@code 1,572,864 B  1.50 MiB}, the number right-aligned to {@code width} characters (0: none). */
     static String bytes(long n, int width) {
-        String exact = String.format(Locale.ROOT, "%," + width + "d B", n);
+        String exact = String.format(Locale.ROOT, width > 0 ? "%," + width + "d B" : "%,d B", n);
         if (n < 1024) {
             return exact;
         }

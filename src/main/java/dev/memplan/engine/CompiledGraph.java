@@ -43,7 +43,10 @@ public interface CompiledGraph {
      * Allocates slots for one request.
      *
      * @param ownerSizes {@code numOwners()} byte counts by owner index, each >= 0, whose sum fits in
-     *                   a long (the caller checks both)
+     *                   a long; read from its position, never kept (the native engine copies it)
+     * @throws IllegalArgumentException when fewer than {@code numOwners()} remain or a size is
+     *                                  negative
+     * @throws ArithmeticException      when the sum overflows a signed 64-bit byte count
      */
     Allocation allocate(LongBuffer ownerSizes);
 
@@ -51,8 +54,11 @@ public interface CompiledGraph {
      * Places every owner at a byte offset in one arena for one request (DESIGN 5b).
      *
      * @param ownerSizes {@code numOwners()} byte counts by owner index, each >= 0, whose sum fits in
-     *                   a long (the caller checks both)
+     *                   a long
      * @param effort     search effort, >= 0 (see {@code PlanOptions.effort})
+     * @throws IllegalArgumentException when fewer than {@code numOwners()} remain or a size is
+     *                                  negative
+     * @throws ArithmeticException      when the sum overflows a signed 64-bit byte count
      */
     OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort);
 }

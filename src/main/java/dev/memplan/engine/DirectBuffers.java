@@ -28,9 +28,4 @@ final class DirectBuffers {
         }
         return ByteBuffer.allocateDirect((int) bytes + 8).alignedSlice(8).order(ByteOrder.nativeOrder());
     }
-
-    /** Whether the native code can read {@code b} in place. */
-    static boolean isNativeReadable(LongBuffer b, int n) {
-        return b.isDirect() && b.order() == ByteOrder.nativeOrder() && b.position() == 0 && b.limit() >= n;
-    }
 }

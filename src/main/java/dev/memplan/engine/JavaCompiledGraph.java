@@ -82,6 +82,7 @@ final class JavaCompiledGraph implements CompiledGraph {
     @Override
     public Allocation allocate(LongBuffer ownerSizes) {
         int numOwners = ownerValue.length;
+        SizeChecks.check(ownerSizes, numOwners);
         long[] size = ownerSizes.hasArray() && ownerSizes.arrayOffset() == 0 && ownerSizes.position() == 0
                 ? ownerSizes.array() : readAll(ownerSizes, numOwners);
         int[] ownerSlot = new int[numOwners];
@@ -125,13 +126,18 @@ final class JavaCompiledGraph implements CompiledGraph {
 
     private static long[] readAll(LongBuffer buffer, int n) {
         long[] out = new long[n];
-        buffer.duplicate().get(out);
+        try {
+            buffer.duplicate().get(out);
+        } catch (InternalError e) {
+            throw SizeChecks.faulted(e);
+        }
         return out;
     }
 
     @Override
     public OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort) {
         int numOwners = ownerValue.length;
+        SizeChecks.check(ownerSizes, numOwners);
         long[] size = readAll(ownerSizes, numOwners);
         long[] offset = new long[numOwners];
         long[] stats = OffsetPlanner.plan(numPositions, ownerDef, ownerUseEnd, size, effort, offset);

@@ -19,6 +19,8 @@ public final class JavaEngine implements PlanningEngine {
 
     @Override
     public CompiledGraph compile(FlatGraph g, int[] valueRoot, boolean includeGraphInputs) {
+        g.validate(); // as the native engine does: a public engine accepts no array it would misread
+        NativeEngine.checkRoots(valueRoot, g.numValues());
         int numValues = g.numValues();
         int numNodes = g.numNodes();
         int[] inOff = g.inputOffsets();

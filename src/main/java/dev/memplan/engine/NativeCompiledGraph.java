@@ -203,8 +203,10 @@ final class NativeCompiledGraph implements CompiledGraph {
         }
         IntBuffer ownerSlot = null;
         try {
-            long sizesAddress = DirectBuffers.isNativeReadable(ownerSizes, numOwners)
-                    ? MemplanNative.memplan_address(ownerSizes) : scratch.copySizes(ownerSizes, numOwners);
+            // Only memplan's own memory reaches C++: the caller's buffer (perhaps a mapping of a file
+            // that can shrink) is copied, and the copy checked, so no other thread can change it after.
+            long sizesAddress = scratch.copySizes(ownerSizes, numOwners);
+            SizeChecks.check(scratch.sizes(numOwners), numOwners);
             // The plan keeps the slot of each owner where the C++ code writes it: no copy.
             ownerSlot = DirectSlabs.allocate(Math.multiplyExact(numOwners, Integer.BYTES)).asIntBuffer();
             int rc = MemplanNative.memplan_allocate(numValues, numOwners, numPositions, defOffsetsAddress,
@@ -241,8 +243,9 @@ final class NativeCompiledGraph implements CompiledGraph {
         }
         LongBuffer ownerOffset = null;
         try {
-            long sizesAddress = DirectBuffers.isNativeReadable(ownerSizes, numOwners)
-                    ? MemplanNative.memplan_address(ownerSizes) : scratch.copySizes(ownerSizes, numOwners);
+            // As in allocate: only a checked copy in memplan's own memory reaches C++.
+            long sizesAddress = scratch.copySizes(ownerSizes, numOwners);
+            SizeChecks.check(scratch.sizes(numOwners), numOwners);
             // The plan keeps each owner's offset where the C++ code writes it: no copy.
             ownerOffset = DirectSlabs.allocate(Math.multiplyExact(numOwners, Long.BYTES)).asLongBuffer();
             int rc = MemplanNative.memplan_offsets_plan(numOwners, numPositions, ownerDefAddress, ownerUseEndAddress,

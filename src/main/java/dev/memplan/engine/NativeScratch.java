@@ -8,8 +8,8 @@ import org.bytedeco.javacpp.LongPointer;
 /**
  * What one native allocation needs besides its result, reused across the allocations of a
  * schedule so that a request neither allocates nor zeroes native memory for it: the free-set
- * treap, a copy of the sizes for callers that pass heap buffers, every slot's capacity (at most one
- * slot per owner) and the four totals. The memory is malloc'd by JavaCPP, never zeroed, and freed
+ * treap, the checked copy of the sizes (no caller's buffer reaches C++), every slot's capacity
+ * (at most one slot per owner) and the four totals. The memory is malloc'd by JavaCPP, never zeroed, and freed
  * when the scratch becomes unreachable.
  */
 final class NativeScratch {
@@ -39,8 +39,17 @@ final class NativeScratch {
     /** Copies {@code n} sizes from {@code from} (any buffer) and returns their address. */
     long copySizes(LongBuffer from, int n) {
         sizesView.clear();
-        sizesView.put(from.duplicate().limit(from.position() + n));
+        try {
+            sizesView.put(from.duplicate().limit(from.position() + n));
+        } catch (InternalError e) {
+            throw SizeChecks.faulted(e);
+        }
         return sizes.address();
+    }
+
+    /** The first {@code n} sizes last copied, as a read-only view (for checking them in Java). */
+    LongBuffer sizes(int n) {
+        return sizesView.duplicate().clear().limit(n).asReadOnlyBuffer();
     }
 
     long capacityAddress() {

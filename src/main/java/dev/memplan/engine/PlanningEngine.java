@@ -19,6 +19,7 @@ public interface PlanningEngine {
      *                           not a view; acyclic, checked by the caller
      * @param includeGraphInputs whether graph inputs own slots
      * @throws GraphCycleException when the nodes cannot be ordered
+     * @throws IllegalArgumentException when the arrays are inconsistent (both engines check them)
      */
     CompiledGraph compile(FlatGraph graph, int[] valueRoot, boolean includeGraphInputs);
 

@@ -3,7 +3,10 @@ package dev.memplan.json;
 
 import dev.memplan.Graph;
 import dev.memplan.ViewMap;
+import dev.memplan.io.InputFiles;
+import java.io.BufferedInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.Reader;
 import java.io.StringReader;
 import java.io.StringWriter;
@@ -37,15 +40,19 @@ public final class GraphJson {
     }
 
     /**
-     * Reads a graph file (UTF-8).
+     * Reads a graph file (UTF-8; other encodings are refused with a {@link GraphFileException}).
      *
      * @param file the file
      * @return the graph and its views
-     * @throws java.io.IOException when the file cannot be read
+     * @throws java.nio.file.NoSuchFileException       when it does not exist
+     * @throws InputFiles.NotRegularFileException       when it is a directory, FIFO or device: refused
+     *                                                  at once, never blocked on
+     * @throws IOException                              when it cannot be read
      */
     public static GraphFile read(Path file) throws IOException {
-        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            return read(in);
+        InputFiles.requireRegularFile(file);
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
+            return GraphJsonReader.read(in);
         }
     }
 

@@ -12,7 +12,9 @@ import dev.memplan.Dim;
 import dev.memplan.Graph;
 import dev.memplan.Shape;
 import dev.memplan.ViewMap;
+import java.io.BufferedInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.Reader;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -70,6 +72,40 @@ final class GraphJsonReader {
         this.p = parser;
     }
 
+    /**
+     * Reads a graph file's bytes, which must be UTF-8 (a UTF-8 byte order mark is skipped); UTF-16
+     * and UTF-32 are refused at line 1, invalid UTF-8 is reported where it is.
+     */
+    static GraphFile read(InputStream in) throws IOException {
+        BufferedInputStream buffered = in instanceof BufferedInputStream b ? b : new BufferedInputStream(in);
+        buffered.mark(4);
+        byte[] head = buffered.readNBytes(4);
+        buffered.reset();
+        String wide = wideEncoding(head);
+        if (wide != null) {
+            throw new GraphFileException(1, 1, "$", "the file " + wide + "; memplan reads graph files in UTF-8:"
+                    + " save it as UTF-8", null);
+        }
+        try (JsonParser parser = FACTORY.createParser(buffered)) {
+            return new GraphJsonReader(parser).readFile();
+        }
+    }
+
+    /** What the first bytes say about an encoding other than UTF-8, or null when they say nothing. */
+    private static String wideEncoding(byte[] head) {
+        int b0 = head.length > 0 ? head[0] & 0xff : -1;
+        int b1 = head.length > 1 ? head[1] & 0xff : -1;
+        if ((b0 == 0xfe && b1 == 0xff) || (b0 == 0xff && b1 == 0xfe)) {
+            return "is UTF-16 or UTF-32 (it starts with a byte order mark)";
+        }
+        for (byte b : head) {
+            if (b == 0) {
+                return "holds NUL bytes at its start: it is UTF-16 or UTF-32 text, or not text at all";
+            }
+        }
+        return null;
+    }
+
     static GraphFile read(Reader in) throws IOException {
         try (JsonParser parser = FACTORY.createParser(in)) {
             return new GraphJsonReader(parser).readFile();
@@ -81,8 +117,11 @@ final class GraphJsonReader {
             readDocument();
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation() != null ? e.getLocation() : p.currentLocation();
+            String problem = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Invalid UTF-8")
+                    ? "the file is not UTF-8 (" + e.getOriginalMessage() + "); save it as UTF-8"
+                    : "malformed JSON: " + e.getOriginalMessage();
             throw new GraphFileException(at.getLineNr(), at.getColumnNr(), JsonPaths.of(p.getParsingContext()),
-                    "malformed JSON: " + e.getOriginalMessage(), e);
+                    problem, e);
         }
         return build();
     }

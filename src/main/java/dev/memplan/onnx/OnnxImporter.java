@@ -23,15 +23,22 @@ public final class OnnxImporter {
      * @param model the model read
      * @param options constant folding and view policy
      * @return the imported graph
-     * @throws OnnxFormatException naming the model element when the graph is malformed
+     * @throws OnnxFormatException naming the model element when the graph is malformed, or when
+     *                             the model's file changed since {@link OnnxModel#read(java.nio.file.Path)}
      */
     public static ImportedGraph importModel(OnnxModel model, ImportOptions options) {
         GraphImporter importer = new GraphImporter(model.proto().getGraph(), model.source(), options,
                 model.defaultOpset(), new SymbolTable(), GraphImporter.noOuter(), List.of(), new HashSet<>());
+        ImportedGraph imported;
         try {
-            return importer.run();
+            imported = importer.run();
         } catch (StackOverflowError e) {
             throw new OnnxFormatException(model.source() + " nests sub-graphs too deeply to import", null);
+        } catch (InternalError e) {
+            // a fault on a page of the mapped file: it was truncated after it was read
+            throw OnnxModel.changed(model.source(), e);
         }
+        model.checkUnchanged(); // rewritten in place: what the import read may mix two versions
+        return imported;
     }
 }

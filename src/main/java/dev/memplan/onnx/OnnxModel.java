@@ -6,6 +6,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnsafeByteOperations;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import dev.memplan.onnx.proto.OnnxProto.OperatorSetIdProto;
+import dev.memplan.io.InputFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
@@ -26,6 +27,12 @@ import java.util.Map;
  * nesting limit bounds how deep sub-graphs can go. Fields planning does not declare are kept
  * as protobuf unknown fields; with aliasing their length-delimited payloads are windows on the
  * mapping too.
+ *
+ * <p>A mapped file that shrinks later faults when the lost pages are touched. So the file is
+ * stamped (size, modification time, identity) when opened: a fault while parsing, or a stamp
+ * that no longer matches after parsing or after {@link OnnxImporter#importModel import}, is an
+ * {@link OnnxFormatException} saying the file changed while it was being read. What the import
+ * returns holds no window on the mapping, and mapped bytes never reach native code.
  */
 public final class OnnxModel {
     /** Protobuf's own ceiling on one message, and ONNX's on a model without external data. */
@@ -34,11 +41,16 @@ public final class OnnxModel {
     private final String source;
     private final ModelProto proto;
     private final long fileBytes;
+    /** The mapped file and its stamp when opened; null for a model read from memory. */
+    private final Path file;
+    private final InputFiles.Stamp stamp;
 
-    private OnnxModel(String source, ModelProto proto, long fileBytes) {
+    private OnnxModel(String source, ModelProto proto, long fileBytes, Path file, InputFiles.Stamp stamp) {
         this.source = source;
         this.proto = proto;
         this.fileBytes = fileBytes;
+        this.file = file;
+        this.stamp = stamp;
     }
 
     /**
@@ -46,23 +58,59 @@ public final class OnnxModel {
      *
      * @param path the {@code .onnx} file
      * @return the model
-     * @throws OnnxFormatException when the file is missing, unreadable, not protobuf, truncated or
-     *                             has no graph
+     * @throws OnnxFormatException when the file is missing, unreadable, not a regular file (a
+     *                             directory, FIFO or device: refused at once, never blocked on),
+     *                             not protobuf, truncated, has no graph, or changed while read
      */
     public static OnnxModel read(Path path) {
         String source = path.toString();
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-            long size = ch.size();
-            if (size > MAX_FILE_BYTES) {
-                throw new OnnxFormatException(source + " is " + size + " bytes; a protobuf ONNX file is at most 2 GiB"
-                        + " (larger models keep their weights in external data files)");
+        try {
+            InputFiles.Stamp stamp = InputFiles.Stamp.of(InputFiles.requireRegularFile(path));
+            try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+                long size = ch.size();
+                if (size > MAX_FILE_BYTES) {
+                    throw new OnnxFormatException(source + " is " + size + " bytes; a protobuf ONNX file is at most"
+                            + " 2 GiB (larger models keep their weights in external data files)");
+                }
+                if (size != stamp.size()) {
+                    throw changed(source, null);
+                }
+                MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
+                ModelProto proto;
+                try {
+                    proto = parse(source, map, size);
+                } catch (InternalError e) {
+                    // the JVM's report of a fault on a mapped page: the file shrank under the parser
+                    throw changed(source, e);
+                }
+                if (!stamp.isCurrent(path)) {
+                    throw changed(source, null);
+                }
+                return new OnnxModel(source, proto, size, path, stamp);
             }
-            MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
-            return parse(source, map, size);
         } catch (NoSuchFileException e) {
             throw new OnnxFormatException(source + " does not exist; give the path of an .onnx file", e);
+        } catch (InputFiles.NotRegularFileException e) {
+            throw new OnnxFormatException(source + " " + e.getReason(), e);
         } catch (IOException e) {
             throw new OnnxFormatException("cannot read " + source + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The error of a file that changed (was rewritten or truncated) while memplan read it. */
+    static OnnxFormatException changed(String source, Throwable cause) {
+        return new OnnxFormatException(source + ": the file changed while it was being read; read it again once"
+                + " it is completely written (copy a new model next to it and rename it into place)", cause);
+    }
+
+    /**
+     * Checks that the file this model was mapped from has not changed since it was opened.
+     *
+     * @throws OnnxFormatException when it changed: what was read from it may be inconsistent
+     */
+    void checkUnchanged() {
+        if (file != null && !stamp.isCurrent(file)) {
+            throw changed(source, null);
         }
     }
 
@@ -74,10 +122,10 @@ public final class OnnxModel {
      * @return the model
      */
     public static OnnxModel read(String source, byte[] bytes) {
-        return parse(source, ByteBuffer.wrap(bytes), bytes.length);
+        return new OnnxModel(source, parse(source, ByteBuffer.wrap(bytes), bytes.length), bytes.length, null, null);
     }
 
-    private static OnnxModel parse(String source, ByteBuffer buffer, long size) {
+    private static ModelProto parse(String source, ByteBuffer buffer, long size) {
         if (size == 0) {
             throw new OnnxFormatException(source + " is empty; it is not an ONNX model");
         }
@@ -105,7 +153,7 @@ public final class OnnxModel {
             throw new OnnxFormatException(source + " holds no graph (ModelProto.graph, field 7, is missing);"
                     + " it is not an ONNX model or it is empty");
         }
-        return new OnnxModel(source, proto, size);
+        return proto;
     }
 
     /** {@return where the model came from (a path, or the name given to {@link #read(String, byte[])})} */
@@ -118,7 +166,12 @@ public final class OnnxModel {
         return fileBytes;
     }
 
-    // package-private: the generated (relocated) protobuf types are not part of the API
+    /**
+     * The parsed model. For a model read from a file, its {@code bytes} fields are windows on the
+     * mapped file: should the file shrink, reading them throws {@code InternalError}, which
+     * {@link OnnxImporter#importModel} reports as a changed file. Package-private: the generated
+     * (relocated) protobuf types are not part of the API.
+     */
     ModelProto proto() {
         return proto;
     }

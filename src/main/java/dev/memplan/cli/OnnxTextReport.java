@@ -1,0 +1,72 @@
+package dev.memplan.cli;
+
+import dev.memplan.ActivationPlan;
+import dev.memplan.PlanResult;
+import dev.memplan.Strategy;
+import dev.memplan.onnx.ImportedGraph;
+import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.onnx.OnnxReport;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalLong;
+
+/**
+ * The text format of {@code memplan plan} for an ONNX model: the same facts as the library's
+ * {@link OnnxReport#text}, in the units of the graph report ({@code 1,572,864 B  1.50 MiB}), with
+ * every name from the model escaped for the terminal.
+ */
+final class OnnxTextReport {
+    private OnnxTextReport() {
+    }
+
+    static void write(String label, OnnxPlan plan, PrintWriter out) {
+        ImportedGraph imp = plan.imported();
+        out.println("model      " + TerminalText.escape(label));
+        out.println("nodes      " + imp.graph().nodeCount());
+        int w = width(imp.totalWeightBytes(), imp.foldedBytes());
+        out.println("weights    " + TextReport.bytes(imp.totalWeightBytes(), w) + "  (folded "
+                + TextReport.bytes(imp.foldedBytes(), 0) + " in " + imp.foldedValues() + " values)");
+        if (!(plan.result() instanceof PlanResult.Complete c)) {
+            List<String> unbound = new ArrayList<>();
+            for (String s : plan.unboundSymbols()) {
+                unbound.add(TerminalText.escape(s));
+            }
+            out.println("plan       deferred: bind " + String.join(", ", unbound));
+            return;
+        }
+        ActivationPlan p = c.plan();
+        OptionalLong adm = plan.admissionBytes();
+        w = width(p.naiveBytes(), adm.orElse(0));
+        out.println("owners     " + plan.schedule().numOwners());
+        out.println("strategy   " + p.strategy());
+        if (p.strategy() == Strategy.SLOTS) {
+            out.println("slots      " + p.numSlots());
+        }
+        out.println("naive      " + TextReport.bytes(p.naiveBytes(), w));
+        out.println("peak       " + TextReport.bytes(p.peakBytes(), w));
+        out.println(String.format(Locale.ROOT, "savings    %.1f%%", 100 * p.savingsRatio()));
+        OnnxReport.LivePeak at = OnnxReport.livePeak(plan, 3);
+        out.println("lower bnd  " + TextReport.bytes(p.lowerBoundBytes(), w) + "  at position " + at.position()
+                + " (" + TerminalText.escape(at.nodeName()) + ")");
+        for (OnnxReport.LiveTensor t : at.largest()) {
+            out.println("           " + TextReport.bytes(t.bytes(), w) + "  " + TerminalText.escape(t.onnxName()));
+        }
+        for (OnnxPlan.NodeNeed n : plan.controlFlow()) {
+            out.println("transient  " + (n.transientNeed().isPresent()
+                    ? TextReport.bytes(n.transientNeed().getAsLong(), w) : "deferred") + "  "
+                    + TerminalText.escape(n.node().nodeName()) + " (" + TerminalText.escape(n.node().opType()) + ")");
+        }
+        out.println("admission  " + (adm.isPresent() ? TextReport.bytes(adm.getAsLong(), w) : "deferred"));
+    }
+
+    /** The width of the largest of {@code counts} with thousands separators. */
+    private static int width(long... counts) {
+        long max = 0;
+        for (long n : counts) {
+            max = Math.max(max, n);
+        }
+        return String.format(Locale.ROOT, "%,d", max).length();
+    }
+}

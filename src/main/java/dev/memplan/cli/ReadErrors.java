@@ -1,0 +1,29 @@
+package dev.memplan.cli;
+
+import dev.memplan.io.InputFiles;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+
+/** Says in a few words, without Java class names, why a file could not be read. */
+final class ReadErrors {
+    private ReadErrors() {
+    }
+
+    static String describe(IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return "no such file";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "cannot read it (permission denied)";
+        }
+        if (e instanceof InputFiles.NotRegularFileException n) {
+            return n.getReason();
+        }
+        if (e instanceof FileSystemException f && f.getReason() != null) {
+            return "cannot read it (" + f.getReason() + ")";
+        }
+        return "cannot read it (" + (e.getMessage() != null ? e.getMessage() : "an I/O error") + ")";
+    }
+}

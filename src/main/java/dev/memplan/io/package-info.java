@@ -1,0 +1,2 @@
+/** Reading input files safely: only regular files, and knowing when a file changed while read. */
+package dev.memplan.io;

@@ -1,0 +1,64 @@
+package dev.memplan.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.LongBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Issue 11 case 11: the public engine classes check what they are given as the native boundary
+ * always did, on both engines: negative and overflowing sizes, and inconsistent graph arrays, are
+ * exceptions, never a wrapped total.
+ */
+class EngineInputChecksTest {
+
+    static Stream<PlanningEngine> engines() {
+        List<PlanningEngine> engines = new ArrayList<>(List.of(JavaEngine.INSTANCE));
+        NativeEngine.instance().ifPresent(engines::add);
+        return engines.stream();
+    }
+
+    /** x (input) -> n0 -> a -> n1 -> b (output): two owners. */
+    private static CompiledGraph chain(PlanningEngine engine) {
+        FlatGraph g = new FlatGraph(3, 2, new int[] {0, 1, 2}, new int[] {0, 1}, new int[] {0, 1, 2},
+                new int[] {1, 2}, new int[] {FlatGraph.GRAPH_INPUT, 0, FlatGraph.GRAPH_OUTPUT});
+        return engine.compile(g, new int[] {0, 1, 2}, false);
+    }
+
+    @ParameterizedTest
+    @MethodSource("engines")
+    void negativeSizesAreRejected(PlanningEngine engine) {
+        CompiledGraph g = chain(engine);
+        assertThrows(IllegalArgumentException.class, () -> g.allocate(LongBuffer.wrap(new long[] {8, -1})));
+        assertThrows(IllegalArgumentException.class,
+                () -> g.allocateOffsets(LongBuffer.wrap(new long[] {-8, 1}), 0));
+    }
+
+    @ParameterizedTest
+    @MethodSource("engines")
+    void overflowingSizesAreRejected(PlanningEngine engine) {
+        CompiledGraph g = chain(engine);
+        assertThrows(ArithmeticException.class,
+                () -> g.allocate(LongBuffer.wrap(new long[] {Long.MAX_VALUE, Long.MAX_VALUE})));
+        assertThrows(ArithmeticException.class,
+                () -> g.allocateOffsets(LongBuffer.wrap(new long[] {Long.MAX_VALUE, 2}), 0));
+        // in range, it still plans
+        assertEquals(24, g.allocate(LongBuffer.wrap(new long[] {16, 8})).peakBytes());
+    }
+
+    @ParameterizedTest
+    @MethodSource("engines")
+    void inconsistentGraphArraysAreRejected(PlanningEngine engine) {
+        FlatGraph outOfRange = new FlatGraph(3, 2, new int[] {0, 1, 2}, new int[] {0, 7}, new int[] {0, 1, 2},
+                new int[] {1, 2}, new int[] {FlatGraph.GRAPH_INPUT, 0, FlatGraph.GRAPH_OUTPUT});
+        assertThrows(IllegalArgumentException.class, () -> engine.compile(outOfRange, new int[] {0, 1, 2}, false));
+        FlatGraph ok = new FlatGraph(3, 2, new int[] {0, 1, 2}, new int[] {0, 1}, new int[] {0, 1, 2},
+                new int[] {1, 2}, new int[] {FlatGraph.GRAPH_INPUT, 0, FlatGraph.GRAPH_OUTPUT});
+        assertThrows(IllegalArgumentException.class, () -> engine.compile(ok, new int[] {0, 9, 2}, false));
+    }
+}
