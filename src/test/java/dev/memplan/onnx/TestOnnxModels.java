@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
 import static dev.memplan.onnx.OnnxWriter.FLOAT;
