@@ -30,6 +30,7 @@ module dev.memplan {
     exports dev.memplan;
     exports dev.memplan.draw;
     exports dev.memplan.generate;
+    exports dev.memplan.io; // InputFiles: the refusal of non-regular files that GraphJson.read documents
     exports dev.memplan.json;
     exports dev.memplan.onnx;
     exports dev.memplan.server;

@@ -34,9 +34,6 @@ public final class OnnxImporter {
             imported = importer.run();
         } catch (StackOverflowError e) {
             throw new OnnxFormatException(model.source() + " nests sub-graphs too deeply to import", null);
-        } catch (InternalError e) {
-            // a fault on a page of the mapped file: it was truncated after it was read
-            throw OnnxModel.changed(model.source(), e);
         }
         model.checkUnchanged(); // rewritten in place: what the import read may mix two versions
         return imported;

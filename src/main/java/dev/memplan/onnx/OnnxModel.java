@@ -9,7 +9,6 @@ import dev.memplan.onnx.proto.OnnxProto.OperatorSetIdProto;
 import dev.memplan.io.InputFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -21,18 +20,18 @@ import java.util.Map;
 /**
  * A parsed ONNX model.
  *
- * <p>The file is memory-mapped and parsed with aliasing: every {@code bytes} field (weights'
- * raw_data and packed payloads) stays a window on the mapping, so the heap holds the graph's
- * structure but never the weight bytes. Unknown fields are discarded while parsing, and protobuf's
- * nesting limit bounds how deep sub-graphs can go. Fields planning does not declare are kept
- * as protobuf unknown fields; with aliasing their length-delimited payloads are windows on the
- * mapping too.
+ * <p>The file is read once into an off-heap buffer of memplan's own and parsed with aliasing:
+ * every {@code bytes} field (weights' raw_data and packed payloads) stays a window on that buffer,
+ * so the heap holds the graph's structure but never the weight bytes. Fields planning does not
+ * declare are kept as protobuf unknown fields; with aliasing their length-delimited payloads are
+ * windows on the buffer too, and protobuf's nesting limit bounds how deep sub-graphs can go.
  *
- * <p>A mapped file that shrinks later faults when the lost pages are touched. So the file is
- * stamped (size, modification time, identity) when opened: a fault while parsing, or a stamp
- * that no longer matches after parsing or after {@link OnnxImporter#importModel import}, is an
- * {@link OnnxFormatException} saying the file changed while it was being read. What the import
- * returns holds no window on the mapping, and mapped bytes never reach native code.
+ * <p>The file is not memory-mapped: a mapping faults when the file shrinks under it (a server's
+ * {@code cp new.onnx model.onnx}), and the JVM reports such a fault late, as an
+ * {@code InternalError} that can surface outside any handler. A copy cannot fault. The file is
+ * stamped (size, modification time, identity) when opened: a short read, or a stamp that no longer
+ * matches after reading or after {@link OnnxImporter#importModel import}, is an
+ * {@link OnnxFormatException} saying the file changed while it was being read.
  */
 public final class OnnxModel {
     /** Protobuf's own ceiling on one message, and ONNX's on a model without external data. */
@@ -41,7 +40,7 @@ public final class OnnxModel {
     private final String source;
     private final ModelProto proto;
     private final long fileBytes;
-    /** The mapped file and its stamp when opened; null for a model read from memory. */
+    /** The file and its stamp when opened; null for a model read from memory. */
     private final Path file;
     private final InputFiles.Stamp stamp;
 
@@ -75,14 +74,14 @@ public final class OnnxModel {
                 if (size != stamp.size()) {
                     throw changed(source, null);
                 }
-                MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
-                ModelProto proto;
-                try {
-                    proto = parse(source, map, size);
-                } catch (InternalError e) {
-                    // the JVM's report of a fault on a mapped page: the file shrank under the parser
-                    throw changed(source, e);
+                ByteBuffer copy = ByteBuffer.allocateDirect((int) size);
+                while (copy.hasRemaining()) {
+                    if (ch.read(copy) < 0) {
+                        throw changed(source, null); // it shrank while being read
+                    }
                 }
+                copy.flip();
+                ModelProto proto = parse(source, copy, size);
                 if (!stamp.isCurrent(path)) {
                     throw changed(source, null);
                 }
@@ -104,7 +103,7 @@ public final class OnnxModel {
     }
 
     /**
-     * Checks that the file this model was mapped from has not changed since it was opened.
+     * Checks that the file this model was read from has not changed since it was opened.
      *
      * @throws OnnxFormatException when it changed: what was read from it may be inconsistent
      */
@@ -167,9 +166,8 @@ public final class OnnxModel {
     }
 
     /**
-     * The parsed model. For a model read from a file, its {@code bytes} fields are windows on the
-     * mapped file: should the file shrink, reading them throws {@code InternalError}, which
-     * {@link OnnxImporter#importModel} reports as a changed file. Package-private: the generated
+     * The parsed model; its {@code bytes} fields are windows on memplan's off-heap copy of the
+     * file. Package-private: the generated
      * (relocated) protobuf types are not part of the API.
      */
     ModelProto proto() {

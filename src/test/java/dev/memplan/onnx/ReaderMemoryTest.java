@@ -8,11 +8,11 @@ import com.google.protobuf.ByteString;
 import dev.memplan.onnx.proto.OnnxProto.TensorProto;
 import org.junit.jupiter.api.Test;
 
-/** Weight payloads stay windows on the memory-mapped file: never copied into the heap. */
+/** Weight payloads stay windows on the off-heap copy of the file: never copied into the heap. */
 class ReaderMemoryTest {
 
     @Test
-    void rawDataAliasesTheMappedFile() {
+    void rawDataAliasesTheOffHeapCopy() {
         SharedModels.assumePresent();
         OnnxModel model = OnnxModel.read(SharedModels.path("minilm/all-minilm-l6-v2-q.onnx"));
         long payload = 0;
@@ -22,7 +22,7 @@ class ReaderMemoryTest {
             if (raw.size() < 1024) {
                 continue;
             }
-            // a NioByteString wraps the mapped buffer; a copy would be a LiteralByteString over a byte[]
+            // a NioByteString wraps the off-heap buffer; a heap copy would be a LiteralByteString over a byte[]
             assertTrue(raw.getClass().getSimpleName().contains("Nio"), t.getName() + " was copied: " + raw.getClass());
             assertFalse(raw.asReadOnlyByteBuffer().hasArray(), t.getName() + " is backed by a heap array");
             payload += raw.size();
