@@ -10,10 +10,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import dev.memplan.io.InputFiles;
 import java.io.Reader;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -34,10 +33,10 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {"Packs buffers with lifetimes into one arena: reads CSV rows id,lower,upper,size (alive over"
                 + " [lower, upper)) and prints them with an offset column; arena size and lower bound go to stderr.",
-                "Exit codes: 0 packed, 1 the engine cannot load, 2 bad input or usage."})
+                "Exit codes: 0 packed, 1 bad input or the engine cannot load, 2 usage."})
 final class PackCommand implements Callable<Integer> {
-    /** Exit code for a file that cannot be read or is not a valid problem. */
-    static final int BAD_INPUT = 2;
+    /** Exit code for a file that cannot be read or is not a valid problem: the table's bad input. */
+    static final int BAD_INPUT = ExitCode.INPUT;
 
     @Spec
     private CommandSpec spec;
@@ -68,14 +67,10 @@ final class PackCommand implements Callable<Integer> {
             problem = PackingCsv.read(in);
         } catch (MemplanException e) {
             return fail(err, e.getMessage());
-        } catch (NoSuchFileException e) {
-            return fail(err, "no such file");
-        } catch (InputFiles.NotRegularFileException e) {
-            return fail(err, e.getReason());
-        } catch (AccessDeniedException e) {
-            return fail(err, "cannot read it (permission denied)");
+        } catch (CharacterCodingException e) {
+            return fail(err, "it is not UTF-8 text; save it as UTF-8");
         } catch (IOException e) {
-            return fail(err, "cannot read it (" + PackingCsv.quote(e.toString(), 200) + ")");
+            return fail(err, TerminalText.escape(ReadErrors.describe(e)));
         }
         Packing.Result r;
         try {
@@ -91,7 +86,7 @@ final class PackCommand implements Callable<Integer> {
         try {
             PackingCsv.write(problem, r.offsets(), out);
         } catch (IOException e) {
-            return fail(err, "cannot write the result (" + e + ")");
+            return fail(err, "cannot write the result (" + TerminalText.escape(String.valueOf(e.getMessage())) + ")");
         }
         out.flush();
         err.println(String.format(Locale.ROOT, "memplan: %s: %d buffers, arena %d bytes, lower bound %d bytes%s",

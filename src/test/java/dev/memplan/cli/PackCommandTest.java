@@ -145,7 +145,7 @@ class PackCommandTest {
     void badInputNamesLineAndColumn(String content, String message) throws IOException {
         Path file = write("bad.csv", content.replace("\\n", "\n").replace("\\u001b", "\u001b"));
         CliRun run = CliRun.of("pack", file.toString());
-        assertEquals(2, run.exit(), run::toString);
+        assertEquals(1, run.exit(), run::toString);
         assertEquals("", run.out(), run::toString);
         assertTrue(run.err().startsWith("memplan: " + file + ": "), run::toString);
         assertTrue(run.err().contains(message), () -> "expected '" + message + "' in " + run);
@@ -157,11 +157,20 @@ class PackCommandTest {
     @Test
     void missingFileAndBadEffort() {
         CliRun missing = CliRun.of("pack", dir.resolve("nope.csv").toString());
-        assertEquals(2, missing.exit(), missing::toString);
+        assertEquals(1, missing.exit(), missing::toString);
         assertEquals("memplan: " + dir.resolve("nope.csv") + ": no such file\n", missing.err());
         CliRun effort = CliRun.of("pack", "--effort", "-2", dir.resolve("nope.csv").toString());
         assertEquals(2, effort.exit(), effort::toString);
         assertTrue(effort.err().contains("--effort must be in [0, 1000], got -2"), effort::toString);
+    }
+
+    @Test
+    void nonUtf8IsOneLineWithoutAClassName() throws IOException {
+        Path file = dir.resolve("latin1.csv");
+        Files.write(file, "id,lower,upper,size\n\u00e9,0,5,1\n".getBytes(StandardCharsets.ISO_8859_1));
+        CliRun run = CliRun.of("pack", file.toString());
+        assertEquals(1, run.exit(), run::toString);
+        assertEquals("memplan: " + file + ": it is not UTF-8 text; save it as UTF-8\n", run.err());
     }
 
     @Test
