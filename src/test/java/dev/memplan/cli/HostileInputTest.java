@@ -89,7 +89,7 @@ class HostileInputTest {
         Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
         assumeTrue(mk.waitFor() == 0, "mkfifo is not available here");
         CliRun run = promptly("pack", fifo.toString());
-        assertOneLineFailure(run, 2, "not a regular file"); // pack's documented code for bad input
+        assertOneLineFailure(run, ExitCode.INPUT, "not a regular file");
     }
 
     @Test
