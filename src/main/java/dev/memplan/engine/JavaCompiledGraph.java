@@ -83,8 +83,7 @@ final class JavaCompiledGraph implements CompiledGraph {
     public Allocation allocate(LongBuffer ownerSizes) {
         int numOwners = ownerValue.length;
         SizeChecks.check(ownerSizes, numOwners);
-        long[] size = ownerSizes.hasArray() && ownerSizes.arrayOffset() == 0 && ownerSizes.position() == 0
-                ? ownerSizes.array() : readAll(ownerSizes, numOwners);
+        long[] size = sizesOf(ownerSizes, numOwners);
         int[] ownerSlot = new int[numOwners];
         FreeSlotSet free = pool.poll();
         if (free == null) {
@@ -124,6 +123,14 @@ final class JavaCompiledGraph implements CompiledGraph {
                 IntBuffer.wrap(ownerSlot).asReadOnlyBuffer(), LongBuffer.wrap(capacity).asReadOnlyBuffer());
     }
 
+    /** The sizes as an array: the buffer's own when it is exactly one, else a copy. */
+    private static long[] sizesOf(LongBuffer buffer, int n) {
+        if (buffer.hasArray() && buffer.arrayOffset() == 0 && buffer.position() == 0 && buffer.array().length == n) {
+            return buffer.array();
+        }
+        return readAll(buffer, n);
+    }
+
     private static long[] readAll(LongBuffer buffer, int n) {
         long[] out = new long[n];
         try {
@@ -138,7 +145,7 @@ final class JavaCompiledGraph implements CompiledGraph {
     public OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort) {
         int numOwners = ownerValue.length;
         SizeChecks.check(ownerSizes, numOwners);
-        long[] size = readAll(ownerSizes, numOwners);
+        long[] size = sizesOf(ownerSizes, numOwners);
         long[] offset = new long[numOwners];
         long[] stats = OffsetPlanner.plan(numPositions, ownerDef, ownerUseEnd, size, effort, offset);
         return new OffsetAllocation(stats[0], stats[1], stats[2], LongBuffer.wrap(offset).asReadOnlyBuffer());

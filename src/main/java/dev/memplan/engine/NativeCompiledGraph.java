@@ -192,21 +192,36 @@ final class NativeCompiledGraph implements CompiledGraph {
         return DirectBuffers.longs(numOwners);
     }
 
-    @Override
-    public Allocation allocate(LongBuffer ownerSizes) {
+    private void requireSizes(LongBuffer ownerSizes) {
         if (ownerSizes.remaining() < numOwners) {
             throw new IllegalArgumentException("expected " + numOwners + " owner sizes, got " + ownerSizes.remaining());
         }
+    }
+
+    /** Scratch of a finished request, or a new one; give it back to {@code scratchPool} when done. */
+    private NativeScratch takeScratch() {
         NativeScratch scratch = scratchPool.poll();
-        if (scratch == null) {
-            scratch = new NativeScratch(numOwners, scratchBytes);
-        }
+        return scratch != null ? scratch : new NativeScratch(numOwners, scratchBytes);
+    }
+
+    /**
+     * Only memplan's own memory reaches C++: the caller's buffer (perhaps a mapping of a file that
+     * can shrink) is copied into scratch, and the copy checked, so no other thread can change it
+     * after. Returns the copy's address.
+     */
+    private long checkedCopy(NativeScratch scratch, LongBuffer ownerSizes) {
+        long address = scratch.copySizes(ownerSizes, numOwners);
+        SizeChecks.check(scratch.sizes(numOwners), numOwners);
+        return address;
+    }
+
+    @Override
+    public Allocation allocate(LongBuffer ownerSizes) {
+        requireSizes(ownerSizes);
+        NativeScratch scratch = takeScratch();
         IntBuffer ownerSlot = null;
         try {
-            // Only memplan's own memory reaches C++: the caller's buffer (perhaps a mapping of a file
-            // that can shrink) is copied, and the copy checked, so no other thread can change it after.
-            long sizesAddress = scratch.copySizes(ownerSizes, numOwners);
-            SizeChecks.check(scratch.sizes(numOwners), numOwners);
+            long sizesAddress = checkedCopy(scratch, ownerSizes);
             // The plan keeps the slot of each owner where the C++ code writes it: no copy.
             ownerSlot = DirectSlabs.allocate(Math.multiplyExact(numOwners, Integer.BYTES)).asIntBuffer();
             int rc = MemplanNative.memplan_allocate(numValues, numOwners, numPositions, defOffsetsAddress,
@@ -231,21 +246,14 @@ final class NativeCompiledGraph implements CompiledGraph {
 
     @Override
     public OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort) {
-        if (ownerSizes.remaining() < numOwners) {
-            throw new IllegalArgumentException("expected " + numOwners + " owner sizes, got " + ownerSizes.remaining());
-        }
+        requireSizes(ownerSizes);
         if (effort < 0) {
             throw new IllegalArgumentException("effort must be >= 0, got " + effort);
         }
-        NativeScratch scratch = scratchPool.poll();
-        if (scratch == null) {
-            scratch = new NativeScratch(numOwners, scratchBytes);
-        }
+        NativeScratch scratch = takeScratch();
         LongBuffer ownerOffset = null;
         try {
-            // As in allocate: only a checked copy in memplan's own memory reaches C++.
-            long sizesAddress = scratch.copySizes(ownerSizes, numOwners);
-            SizeChecks.check(scratch.sizes(numOwners), numOwners);
+            long sizesAddress = checkedCopy(scratch, ownerSizes);
             // The plan keeps each owner's offset where the C++ code writes it: no copy.
             ownerOffset = DirectSlabs.allocate(Math.multiplyExact(numOwners, Long.BYTES)).asLongBuffer();
             int rc = MemplanNative.memplan_offsets_plan(numOwners, numPositions, ownerDefAddress, ownerUseEndAddress,
