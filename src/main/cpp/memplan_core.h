@@ -1084,13 +1084,73 @@ inline long long improve(Canonical& canonical, int* by_rank, int m, long long st
     return peak;
 }
 
+// The sweep's scratch, carved from one caller-owned block so that a request
+// neither maps nor zeroes fresh memory (every array is written before it is
+// read). The canonical phase, which runs only when the sweep misses the
+// bound and costs far more than a mapping, allocates its own.
+struct SweepScratch {
+    long long* delta;       // num_positions + 1
+    long long* seg_start;   // 2n + 1
+    long long* seg_length;  // 2n + 1
+    int* start_offsets;     // num_positions + 1
+    int* end_offsets;       // num_positions + 1
+    int* cursor;            // num_positions + 1
+    int* starts;            // n
+    int* ends;              // n
+    int* prev;              // 2n + 1, and so on for next, left, right, prio
+    int* next;
+    int* left;
+    int* right;
+    int* prio;
+    int* free_ids;  // n + 1
+
+    // Bytes for n owners over num_positions positions (both >= 0, checked by the caller).
+    static long long bytes(long long n, long long num_positions) {
+        const long long longs = (num_positions + 1) + 2 * (2 * n + 1);
+        const long long ints = 3 * (num_positions + 1) + 2 * n + 5 * (2 * n + 1) + (n + 1);
+        return longs * 8 + ints * 4;
+    }
+
+    // Carves the arrays, longs first so that each stays aligned.
+    static SweepScratch carve(void* block, long long n, long long num_positions) {
+        SweepScratch s;
+        long long* l = static_cast<long long*>(block);
+        s.delta = l;
+        s.seg_start = s.delta + (num_positions + 1);
+        s.seg_length = s.seg_start + (2 * n + 1);
+        int* i = reinterpret_cast<int*>(s.seg_length + (2 * n + 1));
+        s.start_offsets = i;
+        s.end_offsets = s.start_offsets + (num_positions + 1);
+        s.cursor = s.end_offsets + (num_positions + 1);
+        s.starts = s.cursor + (num_positions + 1);
+        s.ends = s.starts + n;
+        s.prev = s.ends + n;
+        s.next = s.prev + (2 * n + 1);
+        s.left = s.next + (2 * n + 1);
+        s.right = s.left + (2 * n + 1);
+        s.prio = s.right + (2 * n + 1);
+        s.free_ids = s.prio + (2 * n + 1);
+        return s;
+    }
+};
+
 }  // namespace memplan_offsets
+
+// Bytes of scratch memplan_offsets_plan needs (its sweep), or -1 when the
+// counts are out of range.
+inline long long memplan_offsets_scratch_bytes(int num_owners, int num_positions) {
+    if (num_owners < 0 || num_positions < 1) return -1;
+    if (num_positions > (INT_MAX - 2) / 2 || num_owners > (INT_MAX - 2) / 2) return -1;
+    return memplan_offsets::SweepScratch::bytes(num_owners, num_positions);
+}
 
 // Places num_owners buffers with live intervals [owner_def, owner_use_end]
 // (inclusive positions in [0, num_positions)) at byte offsets in one arena;
-// writes owner_offset and stats {peak, naive, lower bound}.
+// writes owner_offset and stats {peak, naive, lower bound}. scratch holds
+// memplan_offsets_scratch_bytes bytes, 8-byte aligned, contents ignored.
 inline int memplan_offsets_plan(int num_owners, int num_positions, const int* owner_def, const int* owner_use_end,
-                                const long long* owner_size, int effort, long long* owner_offset, long long* stats) {
+                                const long long* owner_size, int effort, long long* owner_offset, long long* stats,
+                                void* scratch, long long scratch_bytes) {
     using namespace memplan_offsets;
     if (stats == nullptr) return MEMPLAN_BAD_ARGUMENT;
     stats[0] = stats[1] = stats[2] = 0;
@@ -1098,6 +1158,10 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
     if (num_positions > (INT_MAX - 2) / 2 || num_owners > (INT_MAX - 2) / 2) return MEMPLAN_BAD_ARGUMENT;
     if (num_owners > 0 && (owner_def == nullptr || owner_use_end == nullptr || owner_size == nullptr ||
                            owner_offset == nullptr)) {
+        return MEMPLAN_BAD_ARGUMENT;
+    }
+    if (scratch == nullptr || reinterpret_cast<std::uintptr_t>(scratch) % alignof(long long) != 0 ||
+        scratch_bytes < memplan_offsets_scratch_bytes(num_owners, num_positions)) {
         return MEMPLAN_BAD_ARGUMENT;
     }
     const int n = num_owners;
@@ -1111,24 +1175,14 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
     int leaves = 1;
     while (leaves < P) leaves <<= 1;
 
-    Array<long long> delta(P + 1LL);
-    Array<int> start_offsets(P + 1LL), end_offsets(P + 1LL), cursor(P + 1LL), starts(n), ends(n);
-    Array<long long> seg_start(2LL * n + 1), seg_length(2LL * n + 1);
-    Array<int> prev(2LL * n + 1), next(2LL * n + 1), left(2LL * n + 1), right(2LL * n + 1), prio(2LL * n + 1),
-        free_ids(n + 1LL);
-    if (!delta.get() || !start_offsets.get() || !end_offsets.get() || !cursor.get() || !starts.get() ||
-        !ends.get() || !seg_start.get() || !seg_length.get() || !prev.get() || !next.get() || !left.get() ||
-        !right.get() || !prio.get() || !free_ids.get()) {
-        return MEMPLAN_OUT_OF_MEMORY;
-    }
-    const long long bound = lower_bound(P, n, owner_def, owner_use_end, owner_size, delta.get());
-    GapArena arena{n, seg_start.get(), seg_length.get(), prev.get(), next.get(), left.get(), right.get(),
-                   prio.get(), free_ids.get(), 0};
-    long long peak = sweep_best_fit(P, n, owner_def, owner_use_end, owner_size, owner_offset, start_offsets.get(),
-                                    starts.get(), end_offsets.get(), ends.get(), cursor.get(), arena);
+    const SweepScratch w = SweepScratch::carve(scratch, n, P);
+    const long long bound = lower_bound(P, n, owner_def, owner_use_end, owner_size, w.delta);
+    GapArena arena{n, w.seg_start, w.seg_length, w.prev, w.next, w.left, w.right, w.prio, w.free_ids, 0};
+    long long peak = sweep_best_fit(P, n, owner_def, owner_use_end, owner_size, owner_offset, w.start_offsets,
+                                    w.starts, w.end_offsets, w.ends, w.cursor, arena);
     long long budget = static_cast<long long>(effort) * (kPopsPerBuffer * n + kPopsAllowance);
     if (peak > bound && effort >= 1 &&
-        expected_pops(P, n, owner_def, owner_use_end, owner_size, delta.get()) <= budget) {
+        expected_pops(P, n, owner_def, owner_use_end, owner_size, w.delta) <= budget) {
         Array<long long> tree_max(2LL * leaves), tree_tag(2LL * leaves), key(n), trial(n), candidate(n);
         Array<int> heap(n), by_rank(n), best_ranks(n), sort_scratch(n);
         if (!tree_max.get() || !tree_tag.get() || !key.get() || !trial.get() || !candidate.get() || !heap.get() ||

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cstring>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -1171,12 +1172,16 @@ struct OffsetsRun {
     long long stats[3];
 };
 
+// The scratch starts filled with `garbage`: the planner must not depend on its contents.
 OffsetsRun run_offsets(int positions, const std::vector<int>& def, const std::vector<int>& end,
-                       const std::vector<long long>& size, int effort) {
+                       const std::vector<long long>& size, int effort, unsigned char garbage = 0xA5) {
     OffsetsRun r;
     r.offset.assign(size.size() + 1, -7);
+    const long long bytes = memplan_offsets_scratch_bytes(static_cast<int>(size.size()), positions);
+    std::vector<long long> scratch(static_cast<std::size_t>(std::max(bytes, 8LL) / 8 + 1));
+    std::memset(scratch.data(), garbage, scratch.size() * sizeof(long long));
     r.rc = memplan_offsets_plan(static_cast<int>(size.size()), positions, def.data(), end.data(), size.data(), effort,
-                                r.offset.data(), r.stats);
+                                r.offset.data(), r.stats, scratch.data(), bytes);
     r.offset.resize(size.size());
     return r;
 }
@@ -1239,22 +1244,33 @@ void test_offsets_zero_sizes_and_empty() {
 
 void test_offsets_bad_arguments() {
     long long stats[3];
+    const long long bytes = memplan_offsets_scratch_bytes(2, 2);
+    std::vector<long long> block(static_cast<std::size_t>(bytes / 8 + 2));
+    void* w = block.data();
     long long offset[2];
     const int def[2] = {0, 1};
     const int end[2] = {1, 1};
     const long long size[2] = {4, 4};
-    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, 1, offset, nullptr), MEMPLAN_BAD_ARGUMENT);
-    CHECK_EQ(memplan_offsets_plan(-1, 2, def, end, size, 1, offset, stats), MEMPLAN_BAD_ARGUMENT);
-    CHECK_EQ(memplan_offsets_plan(2, 0, def, end, size, 1, offset, stats), MEMPLAN_BAD_ARGUMENT);
-    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, -1, offset, stats), MEMPLAN_BAD_ARGUMENT);
-    CHECK_EQ(memplan_offsets_plan(2, 1, def, end, size, 1, offset, stats), MEMPLAN_BAD_ARGUMENT);  // end out of range
-    CHECK_EQ(memplan_offsets_plan(2, 2, nullptr, end, size, 1, offset, stats), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, 1, offset, nullptr, w, bytes), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(-1, 2, def, end, size, 1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 0, def, end, size, 1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, -1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 1, def, end, size, 1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);  // end out of range
+    CHECK_EQ(memplan_offsets_plan(2, 2, nullptr, end, size, 1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);
     const int ends_before_def[2] = {1, 0};  // buffer 1 lives [1, 0]
-    CHECK_EQ(memplan_offsets_plan(2, 2, def, ends_before_def, size, 1, offset, stats), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, ends_before_def, size, 1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);
     const long long negative[2] = {4, -1};
-    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, negative, 1, offset, stats), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, negative, 1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);
     const long long huge[2] = {LLONG_MAX, 1};
-    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, huge, 1, offset, stats), MEMPLAN_OVERFLOW);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, huge, 1, offset, stats, w, bytes), MEMPLAN_OVERFLOW);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, 1, offset, stats, nullptr, bytes), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, 1, offset, stats, w, bytes - 1), MEMPLAN_BAD_ARGUMENT);
+    void* misaligned = static_cast<char*>(w) + 4;
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, 1, offset, stats, misaligned, bytes), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, 1, offset, stats, w, bytes), MEMPLAN_OK);
+    CHECK_EQ(memplan_offsets_scratch_bytes(-1, 2), -1);
+    CHECK_EQ(memplan_offsets_scratch_bytes(2, 0), -1);
+
 }
 
 void test_offsets_random_intervals_valid() {
@@ -1276,6 +1292,9 @@ void test_offsets_random_intervals_valid() {
             CHECK_EQ(r.stats[2], bound);
             CHECK(r.stats[0] >= bound);
             CHECK(offsets_valid(def, end, size, r.offset, r.stats[0]));
+            OffsetsRun zeroed = run_offsets(positions, def, end, size, effort, 0x00);
+            CHECK(zeroed.offset == r.offset);
+            CHECK_EQ(zeroed.stats[0], r.stats[0]);
         }
     }
 }

@@ -70,7 +70,48 @@ class NativeMemoryTest {
         Snapshot before = Snapshot.take();
         planRepeatedly(s, sizes, CALLS, expectedSlots, expectedCaps);
         Snapshot after = Snapshot.take();
+        assertNoGrowth(before, after);
+    }
 
+    @Test
+    @Timeout(180)
+    void offsetsPlanningInALoopDoesNotGrowNativeMemory() throws Exception {
+        NativeRequirement.requireNativeRun();
+        RandomGraphs.Case c = RandomGraphs.generateMixed(99, 300);
+        // The offsets path: one result buffer of 8 bytes per owner per call, and the sweep's scratch
+        // pooled with the schedule's.
+        Schedule s = MemPlan.compile(c.graph(), c.views(), c.options().withEngine(EngineMode.NATIVE)
+                .withStrategy(Strategy.OFFSETS));
+        int owners = s.numOwners();
+        assertTrue(8L * owners * CALLS > 3 * BOUND,
+                "the graph is big enough that a per-call leak would exceed the bound: " + owners + " owners");
+        long[] sizes = new long[owners];
+        for (int o = 0; o < owners; o++) {
+            sizes[o] = 64L * (1 + o % 7);
+        }
+        ActivationPlan first = s.plan(sizes);
+        PlanValidator.validate(first);
+        long[] expectedOffsets = PlanAssertions.longs(first.offsetsByOwner());
+
+        Runnable loop = () -> {
+            for (int i = 0; i < CALLS; i++) {
+                ActivationPlan p = s.plan(sizes);
+                if (i % 1000 == 0) {
+                    assertArrayEquals(expectedOffsets, PlanAssertions.longs(p.offsetsByOwner()), "call " + i);
+                }
+                if (i % GC_EVERY == GC_EVERY - 1) {
+                    System.gc();
+                }
+            }
+        };
+        loop.run();
+        Snapshot before = Snapshot.take();
+        loop.run();
+        Snapshot after = Snapshot.take();
+        assertNoGrowth(before, after);
+    }
+
+    private static void assertNoGrowth(Snapshot before, Snapshot after) {
         long directGrowth = after.direct - before.direct;
         assertTrue(directGrowth < BOUND, "direct buffers grew by " + directGrowth + " bytes: " + before + " -> " + after);
         if (before.rss.isPresent() && after.rss.isPresent()) {

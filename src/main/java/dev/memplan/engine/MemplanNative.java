@@ -63,10 +63,15 @@ final class MemplanNative {
     /**
      * Offsets planning (memplan_offsets_plan): places {@code numOwners} intervals at byte offsets
      * in one arena; writes each owner's offset and stats {peak, naive, lower bound}. Every array is
-     * the address of native memory its caller keeps alive for the duration of the call.
+     * the address of native memory its caller keeps alive for the duration of the call;
+     * {@code scratch} holds {@link #memplan_offsets_scratch_bytes} bytes, 8-byte aligned.
      */
     static native int memplan_offsets_plan(int numOwners, int numPositions, @Cast("const int*") long ownerDef,
                                            @Cast("const int*") long ownerUseEnd,
                                            @Cast("const long long*") long ownerSize, int effort,
-                                           @Cast("long long*") long ownerOffset, @Cast("long long*") long stats);
+                                           @Cast("long long*") long ownerOffset, @Cast("long long*") long stats,
+                                           @Cast("void*") long scratch, long scratchBytes);
+
+    /** Bytes of scratch {@link #memplan_offsets_plan} needs, or -1 when the counts are out of range. */
+    static native long memplan_offsets_scratch_bytes(int numOwners, int numPositions);
 }

@@ -25,6 +25,7 @@ final class NativeCompiledGraph implements CompiledGraph {
     private final IntBuffer freeOffsets;
     private final IntBuffer freeOwners;
     private final long scratchBytes;
+    private final long offsetsScratchBytes;
     /** Addresses of the bucket arrays above, taken once: the buffers are fields, so they stay valid. */
     private final long defOffsetsAddress;
     private final long freeOffsetsAddress;
@@ -49,6 +50,7 @@ final class NativeCompiledGraph implements CompiledGraph {
         this.freeOffsets = freeOffsets;
         this.freeOwners = freeOwners;
         this.scratchBytes = MemplanNative.memplan_allocate_scratch_bytes(numOwners);
+        this.offsetsScratchBytes = NativeEngine.offsetsScratchBytes(numOwners, Math.max(numPositions, 1));
         this.defOffsetsAddress = MemplanNative.memplan_address(defOffsets);
         this.freeOffsetsAddress = MemplanNative.memplan_address(freeOffsets);
         this.freeOwnersAddress = MemplanNative.memplan_address(freeOwners);
@@ -257,7 +259,8 @@ final class NativeCompiledGraph implements CompiledGraph {
             // The plan keeps each owner's offset where the C++ code writes it: no copy.
             ownerOffset = DirectSlabs.allocate(Math.multiplyExact(numOwners, Long.BYTES)).asLongBuffer();
             int rc = MemplanNative.memplan_offsets_plan(numOwners, numPositions, ownerDefAddress, ownerUseEndAddress,
-                    sizesAddress, effort, MemplanNative.memplan_address(ownerOffset), scratch.statsAddress());
+                    sizesAddress, effort, MemplanNative.memplan_address(ownerOffset), scratch.statsAddress(),
+                    scratch.offsetsScratchAddress(offsetsScratchBytes), scratch.offsetsScratchBytes());
             check(rc, "offsets plan");
             return new OffsetAllocation(scratch.stat(0), scratch.stat(1), scratch.stat(2),
                     ownerOffset.asReadOnlyBuffer());

@@ -3,6 +3,7 @@ package dev.memplan.engine;
 
 import java.nio.LongBuffer;
 import java.util.Optional;
+import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.IntPointer;
 import org.bytedeco.javacpp.Loader;
 import org.bytedeco.javacpp.LongPointer;
@@ -86,18 +87,29 @@ public final class NativeEngine implements PlanningEngine {
         }
     }
 
+    /** Bytes of the offsets planner's scratch (at least 8, so a pointer is never empty). */
+    static long offsetsScratchBytes(int numOwners, int numPositions) {
+        long bytes = MemplanNative.memplan_offsets_scratch_bytes(numOwners, numPositions);
+        if (bytes < 0) {
+            throw new IllegalArgumentException(
+                    "too many owners (" + numOwners + ") or positions (" + numPositions + ") for one offsets plan");
+        }
+        return Math.max(bytes, 8);
+    }
+
     @Override
     public OffsetAllocation packOffsets(int numPositions, int[] def, int[] useEnd, long[] sizes, int effort) {
         IntervalChecks.check(numPositions, def, useEnd, sizes, effort);
         int n = sizes.length;
         try (IntPointer defs = new IntPointer(Math.max(n, 1)); IntPointer ends = new IntPointer(Math.max(n, 1));
              LongPointer size = new LongPointer(Math.max(n, 1)); LongPointer offset = new LongPointer(Math.max(n, 1));
-             LongPointer stats = new LongPointer(3)) {
+             LongPointer stats = new LongPointer(3);
+             BytePointer scratch = new BytePointer(offsetsScratchBytes(n, numPositions))) {
             defs.put(def);
             ends.put(useEnd);
             size.put(sizes);
             int rc = MemplanNative.memplan_offsets_plan(n, numPositions, defs.address(), ends.address(), size.address(),
-                    effort, offset.address(), stats.address());
+                    effort, offset.address(), stats.address(), scratch.address(), scratch.capacity());
             NativeCompiledGraph.check(rc, "offsets plan");
             long[] out = new long[n];
             offset.get(out);

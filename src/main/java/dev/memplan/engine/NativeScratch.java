@@ -18,6 +18,8 @@ final class NativeScratch {
     private final LongPointer sizes;
     private final LongPointer capacity;
     private final LongPointer stats;
+    /** Only the thread holding this scratch touches it (the pool hands it to one request at a time). */
+    private BytePointer offsetsWork;
     /** Views made once: JavaCPP builds each asBuffer() view through JNI. */
     private final LongBuffer sizesView;
     private final LongBuffer capacityView;
@@ -54,6 +56,21 @@ final class NativeScratch {
 
     long capacityAddress() {
         return capacity.address();
+    }
+
+    /**
+     * The offsets planner's sweep scratch of {@code bytes} bytes, made on the first offsets plan
+     * (a schedule planned only as slots never pays for it) and reused after.
+     */
+    long offsetsScratchAddress(long bytes) {
+        if (offsetsWork == null) {
+            offsetsWork = new BytePointer(bytes);
+        }
+        return offsetsWork.address();
+    }
+
+    long offsetsScratchBytes() {
+        return offsetsWork.capacity();
     }
 
     long statsAddress() {
