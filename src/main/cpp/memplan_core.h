@@ -882,13 +882,49 @@ inline bool rank_before(int rank, int x, int y, const int* def, const int* use_e
     return c < 0 || (c == 0 && x < y);
 }
 
-// Buffers with a size, in rank order (bottom-up merge sort); returns their count.
-inline int rank_order(int rank, int n, const int* def, const int* use_end, const long long* size, int* order,
-                      int* scratch) {
-    int m = 0;
-    for (int i = 0; i < n; ++i) {
-        if (size[i] != 0) order[m++] = i;
+constexpr int kRadixDigits = 8;
+constexpr int kRadixBuckets = 256;
+
+// Sorts order[0, m) stably by key[order[k]] descending (keys >= 0): least
+// significant byte first, skipping a byte that every key shares.
+inline void radix_sort_descending(int* order, int m, const long long* key, int* scratch, int* histogram) {
+    for (int i = 0; i < kRadixDigits * kRadixBuckets; ++i) histogram[i] = 0;
+    for (int k = 0; k < m; ++k) {
+        const unsigned long long v = static_cast<unsigned long long>(key[order[k]]);
+        for (int d = 0; d < kRadixDigits; ++d) histogram[d * kRadixBuckets + static_cast<int>((v >> (8 * d)) & 0xFF)]++;
     }
+    int* from = order;
+    int* to = scratch;
+    for (int d = 0; d < kRadixDigits; ++d) {
+        int* h = histogram + d * kRadixBuckets;
+        bool shared = false;
+        for (int b = 0; b < kRadixBuckets; ++b) {
+            if (h[b] == m) {
+                shared = true;
+                break;
+            }
+        }
+        if (shared) continue;
+        int sum = 0;
+        for (int b = kRadixBuckets - 1; b >= 0; --b) {
+            const int count = h[b];
+            h[b] = sum;
+            sum += count;
+        }
+        for (int k = 0; k < m; ++k) {
+            const int i = from[k];
+            to[h[static_cast<int>((static_cast<unsigned long long>(key[i]) >> (8 * d)) & 0xFF)]++] = i;
+        }
+        std::swap(from, to);
+    }
+    if (from != order) {
+        for (int k = 0; k < m; ++k) order[k] = from[k];
+    }
+}
+
+// Stable bottom-up merge sort of order[0, m) by rank_before.
+inline void merge_sort_by_rank(int rank, int* order, int m, const int* def, const int* use_end,
+                               const long long* size, int* scratch) {
     for (int width = 1; width < m; width *= 2) {
         for (int lo = 0; lo < m - width; lo += 2 * width) {
             const int mid = lo + width;
@@ -904,6 +940,25 @@ inline int rank_order(int rank, int n, const int* def, const int* use_end, const
             for (int k = lo; k < hi; ++k) order[k] = scratch[k];
         }
     }
+}
+
+// Buffers with a size, in rank order (see OffsetPlanner.rankOrder); returns
+// their count. length holds n longs and histogram kRadixDigits * kRadixBuckets ints.
+inline int rank_order(int rank, int n, const int* def, const int* use_end, const long long* size, int* order,
+                      int* scratch, long long* length, int* histogram) {
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+        if (size[i] != 0) order[m++] = i;
+    }
+    if (rank == kRankSize || rank == kRankLength) {
+        for (int i = 0; i < n; ++i) length[i] = static_cast<long long>(use_end[i]) - def[i] + 1;
+        const long long* secondary = rank == kRankSize ? length : size;
+        const long long* primary = rank == kRankSize ? size : length;
+        radix_sort_descending(order, m, secondary, scratch, histogram);
+        radix_sort_descending(order, m, primary, scratch, histogram);
+        return m;
+    }
+    merge_sort_by_rank(rank, order, m, def, use_end, size, scratch);
     return m;
 }
 
@@ -1183,10 +1238,10 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
     long long budget = static_cast<long long>(effort) * (kPopsPerBuffer * n + kPopsAllowance);
     if (peak > bound && effort >= 1 &&
         expected_pops(P, n, owner_def, owner_use_end, owner_size, w.delta) <= budget) {
-        Array<long long> tree_max(2LL * leaves), tree_tag(2LL * leaves), key(n), trial(n), candidate(n);
-        Array<int> heap(n), by_rank(n), best_ranks(n), sort_scratch(n);
+        Array<long long> tree_max(2LL * leaves), tree_tag(2LL * leaves), key(n), trial(n), candidate(n), length(n);
+        Array<int> heap(n), by_rank(n), best_ranks(n), sort_scratch(n), histogram(kRadixDigits * kRadixBuckets);
         if (!tree_max.get() || !tree_tag.get() || !key.get() || !trial.get() || !candidate.get() || !heap.get() ||
-            !by_rank.get() || !best_ranks.get() || !sort_scratch.get()) {
+            !by_rank.get() || !best_ranks.get() || !sort_scratch.get() || !length.get() || !histogram.get()) {
             return MEMPLAN_OUT_OF_MEMORY;
         }
         long long total_length = 0;
@@ -1203,7 +1258,8 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
         bool have_ranks = false;
         int m = 0;
         for (int rank = 0; rank < kNumRanks && peak > bound && budget > 0; ++rank) {
-            m = rank_order(rank, n, owner_def, owner_use_end, owner_size, by_rank.get(), sort_scratch.get());
+            m = rank_order(rank, n, owner_def, owner_use_end, owner_size, by_rank.get(), sort_scratch.get(),
+                           length.get(), histogram.get());
             const long long p = canonical.decode(by_rank.get(), m, budget, trial.get());
             budget -= canonical.pops;
             const bool better = p >= 0 && p < peak;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.generate.GeneratedGraph;
+import dev.memplan.generate.GraphKind;
 import dev.memplan.testing.NativeRequirement;
 import dev.memplan.testing.PlanAssertions;
 import dev.memplan.testing.RandomGraphs;
@@ -43,6 +45,7 @@ class NativeMemoryTest {
     private static final int GC_EVERY = 2_000;
     private static final int CALLS = 100_000;
     private static final long BOUND = 64L << 20;
+    private static final int OFFSETS_CALLS = 20_000;
 
     @Test
     @Timeout(180)
@@ -77,24 +80,22 @@ class NativeMemoryTest {
     @Timeout(180)
     void offsetsPlanningInALoopDoesNotGrowNativeMemory() throws Exception {
         NativeRequirement.requireNativeRun();
-        RandomGraphs.Case c = RandomGraphs.generateMixed(99, 300);
         // The offsets path: one result buffer of 8 bytes per owner per call, and the sweep's scratch
-        // pooled with the schedule's.
-        Schedule s = MemPlan.compile(c.graph(), c.views(), c.options().withEngine(EngineMode.NATIVE)
-                .withStrategy(Strategy.OFFSETS));
+        // pooled with the schedule's. A transformer, whose sweep reaches the bound, keeps each plan
+        // cheap enough for tens of thousands of calls.
+        GeneratedGraph g = GraphKind.TRANSFORMER.ofOwners(4_000);
+        Schedule s = g.compile(PlanOptions.defaults().withEngine(EngineMode.NATIVE).withStrategy(Strategy.OFFSETS));
         int owners = s.numOwners();
-        assertTrue(8L * owners * CALLS > 3 * BOUND,
+        int calls = OFFSETS_CALLS;
+        assertTrue(8L * owners * calls > 3 * BOUND,
                 "the graph is big enough that a per-call leak would exceed the bound: " + owners + " owners");
-        long[] sizes = new long[owners];
-        for (int o = 0; o < owners; o++) {
-            sizes[o] = 64L * (1 + o % 7);
-        }
+        long[] sizes = g.ownerSizes(s);
         ActivationPlan first = s.plan(sizes);
         PlanValidator.validate(first);
         long[] expectedOffsets = PlanAssertions.longs(first.offsetsByOwner());
 
-        Runnable loop = () -> {
-            for (int i = 0; i < CALLS; i++) {
+        java.util.function.IntConsumer loop = n -> {
+            for (int i = 0; i < n; i++) {
                 ActivationPlan p = s.plan(sizes);
                 if (i % 1000 == 0) {
                     assertArrayEquals(expectedOffsets, PlanAssertions.longs(p.offsetsByOwner()), "call " + i);
@@ -104,9 +105,9 @@ class NativeMemoryTest {
                 }
             }
         };
-        loop.run();
+        loop.accept(OFFSETS_CALLS / 4);
         Snapshot before = Snapshot.take();
-        loop.run();
+        loop.accept(OFFSETS_CALLS);
         Snapshot after = Snapshot.take();
         assertNoGrowth(before, after);
     }
