@@ -1163,7 +1163,7 @@ struct SweepScratch {
     static long long bytes(long long n, long long num_positions) {
         const long long longs = (num_positions + 1) + 2 * (2 * n + 1);
         const long long ints = 3 * (num_positions + 1) + 2 * n + 5 * (2 * n + 1) + (n + 1);
-        return longs * 8 + ints * 4;
+        return longs * 8 + (ints + 1) / 2 * 8;  // a whole number of longs: the canonical block follows
     }
 
     // Carves the arrays, longs first so that each stays aligned.
@@ -1189,26 +1189,76 @@ struct SweepScratch {
     }
 };
 
+// The canonical phase's arrays, carved like SweepScratch: from the caller's
+// block when it is large enough, else from one allocation of this call.
+struct CanonicalScratch {
+    long long* tree_max;   // 2 * leaves
+    long long* tree_tag;   // 2 * leaves
+    long long* key;        // n, and so on for trial, candidate, length
+    long long* trial;
+    long long* candidate;
+    long long* length;
+    int* heap;  // n, and so on for by_rank, best_ranks, sort_scratch
+    int* by_rank;
+    int* best_ranks;
+    int* sort_scratch;
+    int* histogram;  // kRadixDigits * kRadixBuckets
+
+    static long long leaves_for(long long num_positions) {
+        long long leaves = 1;
+        while (leaves < num_positions) leaves <<= 1;
+        return leaves;
+    }
+
+    static long long bytes(long long n, long long num_positions) {
+        const long long longs = 4 * leaves_for(num_positions) + 4 * n;
+        const long long ints = 4 * n + kRadixDigits * kRadixBuckets;
+        return longs * 8 + ints * 4;
+    }
+
+    static CanonicalScratch carve(void* block, long long n, long long num_positions) {
+        const long long leaves = leaves_for(num_positions);
+        CanonicalScratch s;
+        s.tree_max = static_cast<long long*>(block);
+        s.tree_tag = s.tree_max + 2 * leaves;
+        s.key = s.tree_tag + 2 * leaves;
+        s.trial = s.key + n;
+        s.candidate = s.trial + n;
+        s.length = s.candidate + n;
+        s.heap = reinterpret_cast<int*>(s.length + n);
+        s.by_rank = s.heap + n;
+        s.best_ranks = s.by_rank + n;
+        s.sort_scratch = s.best_ranks + n;
+        s.histogram = s.sort_scratch + n;
+        return s;
+    }
+};
+
 }  // namespace memplan_offsets
 
-// Bytes of scratch memplan_offsets_plan needs (its sweep), or -1 when the
-// counts are out of range.
-inline long long memplan_offsets_scratch_bytes(int num_owners, int num_positions) {
+// Bytes of scratch memplan_offsets_plan needs: its sweep's, plus the
+// canonical phase's when with_canonical is nonzero (without them that phase,
+// when it runs, allocates its own). -1 when the counts are out of range.
+inline long long memplan_offsets_scratch_bytes(int num_owners, int num_positions, int with_canonical) {
     if (num_owners < 0 || num_positions < 1) return -1;
     if (num_positions > (INT_MAX - 2) / 2 || num_owners > (INT_MAX - 2) / 2) return -1;
-    return memplan_offsets::SweepScratch::bytes(num_owners, num_positions);
+    const long long sweep = memplan_offsets::SweepScratch::bytes(num_owners, num_positions);
+    return with_canonical ? sweep + memplan_offsets::CanonicalScratch::bytes(num_owners, num_positions) : sweep;
 }
 
 // Places num_owners buffers with live intervals [owner_def, owner_use_end]
 // (inclusive positions in [0, num_positions)) at byte offsets in one arena;
-// writes owner_offset and stats {peak, naive, lower bound}. scratch holds
-// memplan_offsets_scratch_bytes bytes, 8-byte aligned, contents ignored.
+// writes owner_offset and stats {peak, naive, lower bound, whether the
+// canonical phase ran}. scratch holds at least memplan_offsets_scratch_bytes
+// (n, P, 0) bytes, 8-byte aligned, contents ignored; with (n, P, 1) bytes the
+// canonical phase allocates nothing either. A caller that sees stats[3] == 1
+// can offer the larger block next time.
 inline int memplan_offsets_plan(int num_owners, int num_positions, const int* owner_def, const int* owner_use_end,
                                 const long long* owner_size, int effort, long long* owner_offset, long long* stats,
                                 void* scratch, long long scratch_bytes) {
     using namespace memplan_offsets;
     if (stats == nullptr) return MEMPLAN_BAD_ARGUMENT;
-    stats[0] = stats[1] = stats[2] = 0;
+    stats[0] = stats[1] = stats[2] = stats[3] = 0;
     if (num_owners < 0 || num_positions < 1 || effort < 0) return MEMPLAN_BAD_ARGUMENT;
     if (num_positions > (INT_MAX - 2) / 2 || num_owners > (INT_MAX - 2) / 2) return MEMPLAN_BAD_ARGUMENT;
     if (num_owners > 0 && (owner_def == nullptr || owner_use_end == nullptr || owner_size == nullptr ||
@@ -1216,7 +1266,7 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
         return MEMPLAN_BAD_ARGUMENT;
     }
     if (scratch == nullptr || reinterpret_cast<std::uintptr_t>(scratch) % alignof(long long) != 0 ||
-        scratch_bytes < memplan_offsets_scratch_bytes(num_owners, num_positions)) {
+        scratch_bytes < memplan_offsets_scratch_bytes(num_owners, num_positions, 0)) {
         return MEMPLAN_BAD_ARGUMENT;
     }
     const int n = num_owners;
@@ -1227,9 +1277,6 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
         if (owner_size[i] < 0) return MEMPLAN_BAD_ARGUMENT;
         if (memplan_detail::add_overflows(naive, owner_size[i], &naive)) return MEMPLAN_OVERFLOW;
     }
-    int leaves = 1;
-    while (leaves < P) leaves <<= 1;
-
     const SweepScratch w = SweepScratch::carve(scratch, n, P);
     const long long bound = lower_bound(P, n, owner_def, owner_use_end, owner_size, w.delta);
     GapArena arena{n, w.seg_start, w.seg_length, w.prev, w.next, w.left, w.right, w.prio, w.free_ids, 0};
@@ -1238,12 +1285,14 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
     long long budget = static_cast<long long>(effort) * (kPopsPerBuffer * n + kPopsAllowance);
     if (peak > bound && effort >= 1 &&
         expected_pops(P, n, owner_def, owner_use_end, owner_size, w.delta) <= budget) {
-        Array<long long> tree_max(2LL * leaves), tree_tag(2LL * leaves), key(n), trial(n), candidate(n), length(n);
-        Array<int> heap(n), by_rank(n), best_ranks(n), sort_scratch(n), histogram(kRadixDigits * kRadixBuckets);
-        if (!tree_max.get() || !tree_tag.get() || !key.get() || !trial.get() || !candidate.get() || !heap.get() ||
-            !by_rank.get() || !best_ranks.get() || !sort_scratch.get() || !length.get() || !histogram.get()) {
-            return MEMPLAN_OUT_OF_MEMORY;
-        }
+        stats[3] = 1;
+        const long long sweep_bytes = SweepScratch::bytes(n, P);
+        const bool in_scratch = scratch_bytes >= memplan_offsets_scratch_bytes(n, P, 1);
+        Array<long long> own(in_scratch ? 1 : CanonicalScratch::bytes(n, P) / 8 + 1);
+        if (!own.get()) return MEMPLAN_OUT_OF_MEMORY;
+        const CanonicalScratch c = CanonicalScratch::carve(
+            in_scratch ? static_cast<void*>(static_cast<char*>(scratch) + sweep_bytes) : own.get(), n, P);
+        const int leaves = static_cast<int>(CanonicalScratch::leaves_for(P));
         long long total_length = 0;
         long long sized = 0;
         for (int i = 0; i < n; ++i) {
@@ -1254,28 +1303,28 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
         }
         const bool flat = total_length <= kFlatSkylineLength * std::max(sized, 1LL);
         Canonical canonical{n, owner_def, owner_use_end, owner_size,
-                            SkylineTree{flat, leaves, P, tree_max.get(), tree_tag.get()}, heap.get(), key.get()};
+                            SkylineTree{flat, leaves, P, c.tree_max, c.tree_tag}, c.heap, c.key};
         bool have_ranks = false;
         int m = 0;
         for (int rank = 0; rank < kNumRanks && peak > bound && budget > 0; ++rank) {
-            m = rank_order(rank, n, owner_def, owner_use_end, owner_size, by_rank.get(), sort_scratch.get(),
-                           length.get(), histogram.get());
-            const long long p = canonical.decode(by_rank.get(), m, budget, trial.get());
+            m = rank_order(rank, n, owner_def, owner_use_end, owner_size, c.by_rank, c.sort_scratch,
+                           c.length, c.histogram);
+            const long long p = canonical.decode(c.by_rank, m, budget, c.trial);
             budget -= canonical.pops;
             const bool better = p >= 0 && p < peak;
             if (better) {
                 peak = p;
-                for (int i = 0; i < n; ++i) owner_offset[i] = trial[i];
+                for (int i = 0; i < n; ++i) owner_offset[i] = c.trial[i];
             }
             if (better || (!have_ranks && p >= 0)) {
-                for (int r = 0; r < m; ++r) best_ranks[r] = by_rank[r];
+                for (int r = 0; r < m; ++r) c.best_ranks[r] = c.by_rank[r];
                 have_ranks = true;
             }
         }
         if (effort >= 2 && have_ranks && peak > bound) {
             const long long per_decode = kPopsPerBuffer * n + kPopsAllowance;
-            peak = improve(canonical, best_ranks.get(), m, (effort - 1) * kImproveStepsPerEffort, per_decode, bound,
-                           peak, owner_offset, trial.get(), candidate.get());
+            peak = improve(canonical, c.best_ranks, m, (effort - 1) * kImproveStepsPerEffort, per_decode, bound,
+                           peak, owner_offset, c.trial, c.candidate);
         }
     }
     stats[0] = peak;

@@ -1169,15 +1169,17 @@ void test_corrupted_inputs_never_crash() {
 struct OffsetsRun {
     int rc;
     std::vector<long long> offset;
-    long long stats[3];
+    long long stats[4];
 };
 
-// The scratch starts filled with `garbage`: the planner must not depend on its contents.
+// The scratch starts filled with `garbage`: the planner must not depend on its contents. With
+// `with_canonical` it is large enough for the canonical phase too (else that phase allocates).
 OffsetsRun run_offsets(int positions, const std::vector<int>& def, const std::vector<int>& end,
-                       const std::vector<long long>& size, int effort, unsigned char garbage = 0xA5) {
+                       const std::vector<long long>& size, int effort, unsigned char garbage = 0xA5,
+                       int with_canonical = 1) {
     OffsetsRun r;
     r.offset.assign(size.size() + 1, -7);
-    const long long bytes = memplan_offsets_scratch_bytes(static_cast<int>(size.size()), positions);
+    const long long bytes = memplan_offsets_scratch_bytes(static_cast<int>(size.size()), positions, with_canonical);
     std::vector<long long> scratch(static_cast<std::size_t>(std::max(bytes, 8LL) / 8 + 1));
     std::memset(scratch.data(), garbage, scratch.size() * sizeof(long long));
     r.rc = memplan_offsets_plan(static_cast<int>(size.size()), positions, def.data(), end.data(), size.data(), effort,
@@ -1227,6 +1229,23 @@ void test_offsets_chain_reaches_bound() {
         CHECK_EQ(r.stats[0], 11);
         CHECK_EQ(r.stats[1], 21);
         CHECK_EQ(r.stats[2], 11);
+        CHECK_EQ(r.stats[3], 0);  // the sweep reached the bound: no canonical phase
+        CHECK(offsets_valid(def, end, size, r.offset, r.stats[0]));
+    }
+}
+
+// The sweep misses the bound on this instance (found by a seeded search), so the canonical phase
+// runs, reaches the bound and reports it, in the caller's scratch or in its own allocation alike.
+void test_offsets_canonical_phase_reported() {
+    const std::vector<int> def = {2, 3, 1, 0};
+    const std::vector<int> end = {2, 3, 3, 2};
+    const std::vector<long long> size = {2, 8, 3, 4};
+    for (int with_canonical : {0, 1}) {
+        OffsetsRun r = run_offsets(4, def, end, size, 1, 0x5A, with_canonical);
+        CHECK_EQ(r.rc, MEMPLAN_OK);
+        CHECK_EQ(r.stats[2], 11);
+        CHECK_EQ(r.stats[3], 1);
+        CHECK_EQ(r.stats[0], 11);
         CHECK(offsets_valid(def, end, size, r.offset, r.stats[0]));
     }
 }
@@ -1243,8 +1262,8 @@ void test_offsets_zero_sizes_and_empty() {
 }
 
 void test_offsets_bad_arguments() {
-    long long stats[3];
-    const long long bytes = memplan_offsets_scratch_bytes(2, 2);
+    long long stats[4];
+    const long long bytes = memplan_offsets_scratch_bytes(2, 2, 0);
     std::vector<long long> block(static_cast<std::size_t>(bytes / 8 + 2));
     void* w = block.data();
     long long offset[2];
@@ -1268,8 +1287,9 @@ void test_offsets_bad_arguments() {
     void* misaligned = static_cast<char*>(w) + 4;
     CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, 1, offset, stats, misaligned, bytes), MEMPLAN_BAD_ARGUMENT);
     CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, 1, offset, stats, w, bytes), MEMPLAN_OK);
-    CHECK_EQ(memplan_offsets_scratch_bytes(-1, 2), -1);
-    CHECK_EQ(memplan_offsets_scratch_bytes(2, 0), -1);
+    CHECK_EQ(memplan_offsets_scratch_bytes(-1, 2, 0), -1);
+    CHECK_EQ(memplan_offsets_scratch_bytes(2, 0, 1), -1);
+    CHECK(memplan_offsets_scratch_bytes(2, 2, 1) > bytes);
 
 }
 
@@ -1327,7 +1347,7 @@ void test_offsets_random_intervals_valid() {
             CHECK_EQ(r.stats[2], bound);
             CHECK(r.stats[0] >= bound);
             CHECK(offsets_valid(def, end, size, r.offset, r.stats[0]));
-            OffsetsRun zeroed = run_offsets(positions, def, end, size, effort, 0x00);
+            OffsetsRun zeroed = run_offsets(positions, def, end, size, effort, 0x00, 0);
             CHECK(zeroed.offset == r.offset);
             CHECK_EQ(zeroed.stats[0], r.stats[0]);
         }
@@ -1357,6 +1377,7 @@ int main() {
     run_case("corrupted inputs never crash", test_corrupted_inputs_never_crash);
     run_case("offsets: chain reaches the bound", test_offsets_chain_reaches_bound);
     run_case("offsets: zero sizes and empty", test_offsets_zero_sizes_and_empty);
+    run_case("offsets: canonical phase reported", test_offsets_canonical_phase_reported);
     run_case("offsets: bad arguments", test_offsets_bad_arguments);
     run_case("offsets: random intervals valid", test_offsets_random_intervals_valid);
     run_case("offsets: radix rank order matches the comparison sort", test_offsets_radix_rank_matches_comparison_sort);

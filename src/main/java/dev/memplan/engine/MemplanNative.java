@@ -64,7 +64,9 @@ final class MemplanNative {
      * Offsets planning (memplan_offsets_plan): places {@code numOwners} intervals at byte offsets
      * in one arena; writes each owner's offset and stats {peak, naive, lower bound}. Every array is
      * the address of native memory its caller keeps alive for the duration of the call;
-     * {@code scratch} holds {@link #memplan_offsets_scratch_bytes} bytes, 8-byte aligned.
+     * {@code scratch} holds {@link #memplan_offsets_scratch_bytes} bytes, 8-byte aligned (with
+     * {@code withCanonical} 0 at least; with 1 the canonical phase allocates nothing either), and
+     * {@code stats} four longs: peak, naive, lower bound, and 1 when the canonical phase ran.
      */
     static native int memplan_offsets_plan(int numOwners, int numPositions, @Cast("const int*") long ownerDef,
                                            @Cast("const int*") long ownerUseEnd,
@@ -72,6 +74,9 @@ final class MemplanNative {
                                            @Cast("long long*") long ownerOffset, @Cast("long long*") long stats,
                                            @Cast("void*") long scratch, long scratchBytes);
 
-    /** Bytes of scratch {@link #memplan_offsets_plan} needs, or -1 when the counts are out of range. */
-    static native long memplan_offsets_scratch_bytes(int numOwners, int numPositions);
+    /**
+     * Bytes of scratch {@link #memplan_offsets_plan} needs for its sweep, plus its canonical phase
+     * when {@code withCanonical} is 1; -1 when the counts are out of range.
+     */
+    static native long memplan_offsets_scratch_bytes(int numOwners, int numPositions, int withCanonical);
 }

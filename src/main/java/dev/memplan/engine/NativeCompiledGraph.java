@@ -25,7 +25,15 @@ final class NativeCompiledGraph implements CompiledGraph {
     private final IntBuffer freeOffsets;
     private final IntBuffer freeOwners;
     private final long scratchBytes;
-    private final long offsetsScratchBytes;
+    /** The offsets planner's scratch: its sweep's, and with its canonical phase's. */
+    private final long offsetsSweepBytes;
+    private final long offsetsFullBytes;
+    /**
+     * Set once a request of this schedule needed the canonical phase: from then on the pooled
+     * scratch grows to hold it too, so that phase stops allocating per request. Schedules whose
+     * sweep always reaches the bound never pay for that memory.
+     */
+    private volatile boolean offsetsNeedCanonical;
     /** Addresses of the bucket arrays above, taken once: the buffers are fields, so they stay valid. */
     private final long defOffsetsAddress;
     private final long freeOffsetsAddress;
@@ -50,7 +58,8 @@ final class NativeCompiledGraph implements CompiledGraph {
         this.freeOffsets = freeOffsets;
         this.freeOwners = freeOwners;
         this.scratchBytes = MemplanNative.memplan_allocate_scratch_bytes(numOwners);
-        this.offsetsScratchBytes = NativeEngine.offsetsScratchBytes(numOwners, Math.max(numPositions, 1));
+        this.offsetsSweepBytes = NativeEngine.offsetsScratchBytes(numOwners, Math.max(numPositions, 1), false);
+        this.offsetsFullBytes = NativeEngine.offsetsScratchBytes(numOwners, Math.max(numPositions, 1), true);
         this.defOffsetsAddress = MemplanNative.memplan_address(defOffsets);
         this.freeOffsetsAddress = MemplanNative.memplan_address(freeOffsets);
         this.freeOwnersAddress = MemplanNative.memplan_address(freeOwners);
@@ -260,8 +269,12 @@ final class NativeCompiledGraph implements CompiledGraph {
             ownerOffset = DirectSlabs.allocate(Math.multiplyExact(numOwners, Long.BYTES)).asLongBuffer();
             int rc = MemplanNative.memplan_offsets_plan(numOwners, numPositions, ownerDefAddress, ownerUseEndAddress,
                     sizesAddress, effort, MemplanNative.memplan_address(ownerOffset), scratch.statsAddress(),
-                    scratch.offsetsScratchAddress(offsetsScratchBytes), scratch.offsetsScratchBytes());
+                    scratch.offsetsScratchAddress(offsetsNeedCanonical ? offsetsFullBytes : offsetsSweepBytes),
+                    scratch.offsetsScratchBytes());
             check(rc, "offsets plan");
+            if (scratch.stat(3) == 1) {
+                offsetsNeedCanonical = true;
+            }
             return new OffsetAllocation(scratch.stat(0), scratch.stat(1), scratch.stat(2),
                     ownerOffset.asReadOnlyBuffer());
         } finally {

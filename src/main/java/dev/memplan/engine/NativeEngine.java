@@ -87,9 +87,12 @@ public final class NativeEngine implements PlanningEngine {
         }
     }
 
-    /** Bytes of the offsets planner's scratch (at least 8, so a pointer is never empty). */
-    static long offsetsScratchBytes(int numOwners, int numPositions) {
-        long bytes = MemplanNative.memplan_offsets_scratch_bytes(numOwners, numPositions);
+    /**
+     * Bytes of the offsets planner's scratch, for its sweep alone or with its canonical phase (at
+     * least 8, so a pointer is never empty).
+     */
+    static long offsetsScratchBytes(int numOwners, int numPositions, boolean withCanonical) {
+        long bytes = MemplanNative.memplan_offsets_scratch_bytes(numOwners, numPositions, withCanonical ? 1 : 0);
         if (bytes < 0) {
             throw new IllegalArgumentException(
                     "too many owners (" + numOwners + ") or positions (" + numPositions + ") for one offsets plan");
@@ -103,8 +106,8 @@ public final class NativeEngine implements PlanningEngine {
         int n = sizes.length;
         try (IntPointer defs = new IntPointer(Math.max(n, 1)); IntPointer ends = new IntPointer(Math.max(n, 1));
              LongPointer size = new LongPointer(Math.max(n, 1)); LongPointer offset = new LongPointer(Math.max(n, 1));
-             LongPointer stats = new LongPointer(3);
-             BytePointer scratch = new BytePointer(offsetsScratchBytes(n, numPositions))) {
+             LongPointer stats = new LongPointer(4);
+             BytePointer scratch = new BytePointer(offsetsScratchBytes(n, numPositions, true))) {
             defs.put(def);
             ends.put(useEnd);
             size.put(sizes);

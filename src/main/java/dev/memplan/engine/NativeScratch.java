@@ -59,11 +59,15 @@ final class NativeScratch {
     }
 
     /**
-     * The offsets planner's sweep scratch of {@code bytes} bytes, made on the first offsets plan
-     * (a schedule planned only as slots never pays for it) and reused after.
+     * The offsets planner's scratch of at least {@code bytes} bytes, made on the first offsets plan
+     * (a schedule planned only as slots never pays for it), replaced when a larger one is asked
+     * for, and reused otherwise.
      */
     long offsetsScratchAddress(long bytes) {
-        if (offsetsWork == null) {
+        if (offsetsWork == null || offsetsWork.capacity() < bytes) {
+            if (offsetsWork != null) {
+                offsetsWork.close();
+            }
             offsetsWork = new BytePointer(bytes);
         }
         return offsetsWork.address();
