@@ -3,6 +3,7 @@ package dev.memplan.engine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
+import dev.memplan.testing.EngineIndependent;
 import java.util.Random;
 import java.util.stream.IntStream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,6 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * merge sort under {@code rankBefore} (a total order), which is what the C++ mirror is tested
  * against too. Keys share high bytes and differ in low ones, and some buffers have no size.
  */
+@EngineIndependent
 class OffsetPlannerRankTest {
     static IntStream seeds() {
         return IntStream.range(0, 200);

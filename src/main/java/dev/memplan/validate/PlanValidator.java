@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan;
+package dev.memplan.validate;
 
+import dev.memplan.ActivationPlan;
+import dev.memplan.Graph;
+import dev.memplan.Node;
+import dev.memplan.Schedule;
+import dev.memplan.Strategy;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.Arrays;
 
 /**
- * The independent checker of DESIGN.md sections 5b and 7. It recomputes the order, view roots,
+ * The independent checker of docs/design.md §5b and §7. It recomputes the order, view roots,
  * owners and intervals with its own code ({@link IndependentLiveness}), then checks the plan
  * against them: the schedule's reported order and intervals; for every plan, each owner's offset
  * (aligned, inside the arena of {@code peakBytes}) and that no two owners with overlapping

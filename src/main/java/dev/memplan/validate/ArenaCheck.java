@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan;
+package dev.memplan.validate;
 
+import dev.memplan.ActivationPlan;
+import dev.memplan.Graph;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The arena half of {@link PlanValidator} (DESIGN 5b), for plans of either strategy: every owner
+ * The arena half of {@link PlanValidator} (docs/design.md §5b), for plans of either strategy: every owner
  * has an offset, aligned, with its bytes inside the arena, and no two owners whose intervals
  * overlap share a byte.
  *
