@@ -615,7 +615,6 @@ struct GapArena {
     int* next;
     int* left;
     int* right;
-    int* prio;
     int* free_ids;
     int num_free_ids;
     int root = -1;
@@ -624,7 +623,6 @@ struct GapArena {
 
     void init() {
         const int segments = 2 * n + 1;
-        for (int k = 0; k < segments; ++k) prio[k] = priority(k);
         for (int k = 0; k <= n; ++k) free_ids[k] = segments - 1 - k;
         num_free_ids = n + 1;
     }
@@ -734,8 +732,8 @@ struct GapArena {
         int parent = -1;
         bool parent_left = false;
         int cur = t;
-        const int rank = prio[s];
-        while (cur >= 0 && prio[cur] > rank) {
+        const int rank = priority(s);
+        while (cur >= 0 && priority(cur) > rank) {
             parent = cur;
             parent_left = key_less(s, cur);
             cur = parent_left ? left[cur] : right[cur];
@@ -804,7 +802,7 @@ struct GapArena {
         while (a >= 0 && b >= 0) {
             int take;
             bool take_right;
-            if (prio[a] > prio[b]) {
+            if (priority(a) > priority(b)) {
                 take = a;
                 a = right[a];
                 take_right = true;
@@ -1152,17 +1150,16 @@ struct SweepScratch {
     int* cursor;            // num_positions + 1
     int* starts;            // n
     int* ends;              // n
-    int* prev;              // 2n + 1, and so on for next, left, right, prio
+    int* prev;              // 2n + 1, and so on for next, left, right
     int* next;
     int* left;
     int* right;
-    int* prio;
     int* free_ids;  // n + 1
 
     // Bytes for n owners over num_positions positions (both >= 0, checked by the caller).
     static long long bytes(long long n, long long num_positions) {
         const long long longs = (num_positions + 1) + 2 * (2 * n + 1);
-        const long long ints = 3 * (num_positions + 1) + 2 * n + 5 * (2 * n + 1) + (n + 1);
+        const long long ints = 3 * (num_positions + 1) + 2 * n + 4 * (2 * n + 1) + (n + 1);
         return longs * 8 + (ints + 1) / 2 * 8;  // a whole number of longs: the canonical block follows
     }
 
@@ -1183,8 +1180,7 @@ struct SweepScratch {
         s.next = s.prev + (2 * n + 1);
         s.left = s.next + (2 * n + 1);
         s.right = s.left + (2 * n + 1);
-        s.prio = s.right + (2 * n + 1);
-        s.free_ids = s.prio + (2 * n + 1);
+        s.free_ids = s.right + (2 * n + 1);
         return s;
     }
 };
@@ -1279,7 +1275,7 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
     }
     const SweepScratch w = SweepScratch::carve(scratch, n, P);
     const long long bound = lower_bound(P, n, owner_def, owner_use_end, owner_size, w.delta);
-    GapArena arena{n, w.seg_start, w.seg_length, w.prev, w.next, w.left, w.right, w.prio, w.free_ids, 0};
+    GapArena arena{n, w.seg_start, w.seg_length, w.prev, w.next, w.left, w.right, w.free_ids, 0};
     long long peak = sweep_best_fit(P, n, owner_def, owner_use_end, owner_size, owner_offset, w.start_offsets,
                                     w.starts, w.end_offsets, w.ends, w.cursor, arena);
     long long budget = static_cast<long long>(effort) * (kPopsPerBuffer * n + kPopsAllowance);

@@ -204,7 +204,6 @@ final class OffsetPlanner {
         private final int[] next;
         private final int[] left;
         private final int[] right;
-        private final int[] prio;
         private final int[] freeIds;
         private int numFreeIds;
         private int root = -1;
@@ -220,10 +219,6 @@ final class OffsetPlanner {
             next = new int[segments];
             left = new int[segments];
             right = new int[segments];
-            prio = new int[segments];
-            for (int k = 0; k < segments; k++) {
-                prio[k] = priority(k);
-            }
             freeIds = new int[n + 1];
             for (int k = 0; k <= n; k++) {
                 freeIds[k] = segments - 1 - k; // gap ids handed out from n upwards
@@ -352,8 +347,8 @@ final class OffsetPlanner {
             int parent = -1;
             boolean parentLeft = false;
             int cur = t;
-            int rank = prio[s];
-            while (cur >= 0 && prio[cur] > rank) {
+            int rank = priority(s);
+            while (cur >= 0 && priority(cur) > rank) {
                 parent = cur;
                 parentLeft = keyLess(s, cur);
                 cur = parentLeft ? left[cur] : right[cur];
@@ -432,7 +427,7 @@ final class OffsetPlanner {
             while (a >= 0 && b >= 0) {
                 int take;
                 boolean takeRight;
-                if (prio[a] > prio[b]) { // a's root stays on top; merge its right side with b
+                if (priority(a) > priority(b)) { // a's root stays on top; merge its right side with b
                     take = a;
                     a = right[a];
                     takeRight = true;
