@@ -15,11 +15,19 @@ import org.bytedeco.javacpp.annotation.Platform;
  */
 @Platform(include = "memplan_core.h", compiler = "cpp17")
 final class MemplanNative {
+    // Return codes: MEMPLAN_OK, ... in memplan_core.h (NativeBoundaryTest checks they agree).
     static final int OK = 0;
     static final int CYCLE = 1;
     static final int BAD_ARGUMENT = 2;
     static final int OVERFLOW = 3;
     static final int OUT_OF_MEMORY = 4;
+
+    // Where memplan_allocate writes each total: MEMPLAN_STAT_NUM_SLOTS, ... in memplan_core.h.
+    static final int STAT_NUM_SLOTS = 0;
+    static final int STAT_PEAK_BYTES = 1;
+    static final int STAT_NAIVE_BYTES = 2;
+    static final int STAT_LOWER_BOUND_BYTES = 3;
+    static final int NUM_STATS = 4;
 
     private MemplanNative() {
     }
