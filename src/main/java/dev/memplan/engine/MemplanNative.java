@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import org.bytedeco.javacpp.annotation.Cast;
+import org.bytedeco.javacpp.annotation.MemberGetter;
 import org.bytedeco.javacpp.annotation.Platform;
 
 /**
@@ -31,6 +32,27 @@ final class MemplanNative {
 
     private MemplanNative() {
     }
+
+    /** The macros of memplan_core.h the constants above name, read so a test can hold them equal. */
+    @MemberGetter static native int MEMPLAN_OK();
+
+    @MemberGetter static native int MEMPLAN_CYCLE();
+
+    @MemberGetter static native int MEMPLAN_BAD_ARGUMENT();
+
+    @MemberGetter static native int MEMPLAN_OVERFLOW();
+
+    @MemberGetter static native int MEMPLAN_OUT_OF_MEMORY();
+
+    @MemberGetter static native int MEMPLAN_STAT_NUM_SLOTS();
+
+    @MemberGetter static native int MEMPLAN_STAT_PEAK_BYTES();
+
+    @MemberGetter static native int MEMPLAN_STAT_NAIVE_BYTES();
+
+    @MemberGetter static native int MEMPLAN_STAT_LOWER_BOUND_BYTES();
+
+    @MemberGetter static native int MEMPLAN_NUM_STATS();
 
     /**
      * Orders the nodes and computes owners and intervals; every array is the address of native
