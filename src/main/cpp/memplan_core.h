@@ -46,6 +46,11 @@
 #define MEMPLAN_GRAPH_OUTPUT 2
 #define MEMPLAN_INITIALIZER 4
 
+// Defined with the offsets planner below; the free set's treap uses it too.
+namespace memplan_offsets {
+inline int priority(int id);
+}  // namespace memplan_offsets
+
 namespace memplan_detail {
 
 // No node, no slot, no owner: FreeSlotSet.NONE on the Java side.
@@ -286,18 +291,6 @@ struct FreeNode {
     int occupant;        // owner in the slot, NONE while free: a check of the caller only this side needs
 };
 
-// murmur3's fmix32 of the slot id, 31 bits: FreeSlotSet.slotPriority, so both
-// engines build the same tree.
-inline int slot_priority(int slot) {
-    std::uint32_t h = static_cast<std::uint32_t>(slot);
-    h ^= h >> 16;
-    h *= 0x85ebca6bU;
-    h ^= h >> 13;
-    h *= 0xc2b2ae35U;
-    h ^= h >> 16;
-    return static_cast<int>(h >> 1);
-}
-
 // The slots of one allocation and which of them are free, ordered by
 // (capacity, slot id): a treap whose heap priority is a fixed hash of the
 // slot id, deterministic and O(log free slots) expected per operation. Its
@@ -311,7 +304,7 @@ public:
     int open(long long bytes) {
         const int slot = num_slots_++;
         nodes_[slot].capacity = bytes;
-        nodes_[slot].priority = slot_priority(slot);
+        nodes_[slot].priority = memplan_offsets::priority(slot);  // the offsets planner's treaps use the same hash
         return slot;
     }
 
@@ -554,7 +547,8 @@ inline int memplan_allocate(
             const long long need = owner_size[o];
             const int v = owner_value[o];
             if (need < 0 || v < 0 || v >= num_values) return MEMPLAN_BAD_ARGUMENT;
-            if (value_slot != nullptr && value_slot[v] != NONE) return MEMPLAN_BAD_ARGUMENT;  // value listed as two owners
+            // A value listed as two owners.
+            if (value_slot != nullptr && value_slot[v] != NONE) return MEMPLAN_BAD_ARGUMENT;
             // peak and live never exceed naive (a new slot's capacity is its
             // opener's size), so checking naive covers all three sums.
             if (add_overflows(naive, need, &naive)) return MEMPLAN_OVERFLOW;

@@ -1404,14 +1404,13 @@ void test_owners_use_ends_and_buckets() {
     }
 }
 
-// FreeSlotSet.slotPriority's values in Java: both engines build the same tree.
-void test_slot_priority_matches_java() {
-    using memplan_detail::slot_priority;
-    CHECK_EQ(slot_priority(0), 0);
-    CHECK_EQ(slot_priority(1), 682038363);
-    CHECK_EQ(slot_priority(2), 410673539);
-    CHECK_EQ(slot_priority(12345), 505636078);
-    CHECK_EQ(slot_priority(INT_MAX), 2095449940);
+// OffsetPlanner.priority's values in Java: both engines build the same trees.
+void test_priority_matches_java() {
+    CHECK_EQ(memplan_offsets::priority(0), 0);
+    CHECK_EQ(memplan_offsets::priority(1), 682038363);
+    CHECK_EQ(memplan_offsets::priority(2), 410673539);
+    CHECK_EQ(memplan_offsets::priority(12345), 505636078);
+    CHECK_EQ(memplan_offsets::priority(INT_MAX), 2095449940);
 }
 
 // The free set against a sorted vector of (capacity, slot id): every poll takes
@@ -1481,7 +1480,7 @@ int main() {
     run_case("valid_values", test_valid_values);
     run_case("build_successors, kahn_order, first_waiting", test_successors_and_kahn_order);
     run_case("collect_owners, compute_use_ends, bucket_by_use_end", test_owners_use_ends_and_buckets);
-    run_case("slot_priority matches Java", test_slot_priority_matches_java);
+    run_case("treap priority matches Java", test_priority_matches_java);
     run_case("FreeSlotSet against a sorted list", test_free_slot_set_against_sorted_list);
     run_case("offsets: chain reaches the bound", test_offsets_chain_reaches_bound);
     run_case("offsets: zero sizes and empty", test_offsets_zero_sizes_and_empty);

@@ -21,12 +21,12 @@ public record FlatGraph(int numValues, int numNodes, int[] inputOffsets, int[] i
     public static final int GRAPH_INPUT = 1;
     public static final int GRAPH_OUTPUT = 2;
     public static final int INITIALIZER = 4;
-    /** No value, node, owner or slot: an absent optional input, an unproduced value ({@code NONE} in memplan_core.h). */
+    /** No value, node, owner or slot: an absent input, an unproduced value ({@code NONE} in memplan_core.h). */
     static final int NONE = -1;
     private static final int KNOWN_FLAGS = GRAPH_INPUT | GRAPH_OUTPUT | INITIALIZER;
 
     /** Positions of a schedule: one per node, and at least one so graph inputs have a place. */
-    public int numPositions() {
+    int numPositions() {
         return Math.max(numNodes, 1);
     }
 
@@ -36,7 +36,7 @@ public record FlatGraph(int numValues, int numNodes, int[] inputOffsets, int[] i
      *
      * @throws IllegalArgumentException naming the first broken one
      */
-    public void validate() {
+    void validate() {
         if (numValues < 0 || numNodes < 0) {
             throw invalid("negative counts");
         }

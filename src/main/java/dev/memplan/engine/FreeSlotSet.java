@@ -42,7 +42,7 @@ final class FreeSlotSet {
     int open(long bytes) {
         int slot = numSlots++;
         capacity[slot] = bytes;
-        tree[priority(slot)] = slotPriority(slot);
+        tree[priority(slot)] = OffsetPlanner.priority(slot); // the offsets planner's treaps use the same hash
         return slot;
     }
 
@@ -130,17 +130,6 @@ final class FreeSlotSet {
         long ca = capacity[a];
         long cb = capacity[b];
         return ca < cb || (ca == cb && a < b);
-    }
-
-    /** murmur3's fmix32 of the slot id, 31 bits: distinct ids rarely tie, and ties are harmless. */
-    static int slotPriority(int slot) {
-        int h = slot;
-        h ^= h >>> 16;
-        h *= 0x85ebca6b;
-        h ^= h >>> 13;
-        h *= 0xc2b2ae35;
-        h ^= h >>> 16;
-        return h >>> 1;
     }
 
     private static int smaller(int slot) {

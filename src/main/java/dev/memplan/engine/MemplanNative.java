@@ -16,7 +16,7 @@ import org.bytedeco.javacpp.annotation.Platform;
  */
 @Platform(include = "memplan_core.h", compiler = "cpp17")
 final class MemplanNative {
-    // Return codes: MEMPLAN_OK, ... in memplan_core.h (NativeBoundaryTest checks they agree).
+    // Return codes: MEMPLAN_OK, ... in memplan_core.h (MirroredEnginesTest checks they agree).
     static final int OK = 0;
     static final int CYCLE = 1;
     static final int BAD_ARGUMENT = 2;

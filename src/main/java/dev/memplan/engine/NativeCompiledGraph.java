@@ -132,7 +132,8 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
             case MemplanNative.CYCLE: // only compile reports one, with the node it names
                 throw new IllegalStateException("native " + call + " reported a cycle where none can occur");
             default: // memplan_core.h has no other code
-                throw new IllegalStateException("native " + call + " returned " + rc + ", which memplan_core.h does not define");
+                throw new IllegalStateException("native " + call + " returned " + rc
+                        + ", which memplan_core.h does not define");
         }
     }
 

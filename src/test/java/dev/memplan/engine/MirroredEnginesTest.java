@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The two engines are one program written twice: the constants that cross the boundary agree
  * with memplan_core.h's macros, the free set behaves as a sorted set of (capacity, slot id), and
- * its priorities are the ones the C++ test pins (test_slot_priority_matches_java).
+ * its priorities are the ones the C++ test pins (test_priority_matches_java).
  */
 class MirroredEnginesTest {
 
@@ -34,12 +34,12 @@ class MirroredEnginesTest {
     }
 
     @Test
-    void slotPrioritiesAreTheOnesTheCppTestPins() {
-        assertEquals(0, FreeSlotSet.slotPriority(0));
-        assertEquals(682038363, FreeSlotSet.slotPriority(1));
-        assertEquals(410673539, FreeSlotSet.slotPriority(2));
-        assertEquals(505636078, FreeSlotSet.slotPriority(12345));
-        assertEquals(2095449940, FreeSlotSet.slotPriority(Integer.MAX_VALUE));
+    void treapPrioritiesAreTheOnesTheCppTestPins() {
+        assertEquals(0, OffsetPlanner.priority(0));
+        assertEquals(682038363, OffsetPlanner.priority(1));
+        assertEquals(410673539, OffsetPlanner.priority(2));
+        assertEquals(505636078, OffsetPlanner.priority(12345));
+        assertEquals(2095449940, OffsetPlanner.priority(Integer.MAX_VALUE));
     }
 
     private record Key(long capacity, int slot) implements Comparable<Key> {
