@@ -8,6 +8,7 @@ import java.util.Arrays;
 public final class JavaEngine implements PlanningEngine {
     private static final int NONE = FlatGraph.NONE;
 
+    /** The engine; it keeps no state, so one instance serves every caller. */
     public static final JavaEngine INSTANCE = new JavaEngine();
 
     private JavaEngine() {
