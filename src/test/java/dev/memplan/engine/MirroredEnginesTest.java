@@ -3,6 +3,7 @@ package dev.memplan.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.memplan.testing.EngineIndependent;
 import dev.memplan.testing.NativeRequirement;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
@@ -15,7 +16,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The two engines are one program written twice: the constants that cross the boundary agree
  * with memplan_core.h's macros, the free set behaves as a sorted set of (capacity, slot id), and
  * its priorities are the ones the C++ test pins (test_priority_matches_java).
+ *
+ * <p>Engine-independent: it reads both engines' parts directly, whatever {@code memplan.engine} says.
  */
+@EngineIndependent
 class MirroredEnginesTest {
 
     @Test
