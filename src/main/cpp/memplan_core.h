@@ -8,7 +8,12 @@
 // Nothing here recurses: graph sizes are caller-controlled and a deep stack
 // would crash the JVM.
 //
-// The Java side validates everything before it crosses the boundary, but this
+// The same program as the Java engine, written twice: memplan_compile and its
+// helpers mirror dev.memplan.engine.JavaEngine method for method
+// (find_producers = findProducers, kahn_order = kahnOrder, ...), FreeSlotSet
+// mirrors FreeSlotSet.java, and memplan_allocate mirrors
+// JavaCompiledGraph.allocate. What only this side does is check its caller:
+// the Java side validates everything before it crosses the boundary, but this
 // code still re-checks every count, offset and id before using it, so that a
 // bug on either side becomes MEMPLAN_BAD_ARGUMENT instead of memory corruption.
 
@@ -21,20 +26,35 @@
 #include <cstdlib>
 #include <functional>
 
-// Return codes.
+// Return codes; MemplanNative names each (OK, CYCLE, ...) and maps it to a Java exception.
 #define MEMPLAN_OK 0
 #define MEMPLAN_CYCLE 1          // compile: graph has a cycle; *error_node = smallest node id that could not be ordered
 #define MEMPLAN_BAD_ARGUMENT 2   // any argument inconsistency detected defensively
 #define MEMPLAN_OVERFLOW 3       // allocate: sum of sizes overflows signed 64-bit
 #define MEMPLAN_OUT_OF_MEMORY 4  // compile: its temporary arrays could not be allocated
 
-// Value flag bits.
+// Where memplan_allocate writes each total in stats[MEMPLAN_NUM_STATS]; MemplanNative
+// names them the same (STAT_NUM_SLOTS, ...).
+#define MEMPLAN_STAT_NUM_SLOTS 0
+#define MEMPLAN_STAT_PEAK_BYTES 1
+#define MEMPLAN_STAT_NAIVE_BYTES 2
+#define MEMPLAN_STAT_LOWER_BOUND_BYTES 3
+#define MEMPLAN_NUM_STATS 4
+
+// Value flag bits (FlatGraph.GRAPH_INPUT, ...).
 #define MEMPLAN_GRAPH_INPUT 1
 #define MEMPLAN_GRAPH_OUTPUT 2
 #define MEMPLAN_INITIALIZER 4
 
+// Defined with the offsets planner below; the free set's treap uses it too.
+namespace memplan_offsets {
+inline int priority(int id);
+}  // namespace memplan_offsets
+
 namespace memplan_detail {
 
+// No node, no slot, no owner: FreeSlotSet.NONE on the Java side.
+constexpr int NONE = -1;
 constexpr int kKnownFlags = MEMPLAN_GRAPH_INPUT | MEMPLAN_GRAPH_OUTPUT | MEMPLAN_INITIALIZER;
 
 // A CSR offsets array of n+1 entries must start at 0 and never decrease; then
@@ -48,8 +68,9 @@ inline bool valid_offsets(const int* off, int n, int* total) {
     return true;
 }
 
-// Owns compile's temporaries. malloc rather than new/vector so that running out
-// of memory is a return code, never an exception crossing the JNI boundary.
+// Owns one of compile's temporaries. malloc rather than new/vector so that
+// running out of memory is a return code, never an exception crossing the JNI
+// boundary.
 class IntBuffer {
 public:
     explicit IntBuffer(unsigned long long count) {
@@ -67,17 +88,6 @@ private:
     int* data_ = nullptr;
 };
 
-// One slot of the free set, stored in the caller's scratch and indexed by slot
-// id. The free set is a treap keyed by (cap, slot id) whose heap priority is a
-// fixed hash of the slot id: deterministic, O(log F) expected per operation,
-// and node links are plain ints, so it needs no allocation at all.
-struct FreeNode {
-    long long cap;       // key part 1: capacity (a copy, keeps a tree step in one cache line)
-    int child[2];        // [0] smaller keys, [1] larger keys; -1 if none
-    int occupant;        // owner index currently in the slot, -1 while the slot is free
-    std::uint32_t prio;  // treap priority: parents have higher priority than children
-};
-
 // Checked signed addition (both operands >= 0 here): true on overflow.
 inline bool add_overflows(long long a, long long b, long long* sum) {
 #if defined(__GNUC__) || defined(__clang__)
@@ -89,100 +99,308 @@ inline bool add_overflows(long long a, long long b, long long* sum) {
 #endif
 }
 
-// murmur3's fmix32: a bijection, so distinct slot ids never tie on priority.
-inline std::uint32_t slot_priority(int slot) {
-    std::uint32_t h = static_cast<std::uint32_t>(slot);
-    h ^= h >> 16;
-    h *= 0x85ebca6bU;
-    h ^= h >> 13;
-    h *= 0xc2b2ae35U;
-    h ^= h >> 16;
-    return h;
-}
+// ------------------------------------------------------------ compile helpers
+// Each mirrors the JavaEngine method of the same name; they return false (or
+// NONE) where only this side checks its caller.
 
-// Strict key order (cap, slot id): ties on capacity go to the lower slot id.
-inline bool key_less(const FreeNode* nodes, int a, int b) {
-    const long long ca = nodes[a].cap;
-    const long long cb = nodes[b].cap;
-    return ca < cb || (ca == cb && a < b);
-}
-
-// Joins two treaps where every key of a is below every key of b, writing the
-// result into *link. Iterative: walks down the right spine of a and the left
-// spine of b (short on average: the removed node's inner spines).
-inline void treap_merge(FreeNode* nodes, int* link, int a, int b) {
-    while (a >= 0 && b >= 0) {
-        if (nodes[a].prio > nodes[b].prio) {
-            *link = a;
-            link = &nodes[a].child[1];
-            a = *link;
-        } else {
-            *link = b;
-            link = &nodes[b].child[0];
-            b = *link;
+// The producing node of every value, NONE for graph inputs and initializers;
+// false when an output id is out of range or produced twice.
+inline bool find_producers(int num_values, int num_nodes, const int* output_offsets, const int* outputs,
+                           int* producer) {
+    for (int v = 0; v < num_values; ++v) producer[v] = NONE;
+    for (int n = 0; n < num_nodes; ++n) {
+        for (int k = output_offsets[n]; k < output_offsets[n + 1]; ++k) {
+            const int v = outputs[k];
+            if (v < 0 || v >= num_values || producer[v] != NONE) return false;
+            producer[v] = n;
         }
     }
-    *link = a >= 0 ? a : b;
+    return true;
 }
 
-// Removes and returns the free slot with the smallest capacity >= need (ties:
-// lowest slot id), or -1 when no free slot is large enough. Plain branches:
-// with the few, repeating sizes of real graphs they predict well, and the
-// benchmarks measured a branch-free descent twice as slow on a transformer.
-inline int treap_take_ceiling(FreeNode* nodes, int* root, long long need) {
-    int* link = root;
-    int* found_link = nullptr;
-    int found = -1;
-    int cur = *root;
-    while (cur >= 0) {
-        if (nodes[cur].cap >= need) {
-            // cur fits; anything better is a smaller key, so it is on the left.
-            found = cur;
-            found_link = link;
-            link = &nodes[cur].child[0];
-        } else {
-            link = &nodes[cur].child[1];
-        }
-        cur = *link;
+// The per-value rules FlatGraph.validateValues checks in Java: roots are roots,
+// flags are known, a produced value is neither graph input nor initializer (so
+// there are at most num_values owners), and a view is always produced.
+inline bool valid_values(int num_values, const int* value_root, const int* value_flags, const int* producer) {
+    for (int v = 0; v < num_values; ++v) {
+        const int r = value_root[v];
+        const int f = value_flags[v];
+        if (r < 0 || r >= num_values || value_root[r] != r) return false;
+        if ((f & ~kKnownFlags) != 0) return false;
+        if (producer[v] != NONE && (f & (MEMPLAN_GRAPH_INPUT | MEMPLAN_INITIALIZER)) != 0) return false;
+        if (r != v && producer[v] == NONE) return false;
     }
-    if (found >= 0) treap_merge(nodes, found_link, nodes[found].child[0], nodes[found].child[1]);
-    return found;
+    return true;
 }
 
-// Inserts slot s (cap and prio already set, not currently in the tree).
-inline void treap_insert(FreeNode* nodes, int* root, int s) {
-    const std::uint32_t prio = nodes[s].prio;
-    int* link = root;
-    int cur = *root;
-    // Descend while the existing node outranks s: s becomes a subtree root below.
-    while (cur >= 0 && nodes[cur].prio > prio) {
-        link = key_less(nodes, cur, s) ? &nodes[cur].child[1] : &nodes[cur].child[0];
-        cur = *link;
+// Dependency edges producer -> consumer as CSR (successor_offsets[num_nodes + 1],
+// successors[num_inputs]), one per consuming input, so a node reading a value
+// twice waits on it twice; indegree[n] counts node n's edges. cursor[num_nodes]
+// is scratch. False when an input id is out of range. Loops stop at n < N and
+// index n + 1 so that N == INT_MAX cannot overflow.
+inline bool build_successors(int num_values, int num_nodes, const int* input_offsets, const int* inputs,
+                             const int* producer, int* indegree, int* successor_offsets, int* successors,
+                             int* cursor) {
+    successor_offsets[0] = 0;
+    for (int n = 0; n < num_nodes; ++n) {
+        indegree[n] = 0;
+        successor_offsets[n + 1] = 0;
     }
-    // Split the subtree at cur into keys below s (its left) and above s (its right).
-    int* lo = &nodes[s].child[0];
-    int* hi = &nodes[s].child[1];
-    while (cur >= 0) {
-        if (key_less(nodes, cur, s)) {
-            *lo = cur;
-            lo = &nodes[cur].child[1];
-            cur = *lo;
-        } else {
-            *hi = cur;
-            hi = &nodes[cur].child[0];
-            cur = *hi;
+    for (int n = 0; n < num_nodes; ++n) {
+        for (int k = input_offsets[n]; k < input_offsets[n + 1]; ++k) {
+            const int u = inputs[k];
+            if (u == NONE) continue;  // absent optional input
+            if (u < NONE || u >= num_values) return false;
+            if (producer[u] != NONE) {
+                ++indegree[n];
+                ++successor_offsets[producer[u] + 1];
+            }
         }
     }
-    *lo = -1;
-    *hi = -1;
-    *link = s;
+    for (int n = 0; n < num_nodes; ++n) successor_offsets[n + 1] += successor_offsets[n];
+    for (int n = 0; n < num_nodes; ++n) cursor[n] = successor_offsets[n];
+    for (int n = 0; n < num_nodes; ++n) {
+        for (int k = input_offsets[n]; k < input_offsets[n + 1]; ++k) {
+            const int u = inputs[k];
+            if (u != NONE && producer[u] != NONE) successors[cursor[producer[u]]++] = n;
+        }
+    }
+    return true;
 }
+
+// Kahn's algorithm with a binary min-heap (ready[num_nodes]): the smallest
+// ready node id runs first. Consumes indegree; returns how many nodes it
+// placed in order, fewer than num_nodes when there is a cycle.
+inline int kahn_order(int num_nodes, const int* successor_offsets, const int* successors, int* indegree,
+                      int* ready, int* order) {
+    // Ready nodes pushed in ascending id already form a valid min-heap.
+    int num_ready = 0;
+    for (int n = 0; n < num_nodes; ++n) {
+        if (indegree[n] == 0) ready[num_ready++] = n;
+    }
+    int placed = 0;
+    while (num_ready > 0) {
+        std::pop_heap(ready, ready + num_ready, std::greater<int>());
+        const int n = ready[--num_ready];
+        order[placed++] = n;
+        for (int e = successor_offsets[n]; e < successor_offsets[n + 1]; ++e) {
+            const int s = successors[e];
+            if (--indegree[s] == 0) {
+                ready[num_ready++] = s;
+                std::push_heap(ready, ready + num_ready, std::greater<int>());
+            }
+        }
+    }
+    return placed;
+}
+
+// The smallest node a cycle left unordered: every such node still waits on an edge.
+inline int first_waiting(int num_nodes, const int* indegree) {
+    for (int n = 0; n < num_nodes; ++n) {
+        if (indegree[n] > 0) return n;
+    }
+    return NONE;
+}
+
+// Owners in allocation order: included graph inputs (ascending id, def 0),
+// then each position's owner outputs in output order (def = its position);
+// def_offsets[num_positions + 1] buckets them by def, and every owner's
+// use_end starts at its def. Returns the owner count.
+inline int collect_owners(int num_values, int num_nodes, int num_positions, const int* output_offsets,
+                          const int* outputs, const int* value_root, const int* value_flags,
+                          int include_graph_inputs, const int* order, int* owner_index, int* owner_value,
+                          int* owner_def, int* owner_use_end, int* def_offsets) {
+    for (int v = 0; v < num_values; ++v) owner_index[v] = NONE;
+    int count = 0;
+    if (include_graph_inputs != 0) {
+        for (int v = 0; v < num_values; ++v) {
+            if ((value_flags[v] & (MEMPLAN_GRAPH_INPUT | MEMPLAN_INITIALIZER)) == MEMPLAN_GRAPH_INPUT &&
+                value_root[v] == v) {
+                owner_index[v] = count;
+                owner_value[count] = v;
+                owner_def[count] = 0;
+                owner_use_end[count] = 0;
+                ++count;
+            }
+        }
+    }
+    def_offsets[0] = 0;
+    for (int p = 0; p < num_nodes; ++p) {
+        const int n = order[p];
+        for (int k = output_offsets[n]; k < output_offsets[n + 1]; ++k) {
+            const int v = outputs[k];
+            if (value_root[v] == v && (value_flags[v] & MEMPLAN_INITIALIZER) == 0) {
+                owner_index[v] = count;
+                owner_value[count] = v;
+                owner_def[count] = p;
+                owner_use_end[count] = p;
+                ++count;
+            }
+        }
+        def_offsets[p + 1] = count;
+    }
+    def_offsets[num_positions] = count;  // an empty graph's one position
+    return count;
+}
+
+// useEnd: every read of the owner or of a view folding to it raises it to the
+// reader's position, and graph outputs live to the last position.
+inline void compute_use_ends(int num_values, int num_nodes, int num_positions, const int* input_offsets,
+                             const int* inputs, const int* value_root, const int* value_flags, const int* order,
+                             const int* owner_index, int* owner_use_end) {
+    for (int p = 0; p < num_nodes; ++p) {
+        const int n = order[p];
+        for (int k = input_offsets[n]; k < input_offsets[n + 1]; ++k) {
+            const int u = inputs[k];
+            if (u == NONE) continue;
+            const int o = owner_index[value_root[u]];
+            if (o != NONE && owner_use_end[o] < p) owner_use_end[o] = p;
+        }
+    }
+    const int last = num_positions - 1;
+    for (int v = 0; v < num_values; ++v) {
+        if ((value_flags[v] & MEMPLAN_GRAPH_OUTPUT) == 0) continue;
+        const int o = owner_index[value_root[v]];
+        if (o != NONE) owner_use_end[o] = last;
+    }
+}
+
+// Owners grouped by use_end (free_offsets[num_positions + 1], free_owners[count]),
+// ascending owner index within a position: a stable counting sort. cursor[num_positions]
+// is scratch.
+inline void bucket_by_use_end(int count, int num_positions, const int* owner_use_end, int* free_offsets,
+                              int* free_owners, int* cursor) {
+    free_offsets[0] = 0;
+    for (int p = 0; p < num_positions; ++p) free_offsets[p + 1] = 0;
+    for (int o = 0; o < count; ++o) ++free_offsets[owner_use_end[o] + 1];
+    for (int p = 0; p < num_positions; ++p) free_offsets[p + 1] += free_offsets[p];
+    for (int p = 0; p < num_positions; ++p) cursor[p] = free_offsets[p];
+    for (int o = 0; o < count; ++o) free_owners[cursor[owner_use_end[o]]++] = o;
+}
+
+// ------------------------------------------------------------ the free set
+
+// One slot, stored in the caller's scratch and indexed by slot id: the tree
+// links and priority next to a copy of the capacity, so a tree step reads one
+// cache line (FreeSlotSet.java keeps the same ints together in its tree array).
+struct FreeNode {
+    long long capacity;  // key part 1 (part 2 is the slot id)
+    int smaller;         // child with smaller keys, NONE if none
+    int larger;          // child with larger keys, NONE if none
+    int priority;        // parents have higher priority than children
+    int occupant;        // owner in the slot, NONE while free: a check of the caller only this side needs
+};
+
+// The slots of one allocation and which of them are free, ordered by
+// (capacity, slot id): a treap whose heap priority is a fixed hash of the
+// slot id, deterministic and O(log free slots) expected per operation. Its
+// nodes live in the caller's scratch; a link is an int* to a child field (or
+// to root_), where the Java side uses an index into its tree array.
+class FreeSlotSet {
+public:
+    explicit FreeSlotSet(FreeNode* nodes) : nodes_(nodes) {}
+
+    // Opens a new slot (not free) of `bytes` and returns its id.
+    int open(long long bytes) {
+        const int slot = num_slots_++;
+        nodes_[slot].capacity = bytes;
+        nodes_[slot].priority = memplan_offsets::priority(slot);  // the offsets planner's treaps use the same hash
+        return slot;
+    }
+
+    int num_slots() const { return num_slots_; }
+
+    FreeNode& node(int slot) const { return nodes_[slot]; }
+
+    // Removes and returns the free slot with the smallest capacity >= need,
+    // the lowest id among equals; NONE when none fits. Plain branches: with
+    // the few, repeating sizes of real graphs they predict well, and the
+    // benchmarks measured a branch-free descent twice as slow on a transformer.
+    int poll_ceiling(long long need) {
+        int* link = &root_;
+        int* found_link = &root_;
+        int found = NONE;
+        int cur = root_;
+        while (cur != NONE) {
+            if (nodes_[cur].capacity >= need) {
+                // cur fits; anything better is a smaller key, so it is on the smaller side.
+                found = cur;
+                found_link = link;
+                link = &nodes_[cur].smaller;
+            } else {
+                link = &nodes_[cur].larger;
+            }
+            cur = *link;
+        }
+        if (found != NONE) merge(found_link, nodes_[found].smaller, nodes_[found].larger);
+        return found;
+    }
+
+    // Frees `slot`, which must be open and not free.
+    void add(int slot) {
+        const int prio = nodes_[slot].priority;
+        int* link = &root_;
+        int cur = root_;
+        // Descend while the node there outranks slot: slot becomes the root of that subtree.
+        while (cur != NONE && nodes_[cur].priority > prio) {
+            link = key_less(cur, slot) ? &nodes_[cur].larger : &nodes_[cur].smaller;
+            cur = *link;
+        }
+        // Split the subtree at cur into keys below slot (its smaller side) and above (its larger side).
+        int* below = &nodes_[slot].smaller;
+        int* above = &nodes_[slot].larger;
+        while (cur != NONE) {
+            if (key_less(cur, slot)) {
+                *below = cur;
+                below = &nodes_[cur].larger;
+                cur = *below;
+            } else {
+                *above = cur;
+                above = &nodes_[cur].smaller;
+                cur = *above;
+            }
+        }
+        *below = NONE;
+        *above = NONE;
+        *link = slot;
+    }
+
+private:
+    // Joins two treaps where every key of a is below every key of b into
+    // *link. Iterative: walks the larger spine of a and the smaller spine of b.
+    void merge(int* link, int a, int b) {
+        while (a != NONE && b != NONE) {
+            if (nodes_[a].priority > nodes_[b].priority) {
+                *link = a;
+                link = &nodes_[a].larger;
+                a = *link;
+            } else {
+                *link = b;
+                link = &nodes_[b].smaller;
+                b = *link;
+            }
+        }
+        *link = a != NONE ? a : b;
+    }
+
+    // The key order (capacity, slot id): ties on capacity go to the lower slot id.
+    bool key_less(int a, int b) const {
+        const long long ca = nodes_[a].capacity;
+        const long long cb = nodes_[b].capacity;
+        return ca < cb || (ca == cb && a < b);
+    }
+
+    FreeNode* nodes_;
+    int root_ = NONE;
+    int num_slots_ = 0;
+};
 
 }  // namespace memplan_detail
 
 // Orders the nodes (Kahn, smallest ready id first), finds the owners and their
 // intervals [def, useEnd], and buckets owners by def and by useEnd so that
-// memplan_allocate never walks the graph. See the ABI notes in DESIGN.md 8.
+// memplan_allocate never walks the graph: JavaEngine.compile, step for step,
+// after checking every argument. See the ABI notes in DESIGN.md 8.
 inline int memplan_compile(
     int num_values, int num_nodes,
     const int* input_offsets,
@@ -204,7 +422,7 @@ inline int memplan_compile(
     using namespace memplan_detail;
     if (num_owners == nullptr || error_node == nullptr) return MEMPLAN_BAD_ARGUMENT;
     *num_owners = 0;
-    *error_node = -1;
+    *error_node = NONE;
     if (num_values < 0 || num_nodes < 0) return MEMPLAN_BAD_ARGUMENT;
     if (include_graph_inputs != 0 && include_graph_inputs != 1) return MEMPLAN_BAD_ARGUMENT;
     if (input_offsets == nullptr || output_offsets == nullptr || def_offsets == nullptr ||
@@ -225,168 +443,38 @@ inline int memplan_compile(
     if ((num_inputs > 0 && inputs == nullptr) || (num_outputs > 0 && outputs == nullptr)) {
         return MEMPLAN_BAD_ARGUMENT;
     }
+    const int num_positions = num_nodes > 0 ? num_nodes : 1;  // an empty graph still has position 0
 
-    const int V = num_values;
-    const int N = num_nodes;
-    const int P = N > 0 ? N : 1;  // positions; an empty graph still has position 0
-    const int last = P - 1;
-
-    // Temporaries, one block: producer[V], owner_index[V], indeg[N],
-    // succ_off[N+1], heap[P] (also used as a fill cursor), succ[num_inputs].
-    const unsigned long long total = 2ULL * static_cast<unsigned long long>(V) +
-                                     2ULL * static_cast<unsigned long long>(N) + 1ULL +
-                                     static_cast<unsigned long long>(P) +
-                                     static_cast<unsigned long long>(num_inputs);
-    IntBuffer buffer(total);
-    if (buffer.get() == nullptr) return MEMPLAN_OUT_OF_MEMORY;
-    int* const producer = buffer.get();
-    int* const owner_index = producer + V;
-    int* const indeg = owner_index + V;
-    int* const succ_off = indeg + N;
-    int* const heap = succ_off + N + 1;
-    int* const succ = heap + P;
-
-    for (int v = 0; v < V; ++v) {
-        producer[v] = -1;
-        owner_index[v] = -1;
-    }
-    for (int n = 0; n < N; ++n) {
-        for (int k = output_offsets[n]; k < output_offsets[n + 1]; ++k) {
-            const int v = outputs[k];
-            if (v < 0 || v >= V || producer[v] >= 0) return MEMPLAN_BAD_ARGUMENT;
-            producer[v] = n;
-        }
-    }
-    for (int v = 0; v < V; ++v) {
-        const int r = value_root[v];
-        const int f = value_flags[v];
-        if (r < 0 || r >= V) return MEMPLAN_BAD_ARGUMENT;
-        // A root is its own root: a chain here would silently drop view uses.
-        if (value_root[r] != r) return MEMPLAN_BAD_ARGUMENT;
-        if ((f & ~kKnownFlags) != 0) return MEMPLAN_BAD_ARGUMENT;
-        // DESIGN 1/2: a produced value is neither graph input nor initializer,
-        // and a view is always produced. This also bounds the owner count by V.
-        if (producer[v] >= 0 && (f & (MEMPLAN_GRAPH_INPUT | MEMPLAN_INITIALIZER)) != 0) {
-            return MEMPLAN_BAD_ARGUMENT;
-        }
-        if (r != v && producer[v] < 0) return MEMPLAN_BAD_ARGUMENT;
+    IntBuffer producer(static_cast<unsigned long long>(num_values));
+    IntBuffer owner_index(static_cast<unsigned long long>(num_values));
+    IntBuffer indegree(static_cast<unsigned long long>(num_nodes));
+    IntBuffer successor_offsets(static_cast<unsigned long long>(num_nodes) + 1ULL);
+    IntBuffer successors(static_cast<unsigned long long>(num_inputs));
+    IntBuffer ready(static_cast<unsigned long long>(num_nodes));
+    IntBuffer cursor(static_cast<unsigned long long>(num_positions));  // the fill cursor of both counting sorts
+    if (producer.get() == nullptr || owner_index.get() == nullptr || indegree.get() == nullptr ||
+        successor_offsets.get() == nullptr || successors.get() == nullptr || ready.get() == nullptr ||
+        cursor.get() == nullptr) {
+        return MEMPLAN_OUT_OF_MEMORY;
     }
 
-    // Dependency edges producer -> consumer, one per consuming input slot, as CSR.
-    // Loops stop at n < N and index n + 1 so that N == INT_MAX cannot overflow.
-    succ_off[0] = 0;
-    for (int n = 0; n < N; ++n) {
-        indeg[n] = 0;
-        succ_off[n + 1] = 0;
+    if (!find_producers(num_values, num_nodes, output_offsets, outputs, producer.get()) ||
+        !valid_values(num_values, value_root, value_flags, producer.get()) ||
+        !build_successors(num_values, num_nodes, input_offsets, inputs, producer.get(), indegree.get(),
+                          successor_offsets.get(), successors.get(), cursor.get())) {
+        return MEMPLAN_BAD_ARGUMENT;
     }
-    for (int n = 0; n < N; ++n) {
-        for (int k = input_offsets[n]; k < input_offsets[n + 1]; ++k) {
-            const int u = inputs[k];
-            if (u == -1) continue;  // absent optional input
-            if (u < -1 || u >= V) return MEMPLAN_BAD_ARGUMENT;
-            const int a = producer[u];
-            if (a >= 0) {
-                ++indeg[n];
-                ++succ_off[a + 1];
-            }
-        }
-    }
-    for (int n = 0; n < N; ++n) succ_off[n + 1] += succ_off[n];
-    for (int n = 0; n < N; ++n) heap[n] = succ_off[n];
-    for (int n = 0; n < N; ++n) {
-        for (int k = input_offsets[n]; k < input_offsets[n + 1]; ++k) {
-            const int u = inputs[k];
-            if (u >= 0 && producer[u] >= 0) succ[heap[producer[u]]++] = n;
-        }
-    }
-
-    // Kahn with a binary min-heap: the smallest ready node id runs first.
-    // Ready nodes are pushed in ascending id, which is already a valid min-heap.
-    int heap_size = 0;
-    for (int n = 0; n < N; ++n) {
-        if (indeg[n] == 0) heap[heap_size++] = n;
-    }
-    int placed = 0;
-    while (heap_size > 0) {
-        std::pop_heap(heap, heap + heap_size, std::greater<int>());
-        const int n = heap[--heap_size];
-        order[placed++] = n;
-        for (int e = succ_off[n]; e < succ_off[n + 1]; ++e) {
-            const int s = succ[e];
-            if (--indeg[s] == 0) {
-                heap[heap_size++] = s;
-                std::push_heap(heap, heap + heap_size, std::greater<int>());
-            }
-        }
-    }
-    if (placed < N) {
-        // Every node never ordered still waits on an edge.
-        for (int n = 0; n < N; ++n) {
-            if (indeg[n] > 0) {
-                *error_node = n;
-                break;
-            }
-        }
+    if (kahn_order(num_nodes, successor_offsets.get(), successors.get(), indegree.get(), ready.get(), order) <
+        num_nodes) {
+        *error_node = first_waiting(num_nodes, indegree.get());
         return MEMPLAN_CYCLE;
     }
-
-    // Owners in allocation order: included graph inputs (ascending id, def 0),
-    // then each node's owner outputs in output order (def = its position).
-    int count = 0;
-    if (include_graph_inputs != 0) {
-        for (int v = 0; v < V; ++v) {
-            const int f = value_flags[v];
-            if ((f & MEMPLAN_GRAPH_INPUT) != 0 && (f & MEMPLAN_INITIALIZER) == 0 && value_root[v] == v) {
-                owner_index[v] = count;
-                owner_value[count] = v;
-                owner_def[count] = 0;
-                owner_use_end[count] = 0;
-                ++count;
-            }
-        }
-    }
-    def_offsets[0] = 0;
-    for (int p = 0; p < N; ++p) {
-        const int n = order[p];
-        for (int k = output_offsets[n]; k < output_offsets[n + 1]; ++k) {
-            const int v = outputs[k];
-            if (value_root[v] == v && (value_flags[v] & MEMPLAN_INITIALIZER) == 0) {
-                owner_index[v] = count;
-                owner_value[count] = v;
-                owner_def[count] = p;
-                owner_use_end[count] = p;
-                ++count;
-            }
-        }
-        def_offsets[p + 1] = count;
-    }
-    if (N == 0) def_offsets[1] = count;
-
-    // useEnd: every read of the owner or of a view folding to it, and graph
-    // outputs live to the last position.
-    for (int p = 0; p < N; ++p) {
-        const int n = order[p];
-        for (int k = input_offsets[n]; k < input_offsets[n + 1]; ++k) {
-            const int u = inputs[k];
-            if (u < 0) continue;
-            const int i = owner_index[value_root[u]];
-            if (i >= 0 && owner_use_end[i] < p) owner_use_end[i] = p;
-        }
-    }
-    for (int v = 0; v < V; ++v) {
-        if ((value_flags[v] & MEMPLAN_GRAPH_OUTPUT) == 0) continue;
-        const int i = owner_index[value_root[v]];
-        if (i >= 0) owner_use_end[i] = last;
-    }
-
-    // Free buckets by useEnd: a stable counting sort keeps ascending owner index.
-    free_offsets[0] = 0;
-    for (int p = 0; p < P; ++p) free_offsets[p + 1] = 0;
-    for (int i = 0; i < count; ++i) ++free_offsets[owner_use_end[i] + 1];
-    for (int p = 0; p < P; ++p) free_offsets[p + 1] += free_offsets[p];
-    for (int p = 0; p < P; ++p) heap[p] = free_offsets[p];
-    for (int i = 0; i < count; ++i) free_owners[heap[owner_use_end[i]]++] = i;
-
+    const int count = collect_owners(num_values, num_nodes, num_positions, output_offsets, outputs, value_root,
+                                     value_flags, include_graph_inputs, order, owner_index.get(), owner_value,
+                                     owner_def, owner_use_end, def_offsets);
+    compute_use_ends(num_values, num_nodes, num_positions, input_offsets, inputs, value_root, value_flags, order,
+                     owner_index.get(), owner_use_end);
+    bucket_by_use_end(count, num_positions, owner_use_end, free_offsets, free_owners, cursor.get());
     *num_owners = count;
     return MEMPLAN_OK;
 }
@@ -406,7 +494,8 @@ inline long long memplan_allocate_scratch_bytes(int num_owners) {
 }
 
 // Greedy best fit (DESIGN 5) over a compiled schedule: the per-request hot
-// path. One pass over positions; no graph walk and no heap allocation.
+// path, JavaCompiledGraph.allocate step for step. One pass over positions; no
+// graph walk and no heap allocation. Writes stats[MEMPLAN_NUM_STATS].
 inline int memplan_allocate(
     int num_values, int num_owners, int num_positions,
     const int* def_offsets, const int* free_offsets, const int* free_owners,
@@ -417,9 +506,9 @@ inline int memplan_allocate(
     long long* slot_capacity,
     long long* stats,
     void* scratch, long long scratch_bytes) {
-    using memplan_detail::FreeNode;
+    using namespace memplan_detail;
     if (stats == nullptr) return MEMPLAN_BAD_ARGUMENT;
-    stats[0] = stats[1] = stats[2] = stats[3] = 0;
+    for (int i = 0; i < MEMPLAN_NUM_STATS; ++i) stats[i] = 0;
     if (num_values < 0 || num_owners < 0 || num_positions < 1) return MEMPLAN_BAD_ARGUMENT;
     if (num_owners > num_values) return MEMPLAN_BAD_ARGUMENT;  // owners are distinct values
     if (def_offsets == nullptr || free_offsets == nullptr) return MEMPLAN_BAD_ARGUMENT;
@@ -433,73 +522,66 @@ inline int memplan_allocate(
                        reinterpret_cast<std::uintptr_t>(scratch) % alignof(FreeNode) != 0)) {
         return MEMPLAN_BAD_ARGUMENT;
     }
-    const int P = num_positions;
     // Each owner is allocated exactly once and freed exactly once; the
     // per-position checks below make the ranges contiguous and in bounds.
-    if (def_offsets[0] != 0 || free_offsets[0] != 0 || def_offsets[P] != num_owners ||
-        free_offsets[P] != num_owners) {
+    if (def_offsets[0] != 0 || free_offsets[0] != 0 || def_offsets[num_positions] != num_owners ||
+        free_offsets[num_positions] != num_owners) {
         return MEMPLAN_BAD_ARGUMENT;
     }
-
     if (value_slot != nullptr) {
-        for (int v = 0; v < num_values; ++v) value_slot[v] = -1;
+        for (int v = 0; v < num_values; ++v) value_slot[v] = NONE;
     }
 
-    FreeNode* const nodes = static_cast<FreeNode*>(scratch);
-    int root = -1;  // treap of free slots
-    int num_slots = 0;
+    FreeSlotSet free(static_cast<FreeNode*>(scratch));
+    long long live = 0;
+    long long lower_bound = 0;
     long long naive = 0;
     long long peak = 0;
-    long long live = 0;
-    long long lower = 0;
     int next_owner = 0;  // owners [0, next_owner) have slots
     int next_free = 0;   // free_owners[0, next_free) have been released
-
-    for (int p = 0; p < P; ++p) {
+    for (int p = 0; p < num_positions; ++p) {
         const int def_end = def_offsets[p + 1];
         if (def_end < next_owner || def_end > num_owners) return MEMPLAN_BAD_ARGUMENT;
         for (; next_owner < def_end; ++next_owner) {
-            const long long size = owner_size[next_owner];
-            const int v = owner_value[next_owner];
-            if (size < 0 || v < 0 || v >= num_values) return MEMPLAN_BAD_ARGUMENT;
-            if (value_slot != nullptr && value_slot[v] != -1) return MEMPLAN_BAD_ARGUMENT;  // value listed as two owners
+            const int o = next_owner;
+            const long long need = owner_size[o];
+            const int v = owner_value[o];
+            if (need < 0 || v < 0 || v >= num_values) return MEMPLAN_BAD_ARGUMENT;
+            // A value listed as two owners.
+            if (value_slot != nullptr && value_slot[v] != NONE) return MEMPLAN_BAD_ARGUMENT;
             // peak and live never exceed naive (a new slot's capacity is its
             // opener's size), so checking naive covers all three sums.
-            if (memplan_detail::add_overflows(naive, size, &naive)) return MEMPLAN_OVERFLOW;
-            live += size;
-            int s = memplan_detail::treap_take_ceiling(nodes, &root, size);
-            if (s < 0) {
-                s = num_slots++;
-                nodes[s].cap = size;
-                nodes[s].prio = memplan_detail::slot_priority(s);
-                slot_capacity[s] = size;
-                peak += size;
+            if (add_overflows(naive, need, &naive)) return MEMPLAN_OVERFLOW;
+            int slot = free.poll_ceiling(need);
+            if (slot == NONE) {
+                slot = free.open(need);
+                slot_capacity[slot] = need;
+                peak += need;
             }
-            nodes[s].occupant = next_owner;
-            owner_slot[next_owner] = s;
-            if (value_slot != nullptr) value_slot[v] = s;
+            free.node(slot).occupant = o;
+            owner_slot[o] = slot;
+            if (value_slot != nullptr) value_slot[v] = slot;
+            live += need;
         }
-        if (live > lower) lower = live;
+        if (live > lower_bound) lower_bound = live;
 
         // Free after allocating: a node's outputs never land on its own inputs.
         const int free_end = free_offsets[p + 1];
         if (free_end < next_free || free_end > num_owners) return MEMPLAN_BAD_ARGUMENT;
         for (; next_free < free_end; ++next_free) {
-            const int i = free_owners[next_free];
+            const int o = free_owners[next_free];
             // Only an owner that already has a slot, and still holds it, can be freed.
-            if (i < 0 || i >= next_owner) return MEMPLAN_BAD_ARGUMENT;
-            const int s = owner_slot[i];
-            if (nodes[s].occupant != i) return MEMPLAN_BAD_ARGUMENT;
-            nodes[s].occupant = -1;
-            live -= owner_size[i];
-            memplan_detail::treap_insert(nodes, &root, s);
+            if (o < 0 || o >= next_owner || free.node(owner_slot[o]).occupant != o) return MEMPLAN_BAD_ARGUMENT;
+            free.node(owner_slot[o]).occupant = NONE;
+            free.add(owner_slot[o]);
+            live -= owner_size[o];
         }
     }
 
-    stats[0] = num_slots;
-    stats[1] = peak;
-    stats[2] = naive;
-    stats[3] = lower;
+    stats[MEMPLAN_STAT_NUM_SLOTS] = free.num_slots();
+    stats[MEMPLAN_STAT_PEAK_BYTES] = peak;
+    stats[MEMPLAN_STAT_NAIVE_BYTES] = naive;
+    stats[MEMPLAN_STAT_LOWER_BOUND_BYTES] = lower_bound;
     return MEMPLAN_OK;
 }
 

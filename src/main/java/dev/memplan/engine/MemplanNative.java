@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import org.bytedeco.javacpp.annotation.Cast;
+import org.bytedeco.javacpp.annotation.MemberGetter;
 import org.bytedeco.javacpp.annotation.Platform;
 
 /**
@@ -15,14 +16,43 @@ import org.bytedeco.javacpp.annotation.Platform;
  */
 @Platform(include = "memplan_core.h", compiler = "cpp17")
 final class MemplanNative {
+    // Return codes: MEMPLAN_OK, ... in memplan_core.h (MirroredEnginesTest checks they agree).
     static final int OK = 0;
     static final int CYCLE = 1;
     static final int BAD_ARGUMENT = 2;
     static final int OVERFLOW = 3;
     static final int OUT_OF_MEMORY = 4;
 
+    // Where memplan_allocate writes each total: MEMPLAN_STAT_NUM_SLOTS, ... in memplan_core.h.
+    static final int STAT_NUM_SLOTS = 0;
+    static final int STAT_PEAK_BYTES = 1;
+    static final int STAT_NAIVE_BYTES = 2;
+    static final int STAT_LOWER_BOUND_BYTES = 3;
+    static final int NUM_STATS = 4;
+
     private MemplanNative() {
     }
+
+    /** The macros of memplan_core.h the constants above name, read so a test can hold them equal. */
+    @MemberGetter static native int MEMPLAN_OK();
+
+    @MemberGetter static native int MEMPLAN_CYCLE();
+
+    @MemberGetter static native int MEMPLAN_BAD_ARGUMENT();
+
+    @MemberGetter static native int MEMPLAN_OVERFLOW();
+
+    @MemberGetter static native int MEMPLAN_OUT_OF_MEMORY();
+
+    @MemberGetter static native int MEMPLAN_STAT_NUM_SLOTS();
+
+    @MemberGetter static native int MEMPLAN_STAT_PEAK_BYTES();
+
+    @MemberGetter static native int MEMPLAN_STAT_NAIVE_BYTES();
+
+    @MemberGetter static native int MEMPLAN_STAT_LOWER_BOUND_BYTES();
+
+    @MemberGetter static native int MEMPLAN_NUM_STATS();
 
     /**
      * Orders the nodes and computes owners and intervals; every array is the address of native

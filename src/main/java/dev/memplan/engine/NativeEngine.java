@@ -70,21 +70,8 @@ public final class NativeEngine implements PlanningEngine {
     @Override
     public CompiledGraph compile(FlatGraph graph, int[] valueRoot, boolean includeGraphInputs) {
         graph.validate();
-        checkRoots(valueRoot, graph.numValues());
+        graph.validateValues(valueRoot);
         return NativeCompiledGraph.compile(graph, valueRoot, includeGraphInputs);
-    }
-
-    /** Roots must be in range and be their own roots, or the native code would follow garbage. */
-    static void checkRoots(int[] valueRoot, int numValues) {
-        if (valueRoot.length != numValues) {
-            throw FlatGraph.invalid("valueRoot has " + valueRoot.length + " entries, expected " + numValues);
-        }
-        for (int v = 0; v < numValues; v++) {
-            int r = valueRoot[v];
-            if (r < 0 || r >= numValues || valueRoot[r] != r) {
-                throw FlatGraph.invalid("value " + v + " has root " + r + ", which is not a root value");
-            }
-        }
     }
 
     /**

@@ -29,7 +29,7 @@ final class NativeScratch {
         this.treap = new BytePointer(Math.max(treapBytes, 8));
         this.sizes = new LongPointer(Math.max(numOwners, 1));
         this.capacity = new LongPointer(Math.max(numOwners, 1));
-        this.stats = new LongPointer(4);
+        this.stats = new LongPointer(MemplanNative.NUM_STATS);
         this.sizesView = sizes.asBuffer();
         this.capacityView = capacity.asBuffer();
     }
