@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // memplan_core.h - the native core of memplan: schedule compilation and
-// greedy best-fit slot allocation (DESIGN.md sections 3, 5 and 8).
+// greedy best-fit slot allocation (docs/design.md §3, §5 and §8).
 //
 // Header-only C++17, standard library only. It is included by JavaCPP-generated
 // JNI code, so the public entry points are plain global inline functions with
@@ -400,7 +400,7 @@ private:
 // Orders the nodes (Kahn, smallest ready id first), finds the owners and their
 // intervals [def, useEnd], and buckets owners by def and by useEnd so that
 // memplan_allocate never walks the graph: JavaEngine.compile, step for step,
-// after checking every argument. See the ABI notes in DESIGN.md 8.
+// after checking every argument. See the ABI notes in docs/design.md §8.
 inline int memplan_compile(
     int num_values, int num_nodes,
     const int* input_offsets,
@@ -493,7 +493,7 @@ inline long long memplan_allocate_scratch_bytes(int num_owners) {
     return static_cast<long long>(num_owners) * static_cast<long long>(sizeof(memplan_detail::FreeNode));
 }
 
-// Greedy best fit (DESIGN 5) over a compiled schedule: the per-request hot
+// Greedy best fit (docs/design.md §5) over a compiled schedule: the per-request hot
 // path, JavaCompiledGraph.allocate step for step. One pass over positions; no
 // graph walk and no heap allocation. Writes stats[MEMPLAN_NUM_STATS].
 inline int memplan_allocate(
@@ -587,7 +587,7 @@ inline int memplan_allocate(
 
 
 // ---------------------------------------------------------------------------
-// Offsets planning (DESIGN 5b): every buffer gets a byte offset in one arena.
+// Offsets planning (docs/design.md §5b): every buffer gets a byte offset in one arena.
 // Mirrors dev.memplan.engine.OffsetPlanner phase for phase and name for name;
 // read the Java class for the why of each phase. Scratch is malloc'd here and
 // freed on return; running out of memory is MEMPLAN_OUT_OF_MEMORY.

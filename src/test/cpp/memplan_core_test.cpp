@@ -195,7 +195,7 @@ struct Ref {
     std::vector<int> order, owner_value, owner_def, owner_use_end;
 };
 
-// Straight from DESIGN 3: quadratic Kahn, owners, intervals.
+// Straight from docs/design.md §3: quadratic Kahn, owners, intervals.
 Ref ref_compile(const Graph& g, int include) {
     Ref r;
     const int n = g.num_nodes();
@@ -274,7 +274,7 @@ struct RefAlloc {
     long long peak = 0, naive = 0, lower = 0;
 };
 
-// Greedy best fit exactly as DESIGN 5 words it: a linear scan over a free list.
+// Greedy best fit exactly as docs/design.md §5 words it: a linear scan over a free list.
 RefAlloc ref_allocate(const std::vector<int>& def, const std::vector<int>& use_end,
                       const std::vector<long long>& size, int positions) {
     RefAlloc r;
@@ -335,7 +335,7 @@ void ref_buckets(const std::vector<int>& def, const std::vector<int>& use_end, i
     }
 }
 
-// Independent validity check (DESIGN 7): overlapping owners never share a
+// Independent validity check (docs/design.md §7): overlapping owners never share a
 // slot, and every slot is at least as big as each owner in it.
 bool plan_is_valid(const std::vector<int>& def, const std::vector<int>& use_end, const std::vector<long long>& size,
                    const std::vector<int>& slot, const std::vector<long long>& capacity) {

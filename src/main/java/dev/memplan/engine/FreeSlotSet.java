@@ -5,7 +5,7 @@ import java.util.Arrays;
 
 /**
  * The slots of one allocation and which of them are free, ordered by {@code (capacity, slot id)}
- * (DESIGN 5). Mirrored by {@code FreeSlotSet} in memplan_core.h, name for name.
+ * (docs/design.md §5). Mirrored by {@code FreeSlotSet} in memplan_core.h, name for name.
  *
  * <p>A treap: a search tree by key whose heap priority is a fixed hash of the slot id, so it is
  * deterministic and O(log free slots) expected per operation. Its links are ints in one array, so

@@ -2,7 +2,7 @@
 package dev.memplan.engine;
 
 /**
- * Offsets planning (DESIGN 5b) in pure Java: every buffer gets a byte offset in one arena, and
+ * Offsets planning (docs/design.md §5b) in pure Java: every buffer gets a byte offset in one arena, and
  * buffers whose inclusive intervals overlap never share a byte.
  *
  * <p>Mirrored line for line by {@code memplan_offsets_plan} in {@code memplan_core.h}: the same
