@@ -49,7 +49,7 @@ final class NodeInference {
             String why = record(node, nodeDesc, "shape", e);
             return new Result(List.of(), "inference failed (" + why + ")");
         }
-        if (outs.size() == 1) {
+        if (outs.size() == 1 && outs.get(0) != null) {
             outs = List.of(withValues(node, nodeDesc, ctx, outs.get(0)));
         }
         List<TensorInfo> bounded = new ArrayList<>(outs.size());

@@ -25,9 +25,18 @@ public record OnnxOp(String domain, String opType, int sinceVersion, int lastVer
                 .map(e -> new OnnxOp(e.domain(), e.opType(), e.sinceVersion(), e.lastVersion())).toList();
     }
 
-    /** {@return the default-domain ops the importer handles itself rather than by a shape rule} */
-    public static List<String> importedByStructure() {
-        return List.of("Constant", "If", "Loop", "Scan");
+    /**
+     * {@return the default-domain ops the importer handles itself rather than by a shape rule}
+     * Constant becomes a weight; If, Loop and Scan have their bodies imported as graphs.
+     */
+    public static List<OnnxOp> importedByStructure() {
+        return List.of(new OnnxOp("", "Constant", 1, CURRENT), new OnnxOp("", "If", 1, CURRENT),
+                new OnnxOp("", "Loop", 1, CURRENT), new OnnxOp("", "Scan", 8, CURRENT));
+    }
+
+    /** {@return the domain as users write it: {@code ai.onnx} for the default domain} */
+    public String domainName() {
+        return domain.isEmpty() ? "ai.onnx" : domain;
     }
 
     /** {@return the opset range as text: {@code "1+"}, or {@code "1-9"} for an op since removed} */

@@ -218,12 +218,18 @@ final class OpInference {
         fill(out, 2, TensorInfo.of(DataType.UINT8, List.of()));
     }
 
+    /** The length two vectors broadcast to (one of them may have length 1), or -1 when they do not. */
+    private static int broadcastLength(int a, int b) {
+        int n = Math.max(a, b);
+        return (a != n && a != 1) || (b != n && b != 1) ? -1 : n;
+    }
+
     private static SymInt[] elementwise(SymInt[] a, SymInt[] b, java.util.function.BinaryOperator<SymInt> f) {
         if (a == null || b == null) {
             return null;
         }
-        int n = Math.max(a.length, b.length);
-        if ((a.length != n && a.length != 1) || (b.length != n && b.length != 1)) {
+        int n = broadcastLength(a.length, b.length);
+        if (n < 0) {
             return null;
         }
         SymInt[] out = new SymInt[n];
@@ -292,8 +298,8 @@ final class OpInference {
         if (a == null || b == null) {
             return null;
         }
-        int n = Math.max(a.length, b.length);
-        if ((a.length != n && a.length != 1) || (b.length != n && b.length != 1)) {
+        int n = broadcastLength(a.length, b.length);
+        if (n < 0) {
             return null;
         }
         double[] out = new double[n];
@@ -320,10 +326,7 @@ final class OpInference {
         }
         DataType to = c.opType().equals("CastLike")
                 ? (c.input(1) == null ? x.type : c.input(1).type) : dtype(c.attrs().getInt("to", 0));
-        boolean toInt = switch (to) {
-            case INT64, INT32, INT16, INT8, UINT8, UINT16, UINT32, UINT64 -> true;
-            default -> false;
-        };
+        boolean toInt = ElementValues.isInteger(to);
         SymInt[] ints = null;
         double[] floats = null;
         if (toInt) {

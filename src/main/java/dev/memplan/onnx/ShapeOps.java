@@ -371,8 +371,8 @@ final class ShapeOps {
         List<Dim> shape = new ArrayList<>(x.shape);
         SymInt[] data = x.ints;
         for (int i = 0; i < starts.length; i++) {
-            int ax = axes == null ? i : i < axes.length ? axis(axes[i], x.rank()) : -1;
-            long step = steps == null ? 1 : i < steps.length ? steps[i] : 1;
+            int ax = sliceAxis(axes, i, x.rank());
+            long step = sliceStep(steps, i);
             if (ax < 0 || step == 0) {
                 return null;
             }
@@ -387,6 +387,16 @@ final class ShapeOps {
         return new TensorInfo(x.type, shape, data, null);
     }
 
+    /** The axis the {@code i}-th slice bound applies to: {@code axes[i]}, or {@code i} without axes; -1 when invalid. */
+    private static int sliceAxis(long[] axes, int i, int rank) {
+        return axes == null ? i : i < axes.length ? axis(axes[i], rank) : -1;
+    }
+
+    /** The step of the {@code i}-th slice bound (1 when not given). */
+    private static long sliceStep(long[] steps, int i) {
+        return steps == null ? 1 : i < steps.length ? steps[i] : 1;
+    }
+
     /** Slice with constant starts and symbolic ends (a position table cut to the sequence length). */
     static TensorInfo symbolicEndSlice(InferenceContext c, TensorInfo x, long[] starts, SymInt[] ends,
                                                long[] axes) {
@@ -397,8 +407,8 @@ final class ShapeOps {
         }
         List<Dim> shape = new ArrayList<>(x.shape);
         for (int i = 0; i < starts.length; i++) {
-            int ax = axes == null ? i : i < axes.length ? axis(axes[i], x.rank()) : -1;
-            long step = steps == null ? 1 : i < steps.length ? steps[i] : 1;
+            int ax = sliceAxis(axes, i, x.rank());
+            long step = sliceStep(steps, i);
             if (ax < 0 || step == 0) {
                 return null;
             }
