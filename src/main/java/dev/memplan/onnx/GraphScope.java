@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -18,11 +20,12 @@ import java.util.Set;
  * @param outerWeights the names in {@code outer} that are weights
  * @param inputHints   per body input, what the node passes in (null entries where unknown)
  */
-record GraphScope(String where, String path, Map<String, TensorInfo> outer, Set<String> outerWeights, List<TensorInfo> inputHints) {
+record GraphScope(String where, String path, Map<String, TensorInfo> outer, Set<String> outerWeights,
+                  List<TensorInfo> inputHints) {
     GraphScope {
         outer = Map.copyOf(outer);
         outerWeights = Set.copyOf(outerWeights);
-        inputHints = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(inputHints));
+        inputHints = Collections.unmodifiableList(new ArrayList<>(inputHints)); // hints may be null
     }
 
     /** The scope of the main graph of {@code source}. */
