@@ -5,7 +5,7 @@
  * <p>Exported: the planning API ({@code dev.memplan}), plan pictures ({@code dev.memplan.draw}), the
  * ONNX reader and importer
  * ({@code dev.memplan.onnx}), the compile-once server path with its plan cache
- * ({@code dev.memplan.server}), JSON graph and plan files ({@code dev.memplan.json}, needs
+ * ({@code dev.memplan.server}), the independent plan checker ({@code dev.memplan.validate}), JSON graph and plan files ({@code dev.memplan.json}, needs
  * Jackson) and synthetic graph generators ({@code dev.memplan.generate}). The engines
  * ({@code dev.memplan.engine}), the generated ONNX protobuf classes and the command line stay
  * inside the module.
@@ -34,6 +34,7 @@ module dev.memplan {
     exports dev.memplan.json;
     exports dev.memplan.onnx;
     exports dev.memplan.server;
+    exports dev.memplan.validate; // PlanValidator: the independent plan checker
 
     // JavaCPP's Loader reads MemplanNative's @Platform annotations and loads its library by reflection.
     opens dev.memplan.engine to org.bytedeco.javacpp;

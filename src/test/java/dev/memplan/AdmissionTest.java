@@ -14,6 +14,7 @@ import dev.memplan.generate.TransformerGenerator;
 import dev.memplan.generate.UNetGenerator;
 import dev.memplan.testing.ArenaOverlaps;
 import dev.memplan.testing.PlanAssertions;
+import dev.memplan.validate.PlanValidator;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.HashMap;
@@ -125,21 +126,17 @@ class AdmissionTest {
         Graph g = b.build();
         PlanOptions options = PlanOptions.defaults().withStrategy(Strategy.OFFSETS).withEngine(EngineMode.JAVA);
         Schedule real = MemPlan.compile(g, ViewMap.empty(), options);
-        int[] roots = new int[g.valueCount()];
-        for (int v = 0; v < roots.length; v++) {
-            roots[v] = real.root(v);
-        }
-        CompiledGraph inner = JavaEngine.INSTANCE.compile(g.flat(), roots, false);
-        return new Schedule(g, ViewMap.empty(), options, roots, new ZigzagCompiledGraph(inner));
+        CompiledGraph inner = ForwardingCompiledGraph.recompileOnJava(real);
+        return new Schedule(g, ViewMap.empty(), options, ForwardingCompiledGraph.rootsOf(real),
+                new ZigzagCompiledGraph(inner));
     }
 
     /** Delegates everything; offsets plans of a multiple-of-5 length are shifted up by 1 MiB. */
-    private static final class ZigzagCompiledGraph implements CompiledGraph {
+    private static final class ZigzagCompiledGraph extends ForwardingCompiledGraph {
         private static final long SHIFT = 1L << 20;
-        private final CompiledGraph inner;
 
         ZigzagCompiledGraph(CompiledGraph inner) {
-            this.inner = inner;
+            super(inner);
         }
 
         @Override
@@ -155,56 +152,6 @@ class AdmissionTest {
             }
             return new OffsetAllocation(a.peakBytes() + SHIFT, a.naiveBytes(), a.lowerBoundBytes(),
                     LongBuffer.wrap(shifted).asReadOnlyBuffer());
-        }
-
-        @Override
-        public String engineName() {
-            return inner.engineName();
-        }
-
-        @Override
-        public int numValues() {
-            return inner.numValues();
-        }
-
-        @Override
-        public int numOwners() {
-            return inner.numOwners();
-        }
-
-        @Override
-        public int numPositions() {
-            return inner.numPositions();
-        }
-
-        @Override
-        public IntBuffer order() {
-            return inner.order();
-        }
-
-        @Override
-        public IntBuffer ownerValues() {
-            return inner.ownerValues();
-        }
-
-        @Override
-        public IntBuffer ownerDefs() {
-            return inner.ownerDefs();
-        }
-
-        @Override
-        public IntBuffer ownerUseEnds() {
-            return inner.ownerUseEnds();
-        }
-
-        @Override
-        public LongBuffer newSizeBuffer() {
-            return inner.newSizeBuffer();
-        }
-
-        @Override
-        public Allocation allocate(LongBuffer ownerSizes) {
-            return inner.allocate(ownerSizes);
         }
     }
 

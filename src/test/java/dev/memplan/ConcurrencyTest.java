@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.testing.PlanAssertions;
 import dev.memplan.testing.RandomGraphs;
+import dev.memplan.validate.PlanValidator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

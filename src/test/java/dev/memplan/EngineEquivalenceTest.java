@@ -4,9 +4,11 @@ package dev.memplan;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.memplan.testing.EngineIndependent;
 import dev.memplan.testing.NativeRequirement;
 import dev.memplan.testing.PlanAssertions;
 import dev.memplan.testing.RandomGraphs;
+import dev.memplan.validate.PlanValidator;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,6 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * capacities; every plan passes the validator. Each seed plans offsets (at effort 0, 1 or 2, by
  * seed) and slots, so the {@value #CASES} seeds are {@value #CASES} offsets cases.
  */
+@EngineIndependent
 class EngineEquivalenceTest {
     static final int CASES = 2_000;
     /** Seeds of their own, so these cases differ from RandomPlansTest's. */

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.testing.EngineIndependent;
 import dev.memplan.testing.NativeRequirement;
 import dev.memplan.testing.PlanAssertions;
 import dev.memplan.testing.RandomGraphs;
+import dev.memplan.validate.PlanValidator;
 import java.io.IOException;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
@@ -38,6 +40,7 @@ import org.junit.jupiter.api.Timeout;
  * measure GC timing, not leaks. Collecting every few thousand calls caps what is pending at a
  * few tens of MiB; anything still growing after that is memory nobody frees.
  */
+@EngineIndependent
 class NativeMemoryTest {
     private static final int WARM_UP = 20_000;
     private static final int GC_EVERY = 2_000;

@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memplan.engine.Allocation;
 import dev.memplan.engine.CompiledGraph;
 import dev.memplan.engine.OffsetAllocation;
+import dev.memplan.validate.PlanValidationException;
+import dev.memplan.validate.PlanValidator;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.Arrays;
@@ -176,7 +178,8 @@ class PlanValidatorTest {
         ActivationPlan plan = f.plan();
         // A schedule that reports the view 'av' as the owner in place of its root 'a'.
         Schedule s = plan.schedule();
-        Schedule viewAsOwner = new Schedule(s.graph(), s.views(), s.options(), rootsOf(s),
+        Schedule viewAsOwner = new Schedule(s.graph(), s.views(), s.options(),
+                ForwardingCompiledGraph.rootsOf(s),
                 new ViewAsOwnerCompiledGraph(s, s.ownerIndexOf(f.a), f.av));
         ActivationPlan bad = new ActivationPlan(viewAsOwner, LongBuffer.wrap(sizesOf(plan)),
                 new Allocation(plan.numSlots(), plan.peakBytes(), plan.naiveBytes(), plan.lowerBoundBytes(),
@@ -226,7 +229,8 @@ class PlanValidatorTest {
         Schedule real = MemPlan.compile(f.graph, f.views, PlanOptions.defaults().withEngine(EngineMode.JAVA));
         int aOwner = real.ownerIndexOf(f.a);
         CompiledGraph shortened = new ShortenedCompiledGraph(real, aOwner, 2);
-        Schedule wrong = new Schedule(f.graph, f.views, real.options(), rootsOf(real), shortened);
+        Schedule wrong = new Schedule(f.graph, f.views, real.options(),
+                ForwardingCompiledGraph.rootsOf(real), shortened);
         ActivationPlan plan = wrong.plan(SizeOracle.staticShapes()).orElseThrow();
         rejects(plan, "the schedule gives 'a' (value 1) the interval [0, 2]; recomputed: [0, 3]",
                 "'av' (value 2) is read by 'n2' (Add, node 3) at position 3 (a view of 'a' (value 1)),"
@@ -237,7 +241,8 @@ class PlanValidatorTest {
     void catchesAWrongOrder() {
         Schedule real = MemPlan.compile(f.graph, f.views, PlanOptions.defaults().withEngine(EngineMode.JAVA));
         CompiledGraph swapped = new JavaCompiledGraphWithOrder(real, new int[] {0, 2, 1, 3, 4});
-        Schedule wrong = new Schedule(f.graph, f.views, real.options(), rootsOf(real), swapped);
+        Schedule wrong = new Schedule(f.graph, f.views, real.options(),
+                ForwardingCompiledGraph.rootsOf(real), swapped);
         rejects(wrong.plan(SizeOracle.staticShapes()).orElseThrow(),
                 "order differs from the recomputed one at position 1: 'n1' (Relu, node 2) instead of 'r' (Reshape, node 1)");
     }
@@ -345,86 +350,12 @@ class PlanValidatorTest {
         return sizes;
     }
 
-    private static int[] rootsOf(Schedule s) {
-        int[] roots = new int[s.graph().valueCount()];
-        for (int v = 0; v < roots.length; v++) {
-            roots[v] = s.root(v);
-        }
-        return roots;
-    }
-
-    /** Delegates to a real compiled graph (through a plan-only facade) but reports other intervals or order. */
-    private static class ForwardingCompiledGraph implements CompiledGraph {
-        final Schedule real;
-        final CompiledGraph inner;
-
-        ForwardingCompiledGraph(Schedule real) {
-            this.real = real;
-            this.inner = JavaEngineAccess.compile(real);
-        }
-
-        @Override
-        public String engineName() {
-            return inner.engineName();
-        }
-
-        @Override
-        public int numValues() {
-            return inner.numValues();
-        }
-
-        @Override
-        public int numOwners() {
-            return inner.numOwners();
-        }
-
-        @Override
-        public int numPositions() {
-            return inner.numPositions();
-        }
-
-        @Override
-        public IntBuffer order() {
-            return inner.order();
-        }
-
-        @Override
-        public IntBuffer ownerValues() {
-            return inner.ownerValues();
-        }
-
-        @Override
-        public IntBuffer ownerDefs() {
-            return inner.ownerDefs();
-        }
-
-        @Override
-        public IntBuffer ownerUseEnds() {
-            return inner.ownerUseEnds();
-        }
-
-        @Override
-        public LongBuffer newSizeBuffer() {
-            return inner.newSizeBuffer();
-        }
-
-        @Override
-        public Allocation allocate(LongBuffer ownerSizes) {
-            return inner.allocate(ownerSizes);
-        }
-
-        @Override
-        public OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort) {
-            return inner.allocateOffsets(ownerSizes, effort);
-        }
-    }
-
     private static final class ShortenedCompiledGraph extends ForwardingCompiledGraph {
         private final int owner;
         private final int useEnd;
 
         ShortenedCompiledGraph(Schedule real, int owner, int useEnd) {
-            super(real);
+            super(ForwardingCompiledGraph.recompileOnJava(real));
             this.owner = owner;
             this.useEnd = useEnd;
         }
@@ -442,7 +373,7 @@ class PlanValidatorTest {
         private final int view;
 
         ViewAsOwnerCompiledGraph(Schedule real, int owner, int view) {
-            super(real);
+            super(ForwardingCompiledGraph.recompileOnJava(real));
             this.owner = owner;
             this.view = view;
         }
@@ -459,21 +390,13 @@ class PlanValidatorTest {
         private final int[] order;
 
         JavaCompiledGraphWithOrder(Schedule real, int[] order) {
-            super(real);
+            super(ForwardingCompiledGraph.recompileOnJava(real));
             this.order = order;
         }
 
         @Override
         public IntBuffer order() {
             return IntBuffer.wrap(order);
-        }
-    }
-
-    /** Compiles the schedule's graph again on the Java engine, through the public engine API. */
-    private static final class JavaEngineAccess {
-        static CompiledGraph compile(Schedule s) {
-            return dev.memplan.engine.JavaEngine.INSTANCE.compile(s.graph().flat(), rootsOf(s),
-                    s.options().includeGraphInputs());
         }
     }
 }

@@ -4,6 +4,7 @@ package dev.memplan;
 import dev.memplan.testing.NaivePlanner;
 import dev.memplan.testing.PlanAssertions;
 import dev.memplan.testing.RandomGraphs;
+import dev.memplan.validate.PlanValidator;
 import java.util.stream.LongStream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

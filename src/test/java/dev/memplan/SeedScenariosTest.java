@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.engine.Allocation;
+import dev.memplan.validate.PlanValidationException;
+import dev.memplan.validate.PlanValidator;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.List;

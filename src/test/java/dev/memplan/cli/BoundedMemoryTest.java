@@ -4,8 +4,8 @@ package dev.memplan.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -22,9 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 11 case 2: {@code plan} over several files needs the memory of the largest, not of all:
  * three graphs that main could only plan together with more than 112 MiB of heap plan in 96 MiB,
  * and a heap too small for even one ends in one line per file and exit 4, never a stack trace.
- * Runs {@code memplan} in a child JVM with a small {@code -Xmx}; engine-independent, so it runs in
- * the Java-engine surefire run only.
+ * Runs {@code memplan} in a child JVM with a small {@code -Xmx} on the Java engine; engine-independent,
+ * so it runs once ({@link EngineIndependent}).
  */
+@EngineIndependent
 class BoundedMemoryTest {
     private static final int NODES = 100_000;
     @TempDir
@@ -33,8 +34,6 @@ class BoundedMemoryTest {
 
     @BeforeAll
     static void bigGraphs() throws IOException {
-        assumeTrue("java".equals(System.getProperty("memplan.engine")),
-                "engine-independent: runs in the java-engine surefire run only");
         for (String name : List.of("a.json", "b.json", "c.json")) {
             Path file = dir.resolve(name);
             try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {

@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memplan.ActivationPlan;
 import dev.memplan.Admission;
 import dev.memplan.PlanOptions;
-import dev.memplan.PlanValidator;
+import dev.memplan.testing.EngineIndependent;
+import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
 import dev.memplan.Strategy;
 import dev.memplan.generate.TransformerGenerator;
@@ -18,6 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
+@EngineIndependent
 class DemoCommandTest {
     private static final Pattern ANSWER = Pattern.compile("the longest sequence that fits is ([\\d,]+) tokens");
 

@@ -4,19 +4,17 @@ package dev.memplan.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
+import dev.memplan.testing.EngineIndependent;
+import dev.memplan.testing.SharedModels;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** Issue 11 case 14 on the command line: derived symbols are listed with their expression. */
+@EngineIndependent
 class DerivedSymbolsCommandTest {
 
     private static Path gpt2() {
-        Path model = Path.of(System.getProperty("memplan.shared.dir", "../shared"), "models",
-                "ort-genai/tiny-random-gpt2-fp32_past.onnx");
-        Assumptions.assumeTrue(Files.isRegularFile(model), "skipped: no shared model at " + model.toAbsolutePath());
-        return model;
+        return SharedModels.require(SharedModels.GPT2);
     }
 
     @Test

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.memplan.testing.EngineIndependent;
+import dev.memplan.testing.SharedModels;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code memplan draw} and {@code memplan plan --timeline} as a user runs them. */
+@EngineIndependent
 class DrawCommandTest {
     private static final String BLOCK = "examples/transformer_block.json";
 
@@ -84,9 +87,7 @@ class DrawCommandTest {
 
     @Test
     void drawsAControlFlowModelWithItsBodies() throws IOException {
-        Path model = Path.of(System.getProperty("memplan.shared.dir", "../shared"), "models", "onnx-node", "test_if",
-                "model.onnx");
-        assumeTrue(Files.exists(model), "skipped: no shared models at " + model.toAbsolutePath());
+        Path model = SharedModels.require(SharedModels.ONNX_IF);
         Path page = dir.resolve("if.html");
         CliRun run = CliRun.of("draw", model.toString(), "-o", page.toString());
         assertEquals(0, run.exit(), run.toString());

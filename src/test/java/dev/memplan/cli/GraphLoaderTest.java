@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.memplan.MemplanException;
 import dev.memplan.json.Examples;
 import dev.memplan.json.GraphJson;
+import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@EngineIndependent
 class GraphLoaderTest {
 
     @Test

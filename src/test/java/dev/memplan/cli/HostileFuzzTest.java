@@ -2,7 +2,6 @@
 package dev.memplan.cli;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,7 +10,9 @@ import dev.memplan.MemPlan;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
-import dev.memplan.PlanValidator;
+import dev.memplan.testing.EngineIndependent;
+import dev.memplan.testing.SharedModels;
+import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
 import dev.memplan.json.GraphFile;
 import dev.memplan.json.GraphJson;
@@ -48,8 +49,9 @@ import org.junit.jupiter.api.io.TempDir;
  * one line per message (each starting "memplan"), without a stack trace; nothing raw from an input
  * reaches stdout or stderr; and every exit 0 agrees with the library planning the same file on
  * its own, its plan passing the {@link PlanValidator}. Engine-independent (the engines' agreement
- * is tested elsewhere), so it runs in the Java-engine surefire run only.
+ * is tested elsewhere), so it runs once ({@link EngineIndependent}).
  */
+@EngineIndependent
 class HostileFuzzTest {
     private static final int CASES = 10_000;
     private static final long SEED = 0x5eed_11L;
@@ -73,8 +75,6 @@ class HostileFuzzTest {
 
     @Test
     void tenThousandHostileCommandLines(@TempDir Path dir) throws Exception {
-        assumeTrue("java".equals(System.getProperty("memplan.engine")),
-                "engine-independent: runs in the java-engine surefire run only");
         loadBases();
         List<Path> special = specialFiles(dir);
         ExecutorService runner = daemonRunner();
@@ -127,7 +127,7 @@ class HostileFuzzTest {
         onnxBases.add(TestOnnxModels.mlp(2L, 16, "mm\u001b[31m\nforged"));
         onnxBases.add(TestOnnxModels.mlp(1L << 62, 64, "huge"));
         onnxBases.add(TestOnnxModels.mlp("seq\u0000", 8, "mm"));
-        Path shared = Path.of(System.getProperty("memplan.shared.dir", "../shared"), "models", "onnx-light");
+        Path shared = SharedModels.dir().resolve("onnx-light");
         for (String model : List.of("light_squeezenet.onnx", "light_inception_v1.onnx")) {
             Path p = shared.resolve(model);
             if (Files.isRegularFile(p)) {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.memplan.onnx.TestOnnxModels;
+import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The cases of issue 11 that a careless or hostile user hits at the command line: each failed on
  * the main of the time (hang, stack trace, forged line, wrong exit code) and must not again.
  */
+@EngineIndependent
 class HostileInputTest {
     private static final Duration PROMPTLY = Duration.ofSeconds(5);
 

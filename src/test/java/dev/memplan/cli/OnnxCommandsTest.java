@@ -8,28 +8,26 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
-import dev.memplan.PlanValidator;
+import dev.memplan.testing.EngineIndependent;
+import dev.memplan.testing.SharedModels;
+import dev.memplan.validate.PlanValidator;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.onnx.OnnxPlanner;
 import dev.memplan.onnx.ViewPolicy;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** {@code memplan plan model.onnx} and {@code memplan symbols model.onnx}, on a shared model. */
+@EngineIndependent
 class OnnxCommandsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static Path minilm() {
-        Path dir = Path.of(System.getProperty("memplan.shared.dir", "../shared"), "models");
-        Path model = dir.resolve("minilm/all-minilm-l6-v2-q.onnx");
-        Assumptions.assumeTrue(Files.isRegularFile(model), "skipped: no shared model at " + model.toAbsolutePath());
-        return model;
+        return SharedModels.require(SharedModels.MINILM);
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.EngineMode;
 import dev.memplan.Packing;
+import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** {@code memplan pack}: MiniMalloc's CSV in, the same rows with offsets out; bad input named by line and column. */
+@EngineIndependent
 class PackCommandTest {
     private static final Pattern SUMMARY = Pattern.compile(
             "memplan: .*: (\\d+) buffers, arena (\\d+) bytes, lower bound (\\d+) bytes(, arena/bound [\\d.]+)?\n");

@@ -19,8 +19,9 @@ import dev.memplan.Strategy;
 import dev.memplan.json.Examples;
 import dev.memplan.json.GraphFile;
 import dev.memplan.json.GraphJson;
-import dev.memplan.json.PlanChecks;
+import dev.memplan.testing.PlanChecks;
 import dev.memplan.json.PlanJson;
+import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,6 +37,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
+@EngineIndependent
 class PlanCommandTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String VIEWS = "examples/views.json";

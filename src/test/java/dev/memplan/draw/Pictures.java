@@ -4,7 +4,7 @@ package dev.memplan.draw;
 import dev.memplan.ActivationPlan;
 import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
-import dev.memplan.PlanValidator;
+import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
 import dev.memplan.SizeOracle;
 import dev.memplan.Strategy;

@@ -13,6 +13,7 @@ import dev.memplan.Shape;
 import dev.memplan.Strategy;
 import dev.memplan.ViewMap;
 import dev.memplan.ActivationPlan;
+import dev.memplan.testing.EngineIndependent;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -35,6 +36,7 @@ import org.w3c.dom.NodeList;
  * owner, each at the coordinates its interval and offset give, and rectangles of owners live at
  * one same position never overlap.
  */
+@EngineIndependent
 class SvgWriterTest {
     /** Coordinates are written with three decimals. */
     private static final double EPS = 0.002;

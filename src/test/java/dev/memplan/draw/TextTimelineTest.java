@@ -12,6 +12,7 @@ import dev.memplan.MemPlan;
 import dev.memplan.Shape;
 import dev.memplan.Strategy;
 import dev.memplan.ViewMap;
+import dev.memplan.testing.EngineIndependent;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+@EngineIndependent
 class TextTimelineTest {
 
     /** in -> a (1 KiB) -> b (2 KiB) -> c (1 KiB): a and b live together at b's node, b and c at c's. */

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.DataType;
@@ -25,6 +23,9 @@ import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.OnnxImporter;
 import dev.memplan.onnx.OnnxModel;
+import dev.memplan.testing.Ci;
+import dev.memplan.testing.EngineIndependent;
+import dev.memplan.testing.SharedModels;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -62,10 +63,11 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * the slots/offsets toggle, zoom and pan, control-flow bodies, and speed at 10,000 owners.
  * Screenshots go to {@code target/draw-screenshots/}.
  *
- * <p>The page does not depend on the planning engine, so this runs once: in the java-engine
- * surefire run. Without chromium it skips with a message, except in CI (env {@code CI} set),
+ * <p>The page does not depend on the planning engine, so this runs once ({@link EngineIndependent}:
+ * in the first surefire run). Without chromium it skips with a message, except in CI (env {@code CI} set),
  * where a missing browser is a failure.
  */
+@EngineIndependent
 class TimelinePageBrowserTest {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
@@ -84,17 +86,9 @@ class TimelinePageBrowserTest {
 
     @BeforeAll
     static void startBrowser() throws IOException {
-        assumeTrue("java".equals(System.getProperty("memplan.engine")),
-                "skipped: the page is engine-independent; the browser test runs once, in the java-engine run");
         boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
-        if (!installed) {
-            String message = "no browser: install Debian's chromium and chromium-driver (" + CHROMIUM + ", "
-                    + CHROMEDRIVER + ") to run the timeline page tests";
-            if (System.getenv("CI") != null) {
-                fail(message + "; CI must run them (.ci/run installs both)");
-            }
-            assumeTrue(false, "skipped: " + message);
-        }
+        Ci.require(installed, "no browser: install Debian's chromium and chromium-driver (" + CHROMIUM + ", "
+                + CHROMEDRIVER + ") to run the timeline page tests", "CI must run them (.ci/run installs both)");
         DEVTOOLS_LOG.setLevel(Level.SEVERE);
         pages = Files.createTempDirectory("memplan-pages");
         Files.createDirectories(SCREENSHOTS);
@@ -392,9 +386,7 @@ class TimelinePageBrowserTest {
     }
 
     private static Path sharedModel(String relative) {
-        Path dir = Path.of(System.getProperty("memplan.shared.dir", "../shared"), "models");
-        assumeTrue(Files.isDirectory(dir), "skipped: no shared models at " + dir.toAbsolutePath());
-        return dir.resolve(relative);
+        return SharedModels.require(relative);
     }
 
     private static ImportedGraph importModel(Path model) {

@@ -4,6 +4,7 @@ package dev.memplan.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.memplan.testing.EngineIndependent;
 import java.nio.LongBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * always did, on both engines: negative and overflowing sizes, and inconsistent graph arrays, are
  * exceptions, never a wrapped total.
  */
+@EngineIndependent
 class EngineInputChecksTest {
 
     static Stream<PlanningEngine> engines() {

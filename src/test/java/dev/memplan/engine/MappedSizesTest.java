@@ -4,6 +4,7 @@ package dev.memplan.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.testing.EngineIndependent;
 import dev.memplan.testing.NativeRequirement;
 import java.io.IOException;
 import java.nio.ByteOrder;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * memplan's own checked copy reaches C++, and the fault is an {@link IllegalArgumentException}.
  * Runs in a child JVM, so that a crash fails this test instead of the whole test run.
  */
+@EngineIndependent
 class MappedSizesTest {
     /** 2^17 owners: the sizes span 1 MiB, 256 pages of the mapping. */
     static final int OWNERS = 1 << 17;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.testing.EngineIndependent;
 import dev.memplan.testing.NativeRequirement;
 import dev.memplan.testing.PlanAssertions;
 import java.nio.ByteBuffer;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.function.Executable;
  * negative or overflowing sizes. Buffers the native code cannot read in place (heap, wrong byte
  * order, offset position) are copied and plan exactly as a direct buffer does.
  */
+@EngineIndependent
 class NativeBoundaryTest {
     private static PlanningEngine engine;
 

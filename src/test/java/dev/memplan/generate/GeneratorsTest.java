@@ -15,8 +15,10 @@ import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
 import dev.memplan.Strategy;
+import dev.memplan.testing.EngineIndependent;
 import dev.memplan.testing.PlanAssertions;
 import dev.memplan.Value;
+import dev.memplan.testing.PlanChecks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every generator at every unit-test size: owner counts near the target, and plans that validate. */
+@EngineIndependent
 class GeneratorsTest {
     /** For the tests about slot ids and counts. */
     private static final PlanOptions SLOTS = PlanOptions.defaults().withStrategy(Strategy.SLOTS);
@@ -83,7 +86,7 @@ class GeneratorsTest {
         assertTrue(Math.abs(s.numOwners() - target) <= tolerance,
                 () -> g.description() + " has " + s.numOwners() + " owners, want " + target + " +- " + tolerance);
         ActivationPlan viaBindings = s.plan(g.bindings()).orElseThrow();
-        PlanChecks.assertValid(viaBindings);
+        PlanChecks.validate(viaBindings);
         ActivationPlan viaSizes = s.plan(g.ownerSizes(s));
         assertArrayEquals(PlanAssertions.longs(viaBindings.offsetsByOwner()),
                 PlanAssertions.longs(viaSizes.offsetsByOwner()), "the long[] hot path plans the same");
@@ -106,7 +109,7 @@ class GeneratorsTest {
         Value logits = g.graph().value(g.graph().outputs()[0]);
         assertEquals("logits", logits.name());
         ActivationPlan p = s.plan(Map.of("batch", 2L, "seq", 64L)).orElseThrow();
-        PlanChecks.assertValid(p);
+        PlanChecks.validate(p);
         assertEquals(2L * 64 * 50257 * 4, p.sizeOf(logits.id()));
         assertEquals(2L * 12 * 64 * 64 * 4, p.sizeOf(id(g, "l3.scores")), "scores are batch x heads x seq x seq");
         assertEquals(2L * 64 * 3072 * 4, p.sizeOf(id(g, "l11.gelu")), "the MLP is 4 x hidden wide");
@@ -126,8 +129,8 @@ class GeneratorsTest {
         }
         ActivationPlan small = s.plan(Map.of("batch", 1L, "seq", 16L)).orElseThrow();
         ActivationPlan large = s.plan(Map.of("batch", 1L, "seq", 32L)).orElseThrow();
-        PlanChecks.assertValid(small);
-        PlanChecks.assertValid(large);
+        PlanChecks.validate(small);
+        PlanChecks.validate(large);
         assertEquals(4 * small.sizeOf(id(g, "l0.probs")), large.sizeOf(id(g, "l0.probs")), "scores grow with seq^2");
         assertEquals(2 * small.sizeOf(id(g, "l0.q")), large.sizeOf(id(g, "l0.q")), "activations grow with seq");
         assertTrue(large.peakBytes() > small.peakBytes());
@@ -159,7 +162,7 @@ class GeneratorsTest {
         Schedule rs = resnet.compile(SLOTS);
         assertTrue(rs.plan(Map.of()) instanceof PlanResult.Deferred, "an unbound batch defers");
         ActivationPlan rp = rs.plan(Map.of("batch", 2L)).orElseThrow();
-        PlanChecks.assertValid(rp);
+        PlanChecks.validate(rp);
         assertEquals(2L * 64 * 112 * 112 * 4, rp.sizeOf(id(resnet, "stem.conv")));
         assertEquals(-1, rp.slotOf(id(resnet, "flatten")), "the flatten is a view");
 
@@ -169,7 +172,7 @@ class GeneratorsTest {
         PlanResult partial = us.plan(Map.of("batch", 1L, "height", 64L));
         assertTrue(partial instanceof PlanResult.Deferred, "an unbound width defers");
         ActivationPlan up = us.plan(Map.of("batch", 1L, "height", 100L, "width", 64L)).orElseThrow();
-        PlanChecks.assertValid(up);
+        PlanChecks.validate(up);
         // Level 3 has 256 channels at floor(100 / 8) x floor(64 / 8): a derived dim.
         assertEquals(1L * 256 * 12 * 8 * 4, up.sizeOf(id(unet, "u0.pool2")));
         // The long skip: level 0's encoder output lives until the decoder concatenates it.
@@ -183,7 +186,7 @@ class GeneratorsTest {
         GeneratedGraph g = ChainGenerator.ofOwners(1_000);
         assertTrue(g.graph().symbols().isEmpty());
         ActivationPlan p = g.compile(SLOTS).plan(dev.memplan.SizeOracle.staticShapes()).orElseThrow();
-        PlanChecks.assertValid(p);
+        PlanChecks.validate(p);
         assertEquals(2, p.numSlots());
         assertEquals(2 * 4096, p.peakBytes());
     }
@@ -195,7 +198,7 @@ class GeneratorsTest {
         assertTrue(maxLive(s) >= 1_000, "most owners live at one position: " + maxLive(s));
         assertTrue(g.views().size() > 0, "the random DAG has views");
         ActivationPlan p = s.plan(g.bindings()).orElseThrow();
-        PlanChecks.assertValid(p);
+        PlanChecks.validate(p);
         assertTrue(p.numSlots() > 500, "many slots: " + p.numSlots());
         assertTrue(s.plan(Map.of()) instanceof PlanResult.Deferred, "an unbound batch defers");
     }

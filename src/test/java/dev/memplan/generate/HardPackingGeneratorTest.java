@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.testing.EngineIndependent;
 import dev.memplan.testing.GreedyBySizePacker;
 import dev.memplan.testing.PackingChecker;
 import java.util.Arrays;
@@ -18,6 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The hard packing instances are what they claim: deterministic, tight (a perfect packing exists
  * and reaches the lower bound), varied, and hard for greedy by size.
  */
+@EngineIndependent
 class HardPackingGeneratorTest {
     /** The seeds the hardness figures are measured over. */
     static LongStream seeds() {

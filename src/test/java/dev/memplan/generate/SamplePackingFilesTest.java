@@ -4,6 +4,7 @@ package dev.memplan.generate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,6 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The committed sample CSVs are exactly what the generator writes for their seeds. */
+@EngineIndependent
 class SamplePackingFilesTest {
 
     static List<Long> seeds() {

@@ -9,11 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memplan.InvalidGraphException;
 import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
+import dev.memplan.testing.EngineIndependent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** Every way a graph file can be wrong, each with where and what the message says. */
+@EngineIndependent
 class GraphJsonErrorTest {
     private static final String X = "{\"name\":\"x\",\"dtype\":\"float32\",\"shape\":[2,3]}";
     private static final String Y = "{\"name\":\"y\",\"dtype\":\"float32\",\"shape\":[2,3]}";

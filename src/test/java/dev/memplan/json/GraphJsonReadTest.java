@@ -23,6 +23,8 @@ import dev.memplan.SizeOracle;
 import dev.memplan.Strategy;
 import dev.memplan.Value;
 import dev.memplan.ViewMap;
+import dev.memplan.testing.EngineIndependent;
+import dev.memplan.testing.PlanChecks;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +40,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
+@EngineIndependent
 class GraphJsonReadTest {
 
     static List<Path> examples() {

@@ -19,6 +19,8 @@ import dev.memplan.Shape;
 import dev.memplan.SizeOracle;
 import dev.memplan.Strategy;
 import dev.memplan.ViewMap;
+import dev.memplan.testing.EngineIndependent;
+import dev.memplan.testing.PlanChecks;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,6 +38,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The plan JSON, field by field, against the Java API on the same plan. */
+@EngineIndependent
 class PlanJsonTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final List<String> SLOTS_FIELDS = List.of("engine", "status", "strategy", "order", "owners", "slots",
@@ -70,7 +73,7 @@ class PlanJsonTest {
     @ParameterizedTest(name = "seed {0}, {1}")
     @MethodSource("seeds")
     void randomGraphs(long seed, Strategy strategy) throws IOException {
-        RandomGraphs.Generated g = RandomGraphs.generate(seed);
+        FormatGraphs.Generated g = FormatGraphs.generate(seed);
         PlanOptions options = PlanOptions.defaults().withIncludeGraphInputs(seed % 2 == 1).withAlignment(1 + seed % 3)
                 .withStrategy(strategy);
         Schedule s = MemPlan.compile(g.graph(), g.views(), options);

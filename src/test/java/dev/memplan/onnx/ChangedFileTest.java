@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.PlanOptions;
-import dev.memplan.PlanValidator;
+import dev.memplan.validate.PlanValidator;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;

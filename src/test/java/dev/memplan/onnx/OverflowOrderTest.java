@@ -16,7 +16,7 @@ import dev.memplan.InvalidSizeException;
 import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
-import dev.memplan.PlanValidator;
+import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
 import dev.memplan.SizeOracle;
 import dev.memplan.json.GraphFile;

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.PlanOptions;
-import dev.memplan.PlanValidator;
+import dev.memplan.validate.PlanValidator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

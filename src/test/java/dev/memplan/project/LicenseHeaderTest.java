@@ -4,6 +4,7 @@ package dev.memplan.project;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * Every source file of the project names its licence in an SPDX line near the top, and the
  * licence files the pom points to exist. {@code scripts/add-spdx.sh} adds missing lines.
  */
+@EngineIndependent
 class LicenseHeaderTest {
     private static final Path ROOT = Path.of("").toAbsolutePath();
     private static final String SPDX = "SPDX-License-Identifier: Apache-2.0";

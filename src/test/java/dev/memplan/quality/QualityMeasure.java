@@ -2,7 +2,7 @@
 package dev.memplan.quality;
 
 import dev.memplan.ActivationPlan;
-import dev.memplan.PlanValidator;
+import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
 import dev.memplan.Strategy;
 import dev.memplan.testing.PackingChecker;

@@ -8,7 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memplan.ActivationPlan;
 import dev.memplan.Admission;
 import dev.memplan.PlanOptions;
-import dev.memplan.PlanValidator;
+import dev.memplan.testing.SharedModels;
+import dev.memplan.validate.PlanValidator;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxImporter;
 import dev.memplan.onnx.OnnxModel;
@@ -32,7 +33,7 @@ class CompiledModelTest {
 
     @BeforeAll
     static void compileOnce() {
-        miniLm = CompiledModel.compile(Models.path(Models.MINILM));
+        miniLm = CompiledModel.compile(SharedModels.require(SharedModels.MINILM));
     }
 
     @ParameterizedTest(name = "seq {0}")
@@ -91,12 +92,12 @@ class CompiledModelTest {
 
     @Test
     void sileroAdmissionCountsTheIfBody() {
-        CompiledModel silero = CompiledModel.compile(Models.path(Models.SILERO));
+        CompiledModel silero = CompiledModel.compile(SharedModels.require(SharedModels.SILERO));
         Map<String, Long> bindings = Map.of("batch", 1L, "sequence", 512L);
         OnnxPlan plan = silero.plan(bindings);
         PlanValidator.validate(plan.plan());
         OnnxPlan reference = OnnxPlanner.plan(
-                OnnxImporter.importModel(OnnxModel.read(Models.path(Models.SILERO)), ImportOptions.defaults()),
+                OnnxImporter.importModel(OnnxModel.read(SharedModels.require(SharedModels.SILERO)), ImportOptions.defaults()),
                 bindings, PlanOptions.defaults());
         assertEquals(reference.admissionBytes(), plan.admissionBytes());
         assertEquals(reference.admissionBytes(), silero.reservationBytes(bindings));

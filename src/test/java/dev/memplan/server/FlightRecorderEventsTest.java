@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.testing.SharedModels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +29,7 @@ class FlightRecorderEventsTest {
             recording.enable("dev.memplan.Compile").withThreshold(Duration.ZERO);
             recording.enable("dev.memplan.Plan").withThreshold(Duration.ZERO);
             recording.start();
-            model = CompiledModel.compile(Models.path(Models.MINILM));
+            model = CompiledModel.compile(SharedModels.require(SharedModels.MINILM));
             direct = model.planForInputs(Models.miniLmInputs(2, 64));
             PlanCache cache = PlanCache.of(model, 4, Bucketing.none());
             cached = cache.planForInputs(Models.miniLmInputs(2, 64));

@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.ActivationPlan;
-import dev.memplan.PlanValidator;
+import dev.memplan.testing.SharedModels;
+import dev.memplan.validate.PlanValidator;
 import dev.memplan.onnx.OnnxPlan;
 import java.util.Map;
 import java.util.Random;
@@ -22,7 +23,7 @@ class PlanCacheTest {
 
     @BeforeAll
     static void compileOnce() {
-        miniLm = CompiledModel.compile(Models.path(Models.MINILM));
+        miniLm = CompiledModel.compile(SharedModels.require(SharedModels.MINILM));
     }
 
     @Test

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.testing;
 
+import dev.memplan.validate.PlanValidator;
 import java.util.Optional;
 
 /**

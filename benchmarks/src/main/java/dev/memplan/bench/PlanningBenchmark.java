@@ -7,18 +7,9 @@ import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
 import dev.memplan.SizeOracle;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The engines on the three planning paths: {@code compile} (graph -> schedule), {@code allocate}
@@ -26,16 +17,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code endToEnd} (graph + sizes -> plan), with either strategy: slots (the seed's best fit) or
  * offsets in one arena at the default effort.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 2, jvmArgsAppend = {"-Xms4g", "-Xmx10g", "-XX:+UseParallelGC"})
-@Warmup(iterations = 5, time = 1)
-@Measurement(iterations = 5, time = 1)
-public class PlanningBenchmark {
-
-    @Param({"transformer", "resnet", "unet", "random_dag", "chain"})
-    public String kind;
+public class PlanningBenchmark extends GeneratedGraphBenchmark {
 
     @Param({"1000", "10000", "100000", "1000000"})
     public int owners;
@@ -46,14 +28,13 @@ public class PlanningBenchmark {
     @Param({"slots", "offsets"})
     public String strategy;
 
-    private Workload workload;
     private PlanOptions options;
     private Schedule schedule;
     private SizeOracle oracle;
 
     @Setup
     public void setUp() {
-        workload = new Workload(kind, owners);
+        load(owners);
         options = Workload.options(engine, strategy);
         schedule = MemPlan.compile(workload.graph, workload.views, options);
         Workload.requireEngine(schedule, engine);

@@ -6,7 +6,7 @@ import dev.memplan.DataType;
 import dev.memplan.Graph;
 import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
-import dev.memplan.PlanValidator;
+import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
 import dev.memplan.Shape;
 import dev.memplan.ViewMap;

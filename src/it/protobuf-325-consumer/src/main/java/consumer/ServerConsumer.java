@@ -6,7 +6,7 @@ import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import dev.memplan.Admission;
-import dev.memplan.PlanValidator;
+import dev.memplan.validate.PlanValidator;
 import dev.memplan.Strategy;
 import dev.memplan.onnx.OnnxPlanner;
 import dev.memplan.onnx.OnnxModel;

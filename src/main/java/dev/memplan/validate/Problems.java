@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan;
+package dev.memplan.validate;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan;
+package dev.memplan.validate;
 
+import dev.memplan.ActivationPlan;
+import dev.memplan.Graph;
 import java.util.Map;
 import java.util.TreeMap;
 

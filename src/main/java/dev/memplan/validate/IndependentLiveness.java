@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan;
+package dev.memplan.validate;
 
+import dev.memplan.Graph;
+import dev.memplan.Node;
+import dev.memplan.Value;
+import dev.memplan.ViewMap;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.PriorityQueue;

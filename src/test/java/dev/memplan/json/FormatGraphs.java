@@ -11,18 +11,19 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Seeded random graphs for format tests: every feature the file format carries (all dtypes, static
+ * Seeded random graphs for file-format tests (planning cases are
+ * {@link dev.memplan.testing.RandomGraphs}): every feature the file format carries (all dtypes, static
  * and symbolic dims, scalars, absent inputs, domains, named and unnamed nodes and values,
  * multi-output nodes, initializers, views and views of views, graph outputs in the middle).
  */
-final class RandomGraphs {
+final class FormatGraphs {
     private static final String[] SYMBOLS = {"batch", "seq", "heads"};
     private static final String[] OPS = {"MatMul", "Add", "Relu", "Reshape", "Split", "Concat", "LayerNormalization"};
 
     record Generated(Graph graph, ViewMap views) {
     }
 
-    private RandomGraphs() {
+    private FormatGraphs() {
     }
 
     static Generated generate(long seed) {

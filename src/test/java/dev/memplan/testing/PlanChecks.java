@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan.json;
+package dev.memplan.testing;
 
 import dev.memplan.ActivationPlan;
-import dev.memplan.PlanValidator;
+import dev.memplan.validate.PlanValidator;
 
-/** Every plan these tests make goes through the independent validator; this returns it for chaining. */
+/**
+ * Every plan a test makes goes through the independent validator; {@link #validate} returns the
+ * plan, so a test can check and use it in one expression.
+ */
 public final class PlanChecks {
     private PlanChecks() {
     }
@@ -12,7 +15,7 @@ public final class PlanChecks {
     /**
      * Validates {@code plan} with {@link PlanValidator} and returns it.
      *
-     * @throws dev.memplan.PlanValidationException when the plan is wrong
+     * @throws dev.memplan.validate.PlanValidationException when the plan is wrong
      */
     public static ActivationPlan validate(ActivationPlan plan) {
         PlanValidator.validate(plan);

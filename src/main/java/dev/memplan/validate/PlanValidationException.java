@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan;
+package dev.memplan.validate;
 
+import dev.memplan.MemplanException;
 import java.util.List;
 
 /**

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan;
+package dev.memplan.validate;
 
+import dev.memplan.ActivationPlan;
+import dev.memplan.Graph;
+import dev.memplan.Node;
+import dev.memplan.Schedule;
+import dev.memplan.Strategy;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.Arrays;
