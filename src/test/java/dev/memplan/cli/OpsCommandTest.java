@@ -9,9 +9,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import dev.memplan.testing.EngineIndependent;
 import org.junit.jupiter.api.Test;
 
 /** {@code memplan ops} lists every op the importer infers, with its domain and opset range. */
+@EngineIndependent
 class OpsCommandTest {
 
     /** Each listed line as "domain op versions", whitespace collapsed. */

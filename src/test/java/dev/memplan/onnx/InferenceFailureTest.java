@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.memplan.PlanOptions;
-import dev.memplan.PlanValidator;
+import dev.memplan.validate.PlanValidator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import dev.memplan.testing.EngineIndependent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -29,6 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * written out below, not read from the registry, so an op registered without a case (or a case
  * whose op is no longer registered) fails {@link #everyRegisteredOpHasACase()}.
  */
+@EngineIndependent
 class OpRegistryTest {
     private static final String MS = "com.microsoft";
 
