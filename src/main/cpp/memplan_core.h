@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // memplan_core.h - the native core of memplan: schedule compilation and
-// greedy best-fit slot allocation (DESIGN.md sections 3, 5 and 8).
+// greedy best-fit slot allocation (docs/design.md §3, §5 and §8).
 //
 // Header-only C++17, standard library only. It is included by JavaCPP-generated
 // JNI code, so the public entry points are plain global inline functions with
@@ -8,7 +8,12 @@
 // Nothing here recurses: graph sizes are caller-controlled and a deep stack
 // would crash the JVM.
 //
-// The Java side validates everything before it crosses the boundary, but this
+// The same program as the Java engine, written twice: memplan_compile and its
+// helpers mirror dev.memplan.engine.JavaEngine method for method
+// (find_producers = findProducers, kahn_order = kahnOrder, ...), FreeSlotSet
+// mirrors FreeSlotSet.java, and memplan_allocate mirrors
+// JavaCompiledGraph.allocate. What only this side does is check its caller:
+// the Java side validates everything before it crosses the boundary, but this
 // code still re-checks every count, offset and id before using it, so that a
 // bug on either side becomes MEMPLAN_BAD_ARGUMENT instead of memory corruption.
 
@@ -21,20 +26,35 @@
 #include <cstdlib>
 #include <functional>
 
-// Return codes.
+// Return codes; MemplanNative names each (OK, CYCLE, ...) and maps it to a Java exception.
 #define MEMPLAN_OK 0
 #define MEMPLAN_CYCLE 1          // compile: graph has a cycle; *error_node = smallest node id that could not be ordered
 #define MEMPLAN_BAD_ARGUMENT 2   // any argument inconsistency detected defensively
 #define MEMPLAN_OVERFLOW 3       // allocate: sum of sizes overflows signed 64-bit
 #define MEMPLAN_OUT_OF_MEMORY 4  // compile: its temporary arrays could not be allocated
 
-// Value flag bits.
+// Where memplan_allocate writes each total in stats[MEMPLAN_NUM_STATS]; MemplanNative
+// names them the same (STAT_NUM_SLOTS, ...).
+#define MEMPLAN_STAT_NUM_SLOTS 0
+#define MEMPLAN_STAT_PEAK_BYTES 1
+#define MEMPLAN_STAT_NAIVE_BYTES 2
+#define MEMPLAN_STAT_LOWER_BOUND_BYTES 3
+#define MEMPLAN_NUM_STATS 4
+
+// Value flag bits (FlatGraph.GRAPH_INPUT, ...).
 #define MEMPLAN_GRAPH_INPUT 1
 #define MEMPLAN_GRAPH_OUTPUT 2
 #define MEMPLAN_INITIALIZER 4
 
+// Defined with the offsets planner below; the free set's treap uses it too.
+namespace memplan_offsets {
+inline int priority(int id);
+}  // namespace memplan_offsets
+
 namespace memplan_detail {
 
+// No node, no slot, no owner: FreeSlotSet.NONE on the Java side.
+constexpr int NONE = -1;
 constexpr int kKnownFlags = MEMPLAN_GRAPH_INPUT | MEMPLAN_GRAPH_OUTPUT | MEMPLAN_INITIALIZER;
 
 // A CSR offsets array of n+1 entries must start at 0 and never decrease; then
@@ -48,8 +68,9 @@ inline bool valid_offsets(const int* off, int n, int* total) {
     return true;
 }
 
-// Owns compile's temporaries. malloc rather than new/vector so that running out
-// of memory is a return code, never an exception crossing the JNI boundary.
+// Owns one of compile's temporaries. malloc rather than new/vector so that
+// running out of memory is a return code, never an exception crossing the JNI
+// boundary.
 class IntBuffer {
 public:
     explicit IntBuffer(unsigned long long count) {
@@ -67,17 +88,6 @@ private:
     int* data_ = nullptr;
 };
 
-// One slot of the free set, stored in the caller's scratch and indexed by slot
-// id. The free set is a treap keyed by (cap, slot id) whose heap priority is a
-// fixed hash of the slot id: deterministic, O(log F) expected per operation,
-// and node links are plain ints, so it needs no allocation at all.
-struct FreeNode {
-    long long cap;       // key part 1: capacity (a copy, keeps a tree step in one cache line)
-    int child[2];        // [0] smaller keys, [1] larger keys; -1 if none
-    int occupant;        // owner index currently in the slot, -1 while the slot is free
-    std::uint32_t prio;  // treap priority: parents have higher priority than children
-};
-
 // Checked signed addition (both operands >= 0 here): true on overflow.
 inline bool add_overflows(long long a, long long b, long long* sum) {
 #if defined(__GNUC__) || defined(__clang__)
@@ -89,100 +99,308 @@ inline bool add_overflows(long long a, long long b, long long* sum) {
 #endif
 }
 
-// murmur3's fmix32: a bijection, so distinct slot ids never tie on priority.
-inline std::uint32_t slot_priority(int slot) {
-    std::uint32_t h = static_cast<std::uint32_t>(slot);
-    h ^= h >> 16;
-    h *= 0x85ebca6bU;
-    h ^= h >> 13;
-    h *= 0xc2b2ae35U;
-    h ^= h >> 16;
-    return h;
-}
+// ------------------------------------------------------------ compile helpers
+// Each mirrors the JavaEngine method of the same name; they return false (or
+// NONE) where only this side checks its caller.
 
-// Strict key order (cap, slot id): ties on capacity go to the lower slot id.
-inline bool key_less(const FreeNode* nodes, int a, int b) {
-    const long long ca = nodes[a].cap;
-    const long long cb = nodes[b].cap;
-    return ca < cb || (ca == cb && a < b);
-}
-
-// Joins two treaps where every key of a is below every key of b, writing the
-// result into *link. Iterative: walks down the right spine of a and the left
-// spine of b (short on average: the removed node's inner spines).
-inline void treap_merge(FreeNode* nodes, int* link, int a, int b) {
-    while (a >= 0 && b >= 0) {
-        if (nodes[a].prio > nodes[b].prio) {
-            *link = a;
-            link = &nodes[a].child[1];
-            a = *link;
-        } else {
-            *link = b;
-            link = &nodes[b].child[0];
-            b = *link;
+// The producing node of every value, NONE for graph inputs and initializers;
+// false when an output id is out of range or produced twice.
+inline bool find_producers(int num_values, int num_nodes, const int* output_offsets, const int* outputs,
+                           int* producer) {
+    for (int v = 0; v < num_values; ++v) producer[v] = NONE;
+    for (int n = 0; n < num_nodes; ++n) {
+        for (int k = output_offsets[n]; k < output_offsets[n + 1]; ++k) {
+            const int v = outputs[k];
+            if (v < 0 || v >= num_values || producer[v] != NONE) return false;
+            producer[v] = n;
         }
     }
-    *link = a >= 0 ? a : b;
+    return true;
 }
 
-// Removes and returns the free slot with the smallest capacity >= need (ties:
-// lowest slot id), or -1 when no free slot is large enough. Plain branches:
-// with the few, repeating sizes of real graphs they predict well, and the
-// benchmarks measured a branch-free descent twice as slow on a transformer.
-inline int treap_take_ceiling(FreeNode* nodes, int* root, long long need) {
-    int* link = root;
-    int* found_link = nullptr;
-    int found = -1;
-    int cur = *root;
-    while (cur >= 0) {
-        if (nodes[cur].cap >= need) {
-            // cur fits; anything better is a smaller key, so it is on the left.
-            found = cur;
-            found_link = link;
-            link = &nodes[cur].child[0];
-        } else {
-            link = &nodes[cur].child[1];
-        }
-        cur = *link;
+// The per-value rules FlatGraph.validateValues checks in Java: roots are roots,
+// flags are known, a produced value is neither graph input nor initializer (so
+// there are at most num_values owners), and a view is always produced.
+inline bool valid_values(int num_values, const int* value_root, const int* value_flags, const int* producer) {
+    for (int v = 0; v < num_values; ++v) {
+        const int r = value_root[v];
+        const int f = value_flags[v];
+        if (r < 0 || r >= num_values || value_root[r] != r) return false;
+        if ((f & ~kKnownFlags) != 0) return false;
+        if (producer[v] != NONE && (f & (MEMPLAN_GRAPH_INPUT | MEMPLAN_INITIALIZER)) != 0) return false;
+        if (r != v && producer[v] == NONE) return false;
     }
-    if (found >= 0) treap_merge(nodes, found_link, nodes[found].child[0], nodes[found].child[1]);
-    return found;
+    return true;
 }
 
-// Inserts slot s (cap and prio already set, not currently in the tree).
-inline void treap_insert(FreeNode* nodes, int* root, int s) {
-    const std::uint32_t prio = nodes[s].prio;
-    int* link = root;
-    int cur = *root;
-    // Descend while the existing node outranks s: s becomes a subtree root below.
-    while (cur >= 0 && nodes[cur].prio > prio) {
-        link = key_less(nodes, cur, s) ? &nodes[cur].child[1] : &nodes[cur].child[0];
-        cur = *link;
+// Dependency edges producer -> consumer as CSR (successor_offsets[num_nodes + 1],
+// successors[num_inputs]), one per consuming input, so a node reading a value
+// twice waits on it twice; indegree[n] counts node n's edges. cursor[num_nodes]
+// is scratch. False when an input id is out of range. Loops stop at n < N and
+// index n + 1 so that N == INT_MAX cannot overflow.
+inline bool build_successors(int num_values, int num_nodes, const int* input_offsets, const int* inputs,
+                             const int* producer, int* indegree, int* successor_offsets, int* successors,
+                             int* cursor) {
+    successor_offsets[0] = 0;
+    for (int n = 0; n < num_nodes; ++n) {
+        indegree[n] = 0;
+        successor_offsets[n + 1] = 0;
     }
-    // Split the subtree at cur into keys below s (its left) and above s (its right).
-    int* lo = &nodes[s].child[0];
-    int* hi = &nodes[s].child[1];
-    while (cur >= 0) {
-        if (key_less(nodes, cur, s)) {
-            *lo = cur;
-            lo = &nodes[cur].child[1];
-            cur = *lo;
-        } else {
-            *hi = cur;
-            hi = &nodes[cur].child[0];
-            cur = *hi;
+    for (int n = 0; n < num_nodes; ++n) {
+        for (int k = input_offsets[n]; k < input_offsets[n + 1]; ++k) {
+            const int u = inputs[k];
+            if (u == NONE) continue;  // absent optional input
+            if (u < NONE || u >= num_values) return false;
+            if (producer[u] != NONE) {
+                ++indegree[n];
+                ++successor_offsets[producer[u] + 1];
+            }
         }
     }
-    *lo = -1;
-    *hi = -1;
-    *link = s;
+    for (int n = 0; n < num_nodes; ++n) successor_offsets[n + 1] += successor_offsets[n];
+    for (int n = 0; n < num_nodes; ++n) cursor[n] = successor_offsets[n];
+    for (int n = 0; n < num_nodes; ++n) {
+        for (int k = input_offsets[n]; k < input_offsets[n + 1]; ++k) {
+            const int u = inputs[k];
+            if (u != NONE && producer[u] != NONE) successors[cursor[producer[u]]++] = n;
+        }
+    }
+    return true;
 }
+
+// Kahn's algorithm with a binary min-heap (ready[num_nodes]): the smallest
+// ready node id runs first. Consumes indegree; returns how many nodes it
+// placed in order, fewer than num_nodes when there is a cycle.
+inline int kahn_order(int num_nodes, const int* successor_offsets, const int* successors, int* indegree,
+                      int* ready, int* order) {
+    // Ready nodes pushed in ascending id already form a valid min-heap.
+    int num_ready = 0;
+    for (int n = 0; n < num_nodes; ++n) {
+        if (indegree[n] == 0) ready[num_ready++] = n;
+    }
+    int placed = 0;
+    while (num_ready > 0) {
+        std::pop_heap(ready, ready + num_ready, std::greater<int>());
+        const int n = ready[--num_ready];
+        order[placed++] = n;
+        for (int e = successor_offsets[n]; e < successor_offsets[n + 1]; ++e) {
+            const int s = successors[e];
+            if (--indegree[s] == 0) {
+                ready[num_ready++] = s;
+                std::push_heap(ready, ready + num_ready, std::greater<int>());
+            }
+        }
+    }
+    return placed;
+}
+
+// The smallest node a cycle left unordered: every such node still waits on an edge.
+inline int first_waiting(int num_nodes, const int* indegree) {
+    for (int n = 0; n < num_nodes; ++n) {
+        if (indegree[n] > 0) return n;
+    }
+    return NONE;
+}
+
+// Owners in allocation order: included graph inputs (ascending id, def 0),
+// then each position's owner outputs in output order (def = its position);
+// def_offsets[num_positions + 1] buckets them by def, and every owner's
+// use_end starts at its def. Returns the owner count.
+inline int collect_owners(int num_values, int num_nodes, int num_positions, const int* output_offsets,
+                          const int* outputs, const int* value_root, const int* value_flags,
+                          int include_graph_inputs, const int* order, int* owner_index, int* owner_value,
+                          int* owner_def, int* owner_use_end, int* def_offsets) {
+    for (int v = 0; v < num_values; ++v) owner_index[v] = NONE;
+    int count = 0;
+    if (include_graph_inputs != 0) {
+        for (int v = 0; v < num_values; ++v) {
+            if ((value_flags[v] & (MEMPLAN_GRAPH_INPUT | MEMPLAN_INITIALIZER)) == MEMPLAN_GRAPH_INPUT &&
+                value_root[v] == v) {
+                owner_index[v] = count;
+                owner_value[count] = v;
+                owner_def[count] = 0;
+                owner_use_end[count] = 0;
+                ++count;
+            }
+        }
+    }
+    def_offsets[0] = 0;
+    for (int p = 0; p < num_nodes; ++p) {
+        const int n = order[p];
+        for (int k = output_offsets[n]; k < output_offsets[n + 1]; ++k) {
+            const int v = outputs[k];
+            if (value_root[v] == v && (value_flags[v] & MEMPLAN_INITIALIZER) == 0) {
+                owner_index[v] = count;
+                owner_value[count] = v;
+                owner_def[count] = p;
+                owner_use_end[count] = p;
+                ++count;
+            }
+        }
+        def_offsets[p + 1] = count;
+    }
+    def_offsets[num_positions] = count;  // an empty graph's one position
+    return count;
+}
+
+// useEnd: every read of the owner or of a view folding to it raises it to the
+// reader's position, and graph outputs live to the last position.
+inline void compute_use_ends(int num_values, int num_nodes, int num_positions, const int* input_offsets,
+                             const int* inputs, const int* value_root, const int* value_flags, const int* order,
+                             const int* owner_index, int* owner_use_end) {
+    for (int p = 0; p < num_nodes; ++p) {
+        const int n = order[p];
+        for (int k = input_offsets[n]; k < input_offsets[n + 1]; ++k) {
+            const int u = inputs[k];
+            if (u == NONE) continue;
+            const int o = owner_index[value_root[u]];
+            if (o != NONE && owner_use_end[o] < p) owner_use_end[o] = p;
+        }
+    }
+    const int last = num_positions - 1;
+    for (int v = 0; v < num_values; ++v) {
+        if ((value_flags[v] & MEMPLAN_GRAPH_OUTPUT) == 0) continue;
+        const int o = owner_index[value_root[v]];
+        if (o != NONE) owner_use_end[o] = last;
+    }
+}
+
+// Owners grouped by use_end (free_offsets[num_positions + 1], free_owners[count]),
+// ascending owner index within a position: a stable counting sort. cursor[num_positions]
+// is scratch.
+inline void bucket_by_use_end(int count, int num_positions, const int* owner_use_end, int* free_offsets,
+                              int* free_owners, int* cursor) {
+    free_offsets[0] = 0;
+    for (int p = 0; p < num_positions; ++p) free_offsets[p + 1] = 0;
+    for (int o = 0; o < count; ++o) ++free_offsets[owner_use_end[o] + 1];
+    for (int p = 0; p < num_positions; ++p) free_offsets[p + 1] += free_offsets[p];
+    for (int p = 0; p < num_positions; ++p) cursor[p] = free_offsets[p];
+    for (int o = 0; o < count; ++o) free_owners[cursor[owner_use_end[o]]++] = o;
+}
+
+// ------------------------------------------------------------ the free set
+
+// One slot, stored in the caller's scratch and indexed by slot id: the tree
+// links and priority next to a copy of the capacity, so a tree step reads one
+// cache line (FreeSlotSet.java keeps the same ints together in its tree array).
+struct FreeNode {
+    long long capacity;  // key part 1 (part 2 is the slot id)
+    int smaller;         // child with smaller keys, NONE if none
+    int larger;          // child with larger keys, NONE if none
+    int priority;        // parents have higher priority than children
+    int occupant;        // owner in the slot, NONE while free: a check of the caller only this side needs
+};
+
+// The slots of one allocation and which of them are free, ordered by
+// (capacity, slot id): a treap whose heap priority is a fixed hash of the
+// slot id, deterministic and O(log free slots) expected per operation. Its
+// nodes live in the caller's scratch; a link is an int* to a child field (or
+// to root_), where the Java side uses an index into its tree array.
+class FreeSlotSet {
+public:
+    explicit FreeSlotSet(FreeNode* nodes) : nodes_(nodes) {}
+
+    // Opens a new slot (not free) of `bytes` and returns its id.
+    int open(long long bytes) {
+        const int slot = num_slots_++;
+        nodes_[slot].capacity = bytes;
+        nodes_[slot].priority = memplan_offsets::priority(slot);  // the offsets planner's treaps use the same hash
+        return slot;
+    }
+
+    int num_slots() const { return num_slots_; }
+
+    FreeNode& node(int slot) const { return nodes_[slot]; }
+
+    // Removes and returns the free slot with the smallest capacity >= need,
+    // the lowest id among equals; NONE when none fits. Plain branches: with
+    // the few, repeating sizes of real graphs they predict well, and the
+    // benchmarks measured a branch-free descent twice as slow on a transformer.
+    int poll_ceiling(long long need) {
+        int* link = &root_;
+        int* found_link = &root_;
+        int found = NONE;
+        int cur = root_;
+        while (cur != NONE) {
+            if (nodes_[cur].capacity >= need) {
+                // cur fits; anything better is a smaller key, so it is on the smaller side.
+                found = cur;
+                found_link = link;
+                link = &nodes_[cur].smaller;
+            } else {
+                link = &nodes_[cur].larger;
+            }
+            cur = *link;
+        }
+        if (found != NONE) merge(found_link, nodes_[found].smaller, nodes_[found].larger);
+        return found;
+    }
+
+    // Frees `slot`, which must be open and not free.
+    void add(int slot) {
+        const int prio = nodes_[slot].priority;
+        int* link = &root_;
+        int cur = root_;
+        // Descend while the node there outranks slot: slot becomes the root of that subtree.
+        while (cur != NONE && nodes_[cur].priority > prio) {
+            link = key_less(cur, slot) ? &nodes_[cur].larger : &nodes_[cur].smaller;
+            cur = *link;
+        }
+        // Split the subtree at cur into keys below slot (its smaller side) and above (its larger side).
+        int* below = &nodes_[slot].smaller;
+        int* above = &nodes_[slot].larger;
+        while (cur != NONE) {
+            if (key_less(cur, slot)) {
+                *below = cur;
+                below = &nodes_[cur].larger;
+                cur = *below;
+            } else {
+                *above = cur;
+                above = &nodes_[cur].smaller;
+                cur = *above;
+            }
+        }
+        *below = NONE;
+        *above = NONE;
+        *link = slot;
+    }
+
+private:
+    // Joins two treaps where every key of a is below every key of b into
+    // *link. Iterative: walks the larger spine of a and the smaller spine of b.
+    void merge(int* link, int a, int b) {
+        while (a != NONE && b != NONE) {
+            if (nodes_[a].priority > nodes_[b].priority) {
+                *link = a;
+                link = &nodes_[a].larger;
+                a = *link;
+            } else {
+                *link = b;
+                link = &nodes_[b].smaller;
+                b = *link;
+            }
+        }
+        *link = a != NONE ? a : b;
+    }
+
+    // The key order (capacity, slot id): ties on capacity go to the lower slot id.
+    bool key_less(int a, int b) const {
+        const long long ca = nodes_[a].capacity;
+        const long long cb = nodes_[b].capacity;
+        return ca < cb || (ca == cb && a < b);
+    }
+
+    FreeNode* nodes_;
+    int root_ = NONE;
+    int num_slots_ = 0;
+};
 
 }  // namespace memplan_detail
 
 // Orders the nodes (Kahn, smallest ready id first), finds the owners and their
 // intervals [def, useEnd], and buckets owners by def and by useEnd so that
-// memplan_allocate never walks the graph. See the ABI notes in DESIGN.md 8.
+// memplan_allocate never walks the graph: JavaEngine.compile, step for step,
+// after checking every argument. See the ABI notes in docs/design.md §8.
 inline int memplan_compile(
     int num_values, int num_nodes,
     const int* input_offsets,
@@ -204,7 +422,7 @@ inline int memplan_compile(
     using namespace memplan_detail;
     if (num_owners == nullptr || error_node == nullptr) return MEMPLAN_BAD_ARGUMENT;
     *num_owners = 0;
-    *error_node = -1;
+    *error_node = NONE;
     if (num_values < 0 || num_nodes < 0) return MEMPLAN_BAD_ARGUMENT;
     if (include_graph_inputs != 0 && include_graph_inputs != 1) return MEMPLAN_BAD_ARGUMENT;
     if (input_offsets == nullptr || output_offsets == nullptr || def_offsets == nullptr ||
@@ -225,168 +443,38 @@ inline int memplan_compile(
     if ((num_inputs > 0 && inputs == nullptr) || (num_outputs > 0 && outputs == nullptr)) {
         return MEMPLAN_BAD_ARGUMENT;
     }
+    const int num_positions = num_nodes > 0 ? num_nodes : 1;  // an empty graph still has position 0
 
-    const int V = num_values;
-    const int N = num_nodes;
-    const int P = N > 0 ? N : 1;  // positions; an empty graph still has position 0
-    const int last = P - 1;
-
-    // Temporaries, one block: producer[V], owner_index[V], indeg[N],
-    // succ_off[N+1], heap[P] (also used as a fill cursor), succ[num_inputs].
-    const unsigned long long total = 2ULL * static_cast<unsigned long long>(V) +
-                                     2ULL * static_cast<unsigned long long>(N) + 1ULL +
-                                     static_cast<unsigned long long>(P) +
-                                     static_cast<unsigned long long>(num_inputs);
-    IntBuffer buffer(total);
-    if (buffer.get() == nullptr) return MEMPLAN_OUT_OF_MEMORY;
-    int* const producer = buffer.get();
-    int* const owner_index = producer + V;
-    int* const indeg = owner_index + V;
-    int* const succ_off = indeg + N;
-    int* const heap = succ_off + N + 1;
-    int* const succ = heap + P;
-
-    for (int v = 0; v < V; ++v) {
-        producer[v] = -1;
-        owner_index[v] = -1;
-    }
-    for (int n = 0; n < N; ++n) {
-        for (int k = output_offsets[n]; k < output_offsets[n + 1]; ++k) {
-            const int v = outputs[k];
-            if (v < 0 || v >= V || producer[v] >= 0) return MEMPLAN_BAD_ARGUMENT;
-            producer[v] = n;
-        }
-    }
-    for (int v = 0; v < V; ++v) {
-        const int r = value_root[v];
-        const int f = value_flags[v];
-        if (r < 0 || r >= V) return MEMPLAN_BAD_ARGUMENT;
-        // A root is its own root: a chain here would silently drop view uses.
-        if (value_root[r] != r) return MEMPLAN_BAD_ARGUMENT;
-        if ((f & ~kKnownFlags) != 0) return MEMPLAN_BAD_ARGUMENT;
-        // DESIGN 1/2: a produced value is neither graph input nor initializer,
-        // and a view is always produced. This also bounds the owner count by V.
-        if (producer[v] >= 0 && (f & (MEMPLAN_GRAPH_INPUT | MEMPLAN_INITIALIZER)) != 0) {
-            return MEMPLAN_BAD_ARGUMENT;
-        }
-        if (r != v && producer[v] < 0) return MEMPLAN_BAD_ARGUMENT;
+    IntBuffer producer(static_cast<unsigned long long>(num_values));
+    IntBuffer owner_index(static_cast<unsigned long long>(num_values));
+    IntBuffer indegree(static_cast<unsigned long long>(num_nodes));
+    IntBuffer successor_offsets(static_cast<unsigned long long>(num_nodes) + 1ULL);
+    IntBuffer successors(static_cast<unsigned long long>(num_inputs));
+    IntBuffer ready(static_cast<unsigned long long>(num_nodes));
+    IntBuffer cursor(static_cast<unsigned long long>(num_positions));  // the fill cursor of both counting sorts
+    if (producer.get() == nullptr || owner_index.get() == nullptr || indegree.get() == nullptr ||
+        successor_offsets.get() == nullptr || successors.get() == nullptr || ready.get() == nullptr ||
+        cursor.get() == nullptr) {
+        return MEMPLAN_OUT_OF_MEMORY;
     }
 
-    // Dependency edges producer -> consumer, one per consuming input slot, as CSR.
-    // Loops stop at n < N and index n + 1 so that N == INT_MAX cannot overflow.
-    succ_off[0] = 0;
-    for (int n = 0; n < N; ++n) {
-        indeg[n] = 0;
-        succ_off[n + 1] = 0;
+    if (!find_producers(num_values, num_nodes, output_offsets, outputs, producer.get()) ||
+        !valid_values(num_values, value_root, value_flags, producer.get()) ||
+        !build_successors(num_values, num_nodes, input_offsets, inputs, producer.get(), indegree.get(),
+                          successor_offsets.get(), successors.get(), cursor.get())) {
+        return MEMPLAN_BAD_ARGUMENT;
     }
-    for (int n = 0; n < N; ++n) {
-        for (int k = input_offsets[n]; k < input_offsets[n + 1]; ++k) {
-            const int u = inputs[k];
-            if (u == -1) continue;  // absent optional input
-            if (u < -1 || u >= V) return MEMPLAN_BAD_ARGUMENT;
-            const int a = producer[u];
-            if (a >= 0) {
-                ++indeg[n];
-                ++succ_off[a + 1];
-            }
-        }
-    }
-    for (int n = 0; n < N; ++n) succ_off[n + 1] += succ_off[n];
-    for (int n = 0; n < N; ++n) heap[n] = succ_off[n];
-    for (int n = 0; n < N; ++n) {
-        for (int k = input_offsets[n]; k < input_offsets[n + 1]; ++k) {
-            const int u = inputs[k];
-            if (u >= 0 && producer[u] >= 0) succ[heap[producer[u]]++] = n;
-        }
-    }
-
-    // Kahn with a binary min-heap: the smallest ready node id runs first.
-    // Ready nodes are pushed in ascending id, which is already a valid min-heap.
-    int heap_size = 0;
-    for (int n = 0; n < N; ++n) {
-        if (indeg[n] == 0) heap[heap_size++] = n;
-    }
-    int placed = 0;
-    while (heap_size > 0) {
-        std::pop_heap(heap, heap + heap_size, std::greater<int>());
-        const int n = heap[--heap_size];
-        order[placed++] = n;
-        for (int e = succ_off[n]; e < succ_off[n + 1]; ++e) {
-            const int s = succ[e];
-            if (--indeg[s] == 0) {
-                heap[heap_size++] = s;
-                std::push_heap(heap, heap + heap_size, std::greater<int>());
-            }
-        }
-    }
-    if (placed < N) {
-        // Every node never ordered still waits on an edge.
-        for (int n = 0; n < N; ++n) {
-            if (indeg[n] > 0) {
-                *error_node = n;
-                break;
-            }
-        }
+    if (kahn_order(num_nodes, successor_offsets.get(), successors.get(), indegree.get(), ready.get(), order) <
+        num_nodes) {
+        *error_node = first_waiting(num_nodes, indegree.get());
         return MEMPLAN_CYCLE;
     }
-
-    // Owners in allocation order: included graph inputs (ascending id, def 0),
-    // then each node's owner outputs in output order (def = its position).
-    int count = 0;
-    if (include_graph_inputs != 0) {
-        for (int v = 0; v < V; ++v) {
-            const int f = value_flags[v];
-            if ((f & MEMPLAN_GRAPH_INPUT) != 0 && (f & MEMPLAN_INITIALIZER) == 0 && value_root[v] == v) {
-                owner_index[v] = count;
-                owner_value[count] = v;
-                owner_def[count] = 0;
-                owner_use_end[count] = 0;
-                ++count;
-            }
-        }
-    }
-    def_offsets[0] = 0;
-    for (int p = 0; p < N; ++p) {
-        const int n = order[p];
-        for (int k = output_offsets[n]; k < output_offsets[n + 1]; ++k) {
-            const int v = outputs[k];
-            if (value_root[v] == v && (value_flags[v] & MEMPLAN_INITIALIZER) == 0) {
-                owner_index[v] = count;
-                owner_value[count] = v;
-                owner_def[count] = p;
-                owner_use_end[count] = p;
-                ++count;
-            }
-        }
-        def_offsets[p + 1] = count;
-    }
-    if (N == 0) def_offsets[1] = count;
-
-    // useEnd: every read of the owner or of a view folding to it, and graph
-    // outputs live to the last position.
-    for (int p = 0; p < N; ++p) {
-        const int n = order[p];
-        for (int k = input_offsets[n]; k < input_offsets[n + 1]; ++k) {
-            const int u = inputs[k];
-            if (u < 0) continue;
-            const int i = owner_index[value_root[u]];
-            if (i >= 0 && owner_use_end[i] < p) owner_use_end[i] = p;
-        }
-    }
-    for (int v = 0; v < V; ++v) {
-        if ((value_flags[v] & MEMPLAN_GRAPH_OUTPUT) == 0) continue;
-        const int i = owner_index[value_root[v]];
-        if (i >= 0) owner_use_end[i] = last;
-    }
-
-    // Free buckets by useEnd: a stable counting sort keeps ascending owner index.
-    free_offsets[0] = 0;
-    for (int p = 0; p < P; ++p) free_offsets[p + 1] = 0;
-    for (int i = 0; i < count; ++i) ++free_offsets[owner_use_end[i] + 1];
-    for (int p = 0; p < P; ++p) free_offsets[p + 1] += free_offsets[p];
-    for (int p = 0; p < P; ++p) heap[p] = free_offsets[p];
-    for (int i = 0; i < count; ++i) free_owners[heap[owner_use_end[i]]++] = i;
-
+    const int count = collect_owners(num_values, num_nodes, num_positions, output_offsets, outputs, value_root,
+                                     value_flags, include_graph_inputs, order, owner_index.get(), owner_value,
+                                     owner_def, owner_use_end, def_offsets);
+    compute_use_ends(num_values, num_nodes, num_positions, input_offsets, inputs, value_root, value_flags, order,
+                     owner_index.get(), owner_use_end);
+    bucket_by_use_end(count, num_positions, owner_use_end, free_offsets, free_owners, cursor.get());
     *num_owners = count;
     return MEMPLAN_OK;
 }
@@ -405,8 +493,9 @@ inline long long memplan_allocate_scratch_bytes(int num_owners) {
     return static_cast<long long>(num_owners) * static_cast<long long>(sizeof(memplan_detail::FreeNode));
 }
 
-// Greedy best fit (DESIGN 5) over a compiled schedule: the per-request hot
-// path. One pass over positions; no graph walk and no heap allocation.
+// Greedy best fit (docs/design.md §5) over a compiled schedule: the per-request hot
+// path, JavaCompiledGraph.allocate step for step. One pass over positions; no
+// graph walk and no heap allocation. Writes stats[MEMPLAN_NUM_STATS].
 inline int memplan_allocate(
     int num_values, int num_owners, int num_positions,
     const int* def_offsets, const int* free_offsets, const int* free_owners,
@@ -417,9 +506,9 @@ inline int memplan_allocate(
     long long* slot_capacity,
     long long* stats,
     void* scratch, long long scratch_bytes) {
-    using memplan_detail::FreeNode;
+    using namespace memplan_detail;
     if (stats == nullptr) return MEMPLAN_BAD_ARGUMENT;
-    stats[0] = stats[1] = stats[2] = stats[3] = 0;
+    for (int i = 0; i < MEMPLAN_NUM_STATS; ++i) stats[i] = 0;
     if (num_values < 0 || num_owners < 0 || num_positions < 1) return MEMPLAN_BAD_ARGUMENT;
     if (num_owners > num_values) return MEMPLAN_BAD_ARGUMENT;  // owners are distinct values
     if (def_offsets == nullptr || free_offsets == nullptr) return MEMPLAN_BAD_ARGUMENT;
@@ -433,79 +522,72 @@ inline int memplan_allocate(
                        reinterpret_cast<std::uintptr_t>(scratch) % alignof(FreeNode) != 0)) {
         return MEMPLAN_BAD_ARGUMENT;
     }
-    const int P = num_positions;
     // Each owner is allocated exactly once and freed exactly once; the
     // per-position checks below make the ranges contiguous and in bounds.
-    if (def_offsets[0] != 0 || free_offsets[0] != 0 || def_offsets[P] != num_owners ||
-        free_offsets[P] != num_owners) {
+    if (def_offsets[0] != 0 || free_offsets[0] != 0 || def_offsets[num_positions] != num_owners ||
+        free_offsets[num_positions] != num_owners) {
         return MEMPLAN_BAD_ARGUMENT;
     }
-
     if (value_slot != nullptr) {
-        for (int v = 0; v < num_values; ++v) value_slot[v] = -1;
+        for (int v = 0; v < num_values; ++v) value_slot[v] = NONE;
     }
 
-    FreeNode* const nodes = static_cast<FreeNode*>(scratch);
-    int root = -1;  // treap of free slots
-    int num_slots = 0;
+    FreeSlotSet free(static_cast<FreeNode*>(scratch));
+    long long live = 0;
+    long long lower_bound = 0;
     long long naive = 0;
     long long peak = 0;
-    long long live = 0;
-    long long lower = 0;
     int next_owner = 0;  // owners [0, next_owner) have slots
     int next_free = 0;   // free_owners[0, next_free) have been released
-
-    for (int p = 0; p < P; ++p) {
+    for (int p = 0; p < num_positions; ++p) {
         const int def_end = def_offsets[p + 1];
         if (def_end < next_owner || def_end > num_owners) return MEMPLAN_BAD_ARGUMENT;
         for (; next_owner < def_end; ++next_owner) {
-            const long long size = owner_size[next_owner];
-            const int v = owner_value[next_owner];
-            if (size < 0 || v < 0 || v >= num_values) return MEMPLAN_BAD_ARGUMENT;
-            if (value_slot != nullptr && value_slot[v] != -1) return MEMPLAN_BAD_ARGUMENT;  // value listed as two owners
+            const int o = next_owner;
+            const long long need = owner_size[o];
+            const int v = owner_value[o];
+            if (need < 0 || v < 0 || v >= num_values) return MEMPLAN_BAD_ARGUMENT;
+            // A value listed as two owners.
+            if (value_slot != nullptr && value_slot[v] != NONE) return MEMPLAN_BAD_ARGUMENT;
             // peak and live never exceed naive (a new slot's capacity is its
             // opener's size), so checking naive covers all three sums.
-            if (memplan_detail::add_overflows(naive, size, &naive)) return MEMPLAN_OVERFLOW;
-            live += size;
-            int s = memplan_detail::treap_take_ceiling(nodes, &root, size);
-            if (s < 0) {
-                s = num_slots++;
-                nodes[s].cap = size;
-                nodes[s].prio = memplan_detail::slot_priority(s);
-                slot_capacity[s] = size;
-                peak += size;
+            if (add_overflows(naive, need, &naive)) return MEMPLAN_OVERFLOW;
+            int slot = free.poll_ceiling(need);
+            if (slot == NONE) {
+                slot = free.open(need);
+                slot_capacity[slot] = need;
+                peak += need;
             }
-            nodes[s].occupant = next_owner;
-            owner_slot[next_owner] = s;
-            if (value_slot != nullptr) value_slot[v] = s;
+            free.node(slot).occupant = o;
+            owner_slot[o] = slot;
+            if (value_slot != nullptr) value_slot[v] = slot;
+            live += need;
         }
-        if (live > lower) lower = live;
+        if (live > lower_bound) lower_bound = live;
 
         // Free after allocating: a node's outputs never land on its own inputs.
         const int free_end = free_offsets[p + 1];
         if (free_end < next_free || free_end > num_owners) return MEMPLAN_BAD_ARGUMENT;
         for (; next_free < free_end; ++next_free) {
-            const int i = free_owners[next_free];
+            const int o = free_owners[next_free];
             // Only an owner that already has a slot, and still holds it, can be freed.
-            if (i < 0 || i >= next_owner) return MEMPLAN_BAD_ARGUMENT;
-            const int s = owner_slot[i];
-            if (nodes[s].occupant != i) return MEMPLAN_BAD_ARGUMENT;
-            nodes[s].occupant = -1;
-            live -= owner_size[i];
-            memplan_detail::treap_insert(nodes, &root, s);
+            if (o < 0 || o >= next_owner || free.node(owner_slot[o]).occupant != o) return MEMPLAN_BAD_ARGUMENT;
+            free.node(owner_slot[o]).occupant = NONE;
+            free.add(owner_slot[o]);
+            live -= owner_size[o];
         }
     }
 
-    stats[0] = num_slots;
-    stats[1] = peak;
-    stats[2] = naive;
-    stats[3] = lower;
+    stats[MEMPLAN_STAT_NUM_SLOTS] = free.num_slots();
+    stats[MEMPLAN_STAT_PEAK_BYTES] = peak;
+    stats[MEMPLAN_STAT_NAIVE_BYTES] = naive;
+    stats[MEMPLAN_STAT_LOWER_BOUND_BYTES] = lower_bound;
     return MEMPLAN_OK;
 }
 
 
 // ---------------------------------------------------------------------------
-// Offsets planning (DESIGN 5b): every buffer gets a byte offset in one arena.
+// Offsets planning (docs/design.md §5b): every buffer gets a byte offset in one arena.
 // Mirrors dev.memplan.engine.OffsetPlanner phase for phase and name for name;
 // read the Java class for the why of each phase. Scratch is malloc'd here and
 // freed on return; running out of memory is MEMPLAN_OUT_OF_MEMORY.
@@ -615,7 +697,6 @@ struct GapArena {
     int* next;
     int* left;
     int* right;
-    int* prio;
     int* free_ids;
     int num_free_ids;
     int root = -1;
@@ -624,7 +705,6 @@ struct GapArena {
 
     void init() {
         const int segments = 2 * n + 1;
-        for (int k = 0; k < segments; ++k) prio[k] = priority(k);
         for (int k = 0; k <= n; ++k) free_ids[k] = segments - 1 - k;
         num_free_ids = n + 1;
     }
@@ -734,8 +814,8 @@ struct GapArena {
         int parent = -1;
         bool parent_left = false;
         int cur = t;
-        const int rank = prio[s];
-        while (cur >= 0 && prio[cur] > rank) {
+        const int rank = priority(s);
+        while (cur >= 0 && priority(cur) > rank) {
             parent = cur;
             parent_left = key_less(s, cur);
             cur = parent_left ? left[cur] : right[cur];
@@ -804,7 +884,7 @@ struct GapArena {
         while (a >= 0 && b >= 0) {
             int take;
             bool take_right;
-            if (prio[a] > prio[b]) {
+            if (priority(a) > priority(b)) {
                 take = a;
                 a = right[a];
                 take_right = true;
@@ -882,13 +962,49 @@ inline bool rank_before(int rank, int x, int y, const int* def, const int* use_e
     return c < 0 || (c == 0 && x < y);
 }
 
-// Buffers with a size, in rank order (bottom-up merge sort); returns their count.
-inline int rank_order(int rank, int n, const int* def, const int* use_end, const long long* size, int* order,
-                      int* scratch) {
-    int m = 0;
-    for (int i = 0; i < n; ++i) {
-        if (size[i] != 0) order[m++] = i;
+constexpr int kRadixDigits = 8;
+constexpr int kRadixBuckets = 256;
+
+// Sorts order[0, m) stably by key[order[k]] descending (keys >= 0): least
+// significant byte first, skipping a byte that every key shares.
+inline void radix_sort_descending(int* order, int m, const long long* key, int* scratch, int* histogram) {
+    for (int i = 0; i < kRadixDigits * kRadixBuckets; ++i) histogram[i] = 0;
+    for (int k = 0; k < m; ++k) {
+        const unsigned long long v = static_cast<unsigned long long>(key[order[k]]);
+        for (int d = 0; d < kRadixDigits; ++d) histogram[d * kRadixBuckets + static_cast<int>((v >> (8 * d)) & 0xFF)]++;
     }
+    int* from = order;
+    int* to = scratch;
+    for (int d = 0; d < kRadixDigits; ++d) {
+        int* h = histogram + d * kRadixBuckets;
+        bool shared = false;
+        for (int b = 0; b < kRadixBuckets; ++b) {
+            if (h[b] == m) {
+                shared = true;
+                break;
+            }
+        }
+        if (shared) continue;
+        int sum = 0;
+        for (int b = kRadixBuckets - 1; b >= 0; --b) {
+            const int count = h[b];
+            h[b] = sum;
+            sum += count;
+        }
+        for (int k = 0; k < m; ++k) {
+            const int i = from[k];
+            to[h[static_cast<int>((static_cast<unsigned long long>(key[i]) >> (8 * d)) & 0xFF)]++] = i;
+        }
+        std::swap(from, to);
+    }
+    if (from != order) {
+        for (int k = 0; k < m; ++k) order[k] = from[k];
+    }
+}
+
+// Stable bottom-up merge sort of order[0, m) by rank_before.
+inline void merge_sort_by_rank(int rank, int* order, int m, const int* def, const int* use_end,
+                               const long long* size, int* scratch) {
     for (int width = 1; width < m; width *= 2) {
         for (int lo = 0; lo < m - width; lo += 2 * width) {
             const int mid = lo + width;
@@ -904,6 +1020,25 @@ inline int rank_order(int rank, int n, const int* def, const int* use_end, const
             for (int k = lo; k < hi; ++k) order[k] = scratch[k];
         }
     }
+}
+
+// Buffers with a size, in rank order (see OffsetPlanner.rankOrder); returns
+// their count. length holds n longs and histogram kRadixDigits * kRadixBuckets ints.
+inline int rank_order(int rank, int n, const int* def, const int* use_end, const long long* size, int* order,
+                      int* scratch, long long* length, int* histogram) {
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+        if (size[i] != 0) order[m++] = i;
+    }
+    if (rank == kRankSize || rank == kRankLength) {
+        for (int i = 0; i < n; ++i) length[i] = static_cast<long long>(use_end[i]) - def[i] + 1;
+        const long long* secondary = rank == kRankSize ? length : size;
+        const long long* primary = rank == kRankSize ? size : length;
+        radix_sort_descending(order, m, secondary, scratch, histogram);
+        radix_sort_descending(order, m, primary, scratch, histogram);
+        return m;
+    }
+    merge_sort_by_rank(rank, order, m, def, use_end, size, scratch);
     return m;
 }
 
@@ -1084,20 +1219,132 @@ inline long long improve(Canonical& canonical, int* by_rank, int m, long long st
     return peak;
 }
 
+// The sweep's scratch, carved from one caller-owned block so that a request
+// neither maps nor zeroes fresh memory (every array is written before it is
+// read). The canonical phase, which runs only when the sweep misses the
+// bound and costs far more than a mapping, allocates its own.
+struct SweepScratch {
+    long long* delta;       // num_positions + 1
+    long long* seg_start;   // 2n + 1
+    long long* seg_length;  // 2n + 1
+    int* start_offsets;     // num_positions + 1
+    int* end_offsets;       // num_positions + 1
+    int* cursor;            // num_positions + 1
+    int* starts;            // n
+    int* ends;              // n
+    int* prev;              // 2n + 1, and so on for next, left, right
+    int* next;
+    int* left;
+    int* right;
+    int* free_ids;  // n + 1
+
+    // Bytes for n owners over num_positions positions (both >= 0, checked by the caller).
+    static long long bytes(long long n, long long num_positions) {
+        const long long longs = (num_positions + 1) + 2 * (2 * n + 1);
+        const long long ints = 3 * (num_positions + 1) + 2 * n + 4 * (2 * n + 1) + (n + 1);
+        return longs * 8 + (ints + 1) / 2 * 8;  // a whole number of longs: the canonical block follows
+    }
+
+    // Carves the arrays, longs first so that each stays aligned.
+    static SweepScratch carve(void* block, long long n, long long num_positions) {
+        SweepScratch s;
+        long long* l = static_cast<long long*>(block);
+        s.delta = l;
+        s.seg_start = s.delta + (num_positions + 1);
+        s.seg_length = s.seg_start + (2 * n + 1);
+        int* i = reinterpret_cast<int*>(s.seg_length + (2 * n + 1));
+        s.start_offsets = i;
+        s.end_offsets = s.start_offsets + (num_positions + 1);
+        s.cursor = s.end_offsets + (num_positions + 1);
+        s.starts = s.cursor + (num_positions + 1);
+        s.ends = s.starts + n;
+        s.prev = s.ends + n;
+        s.next = s.prev + (2 * n + 1);
+        s.left = s.next + (2 * n + 1);
+        s.right = s.left + (2 * n + 1);
+        s.free_ids = s.right + (2 * n + 1);
+        return s;
+    }
+};
+
+// The canonical phase's arrays, carved like SweepScratch: from the caller's
+// block when it is large enough, else from one allocation of this call.
+struct CanonicalScratch {
+    long long* tree_max;   // 2 * leaves
+    long long* tree_tag;   // 2 * leaves
+    long long* key;        // n, and so on for trial, candidate, length
+    long long* trial;
+    long long* candidate;
+    long long* length;
+    int* heap;  // n, and so on for by_rank, best_ranks, sort_scratch
+    int* by_rank;
+    int* best_ranks;
+    int* sort_scratch;
+    int* histogram;  // kRadixDigits * kRadixBuckets
+
+    static long long leaves_for(long long num_positions) {
+        long long leaves = 1;
+        while (leaves < num_positions) leaves <<= 1;
+        return leaves;
+    }
+
+    static long long bytes(long long n, long long num_positions) {
+        const long long longs = 4 * leaves_for(num_positions) + 4 * n;
+        const long long ints = 4 * n + kRadixDigits * kRadixBuckets;
+        return longs * 8 + ints * 4;
+    }
+
+    static CanonicalScratch carve(void* block, long long n, long long num_positions) {
+        const long long leaves = leaves_for(num_positions);
+        CanonicalScratch s;
+        s.tree_max = static_cast<long long*>(block);
+        s.tree_tag = s.tree_max + 2 * leaves;
+        s.key = s.tree_tag + 2 * leaves;
+        s.trial = s.key + n;
+        s.candidate = s.trial + n;
+        s.length = s.candidate + n;
+        s.heap = reinterpret_cast<int*>(s.length + n);
+        s.by_rank = s.heap + n;
+        s.best_ranks = s.by_rank + n;
+        s.sort_scratch = s.best_ranks + n;
+        s.histogram = s.sort_scratch + n;
+        return s;
+    }
+};
+
 }  // namespace memplan_offsets
+
+// Bytes of scratch memplan_offsets_plan needs: its sweep's, plus the
+// canonical phase's when with_canonical is nonzero (without them that phase,
+// when it runs, allocates its own). -1 when the counts are out of range.
+inline long long memplan_offsets_scratch_bytes(int num_owners, int num_positions, int with_canonical) {
+    if (num_owners < 0 || num_positions < 1) return -1;
+    if (num_positions > (INT_MAX - 2) / 2 || num_owners > (INT_MAX - 2) / 2) return -1;
+    const long long sweep = memplan_offsets::SweepScratch::bytes(num_owners, num_positions);
+    return with_canonical ? sweep + memplan_offsets::CanonicalScratch::bytes(num_owners, num_positions) : sweep;
+}
 
 // Places num_owners buffers with live intervals [owner_def, owner_use_end]
 // (inclusive positions in [0, num_positions)) at byte offsets in one arena;
-// writes owner_offset and stats {peak, naive, lower bound}.
+// writes owner_offset and stats {peak, naive, lower bound, whether the
+// canonical phase ran}. scratch holds at least memplan_offsets_scratch_bytes
+// (n, P, 0) bytes, 8-byte aligned, contents ignored; with (n, P, 1) bytes the
+// canonical phase allocates nothing either. A caller that sees stats[3] == 1
+// can offer the larger block next time.
 inline int memplan_offsets_plan(int num_owners, int num_positions, const int* owner_def, const int* owner_use_end,
-                                const long long* owner_size, int effort, long long* owner_offset, long long* stats) {
+                                const long long* owner_size, int effort, long long* owner_offset, long long* stats,
+                                void* scratch, long long scratch_bytes) {
     using namespace memplan_offsets;
     if (stats == nullptr) return MEMPLAN_BAD_ARGUMENT;
-    stats[0] = stats[1] = stats[2] = 0;
+    stats[0] = stats[1] = stats[2] = stats[3] = 0;
     if (num_owners < 0 || num_positions < 1 || effort < 0) return MEMPLAN_BAD_ARGUMENT;
     if (num_positions > (INT_MAX - 2) / 2 || num_owners > (INT_MAX - 2) / 2) return MEMPLAN_BAD_ARGUMENT;
     if (num_owners > 0 && (owner_def == nullptr || owner_use_end == nullptr || owner_size == nullptr ||
                            owner_offset == nullptr)) {
+        return MEMPLAN_BAD_ARGUMENT;
+    }
+    if (scratch == nullptr || reinterpret_cast<std::uintptr_t>(scratch) % alignof(long long) != 0 ||
+        scratch_bytes < memplan_offsets_scratch_bytes(num_owners, num_positions, 0)) {
         return MEMPLAN_BAD_ARGUMENT;
     }
     const int n = num_owners;
@@ -1108,33 +1355,22 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
         if (owner_size[i] < 0) return MEMPLAN_BAD_ARGUMENT;
         if (memplan_detail::add_overflows(naive, owner_size[i], &naive)) return MEMPLAN_OVERFLOW;
     }
-    int leaves = 1;
-    while (leaves < P) leaves <<= 1;
-
-    Array<long long> delta(P + 1LL);
-    Array<int> start_offsets(P + 1LL), end_offsets(P + 1LL), cursor(P + 1LL), starts(n), ends(n);
-    Array<long long> seg_start(2LL * n + 1), seg_length(2LL * n + 1);
-    Array<int> prev(2LL * n + 1), next(2LL * n + 1), left(2LL * n + 1), right(2LL * n + 1), prio(2LL * n + 1),
-        free_ids(n + 1LL);
-    if (!delta.get() || !start_offsets.get() || !end_offsets.get() || !cursor.get() || !starts.get() ||
-        !ends.get() || !seg_start.get() || !seg_length.get() || !prev.get() || !next.get() || !left.get() ||
-        !right.get() || !prio.get() || !free_ids.get()) {
-        return MEMPLAN_OUT_OF_MEMORY;
-    }
-    const long long bound = lower_bound(P, n, owner_def, owner_use_end, owner_size, delta.get());
-    GapArena arena{n, seg_start.get(), seg_length.get(), prev.get(), next.get(), left.get(), right.get(),
-                   prio.get(), free_ids.get(), 0};
-    long long peak = sweep_best_fit(P, n, owner_def, owner_use_end, owner_size, owner_offset, start_offsets.get(),
-                                    starts.get(), end_offsets.get(), ends.get(), cursor.get(), arena);
+    const SweepScratch w = SweepScratch::carve(scratch, n, P);
+    const long long bound = lower_bound(P, n, owner_def, owner_use_end, owner_size, w.delta);
+    GapArena arena{n, w.seg_start, w.seg_length, w.prev, w.next, w.left, w.right, w.free_ids, 0};
+    long long peak = sweep_best_fit(P, n, owner_def, owner_use_end, owner_size, owner_offset, w.start_offsets,
+                                    w.starts, w.end_offsets, w.ends, w.cursor, arena);
     long long budget = static_cast<long long>(effort) * (kPopsPerBuffer * n + kPopsAllowance);
     if (peak > bound && effort >= 1 &&
-        expected_pops(P, n, owner_def, owner_use_end, owner_size, delta.get()) <= budget) {
-        Array<long long> tree_max(2LL * leaves), tree_tag(2LL * leaves), key(n), trial(n), candidate(n);
-        Array<int> heap(n), by_rank(n), best_ranks(n), sort_scratch(n);
-        if (!tree_max.get() || !tree_tag.get() || !key.get() || !trial.get() || !candidate.get() || !heap.get() ||
-            !by_rank.get() || !best_ranks.get() || !sort_scratch.get()) {
-            return MEMPLAN_OUT_OF_MEMORY;
-        }
+        expected_pops(P, n, owner_def, owner_use_end, owner_size, w.delta) <= budget) {
+        stats[3] = 1;
+        const long long sweep_bytes = SweepScratch::bytes(n, P);
+        const bool in_scratch = scratch_bytes >= memplan_offsets_scratch_bytes(n, P, 1);
+        Array<long long> own(in_scratch ? 1 : CanonicalScratch::bytes(n, P) / 8 + 1);
+        if (!own.get()) return MEMPLAN_OUT_OF_MEMORY;
+        const CanonicalScratch c = CanonicalScratch::carve(
+            in_scratch ? static_cast<void*>(static_cast<char*>(scratch) + sweep_bytes) : own.get(), n, P);
+        const int leaves = static_cast<int>(CanonicalScratch::leaves_for(P));
         long long total_length = 0;
         long long sized = 0;
         for (int i = 0; i < n; ++i) {
@@ -1145,27 +1381,28 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
         }
         const bool flat = total_length <= kFlatSkylineLength * std::max(sized, 1LL);
         Canonical canonical{n, owner_def, owner_use_end, owner_size,
-                            SkylineTree{flat, leaves, P, tree_max.get(), tree_tag.get()}, heap.get(), key.get()};
+                            SkylineTree{flat, leaves, P, c.tree_max, c.tree_tag}, c.heap, c.key};
         bool have_ranks = false;
         int m = 0;
         for (int rank = 0; rank < kNumRanks && peak > bound && budget > 0; ++rank) {
-            m = rank_order(rank, n, owner_def, owner_use_end, owner_size, by_rank.get(), sort_scratch.get());
-            const long long p = canonical.decode(by_rank.get(), m, budget, trial.get());
+            m = rank_order(rank, n, owner_def, owner_use_end, owner_size, c.by_rank, c.sort_scratch,
+                           c.length, c.histogram);
+            const long long p = canonical.decode(c.by_rank, m, budget, c.trial);
             budget -= canonical.pops;
             const bool better = p >= 0 && p < peak;
             if (better) {
                 peak = p;
-                for (int i = 0; i < n; ++i) owner_offset[i] = trial[i];
+                for (int i = 0; i < n; ++i) owner_offset[i] = c.trial[i];
             }
             if (better || (!have_ranks && p >= 0)) {
-                for (int r = 0; r < m; ++r) best_ranks[r] = by_rank[r];
+                for (int r = 0; r < m; ++r) c.best_ranks[r] = c.by_rank[r];
                 have_ranks = true;
             }
         }
         if (effort >= 2 && have_ranks && peak > bound) {
             const long long per_decode = kPopsPerBuffer * n + kPopsAllowance;
-            peak = improve(canonical, best_ranks.get(), m, (effort - 1) * kImproveStepsPerEffort, per_decode, bound,
-                           peak, owner_offset, trial.get(), candidate.get());
+            peak = improve(canonical, c.best_ranks, m, (effort - 1) * kImproveStepsPerEffort, per_decode, bound,
+                           peak, owner_offset, c.trial, c.candidate);
         }
     }
     stats[0] = peak;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cstring>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -194,7 +195,7 @@ struct Ref {
     std::vector<int> order, owner_value, owner_def, owner_use_end;
 };
 
-// Straight from DESIGN 3: quadratic Kahn, owners, intervals.
+// Straight from docs/design.md §3: quadratic Kahn, owners, intervals.
 Ref ref_compile(const Graph& g, int include) {
     Ref r;
     const int n = g.num_nodes();
@@ -273,7 +274,7 @@ struct RefAlloc {
     long long peak = 0, naive = 0, lower = 0;
 };
 
-// Greedy best fit exactly as DESIGN 5 words it: a linear scan over a free list.
+// Greedy best fit exactly as docs/design.md §5 words it: a linear scan over a free list.
 RefAlloc ref_allocate(const std::vector<int>& def, const std::vector<int>& use_end,
                       const std::vector<long long>& size, int positions) {
     RefAlloc r;
@@ -334,7 +335,7 @@ void ref_buckets(const std::vector<int>& def, const std::vector<int>& use_end, i
     }
 }
 
-// Independent validity check (DESIGN 7): overlapping owners never share a
+// Independent validity check (docs/design.md §7): overlapping owners never share a
 // slot, and every slot is at least as big as each owner in it.
 bool plan_is_valid(const std::vector<int>& def, const std::vector<int>& use_end, const std::vector<long long>& size,
                    const std::vector<int>& slot, const std::vector<long long>& capacity) {
@@ -1168,15 +1169,21 @@ void test_corrupted_inputs_never_crash() {
 struct OffsetsRun {
     int rc;
     std::vector<long long> offset;
-    long long stats[3];
+    long long stats[4];
 };
 
+// The scratch starts filled with `garbage`: the planner must not depend on its contents. With
+// `with_canonical` it is large enough for the canonical phase too (else that phase allocates).
 OffsetsRun run_offsets(int positions, const std::vector<int>& def, const std::vector<int>& end,
-                       const std::vector<long long>& size, int effort) {
+                       const std::vector<long long>& size, int effort, unsigned char garbage = 0xA5,
+                       int with_canonical = 1) {
     OffsetsRun r;
     r.offset.assign(size.size() + 1, -7);
+    const long long bytes = memplan_offsets_scratch_bytes(static_cast<int>(size.size()), positions, with_canonical);
+    std::vector<long long> scratch(static_cast<std::size_t>(std::max(bytes, 8LL) / 8 + 1));
+    std::memset(scratch.data(), garbage, scratch.size() * sizeof(long long));
     r.rc = memplan_offsets_plan(static_cast<int>(size.size()), positions, def.data(), end.data(), size.data(), effort,
-                                r.offset.data(), r.stats);
+                                r.offset.data(), r.stats, scratch.data(), bytes);
     r.offset.resize(size.size());
     return r;
 }
@@ -1222,6 +1229,23 @@ void test_offsets_chain_reaches_bound() {
         CHECK_EQ(r.stats[0], 11);
         CHECK_EQ(r.stats[1], 21);
         CHECK_EQ(r.stats[2], 11);
+        CHECK_EQ(r.stats[3], 0);  // the sweep reached the bound: no canonical phase
+        CHECK(offsets_valid(def, end, size, r.offset, r.stats[0]));
+    }
+}
+
+// The sweep misses the bound on this instance (found by a seeded search), so the canonical phase
+// runs, reaches the bound and reports it, in the caller's scratch or in its own allocation alike.
+void test_offsets_canonical_phase_reported() {
+    const std::vector<int> def = {2, 3, 1, 0};
+    const std::vector<int> end = {2, 3, 3, 2};
+    const std::vector<long long> size = {2, 8, 3, 4};
+    for (int with_canonical : {0, 1}) {
+        OffsetsRun r = run_offsets(4, def, end, size, 1, 0x5A, with_canonical);
+        CHECK_EQ(r.rc, MEMPLAN_OK);
+        CHECK_EQ(r.stats[2], 11);
+        CHECK_EQ(r.stats[3], 1);
+        CHECK_EQ(r.stats[0], 11);
         CHECK(offsets_valid(def, end, size, r.offset, r.stats[0]));
     }
 }
@@ -1238,23 +1262,70 @@ void test_offsets_zero_sizes_and_empty() {
 }
 
 void test_offsets_bad_arguments() {
-    long long stats[3];
+    long long stats[4];
+    const long long bytes = memplan_offsets_scratch_bytes(2, 2, 0);
+    std::vector<long long> block(static_cast<std::size_t>(bytes / 8 + 2));
+    void* w = block.data();
     long long offset[2];
     const int def[2] = {0, 1};
     const int end[2] = {1, 1};
     const long long size[2] = {4, 4};
-    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, 1, offset, nullptr), MEMPLAN_BAD_ARGUMENT);
-    CHECK_EQ(memplan_offsets_plan(-1, 2, def, end, size, 1, offset, stats), MEMPLAN_BAD_ARGUMENT);
-    CHECK_EQ(memplan_offsets_plan(2, 0, def, end, size, 1, offset, stats), MEMPLAN_BAD_ARGUMENT);
-    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, -1, offset, stats), MEMPLAN_BAD_ARGUMENT);
-    CHECK_EQ(memplan_offsets_plan(2, 1, def, end, size, 1, offset, stats), MEMPLAN_BAD_ARGUMENT);  // end out of range
-    CHECK_EQ(memplan_offsets_plan(2, 2, nullptr, end, size, 1, offset, stats), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, 1, offset, nullptr, w, bytes), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(-1, 2, def, end, size, 1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 0, def, end, size, 1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, -1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 1, def, end, size, 1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);  // end out of range
+    CHECK_EQ(memplan_offsets_plan(2, 2, nullptr, end, size, 1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);
     const int ends_before_def[2] = {1, 0};  // buffer 1 lives [1, 0]
-    CHECK_EQ(memplan_offsets_plan(2, 2, def, ends_before_def, size, 1, offset, stats), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, ends_before_def, size, 1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);
     const long long negative[2] = {4, -1};
-    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, negative, 1, offset, stats), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, negative, 1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);
     const long long huge[2] = {LLONG_MAX, 1};
-    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, huge, 1, offset, stats), MEMPLAN_OVERFLOW);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, huge, 1, offset, stats, w, bytes), MEMPLAN_OVERFLOW);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, 1, offset, stats, nullptr, bytes), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, 1, offset, stats, w, bytes - 1), MEMPLAN_BAD_ARGUMENT);
+    void* misaligned = static_cast<char*>(w) + 4;
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, 1, offset, stats, misaligned, bytes), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, 1, offset, stats, w, bytes), MEMPLAN_OK);
+    CHECK_EQ(memplan_offsets_scratch_bytes(-1, 2, 0), -1);
+    CHECK_EQ(memplan_offsets_scratch_bytes(2, 0, 1), -1);
+    CHECK(memplan_offsets_scratch_bytes(2, 2, 1) > bytes);
+
+}
+
+// The radix sorts of the size and length ranks give exactly the merge sort's order under
+// rank_before (a total order), on keys that share some bytes and differ in others.
+void test_offsets_radix_rank_matches_comparison_sort() {
+    std::mt19937 rng(7);
+    for (int round = 0; round < 200; ++round) {
+        const int positions = pick(rng, 1, 300);
+        const int n = pick(rng, 0, 400);
+        std::vector<int> def(static_cast<std::size_t>(n)), end(static_cast<std::size_t>(n));
+        std::vector<long long> size(static_cast<std::size_t>(n));
+        for (std::size_t i = 0; i < size.size(); ++i) {
+            def[i] = pick(rng, 0, positions - 1);
+            end[i] = pick(rng, def[i], positions - 1);
+            const int shape = pick(rng, 0, 3);
+            size[i] = shape == 0 ? 0
+                      : shape == 1 ? static_cast<long long>(pick(rng, 1, 4)) << 20
+                                   : (static_cast<long long>(pick(rng, 0, 70000)) << 24) + pick(rng, 1, 255);
+        }
+        for (int rank : {memplan_offsets::kRankSize, memplan_offsets::kRankLength}) {
+            std::vector<int> radix(size.size() + 1), expected(size.size() + 1), scratch(size.size() + 1);
+            std::vector<long long> length(size.size() + 1);
+            std::vector<int> histogram(memplan_offsets::kRadixDigits * memplan_offsets::kRadixBuckets);
+            const int m = memplan_offsets::rank_order(rank, n, def.data(), end.data(), size.data(), radix.data(),
+                                                      scratch.data(), length.data(), histogram.data());
+            int k = 0;
+            for (int i = 0; i < n; ++i) {
+                if (size[static_cast<std::size_t>(i)] != 0) expected[static_cast<std::size_t>(k++)] = i;
+            }
+            CHECK_EQ(m, k);
+            memplan_offsets::merge_sort_by_rank(rank, expected.data(), m, def.data(), end.data(), size.data(),
+                                                scratch.data());
+            CHECK(std::equal(radix.begin(), radix.begin() + m, expected.begin()));
+        }
+    }
 }
 
 void test_offsets_random_intervals_valid() {
@@ -1276,6 +1347,184 @@ void test_offsets_random_intervals_valid() {
             CHECK_EQ(r.stats[2], bound);
             CHECK(r.stats[0] >= bound);
             CHECK(offsets_valid(def, end, size, r.offset, r.stats[0]));
+            OffsetsRun zeroed = run_offsets(positions, def, end, size, effort, 0x00, 0);
+            CHECK(zeroed.offset == r.offset);
+            CHECK_EQ(zeroed.stats[0], r.stats[0]);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- compile helpers, one by one
+// Each helper of memplan_compile mirrors the JavaEngine method of the same name.
+
+void test_find_producers() {
+    using memplan_detail::find_producers;
+    using memplan_detail::NONE;
+    // node 0: -> 1, 2; node 1: -> 3; value 0 has no producer
+    const std::vector<int> out_off{0, 2, 3};
+    std::vector<int> out{1, 2, 3};
+    std::vector<int> producer(4, -7);
+    CHECK(find_producers(4, 2, out_off.data(), out.data(), producer.data()));
+    CHECK_VEC(producer, (std::vector<int>{NONE, 0, 0, 1}));
+    out = {1, 2, 1};  // value 1 produced twice
+    CHECK(!find_producers(4, 2, out_off.data(), out.data(), producer.data()));
+    out = {1, 2, 4};  // out of range
+    CHECK(!find_producers(4, 2, out_off.data(), out.data(), producer.data()));
+    out = {1, 2, -1};  // an output is never absent
+    CHECK(!find_producers(4, 2, out_off.data(), out.data(), producer.data()));
+}
+
+void test_valid_values() {
+    using memplan_detail::NONE;
+    using memplan_detail::valid_values;
+    // value 0 graph input, 1 produced, 2 a produced view of 1
+    const std::vector<int> producer{NONE, 0, 1};
+    std::vector<int> root{0, 1, 1};
+    std::vector<int> flags{MEMPLAN_GRAPH_INPUT, 0, MEMPLAN_GRAPH_OUTPUT};
+    CHECK(valid_values(3, root.data(), flags.data(), producer.data()));
+    flags[1] = MEMPLAN_INITIALIZER;  // produced initializer
+    CHECK(!valid_values(3, root.data(), flags.data(), producer.data()));
+    flags[1] = 8;  // unknown flag bit
+    CHECK(!valid_values(3, root.data(), flags.data(), producer.data()));
+    flags[1] = 0;
+    root = {1, 1, 1};  // the graph input is a view: never produced
+    CHECK(!valid_values(3, root.data(), flags.data(), producer.data()));
+    root = {0, 2, 1};  // a root that is not its own root
+    CHECK(!valid_values(3, root.data(), flags.data(), producer.data()));
+    root = {0, 1, 3};  // out of range
+    CHECK(!valid_values(3, root.data(), flags.data(), producer.data()));
+}
+
+void test_successors_and_kahn_order() {
+    using memplan_detail::build_successors;
+    using memplan_detail::first_waiting;
+    using memplan_detail::kahn_order;
+    using memplan_detail::NONE;
+    // value 0 graph input; node 0: 2, 2 -> 1 (reads 2 twice); node 1: 0 -> 2; node 2: 0, absent -> 3
+    const std::vector<int> in_off{0, 2, 3, 5};
+    std::vector<int> in{2, 2, 0, 0, NONE};
+    const std::vector<int> producer{NONE, 0, 1, 2};
+    std::vector<int> indegree(3), succ_off(4), succ(5), cursor(3), ready(3), order(3);
+    CHECK(build_successors(4, 3, in_off.data(), in.data(), producer.data(), indegree.data(), succ_off.data(),
+                           succ.data(), cursor.data()));
+    CHECK_VEC(indegree, (std::vector<int>{2, 0, 0}));  // one edge per consuming input
+    CHECK_VEC(succ_off, (std::vector<int>{0, 0, 2, 2}));
+    CHECK_EQ(succ[0], 0);
+    CHECK_EQ(succ[1], 0);
+    CHECK_EQ(kahn_order(3, succ_off.data(), succ.data(), indegree.data(), ready.data(), order.data()), 3);
+    CHECK_VEC(order, (std::vector<int>{1, 0, 2}));  // node 0 becomes ready after node 2 but has the smaller id
+    CHECK_EQ(first_waiting(3, indegree.data()), NONE);
+
+    in = {2, 2, 0, 0, -2};  // below NONE
+    CHECK(!build_successors(4, 3, in_off.data(), in.data(), producer.data(), indegree.data(), succ_off.data(),
+                            succ.data(), cursor.data()));
+
+    // A cycle: node 0 reads node 1's output and node 1 reads node 0's; node 2 stands alone.
+    const std::vector<int> cyc_off{0, 1, 2, 2};
+    const std::vector<int> cyc_in{1, 0};
+    const std::vector<int> cyc_producer{1, 0};
+    CHECK(build_successors(2, 3, cyc_off.data(), cyc_in.data(), cyc_producer.data(), indegree.data(),
+                           succ_off.data(), succ.data(), cursor.data()));
+    CHECK_EQ(kahn_order(3, succ_off.data(), succ.data(), indegree.data(), ready.data(), order.data()), 1);
+    CHECK_EQ(order[0], 2);
+    CHECK_EQ(first_waiting(3, indegree.data()), 0);
+}
+
+void test_owners_use_ends_and_buckets() {
+    using memplan_detail::bucket_by_use_end;
+    using memplan_detail::collect_owners;
+    using memplan_detail::compute_use_ends;
+    using memplan_detail::NONE;
+    // values: 0 graph input, 1 initializer; node 0: 0, 1 -> 2; node 1: 2 -> 3 (a view of 2);
+    // node 2: 3 -> 4 (graph output). Order is 0, 1, 2.
+    const std::vector<int> in_off{0, 2, 3, 4};
+    const std::vector<int> in{0, 1, 2, 3};
+    const std::vector<int> out_off{0, 1, 2, 3};
+    const std::vector<int> out{2, 3, 4};
+    const std::vector<int> root{0, 1, 2, 2, 4};
+    const std::vector<int> flags{MEMPLAN_GRAPH_INPUT, MEMPLAN_INITIALIZER, 0, 0, MEMPLAN_GRAPH_OUTPUT};
+    const std::vector<int> order{0, 1, 2};
+    for (int include : {0, 1}) {
+        std::vector<int> owner_index(5, -7), owner_value(5, -7), owner_def(5, -7), owner_use_end(5, -7),
+            def_offsets(4, -7);
+        const int count = collect_owners(5, 3, 3, out_off.data(), out.data(), root.data(), flags.data(), include,
+                                         order.data(), owner_index.data(), owner_value.data(), owner_def.data(),
+                                         owner_use_end.data(), def_offsets.data());
+        compute_use_ends(5, 3, 3, in_off.data(), in.data(), root.data(), flags.data(), order.data(),
+                         owner_index.data(), owner_use_end.data());
+        const std::size_t k = static_cast<std::size_t>(count);
+        owner_value.resize(k);
+        owner_def.resize(k);
+        owner_use_end.resize(k);
+        std::vector<int> free_offsets(4, -7), free_owners(k, -7), cursor(3);
+        bucket_by_use_end(count, 3, owner_use_end.data(), free_offsets.data(), free_owners.data(), cursor.data());
+        if (include == 0) {
+            CHECK_VEC(owner_value, (std::vector<int>{2, 4}));
+            CHECK_VEC(owner_def, (std::vector<int>{0, 2}));
+            CHECK_VEC(owner_use_end, (std::vector<int>{2, 2}));  // the view 3 is read at position 2
+            CHECK_VEC(def_offsets, (std::vector<int>{0, 1, 1, 2}));
+            CHECK_VEC(free_offsets, (std::vector<int>{0, 0, 0, 2}));
+            CHECK_VEC(free_owners, (std::vector<int>{0, 1}));
+            CHECK_EQ(owner_index[3], NONE);  // a view owns nothing
+        } else {
+            CHECK_VEC(owner_value, (std::vector<int>{0, 2, 4}));  // the graph input first, def 0
+            CHECK_VEC(owner_def, (std::vector<int>{0, 0, 2}));
+            CHECK_VEC(owner_use_end, (std::vector<int>{0, 2, 2}));
+            CHECK_VEC(def_offsets, (std::vector<int>{0, 2, 2, 3}));
+            CHECK_VEC(free_offsets, (std::vector<int>{0, 1, 1, 3}));
+            CHECK_VEC(free_owners, (std::vector<int>{0, 1, 2}));
+        }
+        CHECK_EQ(owner_index[1], NONE);  // an initializer never owns
+    }
+}
+
+// OffsetPlanner.priority's values in Java: both engines build the same trees.
+void test_priority_matches_java() {
+    CHECK_EQ(memplan_offsets::priority(0), 0);
+    CHECK_EQ(memplan_offsets::priority(1), 682038363);
+    CHECK_EQ(memplan_offsets::priority(2), 410673539);
+    CHECK_EQ(memplan_offsets::priority(12345), 505636078);
+    CHECK_EQ(memplan_offsets::priority(INT_MAX), 2095449940);
+}
+
+// The free set against a sorted vector of (capacity, slot id): every poll takes
+// the smallest capacity >= need, the lowest id among equals, or NONE.
+void test_free_slot_set_against_sorted_list() {
+    using memplan_detail::FreeNode;
+    using memplan_detail::FreeSlotSet;
+    using memplan_detail::NONE;
+    for (unsigned seed = 1; seed <= 20; ++seed) {
+        std::mt19937 rng(seed);
+        const int max_slots = pick(rng, 1, 600);
+        std::vector<FreeNode> nodes(static_cast<std::size_t>(max_slots));
+        FreeSlotSet set(nodes.data());
+        std::vector<std::pair<long long, int>> expected;  // free slots, sorted
+        std::vector<long long> capacity;
+        for (int step = 0; step < 4000; ++step) {
+            const long long need = pick(rng, 0, 40);
+            if (pick(rng, 0, 2) == 0 && set.num_slots() < max_slots) {
+                const int slot = set.open(need);
+                CHECK_EQ(slot, static_cast<int>(capacity.size()));
+                capacity.push_back(need);
+                set.add(slot);
+                expected.insert(std::lower_bound(expected.begin(), expected.end(), std::make_pair(need, slot)),
+                                std::make_pair(need, slot));
+            } else {
+                const auto it = std::lower_bound(expected.begin(), expected.end(), std::make_pair(need, INT_MIN));
+                const int want = it == expected.end() ? NONE : it->second;
+                CHECK_EQ(set.poll_ceiling(need), want);
+                if (it != expected.end()) expected.erase(it);
+                // give a random taken slot back now and then
+                if (pick(rng, 0, 1) == 0 && want != NONE) {
+                    set.add(want);
+                    const auto back = std::make_pair(capacity[static_cast<std::size_t>(want)], want);
+                    expected.insert(std::lower_bound(expected.begin(), expected.end(), back), back);
+                }
+            }
+            if (g_case_failures != 0) {
+                std::printf("  (seed %u, step %d)\n", seed, step);
+                return;
+            }
         }
     }
 }
@@ -1301,10 +1550,18 @@ int main() {
     run_case("random DAGs vs reference", test_random_dags_against_reference);
     run_case("random intervals vs reference", test_random_intervals_against_reference);
     run_case("corrupted inputs never crash", test_corrupted_inputs_never_crash);
+    run_case("find_producers", test_find_producers);
+    run_case("valid_values", test_valid_values);
+    run_case("build_successors, kahn_order, first_waiting", test_successors_and_kahn_order);
+    run_case("collect_owners, compute_use_ends, bucket_by_use_end", test_owners_use_ends_and_buckets);
+    run_case("treap priority matches Java", test_priority_matches_java);
+    run_case("FreeSlotSet against a sorted list", test_free_slot_set_against_sorted_list);
     run_case("offsets: chain reaches the bound", test_offsets_chain_reaches_bound);
     run_case("offsets: zero sizes and empty", test_offsets_zero_sizes_and_empty);
+    run_case("offsets: canonical phase reported", test_offsets_canonical_phase_reported);
     run_case("offsets: bad arguments", test_offsets_bad_arguments);
     run_case("offsets: random intervals valid", test_offsets_random_intervals_valid);
+    run_case("offsets: radix rank order matches the comparison sort", test_offsets_radix_rank_matches_comparison_sort);
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Admission stays sound with offsets (DESIGN 5b and 6): the plan made at the bounds, with its
+ * Admission stays sound with offsets (docs/design.md §5b and §6): the plan made at the bounds, with its
  * offsets kept, holds every smaller request; and {@link Admission#largestFitting} never answers a
  * value whose own plan does not fit, even when a planner's peak is not monotone in the symbol.
  */

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.generate.GeneratedGraph;
+import dev.memplan.generate.GraphKind;
 import dev.memplan.testing.EngineIndependent;
 import dev.memplan.testing.NativeRequirement;
 import dev.memplan.testing.PlanAssertions;
@@ -46,6 +48,7 @@ class NativeMemoryTest {
     private static final int GC_EVERY = 2_000;
     private static final int CALLS = 100_000;
     private static final long BOUND = 64L << 20;
+    private static final int OFFSETS_CALLS = 20_000;
 
     @Test
     @Timeout(180)
@@ -73,7 +76,46 @@ class NativeMemoryTest {
         Snapshot before = Snapshot.take();
         planRepeatedly(s, sizes, CALLS, expectedSlots, expectedCaps);
         Snapshot after = Snapshot.take();
+        assertNoGrowth(before, after);
+    }
 
+    @Test
+    @Timeout(180)
+    void offsetsPlanningInALoopDoesNotGrowNativeMemory() throws Exception {
+        NativeRequirement.requireNativeRun();
+        // The offsets path: one result buffer of 8 bytes per owner per call, and the sweep's scratch
+        // pooled with the schedule's. A transformer, whose sweep reaches the bound, keeps each plan
+        // cheap enough for tens of thousands of calls.
+        GeneratedGraph g = GraphKind.TRANSFORMER.ofOwners(4_000);
+        Schedule s = g.compile(PlanOptions.defaults().withEngine(EngineMode.NATIVE).withStrategy(Strategy.OFFSETS));
+        int owners = s.numOwners();
+        int calls = OFFSETS_CALLS;
+        assertTrue(8L * owners * calls > 3 * BOUND,
+                "the graph is big enough that a per-call leak would exceed the bound: " + owners + " owners");
+        long[] sizes = g.ownerSizes(s);
+        ActivationPlan first = s.plan(sizes);
+        PlanValidator.validate(first);
+        long[] expectedOffsets = PlanAssertions.longs(first.offsetsByOwner());
+
+        java.util.function.IntConsumer loop = n -> {
+            for (int i = 0; i < n; i++) {
+                ActivationPlan p = s.plan(sizes);
+                if (i % 1000 == 0) {
+                    assertArrayEquals(expectedOffsets, PlanAssertions.longs(p.offsetsByOwner()), "call " + i);
+                }
+                if (i % GC_EVERY == GC_EVERY - 1) {
+                    System.gc();
+                }
+            }
+        };
+        loop.accept(OFFSETS_CALLS / 4);
+        Snapshot before = Snapshot.take();
+        loop.accept(OFFSETS_CALLS);
+        Snapshot after = Snapshot.take();
+        assertNoGrowth(before, after);
+    }
+
+    private static void assertNoGrowth(Snapshot before, Snapshot after) {
         long directGrowth = after.direct - before.direct;
         assertTrue(directGrowth < BOUND, "direct buffers grew by " + directGrowth + " bytes: " + before + " -> " + after);
         if (before.rss.isPresent() && after.rss.isPresent()) {

@@ -46,6 +46,14 @@ final class ByteCount implements CommandLine.ITypeConverter<Long> {
         if (bytes < 1024) {
             return bytes + " B";
         }
+        return inBinaryUnits(bytes, true);
+    }
+
+    /**
+     * {@code bytes} (at least 1024) in the largest binary unit, KiB to EiB, that keeps the value at
+     * least 1: {@code 1.50 MiB}; a whole value prints without decimals when {@code trimWhole}.
+     */
+    static String inBinaryUnits(long bytes, boolean trimWhole) {
         String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
         double v = bytes;
         int u = -1;
@@ -53,6 +61,6 @@ final class ByteCount implements CommandLine.ITypeConverter<Long> {
             v /= 1024;
             u++;
         }
-        return String.format(Locale.ROOT, v == Math.rint(v) ? "%.0f %s" : "%.2f %s", v, units[u]);
+        return String.format(Locale.ROOT, trimWhole && v == Math.rint(v) ? "%.0f %s" : "%.2f %s", v, units[u]);
     }
 }

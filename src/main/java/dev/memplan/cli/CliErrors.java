@@ -2,7 +2,12 @@
 package dev.memplan.cli;
 
 import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
 
 /**
@@ -40,13 +45,30 @@ final class CliErrors {
         CommandLine cmd = e.getCommandLine();
         String name = cmd.getCommandSpec().qualifiedName();
         PrintWriter err = cmd.getErr();
-        String reason = e.getMessage() == null ? "invalid command line" : e.getMessage();
+        String reason = reason(e);
         err.println(TerminalText.escape(name + ": " + reason) + "; see '" + name + " --help'");
         if (verbose(cmd.getParseResult())) {
             e.printStackTrace(err);
         }
         err.flush();
         return ExitCode.USAGE;
+    }
+
+    /**
+     * The reason of a usage error. picocli parses enum options itself, ignoring case, but its
+     * message lists the constants in upper case; the options are written and documented in lower
+     * case, so the message lists them that way too.
+     */
+    private static String reason(CommandLine.ParameterException e) {
+        ArgSpec arg = e.getArgSpec();
+        if (e.getCause() instanceof CommandLine.TypeConversionException && arg instanceof OptionSpec option
+                && arg.type().isEnum()) {
+            List<String> names = Arrays.stream(arg.type().getEnumConstants())
+                    .map(c -> ((Enum<?>) c).name().toLowerCase(Locale.ROOT)).toList();
+            return "Invalid value for option '" + option.longestName() + "': expected one of " + names
+                    + " but was '" + e.getValue() + "'";
+        }
+        return e.getMessage() == null ? "invalid command line" : e.getMessage();
     }
 
     /** Anything a command threw: out of memory, or a bug; one line, exit 4 or 5. */

@@ -3,7 +3,6 @@ package dev.memplan.cli;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.Admission;
-import dev.memplan.EngineMode;
 import dev.memplan.EngineUnavailableException;
 import dev.memplan.InvalidSizeException;
 import dev.memplan.PlanOptions;
@@ -53,10 +52,8 @@ final class DemoCommand implements Callable<Integer> {
     @Mixin
     private StrategyOptions strategy;
 
-    @Option(names = "--engine", paramLabel = "ENGINE", converter = LowerCaseEnums.Engine.class,
-            completionCandidates = LowerCaseEnums.Engine.class,
-            description = "auto, native or java (default: the memplan.engine property, else auto).")
-    private EngineMode engine;
+    @Mixin
+    private EngineOption engine;
 
     @Override
     public Integer call() {
@@ -81,7 +78,7 @@ final class DemoCommand implements Callable<Integer> {
 
     /** The table and the budget answer, into {@code out}; the exit code. */
     private int render(PrintWriter out) {
-        PlanOptions options = PlanOptions.defaults().withEngine(engine != null ? engine : EngineMode.fromSystemProperty())
+        PlanOptions options = PlanOptions.defaults().withEngine(engine.mode())
                 .withStrategy(strategy.strategy()).withEffort(strategy.effort());
         TransformerConfig config = TransformerConfig.gpt2Small();
         GeneratedGraph model = TransformerGenerator.build(config);

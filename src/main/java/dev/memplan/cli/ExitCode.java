@@ -3,7 +3,7 @@ package dev.memplan.cli;
 
 /**
  * The exit codes of every {@code memplan} command, in one place so that scripts can rely on them
- * (the README's command-line section lists the same table).
+ * (docs/cli.md lists the same table).
  */
 final class ExitCode {
     /** Done: every file planned (a deferred plan too, unless {@code --require-complete}). */
@@ -12,7 +12,10 @@ final class ExitCode {
     static final int INPUT = 1;
     /** Usage: an unknown option, a malformed value, or a {@code --bind} that matches no symbol. */
     static final int USAGE = 2;
-    /** {@code --require-complete} was given and a plan is deferred (a size is still unknown). */
+    /**
+     * A plan is deferred (a size is still unknown) where a complete one was needed: {@code plan
+     * --require-complete}, or {@code draw}, which has nothing to draw.
+     */
     static final int DEFERRED = 3;
     /** The Java heap ran out: give the JVM more ({@code MEMPLAN_JAVA_OPTS=-Xmx4g}). */
     static final int OUT_OF_MEMORY = 4;
@@ -20,7 +23,7 @@ final class ExitCode {
     static final int INTERNAL = 5;
 
     /** The table as one line, for {@code --help}. */
-    static final String SUMMARY = "Exit codes: 0 done, 1 bad input, 2 usage, 3 deferred with --require-complete,"
+    static final String SUMMARY = "Exit codes: 0 done, 1 bad input, 2 usage, 3 deferred (plan --require-complete, draw),"
             + " 4 out of memory, 5 internal error.";
 
     private ExitCode() {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.cli;
 
-import dev.memplan.EngineMode;
 import dev.memplan.EngineUnavailableException;
 import dev.memplan.MemplanException;
 import dev.memplan.Packing;
@@ -18,6 +17,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -49,10 +49,8 @@ final class PackCommand implements Callable<Integer> {
                     + ", counted in iterations so results are deterministic (default: " + Packing.DEFAULT_EFFORT + ").")
     private int effort = Packing.DEFAULT_EFFORT;
 
-    @Option(names = "--engine", paramLabel = "ENGINE", converter = LowerCaseEnums.Engine.class,
-            completionCandidates = LowerCaseEnums.Engine.class,
-            description = "auto, native or java (default: the memplan.engine property, else auto).")
-    private EngineMode engine;
+    @Mixin
+    private EngineOption engine;
 
     @Override
     public Integer call() {
@@ -74,14 +72,11 @@ final class PackCommand implements Callable<Integer> {
         }
         Packing.Result r;
         try {
-            EngineMode mode = engine != null ? engine : EngineMode.fromSystemProperty();
-            r = Packing.pack(problem.lower(), problem.upper(), problem.sizes(), effort, mode);
+            r = Packing.pack(problem.lower(), problem.upper(), problem.sizes(), effort, engine.mode());
         } catch (EngineUnavailableException e) {
             err.println("memplan: " + e.getMessage());
             err.flush();
             return 1;
-        } catch (IllegalArgumentException e) { // a bad -Dmemplan.engine
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         try {
             PackingCsv.write(problem, r.offsets(), out);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.cli;
 
-import dev.memplan.EngineMode;
 import dev.memplan.EngineUnavailableException;
 import dev.memplan.MemPlan;
 import dev.memplan.MemplanException;
@@ -9,14 +8,11 @@ import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
 import dev.memplan.draw.TextTimeline;
 import dev.memplan.json.PlanJson;
-import dev.memplan.onnx.ImportOptions;
-import dev.memplan.onnx.ViewPolicy;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -51,39 +47,10 @@ final class PlanCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "Graph files (.json) or ONNX models (.onnx).")
     private List<Path> files;
 
-    @Option(names = "--views", paramLabel = "POLICY", defaultValue = "ort", converter = LowerCaseEnums.Views.class,
-            completionCandidates = LowerCaseEnums.Views.class,
-            description = "ONNX models: which outputs are views: ort (Reshape, Flatten, Squeeze, Unsqueeze,"
-                    + " Identity), strided (also Slice, Transpose, Expand) or none (default: ${DEFAULT-VALUE}).")
-    private ViewPolicy views;
-
-    @Option(names = "--no-fold-constants",
-            description = "ONNX models: count the outputs of nodes computed from weights alone as activations"
-                    + " (by default they are folded into weights).")
-    private boolean noFoldConstants;
-
-    @Option(names = "--bind", paramLabel = "SYM=N", converter = Binding.Converter.class,
-            description = "Binds a symbol (a named dim such as batch or seq) to N >= 0. Repeatable.")
-    private List<Binding> binds = new ArrayList<>();
-
-    @Option(names = "--include-graph-inputs",
-            description = "Graph inputs own slots too (by default the caller owns its input buffers).")
-    private boolean includeGraphInputs;
-
-    @Option(names = "--alignment", paramLabel = "N", defaultValue = "1",
-            description = "Rounds every owner's size up to a multiple of N bytes (default: ${DEFAULT-VALUE}).")
-    private long alignment;
-
-    @Option(names = "--engine", paramLabel = "ENGINE", converter = LowerCaseEnums.Engine.class,
-            completionCandidates = LowerCaseEnums.Engine.class,
-            description = "auto, native or java (default: the memplan.engine property, else auto).")
-    private EngineMode engine;
-
     @Mixin
-    private StrategyOptions strategy;
+    private PlanningOptions planning;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", converter = LowerCaseEnums.Format.class,
-            completionCandidates = LowerCaseEnums.Format.class,
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
             description = "text (a summary per file) or json (one object per file, one per line)"
                     + " (default: ${DEFAULT-VALUE}).")
     private OutputFormat format;
@@ -99,8 +66,8 @@ final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Map<String, Long> bindings = bindings();
-        PlanOptions options = options();
+        Map<String, Long> bindings = planning.bindings();
+        PlanOptions options = planning.planOptions();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try {
@@ -129,7 +96,7 @@ final class PlanCommand implements Callable<Integer> {
             Path file = files.get(i);
             String label = file.toString();
             try {
-                PlannedFile p = GraphLoader.plan(file, bindings, options, new ImportOptions(!noFoldConstants, views));
+                PlannedFile p = GraphLoader.plan(file, bindings, options, planning.importOptions());
                 known.addAll(p.onnx() != null ? p.onnx().imported().symbols().keySet()
                         : p.schedule().graph().symbols().keySet());
                 if (!(p.result() instanceof PlanResult.Complete)) {
@@ -211,33 +178,6 @@ final class PlanCommand implements Callable<Integer> {
                 out.print(TextTimeline.render(c.plan(), TIMELINE_COLUMNS, TIMELINE_ROWS));
             }
         }
-    }
-
-    private Map<String, Long> bindings() {
-        Map<String, Long> out = new LinkedHashMap<>();
-        for (Binding b : binds) {
-            Long previous = out.putIfAbsent(b.symbol(), b.value());
-            if (previous != null && previous != b.value()) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--bind " + b.symbol()
-                        + " is given twice, as " + previous + " and " + b.value() + "; bind each symbol once");
-            }
-        }
-        return out;
-    }
-
-    private PlanOptions options() {
-        if (alignment < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--alignment must be >= 1, got " + alignment);
-        }
-        EngineMode mode;
-        try {
-            mode = engine != null ? engine : EngineMode.fromSystemProperty();
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "-D" + EngineMode.PROPERTY + ": "
-                    + e.getMessage());
-        }
-        return new PlanOptions(includeGraphInputs, alignment, mode, strategy.strategy(), strategy.effort());
     }
 
     /**

@@ -3,23 +3,25 @@ package dev.memplan.cli;
 
 import dev.memplan.PlanOptions;
 import dev.memplan.Strategy;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code --strategy} and {@code --effort}, shared by {@code plan} and {@code demo} as a picocli
- * mixin. The strategy is parsed by picocli's own enum conversion, case-insensitive (enabled in
- * {@link MemplanCli#commandLine()}).
+ * {@code --strategy} and {@code --effort}, shared by {@code plan}, {@code draw} and {@code demo}
+ * as a picocli mixin. The strategy is parsed by picocli's own enum conversion, case-insensitive
+ * (enabled in {@link MemplanCli#commandLine()}). Not giving {@code --strategy} means offsets, except
+ * for {@code draw}'s page, which then plans both ({@link #given()}).
  */
 final class StrategyOptions {
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
 
-    @Option(names = "--strategy", paramLabel = "STRATEGY", defaultValue = "offsets",
+    @Option(names = "--strategy", paramLabel = "STRATEGY",
             description = "offsets (one arena, a byte offset per tensor) or slots (reusable buffers)"
-                    + " (default: ${DEFAULT-VALUE}).")
+                    + " (default: offsets; draw's page plans both).")
     private Strategy strategy;
 
     @Option(names = "--effort", paramLabel = "N",
@@ -28,9 +30,14 @@ final class StrategyOptions {
                     + PlanOptions.DEFAULT_EFFORT + "); slots ignore it.")
     private int effort = PlanOptions.DEFAULT_EFFORT;
 
-    /** The chosen strategy. */
+    /** The chosen strategy: offsets when none was given. */
     Strategy strategy() {
-        return strategy;
+        return given().orElse(Strategy.OFFSETS);
+    }
+
+    /** The strategy given on the command line, empty when {@code --strategy} was not given. */
+    Optional<Strategy> given() {
+        return Optional.ofNullable(strategy);
     }
 
     /**

@@ -34,8 +34,7 @@ final class SymbolsCommand implements Callable<Integer> {
     @Parameters(paramLabel = "MODEL", description = "An ONNX model (.onnx).")
     private Path model;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", converter = LowerCaseEnums.Format.class,
-            completionCandidates = LowerCaseEnums.Format.class,
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
             description = "text (one symbol per line) or json (an array) (default: ${DEFAULT-VALUE}).")
     private OutputFormat format;
 

@@ -162,13 +162,6 @@ final class TextReport {
         if (n < 1024) {
             return exact;
         }
-        String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-        double v = n;
-        int u = -1;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
-            u++;
-        }
-        return exact + String.format(Locale.ROOT, "  %.2f %s", v, units[u]);
+        return exact + "  " + ByteCount.inBinaryUnits(n, false);
     }
 }

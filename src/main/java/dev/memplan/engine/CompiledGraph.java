@@ -51,7 +51,7 @@ public interface CompiledGraph {
     Allocation allocate(LongBuffer ownerSizes);
 
     /**
-     * Places every owner at a byte offset in one arena for one request (DESIGN 5b).
+     * Places every owner at a byte offset in one arena for one request (docs/design.md §5b).
      *
      * @param ownerSizes {@code numOwners()} byte counts by owner index, each >= 0, whose sum fits in
      *                   a long

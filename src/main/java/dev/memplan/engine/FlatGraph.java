@@ -21,9 +21,12 @@ public record FlatGraph(int numValues, int numNodes, int[] inputOffsets, int[] i
     public static final int GRAPH_INPUT = 1;
     public static final int GRAPH_OUTPUT = 2;
     public static final int INITIALIZER = 4;
+    /** No value, node, owner or slot: an absent input, an unproduced value ({@code NONE} in memplan_core.h). */
+    static final int NONE = -1;
+    private static final int KNOWN_FLAGS = GRAPH_INPUT | GRAPH_OUTPUT | INITIALIZER;
 
     /** Positions of a schedule: one per node, and at least one so graph inputs have a place. */
-    public int numPositions() {
+    int numPositions() {
         return Math.max(numNodes, 1);
     }
 
@@ -33,7 +36,7 @@ public record FlatGraph(int numValues, int numNodes, int[] inputOffsets, int[] i
      *
      * @throws IllegalArgumentException naming the first broken one
      */
-    public void validate() {
+    void validate() {
         if (numValues < 0 || numNodes < 0) {
             throw invalid("negative counts");
         }
@@ -48,6 +51,40 @@ public record FlatGraph(int numValues, int numNodes, int[] inputOffsets, int[] i
                 throw invalid("value " + v + " is produced twice");
             }
             produced[v] = true;
+        }
+    }
+
+    /**
+     * Checks the per-value rules both engines rely on ({@code valid_values} in memplan_core.h):
+     * every root is in range and its own root, flags are known, a produced value is neither graph
+     * input nor initializer, and a view is always produced. Call after {@link #validate()}.
+     *
+     * @param valueRoot {@code [numValues]}: the view root of each value, itself when not a view
+     * @throws IllegalArgumentException naming the first value that breaks one
+     */
+    void validateValues(int[] valueRoot) {
+        if (valueRoot.length != numValues) {
+            throw invalid("valueRoot has " + valueRoot.length + " entries, expected " + numValues);
+        }
+        boolean[] produced = new boolean[numValues];
+        for (int v : outputs) {
+            produced[v] = true;
+        }
+        for (int v = 0; v < numValues; v++) {
+            int r = valueRoot[v];
+            int f = valueFlags[v];
+            if (r < 0 || r >= numValues || valueRoot[r] != r) {
+                throw invalid("value " + v + " has root " + r + ", which is not a root value");
+            }
+            if ((f & ~KNOWN_FLAGS) != 0) {
+                throw invalid("value " + v + " has unknown flag bits " + (f & ~KNOWN_FLAGS));
+            }
+            if (produced[v] && (f & (GRAPH_INPUT | INITIALIZER)) != 0) {
+                throw invalid("value " + v + " is produced by a node but is also a graph input or initializer");
+            }
+            if (r != v && !produced[v]) {
+                throw invalid("value " + v + " is a view of " + r + " but no node produces it");
+            }
         }
     }
 

@@ -6,7 +6,7 @@ public final class GraphCycleException extends RuntimeException {
     private static final long serialVersionUID = 1L;
     private final int nodeId;
 
-    public GraphCycleException(int nodeId) {
+    GraphCycleException(int nodeId) {
         super("cycle through node " + nodeId);
         this.nodeId = nodeId;
     }

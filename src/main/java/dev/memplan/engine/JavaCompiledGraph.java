@@ -5,107 +5,64 @@ import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
-/** The Java engine's schedule: plain int arrays, never mutated after construction. */
-final class JavaCompiledGraph implements CompiledGraph {
-    private final int numValues;
-    private final int numPositions;
-    private final int[] order;
-    private final int[] ownerValue;
+/**
+ * The Java engine's schedule: plain int arrays, never mutated after construction. {@link #allocate}
+ * is {@code memplan_allocate} in memplan_core.h, step for step.
+ */
+final class JavaCompiledGraph extends BaseCompiledGraph {
     private final int[] ownerDef;
     private final int[] ownerUseEnd;
     private final int[] defOffsets;
     private final int[] freeOffsets;
     private final int[] freeOwners;
-    private final SkipTowers towers;
     /** Free sets of finished allocations, reused: one per thread planning at the same time. */
     private final ConcurrentLinkedQueue<FreeSlotSet> pool = new ConcurrentLinkedQueue<>();
 
     JavaCompiledGraph(int numValues, int numPositions, int[] order, int[] ownerValue, int[] ownerDef,
                       int[] ownerUseEnd, int[] defOffsets, int[] freeOffsets, int[] freeOwners) {
-        this.numValues = numValues;
-        this.numPositions = numPositions;
-        this.order = order;
-        this.ownerValue = ownerValue;
+        super("java", numValues, numPositions, IntBuffer.wrap(order), IntBuffer.wrap(ownerValue),
+                IntBuffer.wrap(ownerDef), IntBuffer.wrap(ownerUseEnd));
         this.ownerDef = ownerDef;
         this.ownerUseEnd = ownerUseEnd;
         this.defOffsets = defOffsets;
         this.freeOffsets = freeOffsets;
         this.freeOwners = freeOwners;
-        this.towers = new SkipTowers(ownerValue.length);
-    }
-
-    @Override
-    public String engineName() {
-        return "java";
-    }
-
-    @Override
-    public int numValues() {
-        return numValues;
-    }
-
-    @Override
-    public int numOwners() {
-        return ownerValue.length;
-    }
-
-    @Override
-    public int numPositions() {
-        return numPositions;
-    }
-
-    @Override
-    public IntBuffer order() {
-        return IntBuffer.wrap(order).asReadOnlyBuffer();
-    }
-
-    @Override
-    public IntBuffer ownerValues() {
-        return IntBuffer.wrap(ownerValue).asReadOnlyBuffer();
-    }
-
-    @Override
-    public IntBuffer ownerDefs() {
-        return IntBuffer.wrap(ownerDef).asReadOnlyBuffer();
-    }
-
-    @Override
-    public IntBuffer ownerUseEnds() {
-        return IntBuffer.wrap(ownerUseEnd).asReadOnlyBuffer();
     }
 
     @Override
     public LongBuffer newSizeBuffer() {
-        return LongBuffer.allocate(ownerValue.length);
+        return LongBuffer.allocate(numOwners);
     }
 
     @Override
     public Allocation allocate(LongBuffer ownerSizes) {
-        int numOwners = ownerValue.length;
         SizeChecks.check(ownerSizes, numOwners);
         long[] size = sizesOf(ownerSizes, numOwners);
         int[] ownerSlot = new int[numOwners];
         FreeSlotSet free = pool.poll();
         if (free == null) {
-            free = new FreeSlotSet(towers, numOwners);
+            free = new FreeSlotSet(numOwners);
         }
         long live = 0;
         long lowerBound = 0;
         long naive = 0;
+        long peak = 0;
         for (int p = 0; p < numPositions; p++) {
             for (int o = defOffsets[p]; o < defOffsets[p + 1]; o++) {
                 long need = size[o];
+                naive += need; // SizeChecks: no sum overflows
                 int slot = free.pollCeiling(need);
-                if (slot < 0) {
+                if (slot == FreeSlotSet.NONE) {
                     slot = free.open(need);
+                    peak += need;
                 }
                 ownerSlot[o] = slot;
                 live += need;
-                naive += need;
             }
             if (live > lowerBound) {
                 lowerBound = live;
             }
+            // Free after allocating: a node's outputs never land on its own inputs.
             for (int k = freeOffsets[p]; k < freeOffsets[p + 1]; k++) {
                 int o = freeOwners[k];
                 free.add(ownerSlot[o]);
@@ -115,10 +72,6 @@ final class JavaCompiledGraph implements CompiledGraph {
         long[] capacity = free.capacities();
         free.reset();
         pool.offer(free);
-        long peak = 0;
-        for (long c : capacity) {
-            peak += c;
-        }
         return new Allocation(capacity.length, peak, naive, lowerBound,
                 IntBuffer.wrap(ownerSlot).asReadOnlyBuffer(), LongBuffer.wrap(capacity).asReadOnlyBuffer());
     }
@@ -143,7 +96,6 @@ final class JavaCompiledGraph implements CompiledGraph {
 
     @Override
     public OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort) {
-        int numOwners = ownerValue.length;
         SizeChecks.check(ownerSizes, numOwners);
         long[] size = sizesOf(ownerSizes, numOwners);
         long[] offset = new long[numOwners];

@@ -6,7 +6,9 @@ import java.util.Arrays;
 
 /** The pure-Java engine: the reference the native engine is checked against, and its fallback. */
 public final class JavaEngine implements PlanningEngine {
+    private static final int NONE = FlatGraph.NONE;
 
+    /** The engine; it keeps no state, so one instance serves every caller. */
     public static final JavaEngine INSTANCE = new JavaEngine();
 
     private JavaEngine() {
@@ -17,88 +19,209 @@ public final class JavaEngine implements PlanningEngine {
         return "java";
     }
 
+    /**
+     * Orders the nodes (Kahn, smallest ready id first), finds the owners and their intervals
+     * {@code [def, useEnd]}, and buckets owners by def and by useEnd so that allocation never walks
+     * the graph. {@code memplan_compile} in memplan_core.h runs the same helpers, named alike.
+     */
     @Override
     public CompiledGraph compile(FlatGraph g, int[] valueRoot, boolean includeGraphInputs) {
         g.validate(); // as the native engine does: a public engine accepts no array it would misread
-        NativeEngine.checkRoots(valueRoot, g.numValues());
         int numValues = g.numValues();
         int numNodes = g.numNodes();
-        int[] inOff = g.inputOffsets();
-        int[] ins = g.inputs();
+        int numPositions = g.numPositions();
+        g.validateValues(valueRoot);
+        int[] producer = findProducers(g);
+
+        int[] indegree = new int[numNodes];
+        int[] successorOffsets = new int[numNodes + 1];
+        int[] successors = buildSuccessors(g, producer, indegree, successorOffsets);
+        int[] order = new int[numNodes];
+        if (kahnOrder(numNodes, successorOffsets, successors, indegree, order) < numNodes) {
+            throw new GraphCycleException(firstWaiting(indegree));
+        }
+
+        int[] ownerIndex = new int[numValues];
+        int[] ownerValue = new int[numValues];
+        int[] ownerDef = new int[numValues];
+        int[] ownerUseEnd = new int[numValues];
+        int[] defOffsets = new int[numPositions + 1];
+        int count = collectOwners(g, valueRoot, includeGraphInputs, order, ownerIndex, ownerValue, ownerDef,
+                ownerUseEnd, defOffsets);
+        computeUseEnds(g, valueRoot, order, ownerIndex, ownerUseEnd);
+        int[] freeOffsets = new int[numPositions + 1];
+        int[] freeOwners = new int[count];
+        bucketByUseEnd(count, numPositions, ownerUseEnd, freeOffsets, freeOwners);
+        return new JavaCompiledGraph(numValues, numPositions, order, Arrays.copyOf(ownerValue, count),
+                Arrays.copyOf(ownerDef, count), Arrays.copyOf(ownerUseEnd, count), defOffsets, freeOffsets,
+                freeOwners);
+    }
+
+    /** The producing node of every value, {@link FlatGraph#NONE} for graph inputs and initializers. */
+    static int[] findProducers(FlatGraph g) {
         int[] outOff = g.outputOffsets();
         int[] outs = g.outputs();
-        int[] flags = g.valueFlags();
-
-        int[] producer = new int[numValues];
-        Arrays.fill(producer, -1);
-        for (int n = 0; n < numNodes; n++) {
+        int[] producer = new int[g.numValues()];
+        Arrays.fill(producer, NONE);
+        for (int n = 0; n < g.numNodes(); n++) {
             for (int k = outOff[n]; k < outOff[n + 1]; k++) {
                 producer[outs[k]] = n;
             }
         }
-        int[] order = kahnOrder(numValues, numNodes, inOff, ins, outOff, outs, producer);
-        int[] position = new int[numNodes];
-        for (int p = 0; p < numNodes; p++) {
-            position[order[p]] = p;
-        }
+        return producer;
+    }
 
-        // Owners in allocation order: included graph inputs by ascending id, then node outputs.
-        int numPositions = g.numPositions();
-        int[] ownerIndex = new int[numValues];
-        Arrays.fill(ownerIndex, -1);
-        int[] ownerValue = new int[numValues];
-        int[] ownerDef = new int[numValues];
-        int[] defOffsets = new int[numPositions + 1];
-        int count = 0;
-        if (includeGraphInputs) {
-            for (int v = 0; v < numValues; v++) {
-                if ((flags[v] & (FlatGraph.GRAPH_INPUT | FlatGraph.INITIALIZER)) == FlatGraph.GRAPH_INPUT
-                        && valueRoot[v] == v && producer[v] < 0) {
-                    ownerIndex[v] = count;
-                    ownerValue[count++] = v;
+    /**
+     * Dependency edges producer -> consumer in CSR form, one per consuming input, so a node reading
+     * a value twice waits on it twice: fills {@code successorOffsets} and {@code indegree} and
+     * returns the successors.
+     */
+    static int[] buildSuccessors(FlatGraph g, int[] producer, int[] indegree, int[] successorOffsets) {
+        int numNodes = g.numNodes();
+        int[] inOff = g.inputOffsets();
+        int[] ins = g.inputs();
+        for (int n = 0; n < numNodes; n++) {
+            for (int k = inOff[n]; k < inOff[n + 1]; k++) {
+                int u = ins[k];
+                if (u != NONE && producer[u] != NONE) {
+                    indegree[n]++;
+                    successorOffsets[producer[u] + 1]++;
                 }
             }
         }
-        for (int p = 0; p < numNodes; p++) {
+        for (int n = 0; n < numNodes; n++) {
+            successorOffsets[n + 1] += successorOffsets[n];
+        }
+        int[] successors = new int[successorOffsets[numNodes]];
+        int[] cursor = Arrays.copyOf(successorOffsets, numNodes);
+        for (int n = 0; n < numNodes; n++) {
+            for (int k = inOff[n]; k < inOff[n + 1]; k++) {
+                int u = ins[k];
+                if (u != NONE && producer[u] != NONE) {
+                    successors[cursor[producer[u]]++] = n;
+                }
+            }
+        }
+        return successors;
+    }
+
+    /**
+     * Kahn's algorithm; among ready nodes the smallest id goes first. Consumes {@code indegree};
+     * returns how many nodes it placed in {@code order}, fewer than {@code numNodes} on a cycle.
+     */
+    static int kahnOrder(int numNodes, int[] successorOffsets, int[] successors, int[] indegree, int[] order) {
+        IntMinHeap ready = new IntMinHeap(numNodes);
+        for (int n = 0; n < numNodes; n++) {
+            if (indegree[n] == 0) {
+                ready.push(n);
+            }
+        }
+        int placed = 0;
+        while (!ready.isEmpty()) {
+            int n = ready.pop();
+            order[placed++] = n;
+            for (int e = successorOffsets[n]; e < successorOffsets[n + 1]; e++) {
+                int s = successors[e];
+                if (--indegree[s] == 0) {
+                    ready.push(s);
+                }
+            }
+        }
+        return placed;
+    }
+
+    /** The smallest node a cycle left unordered: every such node still waits on an edge. */
+    static int firstWaiting(int[] indegree) {
+        for (int n = 0; n < indegree.length; n++) {
+            if (indegree[n] > 0) {
+                return n;
+            }
+        }
+        return NONE;
+    }
+
+    /**
+     * Owners in allocation order: included graph inputs (ascending id, def 0), then each
+     * position's owner outputs in output order (def = its position); {@code defOffsets} buckets
+     * them by def, and every owner's useEnd starts at its def. Returns the owner count.
+     */
+    static int collectOwners(FlatGraph g, int[] valueRoot, boolean includeGraphInputs, int[] order,
+                             int[] ownerIndex, int[] ownerValue, int[] ownerDef, int[] ownerUseEnd,
+                             int[] defOffsets) {
+        int[] outOff = g.outputOffsets();
+        int[] outs = g.outputs();
+        int[] flags = g.valueFlags();
+        Arrays.fill(ownerIndex, NONE);
+        int count = 0;
+        if (includeGraphInputs) {
+            for (int v = 0; v < g.numValues(); v++) {
+                if ((flags[v] & (FlatGraph.GRAPH_INPUT | FlatGraph.INITIALIZER)) == FlatGraph.GRAPH_INPUT
+                        && valueRoot[v] == v) {
+                    ownerIndex[v] = count;
+                    ownerValue[count] = v;
+                    ownerDef[count] = 0;
+                    ownerUseEnd[count] = 0;
+                    count++;
+                }
+            }
+        }
+        for (int p = 0; p < g.numNodes(); p++) {
             int n = order[p];
             for (int k = outOff[n]; k < outOff[n + 1]; k++) {
                 int v = outs[k];
                 if (valueRoot[v] == v && (flags[v] & FlatGraph.INITIALIZER) == 0) {
                     ownerIndex[v] = count;
+                    ownerValue[count] = v;
                     ownerDef[count] = p;
-                    ownerValue[count++] = v;
+                    ownerUseEnd[count] = p;
+                    count++;
                 }
             }
             defOffsets[p + 1] = count;
         }
-        defOffsets[numPositions] = count;
+        defOffsets[g.numPositions()] = count; // an empty graph's one position
+        return count;
+    }
 
-        // useEnd: the last position that reads the owner or any view folding to it.
-        int[] ownerUseEnd = Arrays.copyOf(ownerDef, count);
-        for (int p = 0; p < numNodes; p++) {
+    /**
+     * useEnd: every read of the owner or of a view folding to it raises it to the reader's
+     * position, and graph outputs live to the last position.
+     */
+    static void computeUseEnds(FlatGraph g, int[] valueRoot, int[] order, int[] ownerIndex, int[] ownerUseEnd) {
+        int[] inOff = g.inputOffsets();
+        int[] ins = g.inputs();
+        int[] flags = g.valueFlags();
+        for (int p = 0; p < g.numNodes(); p++) {
             int n = order[p];
             for (int k = inOff[n]; k < inOff[n + 1]; k++) {
                 int u = ins[k];
-                if (u >= 0) {
-                    int o = ownerIndex[valueRoot[u]];
-                    if (o >= 0 && ownerUseEnd[o] < p) {
-                        ownerUseEnd[o] = p;
-                    }
+                if (u == NONE) {
+                    continue;
+                }
+                int o = ownerIndex[valueRoot[u]];
+                if (o != NONE && ownerUseEnd[o] < p) {
+                    ownerUseEnd[o] = p;
                 }
             }
         }
-        int last = numPositions - 1;
-        for (int v = 0; v < numValues; v++) {
-            if ((flags[v] & FlatGraph.GRAPH_OUTPUT) != 0) {
-                int o = ownerIndex[valueRoot[v]];
-                if (o >= 0) {
-                    ownerUseEnd[o] = last;
-                }
+        int last = g.numPositions() - 1;
+        for (int v = 0; v < g.numValues(); v++) {
+            if ((flags[v] & FlatGraph.GRAPH_OUTPUT) == 0) {
+                continue;
+            }
+            int o = ownerIndex[valueRoot[v]];
+            if (o != NONE) {
+                ownerUseEnd[o] = last;
             }
         }
+    }
 
-        // Free buckets: owners grouped by useEnd, ascending owner index (a counting sort).
-        int[] freeOffsets = new int[numPositions + 1];
+    /**
+     * Owners grouped by useEnd into {@code freeOffsets} and {@code freeOwners}, ascending owner
+     * index within a position: a stable counting sort.
+     */
+    static void bucketByUseEnd(int count, int numPositions, int[] ownerUseEnd, int[] freeOffsets,
+                               int[] freeOwners) {
         for (int o = 0; o < count; o++) {
             freeOffsets[ownerUseEnd[o] + 1]++;
         }
@@ -106,70 +229,9 @@ public final class JavaEngine implements PlanningEngine {
             freeOffsets[p + 1] += freeOffsets[p];
         }
         int[] cursor = Arrays.copyOf(freeOffsets, numPositions);
-        int[] freeOwners = new int[count];
         for (int o = 0; o < count; o++) {
             freeOwners[cursor[ownerUseEnd[o]]++] = o;
         }
-        return new JavaCompiledGraph(numValues, numPositions, order, Arrays.copyOf(ownerValue, count),
-                Arrays.copyOf(ownerDef, count), ownerUseEnd, defOffsets, freeOffsets, freeOwners);
-    }
-
-    /** Kahn's algorithm; among ready nodes the smallest id goes first. */
-    private static int[] kahnOrder(int numValues, int numNodes, int[] inOff, int[] ins, int[] outOff, int[] outs,
-                                   int[] producer) {
-        // consumers of each value, CSR, with multiplicity (a node reading a value twice waits on it twice)
-        int[] consOff = new int[numValues + 1];
-        int[] indegree = new int[numNodes];
-        for (int n = 0; n < numNodes; n++) {
-            for (int k = inOff[n]; k < inOff[n + 1]; k++) {
-                int u = ins[k];
-                if (u >= 0 && producer[u] >= 0) {
-                    consOff[u + 1]++;
-                    indegree[n]++;
-                }
-            }
-        }
-        for (int v = 0; v < numValues; v++) {
-            consOff[v + 1] += consOff[v];
-        }
-        int[] consumers = new int[consOff[numValues]];
-        int[] fill = Arrays.copyOf(consOff, numValues);
-        for (int n = 0; n < numNodes; n++) {
-            for (int k = inOff[n]; k < inOff[n + 1]; k++) {
-                int u = ins[k];
-                if (u >= 0 && producer[u] >= 0) {
-                    consumers[fill[u]++] = n;
-                }
-            }
-        }
-        IntMinHeap ready = new IntMinHeap(numNodes);
-        for (int n = 0; n < numNodes; n++) {
-            if (indegree[n] == 0) {
-                ready.push(n);
-            }
-        }
-        int[] order = new int[numNodes];
-        int placed = 0;
-        while (!ready.isEmpty()) {
-            int n = ready.pop();
-            order[placed++] = n;
-            for (int k = outOff[n]; k < outOff[n + 1]; k++) {
-                int v = outs[k];
-                for (int c = consOff[v]; c < consOff[v + 1]; c++) {
-                    if (--indegree[consumers[c]] == 0) {
-                        ready.push(consumers[c]);
-                    }
-                }
-            }
-        }
-        if (placed < numNodes) {
-            for (int n = 0; n < numNodes; n++) {
-                if (indegree[n] > 0) {
-                    throw new GraphCycleException(n);
-                }
-            }
-        }
-        return order;
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import org.bytedeco.javacpp.annotation.Cast;
+import org.bytedeco.javacpp.annotation.MemberGetter;
 import org.bytedeco.javacpp.annotation.Platform;
 
 /**
@@ -15,14 +16,43 @@ import org.bytedeco.javacpp.annotation.Platform;
  */
 @Platform(include = "memplan_core.h", compiler = "cpp17")
 final class MemplanNative {
+    // Return codes: MEMPLAN_OK, ... in memplan_core.h (MirroredEnginesTest checks they agree).
     static final int OK = 0;
     static final int CYCLE = 1;
     static final int BAD_ARGUMENT = 2;
     static final int OVERFLOW = 3;
     static final int OUT_OF_MEMORY = 4;
 
+    // Where memplan_allocate writes each total: MEMPLAN_STAT_NUM_SLOTS, ... in memplan_core.h.
+    static final int STAT_NUM_SLOTS = 0;
+    static final int STAT_PEAK_BYTES = 1;
+    static final int STAT_NAIVE_BYTES = 2;
+    static final int STAT_LOWER_BOUND_BYTES = 3;
+    static final int NUM_STATS = 4;
+
     private MemplanNative() {
     }
+
+    /** The macros of memplan_core.h the constants above name, read so a test can hold them equal. */
+    @MemberGetter static native int MEMPLAN_OK();
+
+    @MemberGetter static native int MEMPLAN_CYCLE();
+
+    @MemberGetter static native int MEMPLAN_BAD_ARGUMENT();
+
+    @MemberGetter static native int MEMPLAN_OVERFLOW();
+
+    @MemberGetter static native int MEMPLAN_OUT_OF_MEMORY();
+
+    @MemberGetter static native int MEMPLAN_STAT_NUM_SLOTS();
+
+    @MemberGetter static native int MEMPLAN_STAT_PEAK_BYTES();
+
+    @MemberGetter static native int MEMPLAN_STAT_NAIVE_BYTES();
+
+    @MemberGetter static native int MEMPLAN_STAT_LOWER_BOUND_BYTES();
+
+    @MemberGetter static native int MEMPLAN_NUM_STATS();
 
     /**
      * Orders the nodes and computes owners and intervals; every array is the address of native
@@ -63,10 +93,20 @@ final class MemplanNative {
     /**
      * Offsets planning (memplan_offsets_plan): places {@code numOwners} intervals at byte offsets
      * in one arena; writes each owner's offset and stats {peak, naive, lower bound}. Every array is
-     * the address of native memory its caller keeps alive for the duration of the call.
+     * the address of native memory its caller keeps alive for the duration of the call;
+     * {@code scratch} holds {@link #memplan_offsets_scratch_bytes} bytes, 8-byte aligned (with
+     * {@code withCanonical} 0 at least; with 1 the canonical phase allocates nothing either), and
+     * {@code stats} four longs: peak, naive, lower bound, and 1 when the canonical phase ran.
      */
     static native int memplan_offsets_plan(int numOwners, int numPositions, @Cast("const int*") long ownerDef,
                                            @Cast("const int*") long ownerUseEnd,
                                            @Cast("const long long*") long ownerSize, int effort,
-                                           @Cast("long long*") long ownerOffset, @Cast("long long*") long stats);
+                                           @Cast("long long*") long ownerOffset, @Cast("long long*") long stats,
+                                           @Cast("void*") long scratch, long scratchBytes);
+
+    /**
+     * Bytes of scratch {@link #memplan_offsets_plan} needs for its sweep, plus its canonical phase
+     * when {@code withCanonical} is 1; -1 when the counts are out of range.
+     */
+    static native long memplan_offsets_scratch_bytes(int numOwners, int numPositions, int withCanonical);
 }

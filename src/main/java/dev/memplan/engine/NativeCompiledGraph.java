@@ -13,18 +13,20 @@ import org.bytedeco.javacpp.IntPointer;
  * through a small pool, one per thread planning at the same time; a plan allocates only its own
  * results (slot per owner, capacity per slot), carved from {@link DirectSlabs}.
  */
-final class NativeCompiledGraph implements CompiledGraph {
-    private final int numValues;
-    private final int numOwners;
-    private final int numPositions;
-    private final IntBuffer order;
-    private final IntBuffer ownerValue;
-    private final IntBuffer ownerDef;
-    private final IntBuffer ownerUseEnd;
+final class NativeCompiledGraph extends BaseCompiledGraph {
     private final IntBuffer defOffsets;
     private final IntBuffer freeOffsets;
     private final IntBuffer freeOwners;
     private final long scratchBytes;
+    /** The offsets planner's scratch: its sweep's, and with its canonical phase's. */
+    private final long offsetsSweepBytes;
+    private final long offsetsFullBytes;
+    /**
+     * Set once a request of this schedule needed the canonical phase: from then on the pooled
+     * scratch grows to hold it too, so that phase stops allocating per request. Schedules whose
+     * sweep always reaches the bound never pay for that memory.
+     */
+    private volatile boolean offsetsNeedCanonical;
     /** Addresses of the bucket arrays above, taken once: the buffers are fields, so they stay valid. */
     private final long defOffsetsAddress;
     private final long freeOffsetsAddress;
@@ -35,20 +37,16 @@ final class NativeCompiledGraph implements CompiledGraph {
     /** Scratch of finished allocations, reused: one per thread planning at the same time. */
     private final ConcurrentLinkedQueue<NativeScratch> scratchPool = new ConcurrentLinkedQueue<>();
 
-    private NativeCompiledGraph(int numValues, int numOwners, int numPositions, IntBuffer order,
+    private NativeCompiledGraph(int numValues, int numPositions, IntBuffer order,
                                 IntBuffer ownerValue, IntBuffer ownerDef, IntBuffer ownerUseEnd,
                                 IntBuffer defOffsets, IntBuffer freeOffsets, IntBuffer freeOwners) {
-        this.numValues = numValues;
-        this.numOwners = numOwners;
-        this.numPositions = numPositions;
-        this.order = order;
-        this.ownerValue = ownerValue;
-        this.ownerDef = ownerDef;
-        this.ownerUseEnd = ownerUseEnd;
+        super("native", numValues, numPositions, order, ownerValue, ownerDef, ownerUseEnd);
         this.defOffsets = defOffsets;
         this.freeOffsets = freeOffsets;
         this.freeOwners = freeOwners;
         this.scratchBytes = MemplanNative.memplan_allocate_scratch_bytes(numOwners);
+        this.offsetsSweepBytes = NativeEngine.offsetsScratchBytes(numOwners, Math.max(numPositions, 1), false);
+        this.offsetsFullBytes = NativeEngine.offsetsScratchBytes(numOwners, Math.max(numPositions, 1), true);
         this.defOffsetsAddress = MemplanNative.memplan_address(defOffsets);
         this.freeOffsetsAddress = MemplanNative.memplan_address(freeOffsets);
         this.freeOwnersAddress = MemplanNative.memplan_address(freeOwners);
@@ -97,7 +95,7 @@ final class NativeCompiledGraph implements CompiledGraph {
                     throw new IllegalStateException("native compile returned an owner id out of range at " + i);
                 }
             }
-            return new NativeCompiledGraph(v, owners, p, keep(order, n), values, keep(ownerDef, owners),
+            return new NativeCompiledGraph(v, p, keep(order, n), values, keep(ownerDef, owners),
                     keep(ownerUseEnd, owners), defs, frees, freed);
         }
     }
@@ -142,49 +140,12 @@ final class NativeCompiledGraph implements CompiledGraph {
                 throw new IllegalArgumentException("native " + call + " rejected its arguments");
             case MemplanNative.OUT_OF_MEMORY:
                 throw new OutOfMemoryError("native " + call + ": its temporary arrays could not be allocated");
-            default:
-                throw new IllegalStateException("native " + call + " failed with code " + rc);
+            case MemplanNative.CYCLE: // only compile reports one, with the node it names
+                throw new IllegalStateException("native " + call + " reported a cycle where none can occur");
+            default: // memplan_core.h has no other code
+                throw new IllegalStateException("native " + call + " returned " + rc
+                        + ", which memplan_core.h does not define");
         }
-    }
-
-    @Override
-    public String engineName() {
-        return "native";
-    }
-
-    @Override
-    public int numValues() {
-        return numValues;
-    }
-
-    @Override
-    public int numOwners() {
-        return numOwners;
-    }
-
-    @Override
-    public int numPositions() {
-        return numPositions;
-    }
-
-    @Override
-    public IntBuffer order() {
-        return order.asReadOnlyBuffer();
-    }
-
-    @Override
-    public IntBuffer ownerValues() {
-        return ownerValue.asReadOnlyBuffer();
-    }
-
-    @Override
-    public IntBuffer ownerDefs() {
-        return ownerDef.asReadOnlyBuffer();
-    }
-
-    @Override
-    public IntBuffer ownerUseEnds() {
-        return ownerUseEnd.asReadOnlyBuffer();
     }
 
     @Override
@@ -229,11 +190,12 @@ final class NativeCompiledGraph implements CompiledGraph {
                     MemplanNative.memplan_address(ownerSlot), 0L, scratch.capacityAddress(), scratch.statsAddress(),
                     scratch.treapAddress(), scratch.treapBytes);
             check(rc, "allocate");
-            int numSlots = (int) scratch.stat(0);
+            int numSlots = (int) scratch.stat(MemplanNative.STAT_NUM_SLOTS);
             // Capacities are one per slot, usually few: copied out of the scratch sized for the worst case.
             LongBuffer capacity = DirectSlabs.allocate(numSlots * Long.BYTES).asLongBuffer();
             capacity.put(scratch.capacities(numSlots)).flip();
-            return new Allocation(numSlots, scratch.stat(1), scratch.stat(2), scratch.stat(3),
+            return new Allocation(numSlots, scratch.stat(MemplanNative.STAT_PEAK_BYTES),
+                    scratch.stat(MemplanNative.STAT_NAIVE_BYTES), scratch.stat(MemplanNative.STAT_LOWER_BOUND_BYTES),
                     ownerSlot.asReadOnlyBuffer(), capacity.asReadOnlyBuffer());
         } finally {
             // The native call read these through raw addresses: keep them alive until it returned.
@@ -257,8 +219,13 @@ final class NativeCompiledGraph implements CompiledGraph {
             // The plan keeps each owner's offset where the C++ code writes it: no copy.
             ownerOffset = DirectSlabs.allocate(Math.multiplyExact(numOwners, Long.BYTES)).asLongBuffer();
             int rc = MemplanNative.memplan_offsets_plan(numOwners, numPositions, ownerDefAddress, ownerUseEndAddress,
-                    sizesAddress, effort, MemplanNative.memplan_address(ownerOffset), scratch.statsAddress());
+                    sizesAddress, effort, MemplanNative.memplan_address(ownerOffset), scratch.statsAddress(),
+                    scratch.offsetsScratchAddress(offsetsNeedCanonical ? offsetsFullBytes : offsetsSweepBytes),
+                    scratch.offsetsScratchBytes());
             check(rc, "offsets plan");
+            if (scratch.stat(3) == 1) {
+                offsetsNeedCanonical = true;
+            }
             return new OffsetAllocation(scratch.stat(0), scratch.stat(1), scratch.stat(2),
                     ownerOffset.asReadOnlyBuffer());
         } finally {

@@ -3,6 +3,7 @@ package dev.memplan.engine;
 
 import java.nio.LongBuffer;
 import java.util.Optional;
+import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.IntPointer;
 import org.bytedeco.javacpp.Loader;
 import org.bytedeco.javacpp.LongPointer;
@@ -69,21 +70,21 @@ public final class NativeEngine implements PlanningEngine {
     @Override
     public CompiledGraph compile(FlatGraph graph, int[] valueRoot, boolean includeGraphInputs) {
         graph.validate();
-        checkRoots(valueRoot, graph.numValues());
+        graph.validateValues(valueRoot);
         return NativeCompiledGraph.compile(graph, valueRoot, includeGraphInputs);
     }
 
-    /** Roots must be in range and be their own roots, or the native code would follow garbage. */
-    static void checkRoots(int[] valueRoot, int numValues) {
-        if (valueRoot.length != numValues) {
-            throw FlatGraph.invalid("valueRoot has " + valueRoot.length + " entries, expected " + numValues);
+    /**
+     * Bytes of the offsets planner's scratch, for its sweep alone or with its canonical phase (at
+     * least 8, so a pointer is never empty).
+     */
+    static long offsetsScratchBytes(int numOwners, int numPositions, boolean withCanonical) {
+        long bytes = MemplanNative.memplan_offsets_scratch_bytes(numOwners, numPositions, withCanonical ? 1 : 0);
+        if (bytes < 0) {
+            throw new IllegalArgumentException(
+                    "too many owners (" + numOwners + ") or positions (" + numPositions + ") for one offsets plan");
         }
-        for (int v = 0; v < numValues; v++) {
-            int r = valueRoot[v];
-            if (r < 0 || r >= numValues || valueRoot[r] != r) {
-                throw FlatGraph.invalid("value " + v + " has root " + r + ", which is not a root value");
-            }
-        }
+        return Math.max(bytes, 8);
     }
 
     @Override
@@ -92,12 +93,13 @@ public final class NativeEngine implements PlanningEngine {
         int n = sizes.length;
         try (IntPointer defs = new IntPointer(Math.max(n, 1)); IntPointer ends = new IntPointer(Math.max(n, 1));
              LongPointer size = new LongPointer(Math.max(n, 1)); LongPointer offset = new LongPointer(Math.max(n, 1));
-             LongPointer stats = new LongPointer(3)) {
+             LongPointer stats = new LongPointer(4);
+             BytePointer scratch = new BytePointer(offsetsScratchBytes(n, numPositions, true))) {
             defs.put(def);
             ends.put(useEnd);
             size.put(sizes);
             int rc = MemplanNative.memplan_offsets_plan(n, numPositions, defs.address(), ends.address(), size.address(),
-                    effort, offset.address(), stats.address());
+                    effort, offset.address(), stats.address(), scratch.address(), scratch.capacity());
             NativeCompiledGraph.check(rc, "offsets plan");
             long[] out = new long[n];
             offset.get(out);

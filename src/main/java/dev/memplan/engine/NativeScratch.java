@@ -18,6 +18,8 @@ final class NativeScratch {
     private final LongPointer sizes;
     private final LongPointer capacity;
     private final LongPointer stats;
+    /** Only the thread holding this scratch touches it (the pool hands it to one request at a time). */
+    private BytePointer offsetsWork;
     /** Views made once: JavaCPP builds each asBuffer() view through JNI. */
     private final LongBuffer sizesView;
     private final LongBuffer capacityView;
@@ -27,7 +29,7 @@ final class NativeScratch {
         this.treap = new BytePointer(Math.max(treapBytes, 8));
         this.sizes = new LongPointer(Math.max(numOwners, 1));
         this.capacity = new LongPointer(Math.max(numOwners, 1));
-        this.stats = new LongPointer(4);
+        this.stats = new LongPointer(MemplanNative.NUM_STATS);
         this.sizesView = sizes.asBuffer();
         this.capacityView = capacity.asBuffer();
     }
@@ -54,6 +56,25 @@ final class NativeScratch {
 
     long capacityAddress() {
         return capacity.address();
+    }
+
+    /**
+     * The offsets planner's scratch of at least {@code bytes} bytes, made on the first offsets plan
+     * (a schedule planned only as slots never pays for it), replaced when a larger one is asked
+     * for, and reused otherwise.
+     */
+    long offsetsScratchAddress(long bytes) {
+        if (offsetsWork == null || offsetsWork.capacity() < bytes) {
+            if (offsetsWork != null) {
+                offsetsWork.close();
+            }
+            offsetsWork = new BytePointer(bytes);
+        }
+        return offsetsWork.address();
+    }
+
+    long offsetsScratchBytes() {
+        return offsetsWork.capacity();
     }
 
     long statsAddress() {

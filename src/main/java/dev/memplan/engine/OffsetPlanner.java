@@ -2,7 +2,7 @@
 package dev.memplan.engine;
 
 /**
- * Offsets planning (DESIGN 5b) in pure Java: every buffer gets a byte offset in one arena, and
+ * Offsets planning (docs/design.md §5b) in pure Java: every buffer gets a byte offset in one arena, and
  * buffers whose inclusive intervals overlap never share a byte.
  *
  * <p>Mirrored line for line by {@code memplan_offsets_plan} in {@code memplan_core.h}: the same
@@ -204,7 +204,6 @@ final class OffsetPlanner {
         private final int[] next;
         private final int[] left;
         private final int[] right;
-        private final int[] prio;
         private final int[] freeIds;
         private int numFreeIds;
         private int root = -1;
@@ -220,10 +219,6 @@ final class OffsetPlanner {
             next = new int[segments];
             left = new int[segments];
             right = new int[segments];
-            prio = new int[segments];
-            for (int k = 0; k < segments; k++) {
-                prio[k] = priority(k);
-            }
             freeIds = new int[n + 1];
             for (int k = 0; k <= n; k++) {
                 freeIds[k] = segments - 1 - k; // gap ids handed out from n upwards
@@ -352,8 +347,8 @@ final class OffsetPlanner {
             int parent = -1;
             boolean parentLeft = false;
             int cur = t;
-            int rank = prio[s];
-            while (cur >= 0 && prio[cur] > rank) {
+            int rank = priority(s);
+            while (cur >= 0 && priority(cur) > rank) {
                 parent = cur;
                 parentLeft = keyLess(s, cur);
                 cur = parentLeft ? left[cur] : right[cur];
@@ -432,7 +427,7 @@ final class OffsetPlanner {
             while (a >= 0 && b >= 0) {
                 int take;
                 boolean takeRight;
-                if (prio[a] > prio[b]) { // a's root stays on top; merge its right side with b
+                if (priority(a) > priority(b)) { // a's root stays on top; merge its right side with b
                     take = a;
                     a = right[a];
                     takeRight = true;
@@ -476,8 +471,10 @@ final class OffsetPlanner {
     // ---------------------------------------------------------------- canonical
 
     /**
-     * Buffers with a size in the order of rank {@code rank}, as buffer indexes: a stable merge sort
-     * on a total order, so both engines get the same array.
+     * Buffers with a size in the order of rank {@code rank}, as buffer indexes. Size and length
+     * ranks are two stable radix sorts (the secondary key first; buffers start in index order, the
+     * last tie-break); the area rank, whose key is a 128-bit product, is a stable merge sort. Each
+     * is a total order, so both engines get the same array.
      */
     static int[] rankOrder(int rank, int[] def, int[] useEnd, long[] size) {
         int m = 0;
@@ -494,6 +491,72 @@ final class OffsetPlanner {
             }
         }
         int[] scratch = new int[m];
+        if (rank == RANK_SIZE || rank == RANK_LENGTH) {
+            long[] length = new long[size.length];
+            for (int i = 0; i < size.length; i++) {
+                length[i] = (long) useEnd[i] - def[i] + 1;
+            }
+            long[] secondary = rank == RANK_SIZE ? length : size;
+            long[] primary = rank == RANK_SIZE ? size : length;
+            int[] histogram = new int[RADIX_DIGITS * RADIX_BUCKETS];
+            radixSortDescending(order, m, secondary, scratch, histogram);
+            radixSortDescending(order, m, primary, scratch, histogram);
+            return order;
+        }
+        mergeSortByRank(rank, order, m, def, useEnd, size, scratch);
+        return order;
+    }
+
+    static final int RADIX_DIGITS = 8;
+    static final int RADIX_BUCKETS = 256;
+
+    /**
+     * Sorts {@code order[0, m)} stably by {@code key[order[k]]} descending (keys >= 0): least
+     * significant byte first, skipping a byte that every key shares.
+     */
+    static void radixSortDescending(int[] order, int m, long[] key, int[] scratch, int[] histogram) {
+        java.util.Arrays.fill(histogram, 0);
+        for (int k = 0; k < m; k++) {
+            long v = key[order[k]];
+            for (int d = 0; d < RADIX_DIGITS; d++) {
+                histogram[d * RADIX_BUCKETS + (int) ((v >>> (8 * d)) & 0xFF)]++;
+            }
+        }
+        int[] from = order;
+        int[] to = scratch;
+        for (int d = 0; d < RADIX_DIGITS; d++) {
+            int base = d * RADIX_BUCKETS;
+            boolean shared = false;
+            for (int b = 0; b < RADIX_BUCKETS; b++) {
+                if (histogram[base + b] == m) {
+                    shared = true;
+                    break;
+                }
+            }
+            if (shared) {
+                continue;
+            }
+            int sum = 0;
+            for (int b = RADIX_BUCKETS - 1; b >= 0; b--) {
+                int count = histogram[base + b];
+                histogram[base + b] = sum;
+                sum += count;
+            }
+            for (int k = 0; k < m; k++) {
+                int i = from[k];
+                to[histogram[base + (int) ((key[i] >>> (8 * d)) & 0xFF)]++] = i;
+            }
+            int[] swap = from;
+            from = to;
+            to = swap;
+        }
+        if (from != order) {
+            System.arraycopy(from, 0, order, 0, m);
+        }
+    }
+
+    /** Stable bottom-up merge sort of {@code order[0, m)} by {@link #rankBefore}. */
+    static void mergeSortByRank(int rank, int[] order, int m, int[] def, int[] useEnd, long[] size, int[] scratch) {
         for (int width = 1; width < m; width *= 2) {
             for (int lo = 0; lo < m - width; lo += 2 * width) {
                 int mid = lo + width;
@@ -513,7 +576,6 @@ final class OffsetPlanner {
                 System.arraycopy(scratch, lo, order, lo, hi - lo);
             }
         }
-        return order;
     }
 
     /** Whether buffer {@code x} comes strictly before buffer {@code y} in rank {@code rank}. */

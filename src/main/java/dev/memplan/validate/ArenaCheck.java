@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The arena half of {@link PlanValidator} (DESIGN 5b), for plans of either strategy: every owner
+ * The arena half of {@link PlanValidator} (docs/design.md §5b), for plans of either strategy: every owner
  * has an offset, aligned, with its bytes inside the arena, and no two owners whose intervals
  * overlap share a byte.
  *

@@ -11,7 +11,7 @@ import java.nio.LongBuffer;
 import java.util.Arrays;
 
 /**
- * The independent checker of DESIGN.md sections 5b and 7. It recomputes the order, view roots,
+ * The independent checker of docs/design.md §5b and §7. It recomputes the order, view roots,
  * owners and intervals with its own code ({@link IndependentLiveness}), then checks the plan
  * against them: the schedule's reported order and intervals; for every plan, each owner's offset
  * (aligned, inside the arena of {@code peakBytes}) and that no two owners with overlapping

@@ -11,8 +11,12 @@ import dev.memplan.testing.SharedModels;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** {@code memplan draw} and {@code memplan plan --timeline} as a user runs them. */
 @EngineIndependent
@@ -52,7 +56,7 @@ class DrawCommandTest {
     @Test
     void aDeferredPlanSaysWhatToBind() {
         CliRun run = CliRun.of("draw", BLOCK, "-o", dir.resolve("x.html").toString());
-        assertEquals(1, run.exit(), run.toString());
+        assertEquals(ExitCode.DEFERRED, run.exit(), run.toString()); // the table's code, as plan --require-complete
         assertTrue(run.err().contains("deferred") && run.err().contains("--bind batch=N"), run.err());
         assertEquals(1, run.err().lines().count(), "one line: " + run.err());
         assertFalse(Files.exists(dir.resolve("x.html")));
@@ -71,7 +75,44 @@ class DrawCommandTest {
 
         CliRun badStrategy = CliRun.of("draw", BLOCK, "--strategy", "best", "-o", dir.resolve("x.svg").toString());
         assertEquals(2, badStrategy.exit(), badStrategy.toString());
-        assertTrue(badStrategy.err().contains("offsets") && badStrategy.err().contains("slots"), badStrategy.err());
+        assertEquals("memplan draw: Invalid value for option '--strategy': expected one of [offsets, slots] but was"
+                + " 'best'; see 'memplan draw --help'\n", badStrategy.err());
+    }
+
+    /** draw and plan share their plan options (one mixin): same names, same checks, same messages. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "--effort 1001     | --effort must be in [0, 1000], got 1001",
+            "--alignment 0     | --alignment must be >= 1, got 0",
+            "--engine fast     | Invalid value for option '--engine': expected one of [auto, native, java] but was 'fast'",
+            "--views sideways  | Invalid value for option '--views': expected one of [ort, strided, none] but was 'sideways'",
+            "--bind seq=1 --bind seq=2 | --bind seq is given twice, as 1 and 2; bind each symbol once"})
+    void sharesPlanOptionsWithPlan(String options, String message) {
+        for (String command : List.of("draw", "plan")) {
+            List<String> args = new ArrayList<>(List.of(command, BLOCK));
+            args.addAll(List.of(options.trim().split(" +")));
+            args.addAll(List.of("-o", dir.resolve("x.svg").toString()).subList(0, command.equals("draw") ? 2 : 0));
+            CliRun run = CliRun.of(args.toArray(String[]::new));
+            assertEquals(ExitCode.USAGE, run.exit(), run.toString());
+            assertEquals("memplan " + command + ": " + message + "; see 'memplan " + command + " --help'\n", run.err());
+        }
+        assertFalse(Files.exists(dir.resolve("x.svg")));
+    }
+
+    @Test
+    void strategyIgnoresCaseAndHelpListsThePlanOptions() throws IOException {
+        Path svg = dir.resolve("slots.svg");
+        CliRun run = CliRun.of("draw", BLOCK, "--bind", "batch=1", "--bind", "seq=8", "--strategy", "SLOTS",
+                "-o", svg.toString());
+        assertEquals(0, run.exit(), run.toString());
+        assertTrue(run.out().contains("(slots plan)"), run.out());
+        CliRun help = CliRun.of("draw", "--help");
+        assertEquals(0, help.exit(), help.toString());
+        for (String option : List.of("--bind=SYM=N", "--strategy=STRATEGY", "--effort=N", "--alignment=N",
+                "--include-graph-inputs", "--engine=ENGINE", "--views=POLICY", "--no-fold-constants",
+                "3 deferred")) {
+            assertTrue(help.out().contains(option), option + " in\n" + help.out());
+        }
     }
 
     @Test

@@ -337,7 +337,7 @@ class PlanCommandTest {
             "--alignment x            | Invalid value for option '--alignment': 'x' is not a long",
             "--engine fast            | Invalid value for option '--engine': expected one of [auto, native, java] but was 'fast'",
             "--format xml             | Invalid value for option '--format': expected one of [text, json] but was 'xml'",
-            "--strategy best          | Invalid value for option '--strategy': expected one of [OFFSETS, SLOTS] (case-insensitive) but was 'best'",
+            "--strategy best          | Invalid value for option '--strategy': expected one of [offsets, slots] but was 'best'",
             "--effort -1              | --effort must be in [0, 1000], got -1",
             "--effort 1001            | --effort must be in [0, 1000], got 1001",
             "--effort lots            | Invalid value for option '--effort': 'lots' is not an int",

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.cli;
+
+import dev.memplan.PlanOptions;
+import dev.memplan.onnx.ImportOptions;
+import dev.memplan.onnx.ViewPolicy;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * The options that say how a graph file is planned, shared by {@code plan} and {@code draw} as
+ * one picocli mixin: bindings, ONNX import, plan options, strategy and engine. Values are checked
+ * when read; a bad one is a usage error (exit 2).
+ */
+final class PlanningOptions {
+    @Spec(Spec.Target.MIXEE)
+    private CommandSpec spec;
+
+    @Option(names = "--bind", paramLabel = "SYM=N", converter = Binding.Converter.class,
+            description = "Binds a symbol (a named dim such as batch or seq) to N >= 0. Repeatable.")
+    private List<Binding> binds = new ArrayList<>();
+
+    @Option(names = "--include-graph-inputs",
+            description = "Graph inputs own bytes too (by default the caller owns its input buffers).")
+    private boolean includeGraphInputs;
+
+    @Option(names = "--alignment", paramLabel = "N", defaultValue = "1",
+            description = "Rounds every owner's size up to a multiple of N bytes (default: ${DEFAULT-VALUE}).")
+    private long alignment;
+
+    @Mixin
+    private StrategyOptions strategy;
+
+    @Mixin
+    private EngineOption engine;
+
+    @Option(names = "--views", paramLabel = "POLICY", defaultValue = "ort",
+            description = "ONNX models: which outputs are views: ort (Reshape, Flatten, Squeeze, Unsqueeze,"
+                    + " Identity), strided (also Slice, Transpose, Expand) or none (default: ort).")
+    private ViewPolicy views;
+
+    @Option(names = "--no-fold-constants",
+            description = "ONNX models: count the outputs of nodes computed from weights alone as activations"
+                    + " (by default they are folded into weights).")
+    private boolean noFoldConstants;
+
+    /**
+     * The bindings, in the order given.
+     *
+     * @throws CommandLine.ParameterException when a symbol is bound twice to different values
+     */
+    Map<String, Long> bindings() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (Binding b : binds) {
+            Long previous = out.putIfAbsent(b.symbol(), b.value());
+            if (previous != null && previous != b.value()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--bind " + b.symbol()
+                        + " is given twice, as " + previous + " and " + b.value() + "; bind each symbol once");
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The plan options, with the chosen strategy (offsets when none was given).
+     *
+     * @throws CommandLine.ParameterException when the alignment, effort or engine is invalid
+     */
+    PlanOptions planOptions() {
+        if (alignment < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--alignment must be >= 1, got " + alignment);
+        }
+        return new PlanOptions(includeGraphInputs, alignment, engine.mode(), strategy.strategy(), strategy.effort());
+    }
+
+    /** How ONNX models are imported: constant folding and the view policy. */
+    ImportOptions importOptions() {
+        return new ImportOptions(!noFoldConstants, views);
+    }
+
+    /** {@code --strategy} and {@code --effort}; {@link StrategyOptions#given()} says whether one was given. */
+    StrategyOptions strategy() {
+        return strategy;
+    }
+}
