@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
         description = {"Plans the activation memory of inference graphs: which tensors share a buffer,"
                 + " and how many bytes a request needs.", ExitCode.SUMMARY},
         subcommands = {PlanCommand.class, SymbolsCommand.class, DemoCommand.class, PackCommand.class,
-                DrawCommand.class,
+                DrawCommand.class, OpsCommand.class,
                 CommandLine.HelpCommand.class})
 public final class MemplanCli implements Callable<Integer> {
     /** Keeps the logger configured (java.util.logging holds loggers weakly). */

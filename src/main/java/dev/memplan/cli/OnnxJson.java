@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memplan.PlanResult;
+import dev.memplan.Schedule;
+import dev.memplan.json.PlanJson;
 import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.onnx.OnnxReport;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 
 /**
  * The plan JSON of an ONNX model: the plan object every graph gets, with an {@code "onnx"} field
  * added: per-owner ONNX names, symbolic and bound shapes, weights, symbols, control flow and the
- * admission figure.
+ * admission figure. Written in one pass: the plan's fields, then the report's tree, into one object.
  */
 final class OnnxJson {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -18,13 +23,18 @@ final class OnnxJson {
     private OnnxJson() {
     }
 
-    static String extend(String planJson, OnnxPlan plan) {
-        try {
-            ObjectNode root = (ObjectNode) MAPPER.readTree(planJson);
-            root.set("onnx", OnnxReport.toJson(plan));
-            return MAPPER.writeValueAsString(root);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("the plan JSON memplan wrote does not parse", e);
+    /** The plan object of {@code result} with the {@code "onnx"} report of {@code plan}, on one line. */
+    static String toJson(String file, Schedule schedule, PlanResult result, OnnxPlan plan) {
+        StringWriter out = new StringWriter();
+        try (JsonGenerator g = MAPPER.createGenerator(out)) {
+            g.writeStartObject();
+            PlanJson.writeFields(g, file, schedule, result);
+            g.writeFieldName("onnx");
+            g.writeTree(OnnxReport.toJson(plan));
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
         }
+        return out.toString();
     }
 }

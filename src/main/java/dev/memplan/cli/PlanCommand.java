@@ -160,8 +160,9 @@ final class PlanCommand implements Callable<Integer> {
 
     private void print(PlannedFile p, int index, boolean several, Map<String, Long> bindings, PrintWriter out) {
         if (format == OutputFormat.JSON) {
-            String json = PlanJson.toJson(several ? p.label() : null, p.schedule(), p.result());
-            out.println(p.onnx() == null ? json : OnnxJson.extend(json, p.onnx()));
+            String file = several ? p.label() : null;
+            out.println(p.onnx() == null ? PlanJson.toJson(file, p.schedule(), p.result())
+                    : OnnxJson.toJson(file, p.schedule(), p.result(), p.onnx()));
         } else {
             if (index > 0) {
                 out.println();

@@ -74,24 +74,39 @@ public final class PlanJson {
         try (JsonGenerator g = FACTORY.createGenerator(out)) {
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             g.writeStartObject();
-            if (file != null) {
-                g.writeStringField("file", file);
-            }
-            g.writeStringField("engine", schedule.engine());
-            if (result instanceof PlanResult.Complete c) {
-                if (c.plan().schedule() != schedule) {
-                    throw new IllegalArgumentException("the plan was made on another schedule");
-                }
-                writeComplete(g, schedule, c.plan());
-            } else {
-                g.writeStringField("status", "deferred");
-                g.writeArrayFieldStart("unknownSizes");
-                for (int v : ((PlanResult.Deferred) result).unknownSizes()) {
-                    g.writeString(schedule.graph().value(v).displayName());
-                }
-                g.writeEndArray();
-            }
+            writeFields(g, file, schedule, result);
             g.writeEndObject();
+        }
+    }
+
+    /**
+     * Writes the fields of the plan object into the object {@code g} has open, so that a caller
+     * can add fields of its own before closing it (the ONNX report does).
+     *
+     * @param g an open generator, inside an object
+     * @param file the file name to put first, or null
+     * @param schedule the schedule planned on
+     * @param result the plan or deferral
+     * @throws java.io.IOException when the generator's target fails
+     */
+    public static void writeFields(JsonGenerator g, String file, Schedule schedule, PlanResult result)
+            throws IOException {
+        if (file != null) {
+            g.writeStringField("file", file);
+        }
+        g.writeStringField("engine", schedule.engine());
+        if (result instanceof PlanResult.Complete c) {
+            if (c.plan().schedule() != schedule) {
+                throw new IllegalArgumentException("the plan was made on another schedule");
+            }
+            writeComplete(g, schedule, c.plan());
+        } else {
+            g.writeStringField("status", "deferred");
+            g.writeArrayFieldStart("unknownSizes");
+            for (int v : ((PlanResult.Deferred) result).unknownSizes()) {
+                g.writeString(schedule.graph().value(v).displayName());
+            }
+            g.writeEndArray();
         }
     }
 

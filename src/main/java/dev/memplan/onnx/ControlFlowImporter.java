@@ -7,11 +7,7 @@ import dev.memplan.Value;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * Imports one If, Loop or Scan node for a {@link GraphImporter}: each body becomes its own graph
@@ -20,24 +16,30 @@ import java.util.Set;
  * (If: the branches merged by max; Loop: scan outputs get the trip count; Scan: the sequence axis).
  */
 final class ControlFlowImporter {
-    private final GraphImporter parent;
+    private final ImportSession session;
+    /** What the node sees: the enclosing graph's values so far, an immutable snapshot. */
+    private final GraphScope scope;
 
-    ControlFlowImporter(GraphImporter parent) {
-        this.parent = parent;
+    ControlFlowImporter(ImportSession session, GraphScope scope) {
+        this.session = session;
+        this.scope = scope;
     }
 
-    /** What the outer graph needs of an imported control-flow node. */
-    record ControlFlowDraft(List<String> implicitInputs, List<ControlFlowNode.Body> bodies) {
+    /**
+     * What the outer graph needs of an imported control-flow node.
+     *
+     * @param implicitInputs outer values the bodies read
+     * @param bodies         the imported bodies, by attribute
+     * @param outputs        what the bodies say of the node's outputs (null where unknown), for
+     *                       the enclosing graph to merge with declared shapes
+     */
+    record ControlFlowDraft(List<String> implicitInputs, List<ControlFlowNode.Body> bodies,
+                            List<TensorInfo> outputs) {
     }
 
-
-
+    /** Imports the bodies of {@code node} and derives its outputs from theirs. */
     ControlFlowDraft importNode(NodeProto node, String nodeDesc) {
         Attrs attrs = new Attrs(node);
-        Map<String, TensorInfo> scope = new HashMap<>(parent.outer);
-        scope.putAll(parent.infos);
-        Set<String> scopeWeights = new HashSet<>(parent.outerWeights);
-        scopeWeights.addAll(parent.weights);
         List<ControlFlowNode.Body> bodies = new ArrayList<>();
         List<ImportedGraph> imported = new ArrayList<>();
         String op = node.getOpType();
@@ -49,16 +51,16 @@ final class ControlFlowImporter {
                 hints.add(TensorInfo.of(DataType.INT64, List.of()));
                 hints.add(TensorInfo.of(DataType.BOOL, List.of()));
                 for (int i = 2; i < node.getInputCount(); i++) {
-                    hints.add(parent.lookup(node.getInput(i)));
+                    hints.add(scope.lookup(node.getInput(i)));
                 }
             } else if (op.equals("Scan")) {
                 // opset 8 Scan: input 0 is sequence_lens, and every tensor has a leading batch axis
-                boolean v8 = parent.opset < 9;
+                boolean v8 = session.opset() < 9;
                 int first = v8 ? 1 : 0;
                 int states = node.getInputCount() - first - numScanInputs;
                 long[] axes = attrs.getInts("scan_input_axes");
                 for (int i = first; i < node.getInputCount(); i++) {
-                    TensorInfo t = parent.lookup(node.getInput(i));
+                    TensorInfo t = scope.lookup(node.getInput(i));
                     int k = i - first - states;
                     if (t != null && t.hasShape()) {
                         List<Dim> s = new ArrayList<>(t.shape);
@@ -74,15 +76,11 @@ final class ControlFlowImporter {
                     hints.add(t);
                 }
             }
-            String where = parent.where + " > " + nodeDesc + " " + entry.getKey();
-            GraphImporter sub = new GraphImporter(body, where, parent.options, parent.opset, parent.symbols, scope,
-                    hints, parent.inputSymbolNames);
-            sub.outerWeights = scopeWeights;
-            ImportedGraph g = sub.run();
+            ImportedGraph g = new GraphImporter(body, session, scope.body(nodeDesc + " " + entry.getKey(), hints)).run();
             imported.add(g);
             bodies.add(new ControlFlowNode.Body(entry.getKey(), g));
         }
-        List<String> implicit = new ArrayList<>(GraphImporter.freeNames(node));
+        List<String> implicit = new ArrayList<>(Nodes.freeNames(node));
         // outputs
         List<TensorInfo> outs = new ArrayList<>();
         if (!imported.isEmpty()) {
@@ -101,10 +99,10 @@ final class ControlFlowImporter {
                 }
                 case "Loop" -> {
                     int carried = Math.max(0, node.getInputCount() - 2);
-                    TensorInfo m = parent.lookup(node.getInputCount() > 0 ? node.getInput(0) : "");
+                    TensorInfo m = scope.lookup(node.getInputCount() > 0 ? node.getInput(0) : "");
                     Dim trips = m != null && m.ints != null && m.ints.length == 1 && m.ints[0].toDim() != null
                             ? m.ints[0].toDim()
-                            : parent.symbols.fresh(baseName(node) + "_trip_count", "trip count of " + nodeDesc);
+                            : session.symbols().fresh(baseName(node) + "_trip_count", "trip count of " + nodeDesc);
                     for (int i = 0; i < node.getOutputCount(); i++) {
                         int b = i + 1;
                         TensorInfo t = b < bodyOuts.length ? infoOf(first, bodyOuts[b]) : null;
@@ -118,14 +116,14 @@ final class ControlFlowImporter {
                     }
                 }
                 default -> { // Scan
-                    boolean v8 = parent.opset < 9;
+                    boolean v8 = session.opset() < 9;
                     int firstIn = v8 ? 1 : 0;
                     int states = node.getInputCount() - firstIn - numScanInputs;
                     Dim seq = null;
                     Dim batch = null;
                     int firstScan = firstIn + states;
                     if (numScanInputs > 0 && states >= 0 && firstScan < node.getInputCount()) {
-                        TensorInfo s0 = parent.lookup(node.getInput(firstScan));
+                        TensorInfo s0 = scope.lookup(node.getInput(firstScan));
                         long[] axes = attrs.getInts("scan_input_axes");
                         if (s0 != null && s0.hasShape() && s0.rank() > (v8 ? 1 : 0)) {
                             int ax = v8 ? 1 : InferenceSupport.axis(axes != null && axes.length > 0 ? axes[0] : 0, s0.rank());
@@ -154,13 +152,7 @@ final class ControlFlowImporter {
                 }
             }
         }
-        for (int i = 0; i < node.getOutputCount(); i++) {
-            String out = node.getOutput(i);
-            if (!out.isEmpty()) {
-                parent.infos.put(out, parent.settle(out, i < outs.size() ? outs.get(i) : null, nodeDesc));
-            }
-        }
-        return new ControlFlowDraft(implicit, bodies);
+        return new ControlFlowDraft(implicit, bodies, outs);
     }
 
     /** A name to build symbols from: the node name, else its first output. */

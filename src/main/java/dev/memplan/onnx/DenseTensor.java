@@ -66,33 +66,12 @@ record DenseTensor(DataType type, long[] shape, SymInt[] ints, double[] floats) 
 
     /** The elements as exact integers, or null when one is symbolic or the tensor is floating. */
     long[] constInts() {
-        if (ints == null) {
-            return null;
-        }
-        long[] out = new long[ints.length];
-        for (int i = 0; i < out.length; i++) {
-            if (!ints[i].isConst()) {
-                return null;
-            }
-            out[i] = ints[i].constant();
-        }
-        return out;
+        return ElementValues.constants(ints);
     }
 
-    /** The elements as doubles, or null when one is symbolic. */
+    /** The values as doubles (from ints or floats), or null. */
     double[] numbers() {
-        if (floats != null) {
-            return floats;
-        }
-        long[] c = constInts();
-        if (c == null) {
-            return null;
-        }
-        double[] out = new double[c.length];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = c[i];
-        }
-        return out;
+        return ElementValues.numbers(ints, floats);
     }
 
     /** A tensor of {@code newShape} whose element {@code i} is this tensor's {@code source[i]}. */

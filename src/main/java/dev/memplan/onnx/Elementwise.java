@@ -168,17 +168,17 @@ final class Elementwise {
     }
 
     static DenseTensor cast(DenseTensor x, DataType to) {
-        switch (to) {
-            case INT64, INT32, INT16, INT8, UINT8, UINT16, UINT32, UINT64 -> {
-                if (x.ints() != null) {
-                    return new DenseTensor(to, x.shape(), x.ints(), null);
-                }
-                SymInt[] out = new SymInt[x.size()];
-                for (int i = 0; i < out.length; i++) {
-                    out[i] = SymInt.of((long) x.floats()[i]); // float to integer truncates toward zero
-                }
-                return new DenseTensor(to, x.shape(), out, null);
+        if (ElementValues.isInteger(to)) {
+            if (x.ints() != null) {
+                return new DenseTensor(to, x.shape(), x.ints(), null);
             }
+            SymInt[] out = new SymInt[x.size()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = SymInt.of((long) x.floats()[i]); // float to integer truncates toward zero
+            }
+            return new DenseTensor(to, x.shape(), out, null);
+        }
+        switch (to) {
             case BOOL -> {
                 double[] v = x.numbers();
                 if (v == null) {

@@ -31,12 +31,14 @@ public final class ImportedGraph {
     private final Map<String, String> freshSymbols;
     private final List<String> uninferred;
     private final SymbolRelations relations;
+    private final List<InferenceFailure> inferenceFailures;
 
     ImportedGraph(String name, Graph graph, ViewMap views, long weightBytes, long foldedBytes, int foldedValues,
                   Map<String, Shape> declaredShapes, List<ShapeDisagreement> disagreements,
                   List<ControlFlowNode> controlFlow, Map<String, String> freshSymbols, List<String> uninferred,
-                  SymbolRelations relations) {
+                  SymbolRelations relations, List<InferenceFailure> inferenceFailures) {
         this.relations = relations;
+        this.inferenceFailures = List.copyOf(inferenceFailures);
         this.name = name;
         this.graph = graph;
         this.views = views;
@@ -196,5 +198,13 @@ public final class ImportedGraph {
      */
     public List<String> uninferred() {
         return uninferred;
+    }
+
+    /**
+     * {@return the nodes of this graph and its bodies whose shape inference failed, in node order}
+     * Their outputs are in {@link #uninferred()} (or take their declared shapes); this says why.
+     */
+    public List<InferenceFailure> inferenceFailures() {
+        return inferenceFailures;
     }
 }

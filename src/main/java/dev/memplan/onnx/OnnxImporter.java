@@ -2,7 +2,6 @@
 package dev.memplan.onnx;
 
 import java.util.HashSet;
-import java.util.List;
 
 /**
  * Imports an ONNX model into memplan's graph model.
@@ -27,8 +26,8 @@ public final class OnnxImporter {
      *                             the model's file changed since {@link OnnxModel#read(java.nio.file.Path)}
      */
     public static ImportedGraph importModel(OnnxModel model, ImportOptions options) {
-        GraphImporter importer = new GraphImporter(model.proto().getGraph(), model.source(), options,
-                model.defaultOpset(), new SymbolTable(), GraphImporter.noOuter(), List.of(), new HashSet<>());
+        ImportSession session = new ImportSession(options, model.defaultOpset(), new SymbolTable(), new HashSet<>());
+        GraphImporter importer = new GraphImporter(model.proto().getGraph(), session, GraphScope.main(model.source()));
         ImportedGraph imported;
         try {
             imported = importer.run();

@@ -161,6 +161,15 @@ public final class OnnxReport {
         }
         ArrayNode un = root.putArray("uninferred");
         imp.uninferred().forEach(un::add);
+        ArrayNode failed = root.putArray("inferenceFailures");
+        for (InferenceFailure f : imp.inferenceFailures()) {
+            ObjectNode n = failed.addObject();
+            n.put("node", f.node());
+            n.put("domain", f.domain());
+            n.put("opType", f.opType());
+            n.put("stage", f.stage());
+            n.put("message", f.message());
+        }
         return root;
     }
 

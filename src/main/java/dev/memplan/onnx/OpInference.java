@@ -2,6 +2,7 @@
 package dev.memplan.onnx;
 
 import static dev.memplan.onnx.InferenceSupport.*;
+import static dev.memplan.onnx.ShapeRule.firstOutput;
 
 import dev.memplan.DataType;
 import dev.memplan.DerivedDim;
@@ -14,160 +15,221 @@ import java.util.Set;
 /**
  * Symbolic shape inference, one op at a time: given what is known of a node's inputs, what its
  * outputs are (type, shape, and for small integer tensors the values, so that
- * {@code Shape -> Gather -> Concat -> Reshape} keeps batch and sequence symbolic). Returns null for
- * an output it cannot infer; the importer then uses value_info or a fresh symbol.
+ * {@code Shape -> Gather -> Concat -> Reshape} keeps batch and sequence symbolic). An output left
+ * null is not inferred; the importer then uses value_info or a fresh symbol.
  *
- * <p>This class dispatches by op type and handles elementwise ops, Cast and Where; the op families
- * live in {@link ShapeOps}, {@link SpatialOps}, {@link NnOps} and {@link ContribOps}.
+ * <p>{@link #registerAll} is the table of supported ops (domain, op type, first opset, rule); the
+ * rules of elementwise ops, Cast and Where live here, the op families in {@link ShapeOps},
+ * {@link SpatialOps}, {@link NnOps} and {@link ContribOps}.
  */
 final class OpInference {
     private OpInference() {
     }
 
-    /** Ops whose output 0 has input 0's type and shape. */
-    private static final Set<String> SAME_AS_INPUT = Set.of(
-            "Relu", "Sigmoid", "Tanh", "Sqrt", "Erf", "Exp", "Log", "Neg", "Abs", "Reciprocal", "Floor", "Ceil",
-            "Round", "LeakyRelu", "Elu", "Selu", "HardSigmoid", "HardSwish", "Softplus", "Softsign", "Gelu",
-            "FastGelu", "BiasGelu", "QuickGelu", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh",
-            "Asinh", "Acosh", "Atanh", "Clip", "Identity", "Softmax", "LogSoftmax", "Hardmax", "LRN",
-            "InstanceNormalization", "Sign", "Mish", "Shrink", "ThresholdedRelu", "Celu", "Trilu", "CumSum",
-            "ReverseSequence", "MeanVarianceNormalization", "LpNormalization", "BitwiseNot", "Not",
-            "GroupNormalization", "RotaryEmbedding", "BiasSoftmax", "SimplifiedLayerNormalization",
-            "SkipSimplifiedLayerNormalization");
-
-    private static final Set<String> BROADCAST = Set.of(
-            "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Mod", "And", "Or", "Xor", "Equal", "Less",
-            "Greater", "LessOrEqual", "GreaterOrEqual", "BitShift", "Sum", "Mean", "PRelu", "BitwiseAnd",
-            "BitwiseOr", "BitwiseXor", "BiasAdd");
+    private static final String MS = "com.microsoft";
 
     private static final Set<String> COMPARISONS = Set.of(
             "And", "Or", "Xor", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual");
 
+    /** Output 0 has input 0's type and shape. */
+    private static final ShapeRule SAME_AS_INPUT = firstOutput(c -> c.input(0) == null ? null
+            : TensorInfo.of(c.input(0).type, c.input(0).shape));
+
+    /** Numpy broadcasting of all inputs; small integer or float vectors keep their values. */
+    private static final ShapeRule BROADCAST = firstOutput(c -> broadcastOp(c, c.opType()));
+
+    /**
+     * The outputs of {@code c}'s node, one per output (null where not inferred).
+     *
+     * @throws RuntimeException when the rule fails on what it was given (the importer records it)
+     */
     static List<TensorInfo> infer(InferenceContext c) {
         TensorInfo[] out = new TensorInfo[c.outputCount()];
-        String op = c.opType();
-        TensorInfo x = c.input(0);
-        if (SAME_AS_INPUT.contains(op)) {
+        ShapeRule rule = OpRegistry.DEFAULT.rule(c.domain(), c.opType());
+        if (rule != null) {
+            rule.infer(c, out);
+        }
+        return Arrays.asList(out);
+    }
+
+    /** Registers every supported op in {@code r}; returns {@code r}. */
+    static OpRegistry registerAll(OpRegistry r) {
+        // (op, first opset of the default domain) for ops whose output 0 is input 0's type and shape
+        Object[] same = {"Relu", 1, "Sigmoid", 1, "Tanh", 1, "Sqrt", 1, "Erf", 9, "Exp", 1, "Log", 1, "Neg", 1,
+            "Abs", 1, "Reciprocal", 1, "Floor", 1, "Ceil", 1, "Round", 11, "LeakyRelu", 1, "Elu", 1, "Selu", 1,
+            "HardSigmoid", 1, "HardSwish", 14, "Softplus", 1, "Softsign", 1, "Gelu", 20, "Sin", 7, "Cos", 7,
+            "Tan", 7, "Asin", 7, "Acos", 7, "Atan", 7, "Sinh", 9, "Cosh", 9, "Asinh", 9, "Acosh", 9, "Atanh", 9,
+            "Clip", 1, "Softmax", 1, "LogSoftmax", 1, "Hardmax", 1, "LRN", 1, "InstanceNormalization", 1,
+            "Sign", 9, "Mish", 18, "Shrink", 9, "ThresholdedRelu", 10, "Celu", 12, "Trilu", 14, "CumSum", 11,
+            "ReverseSequence", 10, "MeanVarianceNormalization", 9, "LpNormalization", 1, "BitwiseNot", 18,
+            "Not", 1, "GroupNormalization", 18, "RotaryEmbedding", 23,
+            // ONNX Runtime registers this one in the default domain
+            "SimplifiedLayerNormalization", 1};
+        for (int i = 0; i < same.length; i += 2) {
+            r.add("", (String) same[i], (Integer) same[i + 1], SAME_AS_INPUT);
+        }
+        for (String op : List.of("FastGelu", "BiasGelu", "QuickGelu", "Gelu", "RotaryEmbedding", "BiasSoftmax")) {
+            r.add(MS, op, 1, SAME_AS_INPUT);
+        }
+        r.add(MS, "SkipSimplifiedLayerNormalization", 1, (c, out) -> {
+            TensorInfo x = c.input(0);
             if (x != null) {
                 out[0] = TensorInfo.of(x.type, x.shape);
-            }
-            if (op.equals("Identity") && x != null) {
-                out[0] = x;
-            }
-            if (op.equals("SkipSimplifiedLayerNormalization") && x != null) {
                 fill(out, 3, TensorInfo.of(x.type, x.shape));
             }
-            return List.of(out);
+        });
+        r.add("", "Identity", 1, firstOutput(c -> c.input(0)));
+        Object[] broadcast = {"Add", 1, "Sub", 1, "Mul", 1, "Div", 1, "Pow", 1, "Max", 1, "Min", 1, "Mod", 10,
+            "And", 1, "Or", 1, "Xor", 1, "Equal", 1, "Less", 1, "Greater", 1, "LessOrEqual", 12,
+            "GreaterOrEqual", 12, "BitShift", 11, "Sum", 1, "Mean", 1, "PRelu", 1, "BitwiseAnd", 18,
+            "BitwiseOr", 18, "BitwiseXor", 18};
+        for (int i = 0; i < broadcast.length; i += 2) {
+            r.add("", (String) broadcast[i], (Integer) broadcast[i + 1], BROADCAST);
         }
-        if (BROADCAST.contains(op)) {
-            out[0] = broadcastOp(c, op);
-            return List.of(out);
+        r.add(MS, "BiasAdd", 1, BROADCAST);
+        r.add("", "Cast", 1, firstOutput(OpInference::cast));
+        r.add("", "CastLike", 15, firstOutput(OpInference::cast));
+        r.add("", "Dropout", 1, OpInference::dropout);
+        r.add("", "IsNaN", 9, firstOutput(OpInference::boolOfInput));
+        r.add("", "IsInf", 10, firstOutput(OpInference::boolOfInput));
+        r.add("", "BatchNormalization", 1, OpInference::batchNorm);
+        r.add("", "LayerNormalization", 17, NnOps::layerNorm);
+        r.add(MS, "SkipLayerNormalization", 1, NnOps::layerNorm);
+        r.add("", "Where", 9, firstOutput(OpInference::where));
+        r.add("", "Shape", 1, firstOutput(ShapeOps::shapeOp));
+        r.add("", "Size", 1, firstOutput(OpInference::size));
+        r.add("", "Gather", 1, firstOutput(ShapeOps::gather));
+        r.add("", "GatherElements", 11, firstOutput(c -> c.input(0) == null || c.input(1) == null ? null
+                : TensorInfo.of(c.input(0).type, c.input(1).shape)));
+        r.add("", "GatherND", 11, firstOutput(ShapeOps::gatherNd));
+        r.add("", "ScatterND", 11, SAME_AS_INPUT);
+        r.add("", "ScatterElements", 11, SAME_AS_INPUT);
+        r.add("", "Scatter", 9, 10, SAME_AS_INPUT);
+        r.add("", "Unsqueeze", 1, firstOutput(ShapeOps::unsqueeze));
+        r.add("", "Squeeze", 1, firstOutput(ShapeOps::squeeze));
+        r.add("", "Concat", 1, firstOutput(ShapeOps::concat));
+        r.add("", "Reshape", 1, firstOutput(ShapeOps::reshape));
+        r.add("", "Flatten", 1, firstOutput(ShapeOps::flatten));
+        r.add("", "Transpose", 1, firstOutput(ShapeOps::transpose));
+        r.add("", "Slice", 1, firstOutput(ShapeOps::slice));
+        r.add("", "Split", 1, ShapeOps::split);
+        r.add("", "Expand", 8, firstOutput(ShapeOps::expand));
+        r.add("", "Tile", 1, firstOutput(ShapeOps::tile));
+        r.add("", "ConstantOfShape", 9, firstOutput(ShapeOps::constantOfShape));
+        r.add("", "Range", 11, firstOutput(ShapeOps::range));
+        r.add("", "Pad", 1, firstOutput(ShapeOps::pad));
+        r.add("", "MatMul", 1, firstOutput(c -> NnOps.matmul(c, null)));
+        r.add(MS, "FusedMatMul", 1, firstOutput(c -> NnOps.matmul(c, null)));
+        r.add("", "MatMulInteger", 10, firstOutput(c -> NnOps.matmul(c, DataType.INT32)));
+        r.add("", "Gemm", 1, firstOutput(NnOps::gemm));
+        r.add("", "Conv", 1, firstOutput(c -> SpatialOps.conv(c, null)));
+        r.add(MS, "FusedConv", 1, firstOutput(c -> SpatialOps.conv(c, null)));
+        r.add("", "ConvInteger", 10, firstOutput(c -> SpatialOps.conv(c, DataType.INT32)));
+        r.add("", "ConvTranspose", 1, firstOutput(SpatialOps::convTranspose));
+        for (String op : List.of("MaxPool", "AveragePool", "LpPool")) {
+            r.add("", op, 1, SpatialOps::pool);
         }
-        switch (op) {
-            case "Cast", "CastLike" -> out[0] = cast(c);
-            case "Dropout" -> {
-                if (x != null) {
-                    out[0] = x.withShape(x.shape);
-                    // the mask is bool from opset 10 on, the input's type before
-                    fill(out, 1, TensorInfo.of(c.opset() < 10 ? x.type : DataType.BOOL, x.shape));
-                }
-            }
-            case "IsNaN", "IsInf" -> out[0] = x == null ? null : TensorInfo.of(DataType.BOOL, x.shape);
-            case "BatchNormalization" -> {
-                if (x != null) {
-                    out[0] = TensorInfo.of(x.type, x.shape);
-                    TensorInfo scale = c.input(1);
-                    for (int i = 1; i < out.length; i++) {
-                        out[i] = scale == null ? null : TensorInfo.of(x.type, scale.shape);
-                    }
-                }
-            }
-            case "LayerNormalization", "SkipLayerNormalization" -> NnOps.layerNorm(c, out);
-            case "Where" -> out[0] = where(c);
-            case "Shape" -> out[0] = ShapeOps.shapeOp(c);
-            case "Size" -> {
-                if (x != null && x.hasShape()) {
-                    SymInt n = SymInt.of(DerivedDim.product(x.shape));
-                    out[0] = new TensorInfo(DataType.INT64, List.of(), new SymInt[]{n}, null);
-                } else {
-                    out[0] = TensorInfo.of(DataType.INT64, List.of());
-                }
-            }
-            case "Gather" -> out[0] = ShapeOps.gather(c);
-            case "GatherElements" -> out[0] = x == null || c.input(1) == null ? null
-                    : TensorInfo.of(x.type, c.input(1).shape);
-            case "GatherND" -> out[0] = ShapeOps.gatherNd(c);
-            case "ScatterND", "ScatterElements", "Scatter" -> out[0] = x == null ? null : TensorInfo.of(x.type, x.shape);
-            case "Unsqueeze" -> out[0] = ShapeOps.unsqueeze(c);
-            case "Squeeze" -> out[0] = ShapeOps.squeeze(c);
-            case "Concat" -> out[0] = ShapeOps.concat(c);
-            case "Reshape" -> out[0] = ShapeOps.reshape(c);
-            case "Flatten" -> out[0] = ShapeOps.flatten(c);
-            case "Transpose" -> out[0] = ShapeOps.transpose(c);
-            case "Slice" -> out[0] = ShapeOps.slice(c);
-            case "Split" -> ShapeOps.split(c, out);
-            case "Expand" -> out[0] = ShapeOps.expand(c);
-            case "Tile" -> out[0] = ShapeOps.tile(c);
-            case "ConstantOfShape" -> out[0] = ShapeOps.constantOfShape(c);
-            case "Range" -> out[0] = ShapeOps.range(c);
-            case "Pad" -> out[0] = ShapeOps.pad(c);
-            case "MatMul", "MatMulInteger", "FusedMatMul" -> out[0] = NnOps.matmul(c, op.equals("MatMulInteger")
-                    ? DataType.INT32 : null);
-            case "Gemm" -> out[0] = NnOps.gemm(c);
-            case "Conv", "ConvInteger", "FusedConv" -> out[0] = SpatialOps.conv(c, op.equals("ConvInteger") ? DataType.INT32 : null);
-            case "ConvTranspose" -> out[0] = SpatialOps.convTranspose(c);
-            case "MaxPool", "AveragePool", "LpPool" -> SpatialOps.pool(c, out);
-            case "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool" -> out[0] = SpatialOps.globalPool(c);
-            case "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
-                    "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare" -> out[0] = NnOps.reduce(c);
-            case "ArgMax", "ArgMin" -> out[0] = NnOps.argReduce(c);
-            case "Resize", "Upsample" -> out[0] = SpatialOps.resize(c);
-            case "DepthToSpace", "SpaceToDepth" -> out[0] = SpatialOps.depthSpace(c, op.equals("DepthToSpace"));
-            case "TopK" -> NnOps.topK(c, out);
-            case "NonZero" -> out[0] = x == null || !x.hasShape() ? null
-                    : TensorInfo.of(DataType.INT64, List.of(Dim.of(x.rank()), c.fresh("nonzero_count")));
-            case "Unique" -> NnOps.unique(c, out);
-            case "NonMaxSuppression" -> out[0] = TensorInfo.of(DataType.INT64,
-                    List.of(c.fresh("selected_boxes"), Dim.of(3)));
-            case "Compress" -> out[0] = x == null ? null : TensorInfo.of(x.type, List.of(c.fresh("compressed")));
-            case "OneHot" -> out[0] = NnOps.oneHot(c);
-            case "EyeLike" -> out[0] = x == null ? null : TensorInfo.of(
-                    c.attrs().has("dtype") ? dtype(c.attrs().getInt("dtype", 1)) : x.type, x.shape);
-            case "QuantizeLinear" -> {
-                TensorInfo zp = c.input(2);
-                DataType t = c.attrs().has("output_dtype") ? dtype(c.attrs().getInt("output_dtype", 2))
-                        : zp != null ? zp.type : DataType.UINT8;
-                out[0] = x == null ? null : TensorInfo.of(t, x.shape);
-            }
-            case "DequantizeLinear" -> {
-                TensorInfo scale = c.input(1);
-                out[0] = x == null ? null : TensorInfo.of(scale == null ? DataType.FLOAT32 : scale.type, x.shape);
-            }
-            case "DynamicQuantizeLinear" -> {
-                if (x != null) {
-                    out[0] = TensorInfo.of(DataType.UINT8, x.shape);
-                }
-                fill(out, 1, TensorInfo.of(DataType.FLOAT32, List.of()));
-                fill(out, 2, TensorInfo.of(DataType.UINT8, List.of()));
-            }
-            case "LSTM", "GRU", "RNN" -> NnOps.recurrent(c, out);
-            case "Attention" -> ContribOps.attention(c, out);
-            case "EmbedLayerNormalization" -> ContribOps.embedLayerNorm(c, out);
-            case "GroupQueryAttention" -> ContribOps.groupQueryAttention(c, out);
-            case "Einsum" -> out[0] = null;
-            default -> {
-                // unknown op: nothing inferred
+        for (String op : List.of("GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool")) {
+            r.add("", op, 1, firstOutput(SpatialOps::globalPool));
+        }
+        for (String op : List.of("ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1",
+                "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare")) {
+            r.add("", op, 1, firstOutput(NnOps::reduce));
+        }
+        r.add("", "ArgMax", 1, firstOutput(NnOps::argReduce));
+        r.add("", "ArgMin", 1, firstOutput(NnOps::argReduce));
+        r.add("", "Resize", 10, firstOutput(SpatialOps::resize));
+        r.add("", "Upsample", 1, 9, firstOutput(SpatialOps::resize));
+        r.add("", "DepthToSpace", 1, firstOutput(c -> SpatialOps.depthSpace(c, true)));
+        r.add("", "SpaceToDepth", 1, firstOutput(c -> SpatialOps.depthSpace(c, false)));
+        r.add("", "TopK", 1, NnOps::topK);
+        r.add("", "NonZero", 9, firstOutput(c -> c.input(0) == null || !c.input(0).hasShape() ? null
+                : TensorInfo.of(DataType.INT64, List.of(Dim.of(c.input(0).rank()), c.fresh("nonzero_count")))));
+        r.add("", "Unique", 11, NnOps::unique);
+        r.add("", "NonMaxSuppression", 10, firstOutput(c -> TensorInfo.of(DataType.INT64,
+                List.of(c.fresh("selected_boxes"), Dim.of(3)))));
+        r.add("", "Compress", 9, firstOutput(c -> c.input(0) == null ? null
+                : TensorInfo.of(c.input(0).type, List.of(c.fresh("compressed")))));
+        r.add("", "OneHot", 9, firstOutput(NnOps::oneHot));
+        r.add("", "EyeLike", 9, firstOutput(c -> c.input(0) == null ? null : TensorInfo.of(
+                c.attrs().has("dtype") ? dtype(c.attrs().getInt("dtype", 1)) : c.input(0).type, c.input(0).shape)));
+        r.add("", "QuantizeLinear", 10, firstOutput(OpInference::quantize));
+        r.add("", "DequantizeLinear", 10, firstOutput(c -> c.input(0) == null ? null : TensorInfo.of(
+                c.input(1) == null ? DataType.FLOAT32 : c.input(1).type, c.input(0).shape)));
+        r.add("", "DynamicQuantizeLinear", 11, OpInference::dynamicQuantize);
+        for (String op : List.of("LSTM", "GRU", "RNN")) {
+            r.add("", op, 1, NnOps::recurrent);
+        }
+        r.add(MS, "Attention", 1, ContribOps::attention);
+        r.add(MS, "EmbedLayerNormalization", 1, ContribOps::embedLayerNorm);
+        r.add(MS, "GroupQueryAttention", 1, ContribOps::groupQueryAttention);
+        return r;
+    }
+
+    // ---- small rules -------------------------------------------------------------------------
+
+    private static void dropout(InferenceContext c, TensorInfo[] out) {
+        TensorInfo x = c.input(0);
+        if (x != null && out.length > 0) {
+            out[0] = x.withShape(x.shape);
+            // the mask is bool from opset 10 on, the input's type before
+            fill(out, 1, TensorInfo.of(c.opset() < 10 ? x.type : DataType.BOOL, x.shape));
+        }
+    }
+
+    private static TensorInfo boolOfInput(InferenceContext c) {
+        return c.input(0) == null ? null : TensorInfo.of(DataType.BOOL, c.input(0).shape);
+    }
+
+    private static void batchNorm(InferenceContext c, TensorInfo[] out) {
+        TensorInfo x = c.input(0);
+        if (x != null && out.length > 0) {
+            out[0] = TensorInfo.of(x.type, x.shape);
+            TensorInfo scale = c.input(1);
+            for (int i = 1; i < out.length; i++) {
+                out[i] = scale == null ? null : TensorInfo.of(x.type, scale.shape);
             }
         }
-        return List.of(out);
+    }
+
+    private static TensorInfo size(InferenceContext c) {
+        TensorInfo x = c.input(0);
+        if (x != null && x.hasShape()) {
+            SymInt n = SymInt.of(DerivedDim.product(x.shape));
+            return new TensorInfo(DataType.INT64, List.of(), new SymInt[]{n}, null);
+        }
+        return TensorInfo.of(DataType.INT64, List.of());
+    }
+
+    private static TensorInfo quantize(InferenceContext c) {
+        TensorInfo x = c.input(0);
+        TensorInfo zp = c.input(2);
+        DataType t = c.attrs().has("output_dtype") ? dtype(c.attrs().getInt("output_dtype", 2))
+                : zp != null ? zp.type : DataType.UINT8;
+        return x == null ? null : TensorInfo.of(t, x.shape);
+    }
+
+    private static void dynamicQuantize(InferenceContext c, TensorInfo[] out) {
+        TensorInfo x = c.input(0);
+        if (x != null && out.length > 0) {
+            out[0] = TensorInfo.of(DataType.UINT8, x.shape);
+        }
+        fill(out, 1, TensorInfo.of(DataType.FLOAT32, List.of()));
+        fill(out, 2, TensorInfo.of(DataType.UINT8, List.of()));
+    }
+
+    /** The length two vectors broadcast to (one of them may have length 1), or -1 when they do not. */
+    private static int broadcastLength(int a, int b) {
+        int n = Math.max(a, b);
+        return (a != n && a != 1) || (b != n && b != 1) ? -1 : n;
     }
 
     private static SymInt[] elementwise(SymInt[] a, SymInt[] b, java.util.function.BinaryOperator<SymInt> f) {
         if (a == null || b == null) {
             return null;
         }
-        int n = Math.max(a.length, b.length);
-        if ((a.length != n && a.length != 1) || (b.length != n && b.length != 1)) {
+        int n = broadcastLength(a.length, b.length);
+        if (n < 0) {
             return null;
         }
         SymInt[] out = new SymInt[n];
@@ -236,8 +298,8 @@ final class OpInference {
         if (a == null || b == null) {
             return null;
         }
-        int n = Math.max(a.length, b.length);
-        if ((a.length != n && a.length != 1) || (b.length != n && b.length != 1)) {
+        int n = broadcastLength(a.length, b.length);
+        if (n < 0) {
             return null;
         }
         double[] out = new double[n];
@@ -264,10 +326,7 @@ final class OpInference {
         }
         DataType to = c.opType().equals("CastLike")
                 ? (c.input(1) == null ? x.type : c.input(1).type) : dtype(c.attrs().getInt("to", 0));
-        boolean toInt = switch (to) {
-            case INT64, INT32, INT16, INT8, UINT8, UINT16, UINT32, UINT64 -> true;
-            default -> false;
-        };
+        boolean toInt = ElementValues.isInteger(to);
         SymInt[] ints = null;
         double[] floats = null;
         if (toInt) {

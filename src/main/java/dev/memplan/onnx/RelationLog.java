@@ -18,7 +18,7 @@ final class RelationLog {
     /** Records {@code a == b}; trivial relations (equal dims, two static extents) are skipped. */
     void record(Dim a, Dim b, String node, String why, boolean broadcast) {
         if (a == null || b == null || a.equals(b) || (a.isStatic() && b.isStatic())
-                || relations.size() >= MAX_RELATIONS || GraphImporter.tooComplex(List.of(a, b))) {
+                || relations.size() >= MAX_RELATIONS || NodeInference.tooComplex(List.of(a, b))) {
             return;
         }
         if (broadcast && (Dim.of(1).equals(a) || Dim.of(1).equals(b))) {

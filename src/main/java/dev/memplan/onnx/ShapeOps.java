@@ -371,20 +371,29 @@ final class ShapeOps {
         List<Dim> shape = new ArrayList<>(x.shape);
         SymInt[] data = x.ints;
         for (int i = 0; i < starts.length; i++) {
-            int ax = axes == null ? i : i < axes.length ? axis(axes[i], x.rank()) : -1;
-            long step = steps == null ? 1 : i < steps.length ? steps[i] : 1;
-            if (ax < 0 || step == 0) {
+            SliceAxis sa = SliceAxis.of(axes, steps, i, x.rank());
+            if (sa == null) {
                 return null;
             }
-            Dim d = x.shape.get(ax);
-            shape.set(ax, slicedExtent(d, starts[i], ends[i], step, c));
+            Dim d = x.shape.get(sa.axis());
+            shape.set(sa.axis(), slicedExtent(d, starts[i], ends[i], sa.step(), c));
             if (data != null && x.rank() == 1 && d instanceof Dim.Fixed f && f.extent() == data.length) {
-                data = sliceValues(data, starts[i], ends[i], step);
+                data = sliceValues(data, starts[i], ends[i], sa.step());
             } else {
                 data = null;
             }
         }
         return new TensorInfo(x.type, shape, data, null);
+    }
+
+    /** The axis and step the {@code i}-th slice bound applies to. */
+    private record SliceAxis(int axis, long step) {
+        /** From {@code axes} ({@code i} when absent) and {@code steps} (1 when absent); null when invalid. */
+        static SliceAxis of(long[] axes, long[] steps, int i, int rank) {
+            int ax = axes == null ? i : i < axes.length ? InferenceSupport.axis(axes[i], rank) : -1;
+            long step = steps == null ? 1 : i < steps.length ? steps[i] : 1;
+            return ax < 0 || step == 0 ? null : new SliceAxis(ax, step);
+        }
     }
 
     /** Slice with constant starts and symbolic ends (a position table cut to the sequence length). */
@@ -397,21 +406,20 @@ final class ShapeOps {
         }
         List<Dim> shape = new ArrayList<>(x.shape);
         for (int i = 0; i < starts.length; i++) {
-            int ax = axes == null ? i : i < axes.length ? axis(axes[i], x.rank()) : -1;
-            long step = steps == null ? 1 : i < steps.length ? steps[i] : 1;
-            if (ax < 0 || step == 0) {
+            SliceAxis sa = SliceAxis.of(axes, steps, i, x.rank());
+            if (sa == null) {
                 return null;
             }
-            Dim d = x.shape.get(ax);
+            Dim d = x.shape.get(sa.axis());
             if (ends[i].isConst()) {
-                shape.set(ax, slicedExtent(d, starts[i], ends[i].constant(), step, c));
+                shape.set(sa.axis(), slicedExtent(d, starts[i], ends[i].constant(), sa.step(), c));
                 continue;
             }
             Dim e = ends[i].toDim();
-            if (starts[i] != 0 || step != 1 || e == null) {
+            if (starts[i] != 0 || sa.step() != 1 || e == null) {
                 return null;
             }
-            shape.set(ax, d.equals(e) ? d : DerivedDim.min(List.of(d, e)));
+            shape.set(sa.axis(), d.equals(e) ? d : DerivedDim.min(List.of(d, e)));
         }
         return TensorInfo.of(x.type, shape);
     }

@@ -57,10 +57,10 @@ public final class SymbolRelations {
                 Dim expr = l instanceof Symbol s && s.name().equals(target) ? r : l;
                 Map<String, Dim> one = Map.of(target, expr);
                 Map<String, Dim> rewritten = new LinkedHashMap<>();
-                boolean small = !GraphImporter.tooComplex(List.of(expr));
+                boolean small = !NodeInference.tooComplex(List.of(expr));
                 for (Map.Entry<String, Dim> e : exprs.entrySet()) {
                     Dim n = DimSubstitution.apply(e.getValue(), one);
-                    small &= !GraphImporter.tooComplex(List.of(n));
+                    small &= !NodeInference.tooComplex(List.of(n));
                     rewritten.put(e.getKey(), n);
                 }
                 if (!small) {

@@ -56,33 +56,12 @@ final class TensorInfo {
 
     /** The values as constants, or null when unknown or symbolic. */
     long[] constInts() {
-        if (ints == null) {
-            return null;
-        }
-        long[] out = new long[ints.length];
-        for (int i = 0; i < ints.length; i++) {
-            if (!ints[i].isConst()) {
-                return null;
-            }
-            out[i] = ints[i].constant();
-        }
-        return out;
+        return ElementValues.constants(ints);
     }
 
     /** The values as doubles (from ints or floats), or null. */
     double[] numbers() {
-        if (floats != null) {
-            return floats;
-        }
-        long[] c = constInts();
-        if (c == null) {
-            return null;
-        }
-        double[] out = new double[c.length];
-        for (int i = 0; i < c.length; i++) {
-            out[i] = c[i];
-        }
-        return out;
+        return ElementValues.numbers(ints, floats);
     }
 
     @Override

@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.WireFormat;
+import dev.memplan.onnx.proto.OnnxProto.ModelProto;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -9,153 +16,115 @@ import java.util.Map;
 
 /**
  * Finds where a model file stops being valid protobuf, to name the model element at fault
- * ({@code graph.node[12].attribute[0]}) when protobuf itself only says "truncated". A plain
- * wire-format walk over the message types planning knows, with an explicit stack: no recursion,
- * and it reads every byte at most once.
+ * ({@code graph.node[12].attribute[0]}) when protobuf itself only says "truncated". Walks the wire
+ * format with protobuf's {@link CodedInputStream}, naming fields from the generated classes'
+ * descriptors; an explicit stack of messages (no recursion), every byte read at most once.
  */
 final class WireDiagnosis {
+    /** Deeper messages are skipped whole: protobuf's own parser stops at 100 as well. */
+    private static final int MAX_DEPTH = 100;
+
     private WireDiagnosis() {
     }
 
-    private enum Msg { MODEL, GRAPH, NODE, ATTR, TENSOR, SPARSE, VALUE_INFO, TYPE, TENSOR_TYPE, SEQ_TYPE, SHAPE, DIM, OPSET, ENTRY }
-
-    private record Child(String name, Msg type) {
-    }
-
-    private static final Map<Msg, Map<Integer, Child>> SCHEMA = new HashMap<>();
-
-    static {
-        put(Msg.MODEL, 7, "graph", Msg.GRAPH);
-        put(Msg.MODEL, 8, "opset_import", Msg.OPSET);
-        put(Msg.GRAPH, 1, "node", Msg.NODE);
-        put(Msg.GRAPH, 5, "initializer", Msg.TENSOR);
-        put(Msg.GRAPH, 11, "input", Msg.VALUE_INFO);
-        put(Msg.GRAPH, 12, "output", Msg.VALUE_INFO);
-        put(Msg.GRAPH, 13, "value_info", Msg.VALUE_INFO);
-        put(Msg.GRAPH, 15, "sparse_initializer", Msg.SPARSE);
-        put(Msg.NODE, 5, "attribute", Msg.ATTR);
-        put(Msg.ATTR, 5, "t", Msg.TENSOR);
-        put(Msg.ATTR, 6, "g", Msg.GRAPH);
-        put(Msg.ATTR, 10, "tensors", Msg.TENSOR);
-        put(Msg.ATTR, 11, "graphs", Msg.GRAPH);
-        put(Msg.ATTR, 22, "sparse_tensor", Msg.SPARSE);
-        put(Msg.TENSOR, 13, "external_data", Msg.ENTRY);
-        put(Msg.SPARSE, 1, "values", Msg.TENSOR);
-        put(Msg.SPARSE, 2, "indices", Msg.TENSOR);
-        put(Msg.VALUE_INFO, 2, "type", Msg.TYPE);
-        put(Msg.TYPE, 1, "tensor_type", Msg.TENSOR_TYPE);
-        put(Msg.TYPE, 4, "sequence_type", Msg.SEQ_TYPE);
-        put(Msg.TYPE, 8, "sparse_tensor_type", Msg.TENSOR_TYPE);
-        put(Msg.TYPE, 9, "optional_type", Msg.SEQ_TYPE);
-        put(Msg.SEQ_TYPE, 1, "elem_type", Msg.TYPE);
-        put(Msg.TENSOR_TYPE, 2, "shape", Msg.SHAPE);
-        put(Msg.SHAPE, 1, "dim", Msg.DIM);
-    }
-
-    private static void put(Msg parent, int field, String name, Msg child) {
-        SCHEMA.computeIfAbsent(parent, k -> new HashMap<>()).put(field, new Child(name, child));
-    }
-
+    /** One message being walked: its type, the limit to restore after it, its path, field counts. */
     private static final class Frame {
-        final Msg type;
-        final int end;
+        final Descriptor type;
+        final int outerLimit;
         final String path;
         final Map<Integer, Integer> counts = new HashMap<>();
 
-        Frame(Msg type, int end, String path) {
+        Frame(Descriptor type, int outerLimit, String path) {
             this.type = type;
-            this.end = end;
+            this.outerLimit = outerLimit;
             this.path = path;
         }
     }
 
-    /** {@code " at <element> (byte N)"}, or {@code ""} when the walk finds nothing wrong. */
+    /** {@code " at <element>, byte N: <what>"}, or {@code ""} when the walk finds nothing wrong. */
     static String locate(ByteBuffer buf) {
         try {
             return walk(buf);
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return "";
         }
     }
 
-    private static String walk(ByteBuffer buf) {
-        int limit = buf.limit();
+    private static String walk(ByteBuffer buf) throws IOException {
+        int base = buf.position();
+        CodedInputStream in = CodedInputStream.newInstance(buf.duplicate());
         Deque<Frame> stack = new ArrayDeque<>();
-        stack.push(new Frame(Msg.MODEL, limit, "model"));
-        int pos = buf.position();
-        long[] out = new long[1];
+        stack.push(new Frame(ModelProto.getDescriptor(), in.pushLimit(buf.remaining()), "model"));
         while (!stack.isEmpty()) {
             Frame f = stack.peek();
-            if (pos == f.end) {
+            if (in.isAtEnd()) {
+                in.popLimit(f.outerLimit);
                 stack.pop();
                 continue;
             }
-            int tagStart = pos;
-            pos = varint(buf, pos, f.end, out);
-            if (pos < 0) {
+            int tagStart = base + in.getTotalBytesRead();
+            long tag;
+            try {
+                tag = in.readRawVarint64();
+            } catch (InvalidProtocolBufferException e) {
                 return at(f.path, tagStart, "a field tag runs past the end of " + f.path);
             }
-            int field = (int) (out[0] >>> 3);
-            int wire = (int) (out[0] & 7);
-            switch (wire) {
-                case 0 -> {
-                    pos = varint(buf, pos, f.end, out);
-                    if (pos < 0) {
-                        return at(f.path, tagStart, "field " + field + " of " + f.path + " is cut off");
+            int field = (int) (tag >>> 3);
+            int wire = (int) (tag & 7);
+            String cutOff = "field " + field + " of " + f.path + " is cut off";
+            try {
+                switch (wire) {
+                    case WireFormat.WIRETYPE_VARINT -> in.readRawVarint64();
+                    case WireFormat.WIRETYPE_FIXED64 -> in.skipRawBytes(8);
+                    case WireFormat.WIRETYPE_FIXED32 -> in.skipRawBytes(4);
+                    case WireFormat.WIRETYPE_LENGTH_DELIMITED -> {
+                        String wrong = enter(in, f, field, stack);
+                        if (wrong != null) {
+                            return at(f.path, tagStart, wrong);
+                        }
+                    }
+                    default -> {
+                        return at(f.path, tagStart, f.path + " has field " + field + " with wire type " + wire
+                                + ", which ONNX never uses");
                     }
                 }
-                case 1, 5 -> {
-                    pos += wire == 1 ? 8 : 4;
-                    if (pos > f.end) {
-                        return at(f.path, tagStart, "field " + field + " of " + f.path + " is cut off");
-                    }
-                }
-                case 2 -> {
-                    pos = varint(buf, pos, f.end, out);
-                    if (pos < 0) {
-                        return at(f.path, tagStart, "the length of field " + field + " of " + f.path + " is cut off");
-                    }
-                    long len = out[0];
-                    Child child = SCHEMA.getOrDefault(f.type, Map.of()).get(field);
-                    String name = child == null ? "field " + field : child.name;
-                    if (len < 0 || len > f.end - pos) {
-                        return at(f.path, tagStart, f.path + "." + name + " declares " + len + " bytes but only "
-                                + (f.end - pos) + " remain in its enclosing element");
-                    }
-                    if (child != null && stack.size() < 100) {
-                        int index = f.counts.merge(field, 1, Integer::sum) - 1;
-                        stack.push(new Frame(child.type, pos + (int) len, f.path + "." + child.name + "[" + index + "]"));
-                    } else {
-                        pos += (int) len;
-                    }
-                }
-                default -> {
-                    return at(f.path, tagStart, f.path + " has field " + field + " with wire type " + wire
-                            + ", which ONNX never uses");
-                }
+            } catch (InvalidProtocolBufferException e) {
+                return at(f.path, tagStart, cutOff);
             }
         }
         return "";
     }
 
-    private static String at(String path, int offset, String what) {
-        return " at " + path + ", byte " + offset + ": " + what;
+    /**
+     * Reads a length-delimited field of {@code f}: enters it when the descriptor says it is a
+     * message, skips it otherwise. Returns what is wrong with its length, or null.
+     */
+    private static String enter(CodedInputStream in, Frame f, int field, Deque<Frame> stack) throws IOException {
+        long len;
+        try {
+            len = in.readRawVarint64();
+        } catch (InvalidProtocolBufferException e) {
+            return "the length of field " + field + " of " + f.path + " is cut off";
+        }
+        FieldDescriptor child = f.type.findFieldByNumber(field);
+        boolean message = child != null && child.getJavaType() == FieldDescriptor.JavaType.MESSAGE;
+        String name = message ? child.getName() : "field " + field;
+        int remaining = in.getBytesUntilLimit();
+        if (len < 0 || len > remaining) {
+            return f.path + "." + name + " declares " + len + " bytes but only " + remaining
+                    + " remain in its enclosing element";
+        }
+        if (message && stack.size() < MAX_DEPTH) {
+            int index = f.counts.merge(field, 1, Integer::sum) - 1;
+            int outer = in.pushLimit((int) len);
+            stack.push(new Frame(child.getMessageType(), outer, f.path + "." + name + "[" + index + "]"));
+        } else {
+            in.skipRawBytes((int) len);
+        }
+        return null;
     }
 
-    /** Reads a varint at {@code pos}; returns the next position, or -1 when it is cut off or too long. */
-    private static int varint(ByteBuffer buf, int pos, int end, long[] out) {
-        long v = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
-            if (pos >= end) {
-                return -1;
-            }
-            byte b = buf.get(pos++);
-            v |= (long) (b & 0x7f) << shift;
-            if (b >= 0) {
-                out[0] = v;
-                return pos;
-            }
-        }
-        return -1;
+    private static String at(String path, int offset, String what) {
+        return " at " + path + ", byte " + offset + ": " + what;
     }
 }

@@ -28,22 +28,7 @@ public final class ReadmeModels {
 
     /** The README's bindings for {@code model} (a path relative to the models folder). */
     public static Map<String, Long> bindings(String model) {
-        if (model.startsWith("minilm/")) {
-            return Map.of("batch_size", 1L, "sequence_length", 128L);
-        }
-        if (model.startsWith("ort-genai/")) {
-            return Map.of("batch_size", 4L, "seq_len", 128L, "past_seq_len", 896L, "total_seq_len", 1024L);
-        }
-        if (model.startsWith("silero/")) {
-            return Map.of("batch", 1L, "sequence", 512L);
-        }
-        if (model.contains("super_resolution")) {
-            return Map.of("batch_size", 1L);
-        }
-        if (model.contains("test_loop11")) {
-            return Map.of("slice_out_slice_d0", 5L);
-        }
-        return Map.of();
+        return ModelCases.readmeBindings(model);
     }
 
     /** Every shared model's outer graph at its README bindings, default options; empty when absent. */

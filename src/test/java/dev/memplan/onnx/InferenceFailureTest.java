@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.onnx;
+
+import static dev.memplan.onnx.OnnxWriter.FLOAT;
+import static dev.memplan.onnx.OnnxWriter.in;
+import static dev.memplan.onnx.OnnxWriter.intAttr;
+import static dev.memplan.onnx.OnnxWriter.out;
+import static dev.memplan.onnx.OnnxWriter.type;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.memplan.PlanOptions;
+import dev.memplan.validate.PlanValidator;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A shape rule that throws leaves its node's outputs uninferred, and the import says which node,
+ * which op and why, instead of passing the failure off as an unsupported op.
+ */
+class InferenceFailureTest {
+
+    /** DepthToSpace with a block size whose square overflows a long: its rule cannot compute the shape. */
+    private static ImportedGraph absurdBlockSize() {
+        OnnxModel model = OnnxWriter.graph().input("x", type(FLOAT, 1, 8, 2, 3))
+                .node("DepthToSpace", in("x"), out("y"), intAttr("blocksize", 3_037_000_500L))
+                .node("Relu", in("y"), out("z")).outputNoShape("z").model(17);
+        return OnnxImporter.importModel(model, ImportOptions.defaults());
+    }
+
+    @Test
+    void aThrowingRuleIsRecordedWithItsCause() {
+        ImportedGraph imp = absurdBlockSize();
+        assertEquals(1, imp.inferenceFailures().size(), imp.inferenceFailures().toString());
+        InferenceFailure f = imp.inferenceFailures().get(0);
+        assertEquals("node 0 'y_node' (DepthToSpace)", f.node());
+        assertEquals("", f.domain());
+        assertEquals("DepthToSpace", f.opType());
+        assertEquals("shape", f.stage());
+        assertTrue(!f.message().isBlank(), "the exception's message is kept");
+        // the output stays uninferred (and so does its type, which Relu passes on), and its fresh symbol says why
+        assertEquals(List.of("y", "z"), imp.uninferred());
+        String origin = imp.freshSymbols().get("y_numel");
+        assertTrue(origin != null && origin.contains("inference failed") && origin.contains(f.message()),
+                String.valueOf(imp.freshSymbols()));
+    }
+
+    @Test
+    void theReportListsTheFailure() {
+        ImportedGraph imp = absurdBlockSize();
+        OnnxPlan plan = OnnxPlanner.plan(imp, Map.of("y_numel", 48L), PlanOptions.defaults());
+        // the element type is unknown too, so the plan waits for sizes: deferred, never guessed
+        assertTrue(!plan.isComplete(), "a value of unknown type has no size");
+        JsonNode failures = OnnxReport.toJson(plan).get("inferenceFailures");
+        assertEquals(1, failures.size(), failures.toString());
+        assertEquals("DepthToSpace", failures.get(0).get("opType").asText());
+        assertEquals("node 0 'y_node' (DepthToSpace)", failures.get(0).get("node").asText());
+    }
+
+    @Test
+    void aModelThatInfersCleanlyRecordsNothing() {
+        OnnxModel model = OnnxWriter.graph().input("x", type(FLOAT, "n", 8, 2, 3))
+                .node("DepthToSpace", in("x"), out("y"), intAttr("blocksize", 2))
+                .outputNoShape("y").model(17);
+        ImportedGraph imp = OnnxImporter.importModel(model, ImportOptions.defaults());
+        assertEquals(List.of(), imp.inferenceFailures());
+        assertEquals(List.of(), imp.uninferred());
+        PlanValidator.validate(OnnxPlanner.plan(imp, Map.of("n", 2L), PlanOptions.defaults()).plan());
+    }
+}
