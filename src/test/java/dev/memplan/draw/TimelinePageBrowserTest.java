@@ -188,7 +188,7 @@ class TimelinePageBrowserTest {
         assertZoomAndPan();
         js("memplanView.reset()");
         hover(name);
-        // the README's picture (docs/images/timeline-squeezenet.png) is this screenshot
+        // docs/cli.md's picture (docs/images/timeline-squeezenet.png) is this screenshot
         screenshot("squeezenet");
         assertNoConsoleErrors();
     }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.ActivationPlan;
 import dev.memplan.Graph;
@@ -105,7 +106,7 @@ class ControlFlowTest {
 
     @Test
     void sharedControlFlowModelsPlan() {
-        SharedModels.assumePresent();
+        SharedModels.requirePresent();
         for (String m : List.of("onnx-node/test_if/model.onnx", "onnx-node/test_loop11/model.onnx",
                 "onnx-node/test_scan_sum/model.onnx", "silero/silero_vad_op18_ifless.onnx")) {
             ImportedGraph imp = OnnxImporter.importModel(OnnxModel.read(SharedModels.path(m)), ImportOptions.defaults());

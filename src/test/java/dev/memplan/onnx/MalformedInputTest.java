@@ -8,6 +8,7 @@ import static dev.memplan.onnx.OnnxWriter.type;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.testing.EngineIndependent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Malformed files give an OnnxFormatException that names the file or element at fault. */
+@EngineIndependent
 class MalformedInputTest {
 
     private static byte[] small() {

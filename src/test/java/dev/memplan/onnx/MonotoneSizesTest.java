@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanOptions;
+import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
 import dev.memplan.Strategy;
@@ -41,7 +42,7 @@ class MonotoneSizesTest {
     @ParameterizedTest(name = "{0}, {1}")
     @MethodSource("modelsAndStrategies")
     void aPlanAtTheBoundsHoldsEveryRequestBelowThem(String model, Strategy strategy) {
-        SharedModels.assumePresent();
+        SharedModels.requirePresent();
         ImportedGraph imp = OnnxImporter.importModel(OnnxModel.read(SharedModels.path(model)), ImportOptions.defaults());
         Map<String, Long> small = ModelCases.bindings(model);
         Map<String, Long> bounds = new HashMap<>();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
@@ -96,7 +97,7 @@ class MutationTest {
     @ParameterizedTest(name = "mutation {0}")
     @MethodSource("seeds")
     void endsInAPlanOrACleanError(int seed) {
-        SharedModels.assumePresent();
+        SharedModels.requirePresent();
         Map.Entry<String, byte[]> m = mutate(seed);
         try {
             // a hang guard on the wall clock (the machine is shared), and the one-second budget on

@@ -9,6 +9,7 @@ import dev.memplan.TensorSizes;
 import dev.memplan.Value;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
+import dev.memplan.testing.SharedModels;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,7 +36,7 @@ class OrtComparisonTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
     void inferredSizesEqualOnnxRuntime(String model) throws Exception {
-        SharedModels.assumePresent();
+        SharedModels.requirePresent();
         OnnxModel onnx = OnnxModel.read(SharedModels.path(model));
         ImportedGraph imp = OnnxImporter.importModel(onnx, ImportOptions.defaults());
         Map<String, Long> bindings = ModelCases.bindings(model);

@@ -6,14 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import dev.memplan.onnx.proto.OnnxProto.TensorProto;
+import dev.memplan.testing.EngineIndependent;
+import dev.memplan.testing.SharedModels;
 import org.junit.jupiter.api.Test;
 
 /** Weight payloads stay windows on the off-heap copy of the file: never copied into the heap. */
+@EngineIndependent
 class ReaderMemoryTest {
 
     @Test
     void rawDataAliasesTheOffHeapCopy() {
-        SharedModels.assumePresent();
+        SharedModels.requirePresent();
         OnnxModel model = OnnxModel.read(SharedModels.path("minilm/all-minilm-l6-v2-q.onnx"));
         long payload = 0;
         int checked = 0;

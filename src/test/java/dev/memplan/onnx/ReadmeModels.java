@@ -4,13 +4,14 @@ package dev.memplan.onnx;
 import dev.memplan.PlanOptions;
 import dev.memplan.SizeOracle;
 import dev.memplan.quality.QualityCase;
+import dev.memplan.testing.SharedModels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The shared models with the bindings the README's table gives for each (larger than
- * {@link ModelCases}' test bindings: these are the sizes whose plan quality the README reports).
+ * The shared models with the bindings docs/onnx.md's model table gives for each (larger than
+ * {@link ModelCases}' test bindings: these are the sizes whose plan quality docs/performance.md reports).
  */
 public final class ReadmeModels {
     private ReadmeModels() {
@@ -26,12 +27,12 @@ public final class ReadmeModels {
         return SharedModels.dir().toAbsolutePath().toString();
     }
 
-    /** The README's bindings for {@code model} (a path relative to the models folder). */
+    /** The model table's bindings for {@code model} (a path relative to the models folder). */
     public static Map<String, Long> bindings(String model) {
         return ModelCases.readmeBindings(model);
     }
 
-    /** Every shared model's outer graph at its README bindings, default options; empty when absent. */
+    /** Every shared model's outer graph at its model-table bindings, default options; empty when absent. */
     public static List<QualityCase> cases() {
         List<QualityCase> out = new ArrayList<>();
         for (String model : SharedModels.all()) {

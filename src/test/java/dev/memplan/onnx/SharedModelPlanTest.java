@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanOptions;
@@ -40,7 +41,7 @@ class SharedModelPlanTest {
     @ParameterizedTest(name = "{0}, {1}")
     @MethodSource("modelsAndStrategies")
     void importsAndPlans(String model, Strategy strategy) {
-        SharedModels.assumePresent();
+        SharedModels.requirePresent();
         ImportedGraph imp = load(model, ImportOptions.defaults());
         Map<String, Long> bindings = ModelCases.bindings(model);
         PlanOptions options = PlanOptions.defaults().withStrategy(strategy);
@@ -89,7 +90,7 @@ class SharedModelPlanTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
     void withoutBindingsASymbolicModelIsDeferredNeverZero(String model) {
-        SharedModels.assumePresent();
+        SharedModels.requirePresent();
         ImportedGraph imp = load(model, ImportOptions.defaults());
         OnnxPlan plan = OnnxPlanner.plan(imp, Map.of(), PlanOptions.defaults());
         if (imp.symbols().isEmpty()) {
@@ -111,7 +112,7 @@ class SharedModelPlanTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
     void inferenceAgreesWithValueInfo(String model) {
-        SharedModels.assumePresent();
+        SharedModels.requirePresent();
         ImportedGraph imp = load(model, ImportOptions.defaults());
         if (model.contains("FastestDet") || model.contains("silero") || model.contains("minilm")) {
             assertEquals(List.of(), imp.disagreements(), model + " ships value_info for its intermediates");
@@ -146,7 +147,7 @@ class SharedModelPlanTest {
 
     @Test
     void foldingTurnsConstantOfShapeWeightsIntoWeights() {
-        SharedModels.assumePresent();
+        SharedModels.requirePresent();
         String model = "onnx-light/light_resnet50.onnx";
         ImportedGraph folded = load(model, ImportOptions.defaults());
         ImportedGraph unfolded = load(model, ImportOptions.defaults().withFoldConstants(false));
@@ -163,7 +164,7 @@ class SharedModelPlanTest {
 
     @Test
     void viewPoliciesProposeDifferentViews() {
-        SharedModels.assumePresent();
+        SharedModels.requirePresent();
         String model = "minilm/all-minilm-l6-v2-q.onnx";
         Map<String, Long> bindings = ModelCases.bindings(model);
         ImportedGraph ort = load(model, ImportOptions.defaults());
@@ -187,7 +188,7 @@ class SharedModelPlanTest {
 
     @Test
     void symbolsAreTheModelsDimParams() {
-        SharedModels.assumePresent();
+        SharedModels.requirePresent();
         ImportedGraph gpt2 = load("ort-genai/tiny-random-gpt2-fp32_past.onnx", ImportOptions.defaults());
         // derived symbols come last: their expressions are written out in the graph's shapes
         assertEquals(List.of("batch_size", "seq_len", "past_seq_len", "total_seq_len"),

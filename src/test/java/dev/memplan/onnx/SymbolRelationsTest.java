@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.PlanOptions;
+import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,7 @@ class SymbolRelationsTest {
     private static final String GPT2 = "ort-genai/tiny-random-gpt2-fp32_past.onnx";
 
     private static ImportedGraph gpt2() {
-        SharedModels.assumePresent();
+        SharedModels.requirePresent();
         return OnnxImporter.importModel(OnnxModel.read(SharedModels.path(GPT2)), ImportOptions.defaults());
     }
 

@@ -21,7 +21,7 @@ public final class QualityCases {
     private QualityCases() {
     }
 
-    /** The shared models at the README's bindings; empty when ../shared/models is absent. */
+    /** The shared models at the bindings of docs/onnx.md's model table; empty when ../shared/models is absent. */
     public static List<QualityCase> sharedModels() {
         return ReadmeModels.cases();
     }

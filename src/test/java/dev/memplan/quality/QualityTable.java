@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * The plan-quality tables in Markdown: peak / lower bound for slots and offsets over the shared
  * models and the generators, a summary per family (with the seeded random graphs), and the hard
- * packing instances. {@link #main} prints them for the README; OffsetQualityTest prints the same
+ * packing instances. {@link #main} prints them for docs/performance.md; OffsetQualityTest prints the same
  * tables before it asserts the targets.
  *
  * <p>Run from the project root:

@@ -59,6 +59,25 @@ public final class SharedModels {
         return p;
     }
 
+    /**
+     * The models as test parameters: when the folder is absent, one placeholder, so a
+     * parameterized test runs once and skips (or fails in CI) through {@link #requirePresent()}
+     * instead of failing for want of arguments.
+     *
+     * @return {@link #all()}, or one placeholder when the folder is absent
+     */
+    public static List<String> forParameters() {
+        return present() ? all() : List.of("(no shared models)");
+    }
+
+    /**
+     * @param relative a path inside the models folder
+     * @return that path under {@link #dir()}, whether or not the file exists
+     */
+    public static Path path(String relative) {
+        return dir().resolve(relative);
+    }
+
     /** {@return every .onnx file, as a path relative to the models folder, sorted; empty when absent} */
     public static List<String> all() {
         if (!present()) {

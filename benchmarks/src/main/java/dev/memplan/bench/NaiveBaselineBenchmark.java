@@ -12,7 +12,7 @@ import org.openjdk.jmh.annotations.Setup;
 /**
  * The seed's planner ({@link NaivePlanner}) on the same paths as {@link PlanningBenchmark}. 1M
  * owners are left out of the default parameters: its linear scan makes the random DAG at 1M take
- * many seconds per plan (see README).
+ * many seconds per plan (see docs/performance.md).
  */
 public class NaiveBaselineBenchmark extends GeneratedGraphBenchmark {
 
