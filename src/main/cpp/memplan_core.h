@@ -41,6 +41,13 @@
 #define MEMPLAN_STAT_LOWER_BOUND_BYTES 3
 #define MEMPLAN_NUM_STATS 4
 
+// Where memplan_offsets_plan writes each total (also MEMPLAN_NUM_STATS of them);
+// MemplanNative names them the same (OFFSETS_STAT_PEAK_BYTES, ...).
+#define MEMPLAN_OFFSETS_STAT_PEAK_BYTES 0
+#define MEMPLAN_OFFSETS_STAT_NAIVE_BYTES 1
+#define MEMPLAN_OFFSETS_STAT_LOWER_BOUND_BYTES 2
+#define MEMPLAN_OFFSETS_STAT_RAN_CANONICAL 3  // 1 when the canonical phase ran
+
 // Value flag bits (FlatGraph.GRAPH_INPUT, ...).
 #define MEMPLAN_GRAPH_INPUT 1
 #define MEMPLAN_GRAPH_OUTPUT 2
@@ -1329,14 +1336,15 @@ inline long long memplan_offsets_scratch_bytes(int num_owners, int num_positions
 // writes owner_offset and stats {peak, naive, lower bound, whether the
 // canonical phase ran}. scratch holds at least memplan_offsets_scratch_bytes
 // (n, P, 0) bytes, 8-byte aligned, contents ignored; with (n, P, 1) bytes the
-// canonical phase allocates nothing either. A caller that sees stats[3] == 1
+// canonical phase allocates nothing either. A caller that sees
+// stats[MEMPLAN_OFFSETS_STAT_RAN_CANONICAL] == 1
 // can offer the larger block next time.
 inline int memplan_offsets_plan(int num_owners, int num_positions, const int* owner_def, const int* owner_use_end,
                                 const long long* owner_size, int effort, long long* owner_offset, long long* stats,
                                 void* scratch, long long scratch_bytes) {
     using namespace memplan_offsets;
     if (stats == nullptr) return MEMPLAN_BAD_ARGUMENT;
-    stats[0] = stats[1] = stats[2] = stats[3] = 0;
+    for (int i = 0; i < MEMPLAN_NUM_STATS; ++i) stats[i] = 0;
     if (num_owners < 0 || num_positions < 1 || effort < 0) return MEMPLAN_BAD_ARGUMENT;
     if (num_positions > (INT_MAX - 2) / 2 || num_owners > (INT_MAX - 2) / 2) return MEMPLAN_BAD_ARGUMENT;
     if (num_owners > 0 && (owner_def == nullptr || owner_use_end == nullptr || owner_size == nullptr ||
@@ -1363,7 +1371,7 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
     long long budget = static_cast<long long>(effort) * (kPopsPerBuffer * n + kPopsAllowance);
     if (peak > bound && effort >= 1 &&
         expected_pops(P, n, owner_def, owner_use_end, owner_size, w.delta) <= budget) {
-        stats[3] = 1;
+        stats[MEMPLAN_OFFSETS_STAT_RAN_CANONICAL] = 1;
         const long long sweep_bytes = SweepScratch::bytes(n, P);
         const bool in_scratch = scratch_bytes >= memplan_offsets_scratch_bytes(n, P, 1);
         Array<long long> own(in_scratch ? 1 : CanonicalScratch::bytes(n, P) / 8 + 1);
@@ -1405,9 +1413,9 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
                            peak, owner_offset, c.trial, c.candidate);
         }
     }
-    stats[0] = peak;
-    stats[1] = naive;
-    stats[2] = bound;
+    stats[MEMPLAN_OFFSETS_STAT_PEAK_BYTES] = peak;
+    stats[MEMPLAN_OFFSETS_STAT_NAIVE_BYTES] = naive;
+    stats[MEMPLAN_OFFSETS_STAT_LOWER_BOUND_BYTES] = bound;
     return MEMPLAN_OK;
 }
 

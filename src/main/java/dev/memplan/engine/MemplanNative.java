@@ -30,6 +30,12 @@ final class MemplanNative {
     static final int STAT_LOWER_BOUND_BYTES = 3;
     static final int NUM_STATS = 4;
 
+    // Where memplan_offsets_plan writes each total: MEMPLAN_OFFSETS_STAT_PEAK_BYTES, ... in memplan_core.h.
+    static final int OFFSETS_STAT_PEAK_BYTES = 0;
+    static final int OFFSETS_STAT_NAIVE_BYTES = 1;
+    static final int OFFSETS_STAT_LOWER_BOUND_BYTES = 2;
+    static final int OFFSETS_STAT_RAN_CANONICAL = 3;
+
     private MemplanNative() {
     }
 
@@ -53,6 +59,14 @@ final class MemplanNative {
     @MemberGetter static native int MEMPLAN_STAT_LOWER_BOUND_BYTES();
 
     @MemberGetter static native int MEMPLAN_NUM_STATS();
+
+    @MemberGetter static native int MEMPLAN_OFFSETS_STAT_PEAK_BYTES();
+
+    @MemberGetter static native int MEMPLAN_OFFSETS_STAT_NAIVE_BYTES();
+
+    @MemberGetter static native int MEMPLAN_OFFSETS_STAT_LOWER_BOUND_BYTES();
+
+    @MemberGetter static native int MEMPLAN_OFFSETS_STAT_RAN_CANONICAL();
 
     /**
      * Orders the nodes and computes owners and intervals; every array is the address of native

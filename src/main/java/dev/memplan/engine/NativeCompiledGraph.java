@@ -223,10 +223,12 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
                     scratch.offsetsScratchAddress(offsetsNeedCanonical ? offsetsFullBytes : offsetsSweepBytes),
                     scratch.offsetsScratchBytes());
             check(rc, "offsets plan");
-            if (scratch.stat(3) == 1) {
+            if (scratch.stat(MemplanNative.OFFSETS_STAT_RAN_CANONICAL) == 1) {
                 offsetsNeedCanonical = true;
             }
-            return new OffsetAllocation(scratch.stat(0), scratch.stat(1), scratch.stat(2),
+            return new OffsetAllocation(scratch.stat(MemplanNative.OFFSETS_STAT_PEAK_BYTES),
+                    scratch.stat(MemplanNative.OFFSETS_STAT_NAIVE_BYTES),
+                    scratch.stat(MemplanNative.OFFSETS_STAT_LOWER_BOUND_BYTES),
                     ownerOffset.asReadOnlyBuffer());
         } finally {
             Reference.reachabilityFence(ownerSizes);

@@ -93,7 +93,7 @@ public final class NativeEngine implements PlanningEngine {
         int n = sizes.length;
         try (IntPointer defs = new IntPointer(Math.max(n, 1)); IntPointer ends = new IntPointer(Math.max(n, 1));
              LongPointer size = new LongPointer(Math.max(n, 1)); LongPointer offset = new LongPointer(Math.max(n, 1));
-             LongPointer stats = new LongPointer(4);
+             LongPointer stats = new LongPointer(MemplanNative.NUM_STATS);
              BytePointer scratch = new BytePointer(offsetsScratchBytes(n, numPositions, true))) {
             defs.put(def);
             ends.put(useEnd);
@@ -103,7 +103,9 @@ public final class NativeEngine implements PlanningEngine {
             NativeCompiledGraph.check(rc, "offsets plan");
             long[] out = new long[n];
             offset.get(out);
-            return new OffsetAllocation(stats.get(0), stats.get(1), stats.get(2), LongBuffer.wrap(out).asReadOnlyBuffer());
+            return new OffsetAllocation(stats.get(MemplanNative.OFFSETS_STAT_PEAK_BYTES),
+                    stats.get(MemplanNative.OFFSETS_STAT_NAIVE_BYTES),
+                    stats.get(MemplanNative.OFFSETS_STAT_LOWER_BOUND_BYTES), LongBuffer.wrap(out).asReadOnlyBuffer());
         }
     }
 }

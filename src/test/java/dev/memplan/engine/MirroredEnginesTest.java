@@ -35,6 +35,11 @@ class MirroredEnginesTest {
         assertEquals(MemplanNative.MEMPLAN_STAT_NAIVE_BYTES(), MemplanNative.STAT_NAIVE_BYTES);
         assertEquals(MemplanNative.MEMPLAN_STAT_LOWER_BOUND_BYTES(), MemplanNative.STAT_LOWER_BOUND_BYTES);
         assertEquals(MemplanNative.MEMPLAN_NUM_STATS(), MemplanNative.NUM_STATS);
+        assertEquals(MemplanNative.MEMPLAN_OFFSETS_STAT_PEAK_BYTES(), MemplanNative.OFFSETS_STAT_PEAK_BYTES);
+        assertEquals(MemplanNative.MEMPLAN_OFFSETS_STAT_NAIVE_BYTES(), MemplanNative.OFFSETS_STAT_NAIVE_BYTES);
+        assertEquals(MemplanNative.MEMPLAN_OFFSETS_STAT_LOWER_BOUND_BYTES(),
+                MemplanNative.OFFSETS_STAT_LOWER_BOUND_BYTES);
+        assertEquals(MemplanNative.MEMPLAN_OFFSETS_STAT_RAN_CANONICAL(), MemplanNative.OFFSETS_STAT_RAN_CANONICAL);
     }
 
     @Test
