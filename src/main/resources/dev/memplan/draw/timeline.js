@@ -308,16 +308,21 @@
     if (firstDrawMs === null) { firstDrawMs = performance.now() - started; }
   }
 
-  function drawArena() {
-    var ctx = prepare(arena);
-    var box = plotBox(arena);
-    var o = pic.owners;
+  // Fills the plot box with the background and clips drawing to it; the caller restores.
+  function paintAndClip(ctx, box) {
     ctx.fillStyle = '#fafafa';
     ctx.fillRect(box.x, box.y, box.w, box.h);
     ctx.save();
     ctx.beginPath();
     ctx.rect(box.x, box.y, box.w, box.h);
     ctx.clip();
+  }
+
+  function drawArena() {
+    var ctx = prepare(arena);
+    var box = plotBox(arena);
+    var o = pic.owners;
+    paintAndClip(ctx, box);
     if (layout.capacities) { slotLanes(ctx, box); }
     drawn = 0;
     var sig = 0;
@@ -458,12 +463,7 @@
     var box = plotBox(liveCanvas);
     var top = Math.max(1, Math.max(layout.peak, pic.bound)) * 1.2;
     function y(b) { return box.y + box.h - b / top * box.h; }
-    ctx.fillStyle = '#fafafa';
-    ctx.fillRect(box.x, box.y, box.w, box.h);
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(box.x, box.y, box.w, box.h);
-    ctx.clip();
+    paintAndClip(ctx, box);
     var first = Math.max(0, Math.floor(view.x0)), last = Math.min(pic.positions - 1, Math.ceil(view.x1));
     ctx.beginPath();
     ctx.moveTo(xToPx(box, first), y(0));
