@@ -1120,17 +1120,17 @@ struct Canonical {
 
     bool heap_less(int a, int b) const { return key[a] < key[b] || (key[a] == key[b] && a < b); }
 
+    // Floyd's bottom-up sift (see OffsetPlanner.Canonical.siftDown).
     void sift_down(int r, int heap_size) {
         int i = 0;
         while (true) {
             int c = 2 * i + 1;
             if (c >= heap_size) break;
             if (c + 1 < heap_size && heap_less(heap[c + 1], heap[c])) c++;
-            if (!heap_less(heap[c], r)) break;
             heap[i] = heap[c];
             i = c;
         }
-        heap[i] = r;
+        sift_up(r, i);
     }
 
     void sift_up(int r, int i) {
