@@ -5,6 +5,7 @@ import dev.memplan.ActivationPlan;
 import dev.memplan.PlanResult;
 import dev.memplan.Strategy;
 import dev.memplan.onnx.ImportedGraph;
+import dev.memplan.onnx.InferenceFailure;
 import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.onnx.OnnxReport;
 import java.io.PrintWriter;
@@ -29,6 +30,11 @@ final class OnnxTextReport {
         int w = width(imp.totalWeightBytes(), imp.foldedBytes());
         out.println("weights    " + TextReport.bytes(imp.totalWeightBytes(), w) + "  (folded "
                 + TextReport.bytes(imp.foldedBytes(), 0) + " in " + imp.foldedValues() + " values)");
+        // A failed rule leaves its outputs uninferred; say so before any plan, which may be deferred for it.
+        for (InferenceFailure f : imp.inferenceFailures()) {
+            out.println("inference  failed (" + f.stage() + ") at " + TerminalText.escape(f.node()) + ": "
+                    + TerminalText.escape(f.message()));
+        }
         if (!(plan.result() instanceof PlanResult.Complete c)) {
             List<String> unbound = new ArrayList<>();
             for (String s : plan.unboundSymbols()) {

@@ -11,10 +11,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.memplan.PlanOptions;
+import dev.memplan.cli.MemplanCli;
 import dev.memplan.validate.PlanValidator;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * A shape rule that throws leaves its node's outputs uninferred, and the import says which node,
@@ -57,6 +64,22 @@ class InferenceFailureTest {
         assertEquals(1, failures.size(), failures.toString());
         assertEquals("DepthToSpace", failures.get(0).get("opType").asText());
         assertEquals("node 0 'y_node' (DepthToSpace)", failures.get(0).get("node").asText());
+    }
+
+    @Test
+    void theTextReportNamesTheFailure(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("absurd.onnx");
+        Files.write(file, OnnxWriter.graph().input("x", type(FLOAT, 1, 8, 2, 3))
+                .node("DepthToSpace", in("x"), out("y"), intAttr("blocksize", 3_037_000_500L))
+                .node("Relu", in("y"), out("z")).outputNoShape("z").bytes(17));
+        StringWriter out = new StringWriter();
+        CommandLine cli = MemplanCli.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(new StringWriter(), true));
+        int exit = cli.execute("plan", file.toString());
+        String line = out.toString().lines().filter(l -> l.startsWith("inference")).findFirst().orElse("");
+        assertTrue(line.contains("failed (shape) at node 0 'y_node' (DepthToSpace): "), out.toString());
+        assertEquals(0, exit, "a deferred plan without --require-complete is not a failure: " + out);
     }
 
     @Test
