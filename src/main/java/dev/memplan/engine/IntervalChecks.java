@@ -6,6 +6,13 @@ final class IntervalChecks {
     private IntervalChecks() {
     }
 
+    /** An offsets plan's effort, on both engines and both paths (schedule and plain intervals). */
+    static void requireEffort(int effort) {
+        if (effort < 0) {
+            throw new IllegalArgumentException("effort must be >= 0, got " + effort);
+        }
+    }
+
     static void check(int numPositions, int[] def, int[] useEnd, long[] sizes, int effort) {
         if (numPositions < 1) {
             throw new IllegalArgumentException("numPositions must be >= 1, got " + numPositions);
@@ -14,9 +21,7 @@ final class IntervalChecks {
             throw new IllegalArgumentException("def, useEnd and sizes must have one entry per buffer: "
                     + def.length + ", " + useEnd.length + ", " + sizes.length);
         }
-        if (effort < 0) {
-            throw new IllegalArgumentException("effort must be >= 0, got " + effort);
-        }
+        requireEffort(effort);
         long total = 0;
         for (int i = 0; i < sizes.length; i++) {
             if (def[i] < 0 || useEnd[i] < def[i] || useEnd[i] >= numPositions) {

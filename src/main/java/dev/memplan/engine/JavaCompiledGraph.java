@@ -97,9 +97,7 @@ final class JavaCompiledGraph extends BaseCompiledGraph {
     @Override
     public OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort) {
         SizeChecks.check(ownerSizes, numOwners);
-        long[] size = sizesOf(ownerSizes, numOwners);
-        long[] offset = new long[numOwners];
-        long[] stats = OffsetPlanner.plan(numPositions, ownerDef, ownerUseEnd, size, effort, offset);
-        return new OffsetAllocation(stats[0], stats[1], stats[2], LongBuffer.wrap(offset).asReadOnlyBuffer());
+        IntervalChecks.requireEffort(effort);
+        return OffsetPlanner.allocation(numPositions, ownerDef, ownerUseEnd, sizesOf(ownerSizes, numOwners), effort);
     }
 }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.engine;
 
-import java.nio.LongBuffer;
 import java.util.Arrays;
 
 /** The pure-Java engine: the reference the native engine is checked against, and its fallback. */
@@ -237,8 +236,6 @@ public final class JavaEngine implements PlanningEngine {
     @Override
     public OffsetAllocation packOffsets(int numPositions, int[] def, int[] useEnd, long[] sizes, int effort) {
         IntervalChecks.check(numPositions, def, useEnd, sizes, effort);
-        long[] offset = new long[sizes.length];
-        long[] stats = OffsetPlanner.plan(numPositions, def, useEnd, sizes, effort, offset);
-        return new OffsetAllocation(stats[0], stats[1], stats[2], LongBuffer.wrap(offset).asReadOnlyBuffer());
+        return OffsetPlanner.allocation(numPositions, def, useEnd, sizes, effort);
     }
 }

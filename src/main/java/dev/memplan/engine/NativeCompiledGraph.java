@@ -153,12 +153,6 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
         return DirectBuffers.longs(numOwners);
     }
 
-    private void requireSizes(LongBuffer ownerSizes) {
-        if (ownerSizes.remaining() < numOwners) {
-            throw new IllegalArgumentException("expected " + numOwners + " owner sizes, got " + ownerSizes.remaining());
-        }
-    }
-
     /** Scratch of a finished request, or a new one; give it back to {@code scratchPool} when done. */
     private NativeScratch takeScratch() {
         NativeScratch scratch = scratchPool.poll();
@@ -178,7 +172,7 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
 
     @Override
     public Allocation allocate(LongBuffer ownerSizes) {
-        requireSizes(ownerSizes);
+        SizeChecks.requireCount(ownerSizes, numOwners);
         NativeScratch scratch = takeScratch();
         IntBuffer ownerSlot = null;
         try {
@@ -208,10 +202,8 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
 
     @Override
     public OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort) {
-        requireSizes(ownerSizes);
-        if (effort < 0) {
-            throw new IllegalArgumentException("effort must be >= 0, got " + effort);
-        }
+        SizeChecks.requireCount(ownerSizes, numOwners);
+        IntervalChecks.requireEffort(effort);
         NativeScratch scratch = takeScratch();
         LongBuffer ownerOffset = null;
         try {

@@ -9,8 +9,8 @@ import org.bytedeco.javacpp.LongPointer;
  * What one native allocation needs besides its result, reused across the allocations of a
  * schedule so that a request neither allocates nor zeroes native memory for it: the free-set
  * treap, the checked copy of the sizes (no caller's buffer reaches C++), every slot's capacity
- * (at most one slot per owner) and the four totals. The memory is malloc'd by JavaCPP, never zeroed, and freed
- * when the scratch becomes unreachable.
+ * (at most one slot per owner), the four totals, and the offsets planner's working memory. The
+ * memory is malloc'd by JavaCPP, never zeroed, and freed when the scratch becomes unreachable.
  */
 final class NativeScratch {
     final long treapBytes;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.engine;
 
+import java.nio.LongBuffer;
+
 /**
  * Offsets planning (docs/design.md §5b) in pure Java: every buffer gets a byte offset in one arena, and
  * buffers whose inclusive intervals overlap never share a byte.
@@ -95,6 +97,14 @@ final class OffsetPlanner {
             }
         }
         return new long[] {peak, naive, bound};
+    }
+
+    /** {@link #plan} as both engines' Java paths return it: the offsets and the three totals. */
+    static OffsetAllocation allocation(int numPositions, int[] def, int[] useEnd, long[] size, int effort) {
+        long[] offset = new long[size.length];
+        long[] stats = plan(numPositions, def, useEnd, size, effort, offset);
+        return new OffsetAllocation(stats[STAT_PEAK], stats[STAT_NAIVE], stats[STAT_LOWER_BOUND],
+                LongBuffer.wrap(offset).asReadOnlyBuffer());
     }
 
     /**

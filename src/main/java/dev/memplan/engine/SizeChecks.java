@@ -11,6 +11,13 @@ final class SizeChecks {
     private SizeChecks() {
     }
 
+    /** At least {@code n} sizes remain in {@code sizes}: the check before any copy of them. */
+    static void requireCount(LongBuffer sizes, int n) {
+        if (sizes.remaining() < n) {
+            throw new IllegalArgumentException("expected " + n + " owner sizes, got " + sizes.remaining());
+        }
+    }
+
     /**
      * Checks the first {@code n} sizes of {@code sizes} from its position.
      *
@@ -19,9 +26,7 @@ final class SizeChecks {
      * @throws ArithmeticException      when the sum overflows a signed 64-bit byte count
      */
     static void check(LongBuffer sizes, int n) {
-        if (sizes.remaining() < n) {
-            throw new IllegalArgumentException("expected " + n + " owner sizes, got " + sizes.remaining());
-        }
+        requireCount(sizes, n);
         int base = sizes.position();
         long total = 0;
         for (int o = 0; o < n; o++) {

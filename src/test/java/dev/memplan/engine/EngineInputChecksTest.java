@@ -56,6 +56,19 @@ class EngineInputChecksTest {
 
     @ParameterizedTest
     @MethodSource("engines")
+    void negativeEffortIsRejected(PlanningEngine engine) {
+        CompiledGraph g = chain(engine);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> g.allocateOffsets(LongBuffer.wrap(new long[] {8, 8}), -1));
+        assertEquals("effort must be >= 0, got -1", e.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> engine.packOffsets(2, new int[] {0}, new int[] {1}, new long[] {8}, -1));
+        // effort 0 (the sweep alone) still plans
+        assertEquals(16, g.allocateOffsets(LongBuffer.wrap(new long[] {8, 8}), 0).peakBytes());
+    }
+
+    @ParameterizedTest
+    @MethodSource("engines")
     void inconsistentGraphArraysAreRejected(PlanningEngine engine) {
         FlatGraph outOfRange = new FlatGraph(3, 2, new int[] {0, 1, 2}, new int[] {0, 7}, new int[] {0, 1, 2},
                 new int[] {1, 2}, new int[] {FlatGraph.GRAPH_INPUT, 0, FlatGraph.GRAPH_OUTPUT});
