@@ -72,9 +72,17 @@ class NativeMemoryTest {
         int[] expectedSlots = PlanAssertions.ints(first.slotsByValue());
         long[] expectedCaps = PlanAssertions.longs(first.slotCapacities());
 
-        planRepeatedly(s, sizes, WARM_UP, expectedSlots, expectedCaps);
+        PlanCheck sameAsFirst = (i, p) -> {
+            if (i % 1000 == 0) {
+                assertArrayEquals(expectedSlots, PlanAssertions.ints(p.slotsByValue()), "call " + i);
+                assertArrayEquals(expectedCaps, PlanAssertions.longs(p.slotCapacities()), "call " + i);
+            } else {
+                assertEquals(expectedCaps.length, p.numSlots());
+            }
+        };
+        planRepeatedly(s, sizes, WARM_UP, sameAsFirst);
         Snapshot before = Snapshot.take();
-        planRepeatedly(s, sizes, CALLS, expectedSlots, expectedCaps);
+        planRepeatedly(s, sizes, CALLS, sameAsFirst);
         Snapshot after = Snapshot.take();
         assertNoGrowth(before, after);
     }
@@ -89,28 +97,21 @@ class NativeMemoryTest {
         GeneratedGraph g = GraphKind.TRANSFORMER.ofOwners(4_000);
         Schedule s = g.compile(PlanOptions.defaults().withEngine(EngineMode.NATIVE).withStrategy(Strategy.OFFSETS));
         int owners = s.numOwners();
-        int calls = OFFSETS_CALLS;
-        assertTrue(8L * owners * calls > 3 * BOUND,
+        assertTrue(8L * owners * OFFSETS_CALLS > 3 * BOUND,
                 "the graph is big enough that a per-call leak would exceed the bound: " + owners + " owners");
         long[] sizes = g.ownerSizes(s);
         ActivationPlan first = s.plan(sizes);
         PlanValidator.validate(first);
         long[] expectedOffsets = PlanAssertions.longs(first.offsetsByOwner());
 
-        java.util.function.IntConsumer loop = n -> {
-            for (int i = 0; i < n; i++) {
-                ActivationPlan p = s.plan(sizes);
-                if (i % 1000 == 0) {
-                    assertArrayEquals(expectedOffsets, PlanAssertions.longs(p.offsetsByOwner()), "call " + i);
-                }
-                if (i % GC_EVERY == GC_EVERY - 1) {
-                    System.gc();
-                }
+        PlanCheck sameAsFirst = (i, p) -> {
+            if (i % 1000 == 0) {
+                assertArrayEquals(expectedOffsets, PlanAssertions.longs(p.offsetsByOwner()), "call " + i);
             }
         };
-        loop.accept(OFFSETS_CALLS / 4);
+        planRepeatedly(s, sizes, OFFSETS_CALLS / 4, sameAsFirst);
         Snapshot before = Snapshot.take();
-        loop.accept(OFFSETS_CALLS);
+        planRepeatedly(s, sizes, OFFSETS_CALLS, sameAsFirst);
         Snapshot after = Snapshot.take();
         assertNoGrowth(before, after);
     }
@@ -127,16 +128,15 @@ class NativeMemoryTest {
         }
     }
 
-    /** Plans {@code n} times; every plan must equal the first (validated) one. */
-    private static void planRepeatedly(Schedule s, long[] sizes, int n, int[] slots, long[] caps) {
+    /** What a test asserts of the plan of call {@code i}: that it equals the first (validated) one. */
+    private interface PlanCheck {
+        void check(int i, ActivationPlan p);
+    }
+
+    /** Plans {@code n} times, checking each plan, and collects garbage every {@value #GC_EVERY} calls. */
+    private static void planRepeatedly(Schedule s, long[] sizes, int n, PlanCheck sameAsFirst) {
         for (int i = 0; i < n; i++) {
-            ActivationPlan p = s.plan(sizes);
-            if (i % 1000 == 0) {
-                assertArrayEquals(slots, PlanAssertions.ints(p.slotsByValue()), "call " + i);
-                assertArrayEquals(caps, PlanAssertions.longs(p.slotCapacities()), "call " + i);
-            } else {
-                assertEquals(caps.length, p.numSlots());
-            }
+            sameAsFirst.check(i, s.plan(sizes));
             if (i % GC_EVERY == GC_EVERY - 1) {
                 System.gc();
             }
