@@ -973,34 +973,36 @@ constexpr int kRadixDigits = 8;
 constexpr int kRadixBuckets = 256;
 
 // Sorts order[0, m) stably by key[order[k]] descending (keys >= 0): least
-// significant byte first, skipping a byte that every key shares.
+// significant byte first. A byte that every key shares needs no pass; the keys'
+// OR and AND find those bytes first, so the histogram counts only the others
+// (see OffsetPlanner.radixSortDescending).
 inline void radix_sort_descending(int* order, int m, const long long* key, int* scratch, int* histogram) {
-    for (int i = 0; i < kRadixDigits * kRadixBuckets; ++i) histogram[i] = 0;
+    unsigned long long any = 0;
+    unsigned long long all = ~0ULL;
     for (int k = 0; k < m; ++k) {
         const unsigned long long v = static_cast<unsigned long long>(key[order[k]]);
-        for (int d = 0; d < kRadixDigits; ++d) histogram[d * kRadixBuckets + static_cast<int>((v >> (8 * d)) & 0xFF)]++;
+        any |= v;
+        all &= v;
     }
+    const unsigned long long varying = any ^ all;
     int* from = order;
     int* to = scratch;
     for (int d = 0; d < kRadixDigits; ++d) {
-        int* h = histogram + d * kRadixBuckets;
-        bool shared = false;
-        for (int b = 0; b < kRadixBuckets; ++b) {
-            if (h[b] == m) {
-                shared = true;
-                break;
-            }
+        const int shift = 8 * d;
+        if (((varying >> shift) & 0xFF) == 0) continue;
+        for (int b = 0; b < kRadixBuckets; ++b) histogram[b] = 0;
+        for (int k = 0; k < m; ++k) {
+            histogram[static_cast<int>((static_cast<unsigned long long>(key[from[k]]) >> shift) & 0xFF)]++;
         }
-        if (shared) continue;
         int sum = 0;
         for (int b = kRadixBuckets - 1; b >= 0; --b) {
-            const int count = h[b];
-            h[b] = sum;
+            const int count = histogram[b];
+            histogram[b] = sum;
             sum += count;
         }
         for (int k = 0; k < m; ++k) {
             const int i = from[k];
-            to[h[static_cast<int>((static_cast<unsigned long long>(key[i]) >> (8 * d)) & 0xFF)]++] = i;
+            to[histogram[static_cast<int>((static_cast<unsigned long long>(key[i]) >> shift) & 0xFF)]++] = i;
         }
         std::swap(from, to);
     }
@@ -1030,7 +1032,7 @@ inline void merge_sort_by_rank(int rank, int* order, int m, const int* def, cons
 }
 
 // Buffers with a size, in rank order (see OffsetPlanner.rankOrder); returns
-// their count. length holds n longs and histogram kRadixDigits * kRadixBuckets ints.
+// their count. length holds n longs and histogram kRadixBuckets ints.
 inline int rank_order(int rank, int n, const int* def, const int* use_end, const long long* size, int* order,
                       int* scratch, long long* length, int* histogram) {
     int m = 0;
@@ -1114,33 +1116,38 @@ struct Canonical {
     const int* use_end;
     const long long* size;
     SkylineTree skyline;
-    int* heap;
-    long long* key;
+    int* heap_rank;
+    long long* heap_key;  // heap_key[i] belongs to heap_rank[i]
     long long pops = 0;
 
-    bool heap_less(int a, int b) const { return key[a] < key[b] || (key[a] == key[b] && a < b); }
+    static bool entry_less(long long key_a, int rank_a, long long key_b, int rank_b) {
+        return key_a < key_b || (key_a == key_b && rank_a < rank_b);
+    }
 
     // Floyd's bottom-up sift (see OffsetPlanner.Canonical.siftDown).
-    void sift_down(int r, int heap_size) {
+    void sift_down(long long k, int r, int heap_size) {
         int i = 0;
         while (true) {
             int c = 2 * i + 1;
             if (c >= heap_size) break;
-            if (c + 1 < heap_size && heap_less(heap[c + 1], heap[c])) c++;
-            heap[i] = heap[c];
+            if (c + 1 < heap_size && entry_less(heap_key[c + 1], heap_rank[c + 1], heap_key[c], heap_rank[c])) c++;
+            heap_rank[i] = heap_rank[c];
+            heap_key[i] = heap_key[c];
             i = c;
         }
-        sift_up(r, i);
+        sift_up(k, r, i);
     }
 
-    void sift_up(int r, int i) {
+    void sift_up(long long k, int r, int i) {
         while (i > 0) {
             const int parent = (i - 1) >> 1;
-            if (!heap_less(r, heap[parent])) break;
-            heap[i] = heap[parent];
+            if (!entry_less(k, r, heap_key[parent], heap_rank[parent])) break;
+            heap_rank[i] = heap_rank[parent];
+            heap_key[i] = heap_key[parent];
             i = parent;
         }
-        heap[i] = r;
+        heap_rank[i] = r;
+        heap_key[i] = k;
     }
 
     long long decode(const int* by_rank, int m, long long budget, long long* offset) {
@@ -1155,8 +1162,7 @@ struct Canonical {
             const int b = by_rank[r];
             const long long lowest = skyline.max(def[b], use_end[b]);
             if (lowest != 0) {
-                key[r] = lowest;
-                sift_up(r, heap_size++);
+                sift_up(lowest, r, heap_size++);
                 continue;
             }
             skyline.raise(def[b], use_end[b], size[b]);
@@ -1164,16 +1170,15 @@ struct Canonical {
         }
         while (heap_size > 0) {
             if (++pops > budget) return -1;
-            const int r = heap[0];
+            const int r = heap_rank[0];
             const int b = by_rank[r];
             const long long lowest = skyline.max(def[b], use_end[b]);
-            if (lowest != key[r]) {
-                key[r] = lowest;
-                sift_down(r, heap_size);
+            if (lowest != heap_key[0]) {
+                sift_down(lowest, r, heap_size);
                 continue;
             }
             heap_size--;
-            if (heap_size > 0) sift_down(heap[heap_size], heap_size);
+            if (heap_size > 0) sift_down(heap_key[heap_size], heap_rank[heap_size], heap_size);
             offset[b] = lowest;
             const long long top_of_b = lowest + size[b];
             skyline.raise(def[b], use_end[b], top_of_b);
@@ -1279,15 +1284,15 @@ struct SweepScratch {
 struct CanonicalScratch {
     long long* tree_max;   // 2 * leaves
     long long* tree_tag;   // 2 * leaves
-    long long* key;        // n, and so on for trial, candidate, length
+    long long* heap_key;   // n, and so on for trial, candidate, length
     long long* trial;
     long long* candidate;
     long long* length;
-    int* heap;  // n, and so on for by_rank, best_ranks, sort_scratch
+    int* heap_rank;  // n, and so on for by_rank, best_ranks, sort_scratch
     int* by_rank;
     int* best_ranks;
     int* sort_scratch;
-    int* histogram;  // kRadixDigits * kRadixBuckets
+    int* histogram;  // kRadixBuckets
 
     static long long leaves_for(long long num_positions) {
         long long leaves = 1;
@@ -1297,7 +1302,7 @@ struct CanonicalScratch {
 
     static long long bytes(long long n, long long num_positions) {
         const long long longs = 4 * leaves_for(num_positions) + 4 * n;
-        const long long ints = 4 * n + kRadixDigits * kRadixBuckets;
+        const long long ints = 4 * n + kRadixBuckets;
         return longs * 8 + ints * 4;
     }
 
@@ -1306,12 +1311,12 @@ struct CanonicalScratch {
         CanonicalScratch s;
         s.tree_max = static_cast<long long*>(block);
         s.tree_tag = s.tree_max + 2 * leaves;
-        s.key = s.tree_tag + 2 * leaves;
-        s.trial = s.key + n;
+        s.heap_key = s.tree_tag + 2 * leaves;
+        s.trial = s.heap_key + n;
         s.candidate = s.trial + n;
         s.length = s.candidate + n;
-        s.heap = reinterpret_cast<int*>(s.length + n);
-        s.by_rank = s.heap + n;
+        s.heap_rank = reinterpret_cast<int*>(s.length + n);
+        s.by_rank = s.heap_rank + n;
         s.best_ranks = s.by_rank + n;
         s.sort_scratch = s.best_ranks + n;
         s.histogram = s.sort_scratch + n;
@@ -1389,7 +1394,7 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
         }
         const bool flat = total_length <= kFlatSkylineLength * std::max(sized, 1LL);
         Canonical canonical{n, owner_def, owner_use_end, owner_size,
-                            SkylineTree{flat, leaves, P, c.tree_max, c.tree_tag}, c.heap, c.key};
+                            SkylineTree{flat, leaves, P, c.tree_max, c.tree_tag}, c.heap_rank, c.heap_key};
         bool have_ranks = false;
         int m = 0;
         for (int rank = 0; rank < kNumRanks && peak > bound && budget > 0; ++rank) {

@@ -508,7 +508,7 @@ final class OffsetPlanner {
             }
             long[] secondary = rank == RANK_SIZE ? length : size;
             long[] primary = rank == RANK_SIZE ? size : length;
-            int[] histogram = new int[RADIX_DIGITS * RADIX_BUCKETS];
+            int[] histogram = new int[RADIX_BUCKETS];
             radixSortDescending(order, m, secondary, scratch, histogram);
             radixSortDescending(order, m, primary, scratch, histogram);
             return order;
@@ -522,39 +522,38 @@ final class OffsetPlanner {
 
     /**
      * Sorts {@code order[0, m)} stably by {@code key[order[k]]} descending (keys >= 0): least
-     * significant byte first, skipping a byte that every key shares.
+     * significant byte first. A byte that every key shares needs no pass; the keys' OR and AND find
+     * those bytes first, so the histogram counts only the others.
      */
     static void radixSortDescending(int[] order, int m, long[] key, int[] scratch, int[] histogram) {
-        java.util.Arrays.fill(histogram, 0);
+        long any = 0;
+        long all = ~0L;
         for (int k = 0; k < m; k++) {
             long v = key[order[k]];
-            for (int d = 0; d < RADIX_DIGITS; d++) {
-                histogram[d * RADIX_BUCKETS + (int) ((v >>> (8 * d)) & 0xFF)]++;
-            }
+            any |= v;
+            all &= v;
         }
+        long varying = any ^ all;
         int[] from = order;
         int[] to = scratch;
         for (int d = 0; d < RADIX_DIGITS; d++) {
-            int base = d * RADIX_BUCKETS;
-            boolean shared = false;
-            for (int b = 0; b < RADIX_BUCKETS; b++) {
-                if (histogram[base + b] == m) {
-                    shared = true;
-                    break;
-                }
-            }
-            if (shared) {
+            int shift = 8 * d;
+            if (((varying >>> shift) & 0xFF) == 0) {
                 continue;
+            }
+            java.util.Arrays.fill(histogram, 0);
+            for (int k = 0; k < m; k++) {
+                histogram[(int) ((key[from[k]] >>> shift) & 0xFF)]++;
             }
             int sum = 0;
             for (int b = RADIX_BUCKETS - 1; b >= 0; b--) {
-                int count = histogram[base + b];
-                histogram[base + b] = sum;
+                int count = histogram[b];
+                histogram[b] = sum;
                 sum += count;
             }
             for (int k = 0; k < m; k++) {
                 int i = from[k];
-                to[histogram[base + (int) ((key[i] >>> (8 * d)) & 0xFF)]++] = i;
+                to[histogram[(int) ((key[i] >>> shift) & 0xFF)]++] = i;
             }
             int[] swap = from;
             from = to;
@@ -632,15 +631,17 @@ final class OffsetPlanner {
      * MiniMalloc's canonical decoder: places buffers in non-decreasing offset, each at the highest
      * top of the placed buffers over its interval. A min-heap of ranks keyed by each buffer's last
      * known lowest offset picks the next one; a popped key that went stale is refreshed and pushed
-     * back (tops only rise, so stale keys are lower bounds).
+     * back (tops only rise, so stale keys are lower bounds). Each heap entry keeps its key beside
+     * it ({@code heapKey[i]} belongs to {@code heapRank[i]}), so a sift reads neighbouring slots
+     * rather than a key per rank somewhere else.
      */
     static final class Canonical {
         private final int[] def;
         private final int[] useEnd;
         private final long[] size;
         private final SkylineTree skyline;
-        private final int[] heap;
-        private final long[] key;
+        private final int[] heapRank;
+        private final long[] heapKey;
         private long pops;
 
         Canonical(int numPositions, int[] def, int[] useEnd, long[] size) {
@@ -656,8 +657,8 @@ final class OffsetPlanner {
                 }
             }
             this.skyline = new SkylineTree(numPositions, totalLength <= FLAT_SKYLINE_LENGTH * Math.max(sized, 1));
-            this.heap = new int[size.length];
-            this.key = new long[size.length];
+            this.heapRank = new int[size.length];
+            this.heapKey = new long[size.length];
         }
 
         /** Places the buffers of {@code byRank}; returns the arena size, or -1 past {@code budget} pops. */
@@ -677,8 +678,7 @@ final class OffsetPlanner {
                 int b = byRank[r];
                 long lowest = skyline.max(def[b], useEnd[b]);
                 if (lowest != 0) {
-                    key[r] = lowest;
-                    siftUp(r, heapSize++);
+                    siftUp(lowest, r, heapSize++);
                     continue;
                 }
                 skyline.raise(def[b], useEnd[b], size[b]);
@@ -688,17 +688,16 @@ final class OffsetPlanner {
                 if (++pops > budget) {
                     return -1;
                 }
-                int r = heap[0];
+                int r = heapRank[0];
                 int b = byRank[r];
                 long lowest = skyline.max(def[b], useEnd[b]);
-                if (lowest != key[r]) {
-                    key[r] = lowest;
-                    siftDown(r, heapSize);
+                if (lowest != heapKey[0]) {
+                    siftDown(lowest, r, heapSize);
                     continue;
                 }
                 heapSize--;
                 if (heapSize > 0) {
-                    siftDown(heap[heapSize], heapSize);
+                    siftDown(heapKey[heapSize], heapRank[heapSize], heapSize);
                 }
                 offset[b] = lowest;
                 long topOfB = lowest + size[b];
@@ -710,17 +709,19 @@ final class OffsetPlanner {
             return peak;
         }
 
-        /** Adds rank {@code r} at index {@code i} (the heap's end) and sifts it up. */
-        private void siftUp(int r, int i) {
+        /** Puts rank {@code r} with key {@code k} at hole {@code i} (the heap's end) and sifts it up. */
+        private void siftUp(long k, int r, int i) {
             while (i > 0) {
                 int parent = (i - 1) >> 1;
-                if (!heapLess(r, heap[parent])) {
+                if (!entryLess(k, r, heapKey[parent], heapRank[parent])) {
                     break;
                 }
-                heap[i] = heap[parent];
+                heapRank[i] = heapRank[parent];
+                heapKey[i] = heapKey[parent];
                 i = parent;
             }
-            heap[i] = r;
+            heapRank[i] = r;
+            heapKey[i] = k;
         }
 
         /** Heap pops the last decode spent. */
@@ -728,12 +729,13 @@ final class OffsetPlanner {
             return pops;
         }
 
-        private boolean heapLess(int a, int b) {
-            return key[a] < key[b] || (key[a] == key[b] && a < b);
+        /** Heap order: key, then rank. A total order, so both engines pop the same sequence. */
+        private static boolean entryLess(long keyA, int rankA, long keyB, int rankB) {
+            return keyA < keyB || (keyA == keyB && rankA < rankB);
         }
 
-        /** Puts rank {@code r} at the root and sifts it down a heap of {@code heapSize}. */
-        private void siftDown(int r, int heapSize) {
+        /** Puts rank {@code r} with key {@code k} at the root and sifts it down a heap of {@code heapSize}. */
+        private void siftDown(long k, int r, int heapSize) {
             // Floyd's bottom-up sift: walk the hole down to a leaf along the smaller children (one
             // comparison a level), then bring r up from there. A refreshed key only rose, so r
             // usually belongs deep, and this halves the comparisons of the textbook sift. The heap
@@ -744,13 +746,14 @@ final class OffsetPlanner {
                 if (c >= heapSize) {
                     break;
                 }
-                if (c + 1 < heapSize && heapLess(heap[c + 1], heap[c])) {
+                if (c + 1 < heapSize && entryLess(heapKey[c + 1], heapRank[c + 1], heapKey[c], heapRank[c])) {
                     c++;
                 }
-                heap[i] = heap[c];
+                heapRank[i] = heapRank[c];
+                heapKey[i] = heapKey[c];
                 i = c;
             }
-            siftUp(r, i);
+            siftUp(k, r, i);
         }
     }
 
