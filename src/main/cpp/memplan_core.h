@@ -46,7 +46,11 @@
 #define MEMPLAN_OFFSETS_STAT_PEAK_BYTES 0
 #define MEMPLAN_OFFSETS_STAT_NAIVE_BYTES 1
 #define MEMPLAN_OFFSETS_STAT_LOWER_BOUND_BYTES 2
-#define MEMPLAN_OFFSETS_STAT_RAN_CANONICAL 3  // 1 when the canonical phase ran
+#define MEMPLAN_OFFSETS_STAT_RAN_SEARCH 3  // 1 when a phase past the sweep ran (fit or canonical)
+
+// The largest effort memplan_offsets_plan accepts (PlanOptions.MAX_EFFORT): every
+// budget it scales stays far inside a long long.
+#define MEMPLAN_MAX_EFFORT 1000
 
 // Value flag bits (FlatGraph.GRAPH_INPUT, ...).
 #define MEMPLAN_GRAPH_INPUT 1
@@ -596,7 +600,8 @@ inline int memplan_allocate(
 // ---------------------------------------------------------------------------
 // Offsets planning (docs/design.md §5b): every buffer gets a byte offset in one arena.
 // Mirrors dev.memplan.engine.OffsetPlanner phase for phase and name for name;
-// read the Java class for the why of each phase. Scratch is malloc'd here and
+// read the Java class for the why of each phase. Scratch comes from the caller
+// (see memplan_offsets_scratch_bytes); what does not fit there is malloc'd and
 // freed on return; running out of memory is MEMPLAN_OUT_OF_MEMORY.
 // ---------------------------------------------------------------------------
 namespace memplan_offsets {
@@ -605,6 +610,9 @@ constexpr long long kPopsPerBuffer = 32;
 constexpr long long kPopsAllowance = 1024;
 constexpr long long kImproveStepsPerEffort = 64;
 constexpr long long kFlatSkylineLength = 64;
+constexpr long long kFitEntriesPerBuffer = 8;
+constexpr long long kFitWorkPerBuffer = 64;
+constexpr int kInsertionSortMax = 16;
 constexpr int kRankSize = 0;
 constexpr int kRankArea = 1;
 constexpr int kRankLength = 2;
@@ -1051,6 +1059,134 @@ inline int rank_order(int rank, int n, const int* def, const int* use_end, const
     return m;
 }
 
+// What the fit phase would cost (see OffsetPlanner.FitCost): the entries of its
+// per-position lists and the placed neighbours it would scan. delta holds
+// num_positions + 1 longs of scratch.
+struct FitCost {
+    long long entries;
+    long long work;
+
+    bool fits(int n, int effort) const {
+        return entries <= kFitEntriesPerBuffer * n && work <= effort * kFitWorkPerBuffer * n;
+    }
+};
+
+inline FitCost fit_cost_of(int num_positions, int n, const int* def, const int* use_end, const long long* size,
+                           long long* delta) {
+    for (int p = 0; p <= num_positions; ++p) delta[p] = 0;
+    for (int i = 0; i < n; ++i) {
+        if (size[i] != 0) {
+            delta[def[i]]++;
+            delta[use_end[i] + 1]--;
+        }
+    }
+    long long live = 0;
+    FitCost cost{0, 0};
+    for (int p = 0; p < num_positions; ++p) {
+        live += delta[p];
+        cost.entries += live;
+        cost.work += live * live;
+    }
+    return cost;
+}
+
+// Sorts ids[0, count) by offset[id] ascending (see OffsetPlanner.sortByOffset).
+inline void sort_by_offset(int* ids, int count, const long long* offset, int* scratch) {
+    if (count <= kInsertionSortMax) {
+        for (int i = 1; i < count; ++i) {
+            const int x = ids[i];
+            const long long key = offset[x];
+            int j = i - 1;
+            while (j >= 0 && offset[ids[j]] > key) {
+                ids[j + 1] = ids[j];
+                j--;
+            }
+            ids[j + 1] = x;
+        }
+        return;
+    }
+    for (int width = 1; width < count; width *= 2) {
+        for (int lo = 0; lo < count - width; lo += 2 * width) {
+            const int mid = lo + width;
+            const int hi = std::min(lo + 2 * width, count);
+            int a = lo;
+            int b = mid;
+            int out = lo;
+            while (a < mid && b < hi) scratch[out++] = offset[ids[b]] < offset[ids[a]] ? ids[b++] : ids[a++];
+            while (a < mid) scratch[out++] = ids[a++];
+            while (b < hi) scratch[out++] = ids[b++];
+            for (int k = lo; k < hi; ++k) ids[k] = scratch[k];
+        }
+    }
+}
+
+// Greedy by size with first fit (see OffsetPlanner.FirstFit): position t's
+// placed buffers are entries[list_start[t], list_end[t]).
+struct FirstFit {
+    int num_positions;
+    const int* def;
+    const int* use_end;
+    const long long* size;
+    int* list_start;  // num_positions + 1
+    int* list_end;    // num_positions
+    int* entries;     // the FitCost's entries
+    int* seen;        // n: the step that last collected each buffer
+    int* overlapping;  // n
+    int* sort_scratch;  // n
+
+    long long place(const int* by_rank, int m, int n, long long* offset) {
+        for (int t = 0; t <= num_positions; ++t) list_start[t] = 0;
+        for (int k = 0; k < m; ++k) {  // live counts, then their running sum: each position's list start
+            const int b = by_rank[k];
+            list_start[def[b]]++;
+            list_start[use_end[b] + 1]--;
+        }
+        int live = 0;
+        int start = 0;
+        for (int t = 0; t < num_positions; ++t) {
+            live += list_start[t];
+            list_start[t] = start;
+            list_end[t] = start;
+            start += live;
+        }
+        list_start[num_positions] = start;
+        for (int i = 0; i < n; ++i) {
+            seen[i] = -1;
+            offset[i] = 0;
+        }
+        long long peak = 0;
+        for (int step = 0; step < m; ++step) {
+            const int b = by_rank[step];
+            const int count = collect_overlapping(b, step);
+            sort_by_offset(overlapping, count, offset, sort_scratch);
+            long long lowest = 0;
+            for (int k = 0; k < count; ++k) {
+                const int y = overlapping[k];
+                if (offset[y] - lowest >= size[b]) break;
+                lowest = std::max(lowest, offset[y] + size[y]);
+            }
+            offset[b] = lowest;
+            peak = std::max(peak, lowest + size[b]);
+            for (int t = def[b]; t <= use_end[b]; ++t) entries[list_end[t]++] = b;
+        }
+        return peak;
+    }
+
+    int collect_overlapping(int b, int step) {
+        int count = 0;
+        for (int t = def[b]; t <= use_end[b]; ++t) {
+            for (int k = list_start[t]; k < list_end[t]; ++k) {
+                const int y = entries[k];
+                if (seen[y] != step) {
+                    seen[y] = step;
+                    overlapping[count++] = y;
+                }
+            }
+        }
+        return count;
+    }
+};
+
 // Highest top over positions: range max and range raise (see OffsetPlanner.SkylineTree):
 // a plain array of heights when flat, else a segment tree with max-tags.
 struct SkylineTree {
@@ -1324,25 +1460,122 @@ struct CanonicalScratch {
     }
 };
 
+// The fit phase's arrays, carved after the canonical block.
+struct FitScratch {
+    int* list_start;    // num_positions + 1
+    int* list_end;      // num_positions
+    int* seen;          // n, and so on for overlapping, sort_scratch
+    int* overlapping;
+    int* sort_scratch;
+    int* entries;       // kFitEntriesPerBuffer * n
+
+    static long long bytes(long long n, long long num_positions) {
+        const long long ints = 2 * num_positions + 1 + 3 * n + kFitEntriesPerBuffer * n;
+        return (ints + 1) / 2 * 8;
+    }
+
+    static FitScratch carve(void* block, long long n, long long num_positions) {
+        FitScratch s;
+        s.list_start = static_cast<int*>(block);
+        s.list_end = s.list_start + (num_positions + 1);
+        s.seen = s.list_end + num_positions;
+        s.overlapping = s.seen + n;
+        s.sort_scratch = s.overlapping + n;
+        s.entries = s.sort_scratch + n;
+        return s;
+    }
+};
+
 }  // namespace memplan_offsets
 
-// Bytes of scratch memplan_offsets_plan needs: its sweep's, plus the
-// canonical phase's when with_canonical is nonzero (without them that phase,
-// when it runs, allocates its own). -1 when the counts are out of range.
-inline long long memplan_offsets_scratch_bytes(int num_owners, int num_positions, int with_canonical) {
+// Bytes of scratch memplan_offsets_plan needs: its sweep's, plus the fit and
+// canonical phases' when with_search is nonzero (without them those phases,
+// when they run, allocate their own). -1 when the counts are out of range.
+inline long long memplan_offsets_scratch_bytes(int num_owners, int num_positions, int with_search) {
     if (num_owners < 0 || num_positions < 1) return -1;
     if (num_positions > (INT_MAX - 2) / 2 || num_owners > (INT_MAX - 2) / 2) return -1;
     const long long sweep = memplan_offsets::SweepScratch::bytes(num_owners, num_positions);
-    return with_canonical ? sweep + memplan_offsets::CanonicalScratch::bytes(num_owners, num_positions) : sweep;
+    if (!with_search) return sweep;
+    return sweep + memplan_offsets::CanonicalScratch::bytes(num_owners, num_positions) +
+           memplan_offsets::FitScratch::bytes(num_owners, num_positions);
 }
+
+namespace memplan_offsets {
+
+// The phases past the sweep (see OffsetPlanner.plan): fit when run_fit, then the
+// canonical decodes and the improvement when may_decode and the plan is still
+// above the bound. Their arrays come from scratch past the sweep's when it is
+// large enough, else from one allocation of this call. Returns the best peak
+// (offset holds its plan), or -1 when memory runs out.
+inline long long search(int P, int n, const int* def, const int* use_end, const long long* size, int effort,
+                        bool run_fit, bool may_decode, long long budget, long long bound, long long peak,
+                        long long* offset, void* scratch, long long scratch_bytes) {
+    const long long canonical_bytes = CanonicalScratch::bytes(n, P);
+    const bool in_scratch = scratch_bytes >= memplan_offsets_scratch_bytes(n, P, 1);
+    Array<long long> own(in_scratch ? 1 : (canonical_bytes + FitScratch::bytes(n, P)) / 8 + 1);
+    if (!own.get()) return -1;
+    char* block = in_scratch ? static_cast<char*>(scratch) + SweepScratch::bytes(n, P) : reinterpret_cast<char*>(own.get());
+    const CanonicalScratch c = CanonicalScratch::carve(block, n, P);
+    int m = 0;
+    bool have_size_rank = false;
+    if (run_fit) {
+        const FitScratch f = FitScratch::carve(block + canonical_bytes, n, P);
+        m = rank_order(kRankSize, n, def, use_end, size, c.by_rank, c.sort_scratch, c.length, c.histogram);
+        have_size_rank = true;
+        FirstFit fit{P, def, use_end, size, f.list_start, f.list_end, f.entries, f.seen, f.overlapping, f.sort_scratch};
+        const long long p = fit.place(c.by_rank, m, n, c.trial);
+        if (p < peak) {
+            peak = p;
+            for (int i = 0; i < n; ++i) offset[i] = c.trial[i];
+        }
+    }
+    if (!may_decode || peak <= bound) return peak;
+    const int leaves = static_cast<int>(CanonicalScratch::leaves_for(P));
+    long long total_length = 0;
+    long long sized = 0;
+    for (int i = 0; i < n; ++i) {
+        if (size[i] != 0) {
+            total_length += static_cast<long long>(use_end[i]) - def[i] + 1;
+            sized++;
+        }
+    }
+    const bool flat = total_length <= kFlatSkylineLength * std::max(sized, 1LL);
+    Canonical canonical{n, def, use_end, size,
+                        SkylineTree{flat, leaves, P, c.tree_max, c.tree_tag}, c.heap_rank, c.heap_key};
+    bool have_ranks = false;
+    for (int rank = 0; rank < kNumRanks && peak > bound && budget > 0; ++rank) {
+        if (rank != kRankSize || !have_size_rank) {
+            m = rank_order(rank, n, def, use_end, size, c.by_rank, c.sort_scratch, c.length, c.histogram);
+        }
+        const long long p = canonical.decode(c.by_rank, m, budget, c.trial);
+        budget -= canonical.pops;
+        const bool better = p >= 0 && p < peak;
+        if (better) {
+            peak = p;
+            for (int i = 0; i < n; ++i) offset[i] = c.trial[i];
+        }
+        if (better || (!have_ranks && p >= 0)) {
+            for (int r = 0; r < m; ++r) c.best_ranks[r] = c.by_rank[r];
+            have_ranks = true;
+        }
+    }
+    if (effort >= 2 && have_ranks && peak > bound) {
+        const long long per_decode = kPopsPerBuffer * n + kPopsAllowance;
+        peak = improve(canonical, c.best_ranks, m, (effort - 1) * kImproveStepsPerEffort, per_decode, bound,
+                       peak, offset, c.trial, c.candidate);
+    }
+    return peak;
+}
+
+}  // namespace memplan_offsets
 
 // Places num_owners buffers with live intervals [owner_def, owner_use_end]
 // (inclusive positions in [0, num_positions)) at byte offsets in one arena;
-// writes owner_offset and stats {peak, naive, lower bound, whether the
-// canonical phase ran}. scratch holds at least memplan_offsets_scratch_bytes
+// writes owner_offset and stats {peak, naive, lower bound, whether a phase
+// past the sweep ran}. scratch holds at least memplan_offsets_scratch_bytes
 // (n, P, 0) bytes, 8-byte aligned, contents ignored; with (n, P, 1) bytes the
-// canonical phase allocates nothing either. A caller that sees
-// stats[MEMPLAN_OFFSETS_STAT_RAN_CANONICAL] == 1
+// fit and canonical phases allocate nothing either. A caller that sees
+// stats[MEMPLAN_OFFSETS_STAT_RAN_SEARCH] == 1
 // can offer the larger block next time.
 inline int memplan_offsets_plan(int num_owners, int num_positions, const int* owner_def, const int* owner_use_end,
                                 const long long* owner_size, int effort, long long* owner_offset, long long* stats,
@@ -1350,7 +1583,7 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
     using namespace memplan_offsets;
     if (stats == nullptr) return MEMPLAN_BAD_ARGUMENT;
     for (int i = 0; i < MEMPLAN_NUM_STATS; ++i) stats[i] = 0;
-    if (num_owners < 0 || num_positions < 1 || effort < 0) return MEMPLAN_BAD_ARGUMENT;
+    if (num_owners < 0 || num_positions < 1 || effort < 0 || effort > MEMPLAN_MAX_EFFORT) return MEMPLAN_BAD_ARGUMENT;
     if (num_positions > (INT_MAX - 2) / 2 || num_owners > (INT_MAX - 2) / 2) return MEMPLAN_BAD_ARGUMENT;
     if (num_owners > 0 && (owner_def == nullptr || owner_use_end == nullptr || owner_size == nullptr ||
                            owner_offset == nullptr)) {
@@ -1373,49 +1606,16 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
     GapArena arena{n, w.seg_start, w.seg_length, w.prev, w.next, w.left, w.right, w.free_ids, 0};
     long long peak = sweep_best_fit(P, n, owner_def, owner_use_end, owner_size, owner_offset, w.start_offsets,
                                     w.starts, w.end_offsets, w.ends, w.cursor, arena);
-    long long budget = static_cast<long long>(effort) * (kPopsPerBuffer * n + kPopsAllowance);
-    if (peak > bound && effort >= 1 &&
-        expected_pops(P, n, owner_def, owner_use_end, owner_size, w.delta) <= budget) {
-        stats[MEMPLAN_OFFSETS_STAT_RAN_CANONICAL] = 1;
-        const long long sweep_bytes = SweepScratch::bytes(n, P);
-        const bool in_scratch = scratch_bytes >= memplan_offsets_scratch_bytes(n, P, 1);
-        Array<long long> own(in_scratch ? 1 : CanonicalScratch::bytes(n, P) / 8 + 1);
-        if (!own.get()) return MEMPLAN_OUT_OF_MEMORY;
-        const CanonicalScratch c = CanonicalScratch::carve(
-            in_scratch ? static_cast<void*>(static_cast<char*>(scratch) + sweep_bytes) : own.get(), n, P);
-        const int leaves = static_cast<int>(CanonicalScratch::leaves_for(P));
-        long long total_length = 0;
-        long long sized = 0;
-        for (int i = 0; i < n; ++i) {
-            if (owner_size[i] != 0) {
-                total_length += static_cast<long long>(owner_use_end[i]) - owner_def[i] + 1;
-                sized++;
-            }
-        }
-        const bool flat = total_length <= kFlatSkylineLength * std::max(sized, 1LL);
-        Canonical canonical{n, owner_def, owner_use_end, owner_size,
-                            SkylineTree{flat, leaves, P, c.tree_max, c.tree_tag}, c.heap_rank, c.heap_key};
-        bool have_ranks = false;
-        int m = 0;
-        for (int rank = 0; rank < kNumRanks && peak > bound && budget > 0; ++rank) {
-            m = rank_order(rank, n, owner_def, owner_use_end, owner_size, c.by_rank, c.sort_scratch,
-                           c.length, c.histogram);
-            const long long p = canonical.decode(c.by_rank, m, budget, c.trial);
-            budget -= canonical.pops;
-            const bool better = p >= 0 && p < peak;
-            if (better) {
-                peak = p;
-                for (int i = 0; i < n; ++i) owner_offset[i] = c.trial[i];
-            }
-            if (better || (!have_ranks && p >= 0)) {
-                for (int r = 0; r < m; ++r) c.best_ranks[r] = c.by_rank[r];
-                have_ranks = true;
-            }
-        }
-        if (effort >= 2 && have_ranks && peak > bound) {
-            const long long per_decode = kPopsPerBuffer * n + kPopsAllowance;
-            peak = improve(canonical, c.best_ranks, m, (effort - 1) * kImproveStepsPerEffort, per_decode, bound,
-                           peak, owner_offset, c.trial, c.candidate);
+    if (peak > bound && effort >= 1) {
+        const FitCost fit_cost = fit_cost_of(P, n, owner_def, owner_use_end, owner_size, w.delta);
+        const bool run_fit = fit_cost.fits(n, effort);
+        long long budget = static_cast<long long>(effort) * (kPopsPerBuffer * n + kPopsAllowance);
+        const bool may_decode = expected_pops(P, n, owner_def, owner_use_end, owner_size, w.delta) <= budget;
+        if (run_fit || may_decode) {
+            peak = search(P, n, owner_def, owner_use_end, owner_size, effort, run_fit, may_decode, budget, bound, peak,
+                          owner_offset, scratch, scratch_bytes);
+            if (peak < 0) return MEMPLAN_OUT_OF_MEMORY;
+            stats[MEMPLAN_OFFSETS_STAT_RAN_SEARCH] = 1;
         }
     }
     stats[MEMPLAN_OFFSETS_STAT_PEAK_BYTES] = peak;

@@ -1173,13 +1173,13 @@ struct OffsetsRun {
 };
 
 // The scratch starts filled with `garbage`: the planner must not depend on its contents. With
-// `with_canonical` it is large enough for the canonical phase too (else that phase allocates).
+// `with_search` it is large enough for the fit and canonical phases too (else they allocate).
 OffsetsRun run_offsets(int positions, const std::vector<int>& def, const std::vector<int>& end,
                        const std::vector<long long>& size, int effort, unsigned char garbage = 0xA5,
-                       int with_canonical = 1) {
+                       int with_search = 1) {
     OffsetsRun r;
     r.offset.assign(size.size() + 1, -7);
-    const long long bytes = memplan_offsets_scratch_bytes(static_cast<int>(size.size()), positions, with_canonical);
+    const long long bytes = memplan_offsets_scratch_bytes(static_cast<int>(size.size()), positions, with_search);
     std::vector<long long> scratch(static_cast<std::size_t>(std::max(bytes, 8LL) / 8 + 1));
     std::memset(scratch.data(), garbage, scratch.size() * sizeof(long long));
     r.rc = memplan_offsets_plan(static_cast<int>(size.size()), positions, def.data(), end.data(), size.data(), effort,
@@ -1229,19 +1229,19 @@ void test_offsets_chain_reaches_bound() {
         CHECK_EQ(r.stats[0], 11);
         CHECK_EQ(r.stats[1], 21);
         CHECK_EQ(r.stats[2], 11);
-        CHECK_EQ(r.stats[3], 0);  // the sweep reached the bound: no canonical phase
+        CHECK_EQ(r.stats[3], 0);  // the sweep reached the bound: no search phase
         CHECK(offsets_valid(def, end, size, r.offset, r.stats[0]));
     }
 }
 
-// The sweep misses the bound on this instance (found by a seeded search), so the canonical phase
+// The sweep misses the bound on this instance (found by a seeded search), so a search phase
 // runs, reaches the bound and reports it, in the caller's scratch or in its own allocation alike.
-void test_offsets_canonical_phase_reported() {
+void test_offsets_search_phase_reported() {
     const std::vector<int> def = {2, 3, 1, 0};
     const std::vector<int> end = {2, 3, 3, 2};
     const std::vector<long long> size = {2, 8, 3, 4};
-    for (int with_canonical : {0, 1}) {
-        OffsetsRun r = run_offsets(4, def, end, size, 1, 0x5A, with_canonical);
+    for (int with_search : {0, 1}) {
+        OffsetsRun r = run_offsets(4, def, end, size, 1, 0x5A, with_search);
         CHECK_EQ(r.rc, MEMPLAN_OK);
         CHECK_EQ(r.stats[2], 11);
         CHECK_EQ(r.stats[3], 1);
@@ -1274,6 +1274,9 @@ void test_offsets_bad_arguments() {
     CHECK_EQ(memplan_offsets_plan(-1, 2, def, end, size, 1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);
     CHECK_EQ(memplan_offsets_plan(2, 0, def, end, size, 1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);
     CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, -1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, MEMPLAN_MAX_EFFORT + 1, offset, stats, w, bytes),
+             MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_offsets_plan(2, 2, def, end, size, INT_MAX, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);
     CHECK_EQ(memplan_offsets_plan(2, 1, def, end, size, 1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);  // end out of range
     CHECK_EQ(memplan_offsets_plan(2, 2, nullptr, end, size, 1, offset, stats, w, bytes), MEMPLAN_BAD_ARGUMENT);
     const int ends_before_def[2] = {1, 0};  // buffer 1 lives [1, 0]
@@ -1313,7 +1316,7 @@ void test_offsets_radix_rank_matches_comparison_sort() {
         for (int rank : {memplan_offsets::kRankSize, memplan_offsets::kRankLength}) {
             std::vector<int> radix(size.size() + 1), expected(size.size() + 1), scratch(size.size() + 1);
             std::vector<long long> length(size.size() + 1);
-            std::vector<int> histogram(memplan_offsets::kRadixDigits * memplan_offsets::kRadixBuckets);
+            std::vector<int> histogram(memplan_offsets::kRadixBuckets);
             const int m = memplan_offsets::rank_order(rank, n, def.data(), end.data(), size.data(), radix.data(),
                                                       scratch.data(), length.data(), histogram.data());
             int k = 0;
@@ -1351,6 +1354,73 @@ void test_offsets_random_intervals_valid() {
             CHECK(zeroed.offset == r.offset);
             CHECK_EQ(zeroed.stats[0], r.stats[0]);
         }
+    }
+}
+
+// Greedy by size, first fit, from the definition (OffsetPlannerFitTest.quadraticFirstFit): each
+// buffer in turn at the lowest offset where no earlier buffer live at the same time overlaps it.
+std::vector<long long> quadratic_first_fit(const std::vector<int>& by_size, int m, const std::vector<int>& def,
+                                           const std::vector<int>& end, const std::vector<long long>& size) {
+    std::vector<long long> offset(size.size(), 0);
+    for (int k = 0; k < m; ++k) {
+        const int b = by_size[static_cast<std::size_t>(k)];
+        std::vector<int> placed;
+        for (int j = 0; j < k; ++j) {
+            const int y = by_size[static_cast<std::size_t>(j)];
+            if (def[static_cast<std::size_t>(y)] <= end[static_cast<std::size_t>(b)] &&
+                def[static_cast<std::size_t>(b)] <= end[static_cast<std::size_t>(y)]) {
+                placed.push_back(y);
+            }
+        }
+        std::stable_sort(placed.begin(), placed.end(), [&](int x, int y) {
+            return offset[static_cast<std::size_t>(x)] < offset[static_cast<std::size_t>(y)];
+        });
+        long long candidate = 0;
+        for (int y : placed) {
+            if (offset[static_cast<std::size_t>(y)] >= candidate + size[static_cast<std::size_t>(b)]) break;
+            candidate = std::max(candidate, offset[static_cast<std::size_t>(y)] + size[static_cast<std::size_t>(y)]);
+        }
+        offset[static_cast<std::size_t>(b)] = candidate;
+    }
+    return offset;
+}
+
+void test_offsets_fit_matches_naive_first_fit() {
+    std::mt19937 rng(8);
+    for (int round = 0; round < 200; ++round) {
+        const int positions = pick(rng, 1, 60);
+        const int n = pick(rng, 0, 149);
+        const std::size_t un = static_cast<std::size_t>(n);
+        std::vector<int> def(un), end(un);
+        std::vector<long long> size(un);
+        for (std::size_t i = 0; i < un; ++i) {
+            def[i] = pick(rng, 0, positions - 1);
+            const int longest = pick(rng, 0, 7) == 0 ? positions - def[i] : std::min(3, positions - def[i]);
+            end[i] = def[i] + pick(rng, 0, longest - 1);
+            size[i] = pick(rng, 0, 5) == 0 ? 0 : static_cast<long long>(pick(rng, 1, pick(rng, 0, 1) ? 16 : 5000));
+        }
+        std::vector<long long> delta(static_cast<std::size_t>(positions) + 1);
+        const memplan_offsets::FitCost cost =
+            memplan_offsets::fit_cost_of(positions, n, def.data(), end.data(), size.data(), delta.data());
+        std::vector<int> by_size(un + 1), sort_scratch(un + 1), histogram(memplan_offsets::kRadixBuckets);
+        std::vector<long long> length(un + 1);
+        const int m = memplan_offsets::rank_order(memplan_offsets::kRankSize, n, def.data(), end.data(), size.data(),
+                                                  by_size.data(), sort_scratch.data(), length.data(), histogram.data());
+        std::vector<int> list_start(static_cast<std::size_t>(positions) + 1), list_end(static_cast<std::size_t>(positions));
+        std::vector<int> entries(static_cast<std::size_t>(cost.entries) + 1), seen(un + 1), overlapping(un + 1),
+            merge_scratch(un + 1);
+        memplan_offsets::FirstFit fit{positions,         def.data(),      end.data(),  size.data(),
+                                      list_start.data(), list_end.data(), entries.data(), seen.data(),
+                                      overlapping.data(), merge_scratch.data()};
+        std::vector<long long> offset(un + 1, -3);
+        const long long peak = fit.place(by_size.data(), m, n, offset.data());
+        offset.resize(un);
+        const std::vector<long long> expected = quadratic_first_fit(by_size, m, def, end, size);
+        CHECK(offset == expected);
+        long long expected_peak = 0;
+        for (std::size_t i = 0; i < un; ++i) expected_peak = std::max(expected_peak, expected[i] + size[i]);
+        CHECK_EQ(peak, expected_peak);
+        CHECK(offsets_valid(def, end, size, offset, peak));
     }
 }
 
@@ -1558,7 +1628,8 @@ int main() {
     run_case("FreeSlotSet against a sorted list", test_free_slot_set_against_sorted_list);
     run_case("offsets: chain reaches the bound", test_offsets_chain_reaches_bound);
     run_case("offsets: zero sizes and empty", test_offsets_zero_sizes_and_empty);
-    run_case("offsets: canonical phase reported", test_offsets_canonical_phase_reported);
+    run_case("offsets: search phase reported", test_offsets_search_phase_reported);
+    run_case("offsets: fit matches a quadratic first fit", test_offsets_fit_matches_naive_first_fit);
     run_case("offsets: bad arguments", test_offsets_bad_arguments);
     run_case("offsets: random intervals valid", test_offsets_random_intervals_valid);
     run_case("offsets: radix rank order matches the comparison sort", test_offsets_radix_rank_matches_comparison_sort);

@@ -6,10 +6,14 @@ final class IntervalChecks {
     private IntervalChecks() {
     }
 
-    /** An offsets plan's effort, on both engines and both paths (schedule and plain intervals). */
+    /**
+     * An offsets plan's effort, on both engines and both paths (schedule and plain intervals): in
+     * {@code [0, OffsetPlanner.MAX_EFFORT]}, as the native code requires (MEMPLAN_MAX_EFFORT), so
+     * that every budget it scales stays inside a long.
+     */
     static void requireEffort(int effort) {
-        if (effort < 0) {
-            throw new IllegalArgumentException("effort must be >= 0, got " + effort);
+        if (effort < 0 || effort > OffsetPlanner.MAX_EFFORT) {
+            throw new IllegalArgumentException("effort must be in [0, " + OffsetPlanner.MAX_EFFORT + "], got " + effort);
         }
     }
 

@@ -34,7 +34,7 @@ final class MemplanNative {
     static final int OFFSETS_STAT_PEAK_BYTES = 0;
     static final int OFFSETS_STAT_NAIVE_BYTES = 1;
     static final int OFFSETS_STAT_LOWER_BOUND_BYTES = 2;
-    static final int OFFSETS_STAT_RAN_CANONICAL = 3;
+    static final int OFFSETS_STAT_RAN_SEARCH = 3;
 
     private MemplanNative() {
     }
@@ -66,7 +66,8 @@ final class MemplanNative {
 
     @MemberGetter static native int MEMPLAN_OFFSETS_STAT_LOWER_BOUND_BYTES();
 
-    @MemberGetter static native int MEMPLAN_OFFSETS_STAT_RAN_CANONICAL();
+    @MemberGetter static native int MEMPLAN_OFFSETS_STAT_RAN_SEARCH();
+    @MemberGetter static native int MEMPLAN_MAX_EFFORT();
 
     /**
      * Orders the nodes and computes owners and intervals; every array is the address of native
@@ -109,8 +110,8 @@ final class MemplanNative {
      * in one arena; writes each owner's offset and stats {peak, naive, lower bound}. Every array is
      * the address of native memory its caller keeps alive for the duration of the call;
      * {@code scratch} holds {@link #memplan_offsets_scratch_bytes} bytes, 8-byte aligned (with
-     * {@code withCanonical} 0 at least; with 1 the canonical phase allocates nothing either), and
-     * {@code stats} four longs: peak, naive, lower bound, and 1 when the canonical phase ran.
+     * {@code withSearch} 0 at least; with 1 the fit and canonical phases allocate nothing either),
+     * and {@code stats} four longs: peak, naive, lower bound, and 1 when a phase past the sweep ran.
      */
     static native int memplan_offsets_plan(int numOwners, int numPositions, @Cast("const int*") long ownerDef,
                                            @Cast("const int*") long ownerUseEnd,
@@ -119,8 +120,8 @@ final class MemplanNative {
                                            @Cast("void*") long scratch, long scratchBytes);
 
     /**
-     * Bytes of scratch {@link #memplan_offsets_plan} needs for its sweep, plus its canonical phase
-     * when {@code withCanonical} is 1; -1 when the counts are out of range.
+     * Bytes of scratch {@link #memplan_offsets_plan} needs for its sweep, plus its fit and canonical
+     * phases when {@code withSearch} is 1; -1 when the counts are out of range.
      */
-    static native long memplan_offsets_scratch_bytes(int numOwners, int numPositions, int withCanonical);
+    static native long memplan_offsets_scratch_bytes(int numOwners, int numPositions, int withSearch);
 }

@@ -18,15 +18,15 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
     private final IntBuffer freeOffsets;
     private final IntBuffer freeOwners;
     private final long scratchBytes;
-    /** The offsets planner's scratch: its sweep's, and with its canonical phase's. */
+    /** The offsets planner's scratch: its sweep's, and with its search phases' (fit, canonical). */
     private final long offsetsSweepBytes;
     private final long offsetsFullBytes;
     /**
-     * Set once a request of this schedule needed the canonical phase: from then on the pooled
-     * scratch grows to hold it too, so that phase stops allocating per request. Schedules whose
+     * Set once a request of this schedule needed a search phase past the sweep: from then on the
+     * pooled scratch grows to hold them too, so they stop allocating per request. Schedules whose
      * sweep always reaches the bound never pay for that memory.
      */
-    private volatile boolean offsetsNeedCanonical;
+    private volatile boolean offsetsNeedSearch;
     /** Addresses of the bucket arrays above, taken once: the buffers are fields, so they stay valid. */
     private final long defOffsetsAddress;
     private final long freeOffsetsAddress;
@@ -212,11 +212,11 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
             ownerOffset = DirectSlabs.allocate(Math.multiplyExact(numOwners, Long.BYTES)).asLongBuffer();
             int rc = MemplanNative.memplan_offsets_plan(numOwners, numPositions, ownerDefAddress, ownerUseEndAddress,
                     sizesAddress, effort, MemplanNative.memplan_address(ownerOffset), scratch.statsAddress(),
-                    scratch.offsetsScratchAddress(offsetsNeedCanonical ? offsetsFullBytes : offsetsSweepBytes),
+                    scratch.offsetsScratchAddress(offsetsNeedSearch ? offsetsFullBytes : offsetsSweepBytes),
                     scratch.offsetsScratchBytes());
             check(rc, "offsets plan");
-            if (scratch.stat(MemplanNative.OFFSETS_STAT_RAN_CANONICAL) == 1) {
-                offsetsNeedCanonical = true;
+            if (scratch.stat(MemplanNative.OFFSETS_STAT_RAN_SEARCH) == 1) {
+                offsetsNeedSearch = true;
             }
             return new OffsetAllocation(scratch.stat(MemplanNative.OFFSETS_STAT_PEAK_BYTES),
                     scratch.stat(MemplanNative.OFFSETS_STAT_NAIVE_BYTES),

@@ -75,11 +75,11 @@ public final class NativeEngine implements PlanningEngine {
     }
 
     /**
-     * Bytes of the offsets planner's scratch, for its sweep alone or with its canonical phase (at
-     * least 8, so a pointer is never empty).
+     * Bytes of the offsets planner's scratch, for its sweep alone or with its search phases (fit,
+     * canonical; at least 8, so a pointer is never empty).
      */
-    static long offsetsScratchBytes(int numOwners, int numPositions, boolean withCanonical) {
-        long bytes = MemplanNative.memplan_offsets_scratch_bytes(numOwners, numPositions, withCanonical ? 1 : 0);
+    static long offsetsScratchBytes(int numOwners, int numPositions, boolean withSearch) {
+        long bytes = MemplanNative.memplan_offsets_scratch_bytes(numOwners, numPositions, withSearch ? 1 : 0);
         if (bytes < 0) {
             throw new IllegalArgumentException(
                     "too many owners (" + numOwners + ") or positions (" + numPositions + ") for one offsets plan");

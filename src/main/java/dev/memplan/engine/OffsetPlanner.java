@@ -15,6 +15,12 @@ import java.nio.LongBuffer;
  *   <li><b>sweep</b>: walk positions in order, place each new buffer in the smallest free gap that
  *       holds it (best fit, gaps coalesce when buffers die); O(n log n), and on chains,
  *       transformers and CNNs it already reaches the bound;
+ *   <li><b>fit</b>: greedy by size with first fit, as TFLite's arena planner places: buffers from
+ *       the largest, each at the lowest offset free over its whole interval; it can drop a buffer
+ *       into a hole under placed ones, which the sweep cannot foresee and the canonical decoder
+ *       cannot reach. It finds the placed buffers a buffer overlaps through per-position lists, so
+ *       it runs only where intervals are short and few buffers live at once (U-Net's skips around a
+ *       chain: the bound, at a fraction of the canonical decoder's cost);
  *   <li><b>canonical</b>: the decoder of MiniMalloc's canonical form, driven by a rank: always
  *       place next the buffer whose lowest free offset (the highest top of placed buffers over its
  *       interval, a range max on a segment tree) is smallest, ties by rank. Tried with three
@@ -51,8 +57,21 @@ final class OffsetPlanner {
      * positions long, and the walk is several times faster there.
      */
     static final long FLAT_SKYLINE_LENGTH = 64;
+    /**
+     * The largest effort either engine plans with: {@code PlanOptions.MAX_EFFORT} and the native
+     * MEMPLAN_MAX_EFFORT (MirroredEnginesTest holds all three equal), so every budget scaled by it
+     * stays far inside a long.
+     */
+    static final int MAX_EFFORT = 1_000;
     /** Improvement iterations per effort unit above 1. */
     static final long IMPROVE_STEPS_PER_EFFORT = 64;
+    /**
+     * The fit phase's limits: its per-position lists hold at most this many entries per buffer
+     * (an average interval of 8 positions; they are sized once for the schedule), and its scans
+     * of placed neighbours cost at most this much per buffer and effort unit.
+     */
+    static final long FIT_ENTRIES_PER_BUFFER = 8;
+    static final long FIT_WORK_PER_BUFFER = 64;
 
     private OffsetPlanner() {
     }
@@ -72,13 +91,31 @@ final class OffsetPlanner {
         long bound = lowerBound(numPositions, def, useEnd, size);
 
         long peak = sweepBestFit(numPositions, def, useEnd, size, offset);
+        if (peak <= bound || effort < 1) {
+            return new long[] {peak, naive, bound};
+        }
+        FitCost fitCost = FitCost.of(numPositions, def, useEnd, size);
+        boolean runFit = fitCost.fits(n, effort);
         long budget = (long) effort * (POPS_PER_BUFFER * n + POPS_ALLOWANCE);
-        if (peak > bound && effort >= 1 && expectedPops(numPositions, def, useEnd, size) <= budget) {
+        boolean mayDecode = expectedPops(numPositions, def, useEnd, size) <= budget;
+        if (!runFit && !mayDecode) {
+            return new long[] {peak, naive, bound};
+        }
+        long[] trial = new long[n];
+        int[] bySize = null;
+        if (runFit) {
+            bySize = rankOrder(RANK_SIZE, def, useEnd, size);
+            long p = new FirstFit(numPositions, def, useEnd, size, fitCost.entries()).place(bySize, trial);
+            if (p < peak) {
+                peak = p;
+                System.arraycopy(trial, 0, offset, 0, n);
+            }
+        }
+        if (mayDecode && peak > bound) {
             Canonical canonical = new Canonical(numPositions, def, useEnd, size);
-            long[] trial = new long[n];
             int[] bestRanks = null;
             for (int rank = 0; rank < NUM_RANKS && peak > bound && budget > 0; rank++) {
-                int[] byRank = rankOrder(rank, def, useEnd, size);
+                int[] byRank = rank == RANK_SIZE && bySize != null ? bySize : rankOrder(rank, def, useEnd, size);
                 long p = canonical.decode(byRank, budget, trial);
                 budget -= canonical.pops();
                 if (p >= 0 && p < peak) {
@@ -477,6 +514,168 @@ final class OffsetPlanner {
         h ^= h >>> 16;
         return h >>> 1; // 31 bits: compares the same signed in Java and C++
     }
+
+    // ---------------------------------------------------------------- fit
+
+    /**
+     * What the fit phase would cost: {@code entries}, the entries of its per-position lists (the
+     * buffers with a size live at each position, summed), and {@code work}, the placed neighbours
+     * it would scan (each position's live count, squared, summed).
+     */
+    record FitCost(long entries, long work) {
+        static FitCost of(int numPositions, int[] def, int[] useEnd, long[] size) {
+            int[] delta = new int[numPositions + 1];
+            for (int i = 0; i < size.length; i++) {
+                if (size[i] != 0) {
+                    delta[def[i]]++;
+                    delta[useEnd[i] + 1]--;
+                }
+            }
+            long live = 0;
+            long entries = 0;
+            long work = 0;
+            for (int p = 0; p < numPositions; p++) {
+                live += delta[p];
+                entries += live;
+                work += live * live;
+            }
+            return new FitCost(entries, work);
+        }
+
+        /** Whether the phase runs for {@code n} buffers at {@code effort}. */
+        boolean fits(int n, int effort) {
+            return entries <= FIT_ENTRIES_PER_BUFFER * n && work <= effort * FIT_WORK_PER_BUFFER * n;
+        }
+    }
+
+    /**
+     * Greedy by size with first fit: buffers in rank order, each at the lowest offset where it
+     * overlaps no placed buffer live at the same time. Position {@code t}'s list holds the placed
+     * buffers live at {@code t}; a buffer collects the placed ones over its interval (each once),
+     * sorts them by offset and takes the first gap that holds it. The lowest such offset does not
+     * depend on how ties in offset are ordered, so both engines agree.
+     */
+    static final class FirstFit {
+        private final int[] def;
+        private final int[] useEnd;
+        private final long[] size;
+        /** Position t's placed buffers: {@code entries[listStart[t], listEnd[t])}. */
+        private final int[] listStart;
+        private final int[] listEnd;
+        private final int[] entries;
+        /** The step that last collected each buffer, so a buffer live at several positions counts once. */
+        private final int[] seen;
+        private final int[] overlapping;
+        private final int[] sortScratch;
+
+        FirstFit(int numPositions, int[] def, int[] useEnd, long[] size, long entries) {
+            this.def = def;
+            this.useEnd = useEnd;
+            this.size = size;
+            int n = size.length;
+            listStart = new int[numPositions + 1];
+            listEnd = new int[numPositions];
+            this.entries = new int[(int) entries];
+            seen = new int[n];
+            overlapping = new int[n];
+            sortScratch = new int[n];
+        }
+
+        /** Places the buffers of {@code byRank}; writes their offsets (0 for the others) and returns the arena size. */
+        long place(int[] byRank, long[] offset) {
+            int numPositions = listEnd.length;
+            java.util.Arrays.fill(listStart, 0);
+            for (int b : byRank) { // live counts, then their running sum: each position's list start
+                listStart[def[b]]++;
+                listStart[useEnd[b] + 1]--;
+            }
+            int live = 0;
+            int start = 0;
+            for (int t = 0; t < numPositions; t++) {
+                live += listStart[t];
+                listStart[t] = start;
+                listEnd[t] = start;
+                start += live;
+            }
+            listStart[numPositions] = start;
+            java.util.Arrays.fill(seen, -1);
+            java.util.Arrays.fill(offset, 0);
+            long peak = 0;
+            for (int step = 0; step < byRank.length; step++) {
+                int b = byRank[step];
+                int count = collectOverlapping(b, step);
+                sortByOffset(overlapping, count, offset, sortScratch);
+                long lowest = 0;
+                for (int k = 0; k < count; k++) {
+                    int y = overlapping[k];
+                    if (offset[y] - lowest >= size[b]) {
+                        break;
+                    }
+                    lowest = Math.max(lowest, offset[y] + size[y]);
+                }
+                offset[b] = lowest;
+                peak = Math.max(peak, lowest + size[b]);
+                for (int t = def[b]; t <= useEnd[b]; t++) {
+                    entries[listEnd[t]++] = b;
+                }
+            }
+            return peak;
+        }
+
+        /** Gathers the placed buffers live somewhere in {@code b}'s interval into {@code overlapping}; returns how many. */
+        private int collectOverlapping(int b, int step) {
+            int count = 0;
+            for (int t = def[b]; t <= useEnd[b]; t++) {
+                for (int k = listStart[t]; k < listEnd[t]; k++) {
+                    int y = entries[k];
+                    if (seen[y] != step) {
+                        seen[y] = step;
+                        overlapping[count++] = y;
+                    }
+                }
+            }
+            return count;
+        }
+    }
+
+    /** Sorts {@code ids[0, count)} by {@code offset[id]} ascending: insertion sort when short, else a bottom-up merge sort. */
+    static void sortByOffset(int[] ids, int count, long[] offset, int[] scratch) {
+        if (count <= INSERTION_SORT_MAX) {
+            for (int i = 1; i < count; i++) {
+                int x = ids[i];
+                long key = offset[x];
+                int j = i - 1;
+                while (j >= 0 && offset[ids[j]] > key) {
+                    ids[j + 1] = ids[j];
+                    j--;
+                }
+                ids[j + 1] = x;
+            }
+            return;
+        }
+        for (int width = 1; width < count; width *= 2) {
+            for (int lo = 0; lo < count - width; lo += 2 * width) {
+                int mid = lo + width;
+                int hi = Math.min(lo + 2 * width, count);
+                int a = lo;
+                int b = mid;
+                int out = lo;
+                while (a < mid && b < hi) {
+                    scratch[out++] = offset[ids[b]] < offset[ids[a]] ? ids[b++] : ids[a++];
+                }
+                while (a < mid) {
+                    scratch[out++] = ids[a++];
+                }
+                while (b < hi) {
+                    scratch[out++] = ids[b++];
+                }
+                System.arraycopy(scratch, lo, ids, lo, hi - lo);
+            }
+        }
+    }
+
+    /** Lists up to this long are sorted by insertion: a buffer usually overlaps only a few. */
+    static final int INSERTION_SORT_MAX = 16;
 
     // ---------------------------------------------------------------- canonical
 

@@ -4,6 +4,7 @@ package dev.memplan.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.memplan.PlanOptions;
 import dev.memplan.testing.EngineIndependent;
 import java.nio.LongBuffer;
 import java.util.ArrayList;
@@ -56,13 +57,18 @@ class EngineInputChecksTest {
 
     @ParameterizedTest
     @MethodSource("engines")
-    void negativeEffortIsRejected(PlanningEngine engine) {
+    void effortOutsideItsRangeIsRejected(PlanningEngine engine) {
         CompiledGraph g = chain(engine);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> g.allocateOffsets(LongBuffer.wrap(new long[] {8, 8}), -1));
-        assertEquals("effort must be >= 0, got -1", e.getMessage());
+        assertEquals("effort must be in [0, 1000], got -1", e.getMessage());
         assertThrows(IllegalArgumentException.class,
                 () -> engine.packOffsets(2, new int[] {0}, new int[] {1}, new long[] {8}, -1));
+        assertThrows(IllegalArgumentException.class,
+                () -> g.allocateOffsets(LongBuffer.wrap(new long[] {8, 8}), PlanOptions.MAX_EFFORT + 1));
+        assertThrows(IllegalArgumentException.class, () -> engine.packOffsets(2, new int[] {0}, new int[] {1},
+                new long[] {8}, Integer.MAX_VALUE));
+        assertEquals(16, g.allocateOffsets(LongBuffer.wrap(new long[] {8, 8}), PlanOptions.MAX_EFFORT).peakBytes());
         // effort 0 (the sweep alone) still plans
         assertEquals(16, g.allocateOffsets(LongBuffer.wrap(new long[] {8, 8}), 0).peakBytes());
     }

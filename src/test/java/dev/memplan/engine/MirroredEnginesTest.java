@@ -39,7 +39,9 @@ class MirroredEnginesTest {
         assertEquals(MemplanNative.MEMPLAN_OFFSETS_STAT_NAIVE_BYTES(), MemplanNative.OFFSETS_STAT_NAIVE_BYTES);
         assertEquals(MemplanNative.MEMPLAN_OFFSETS_STAT_LOWER_BOUND_BYTES(),
                 MemplanNative.OFFSETS_STAT_LOWER_BOUND_BYTES);
-        assertEquals(MemplanNative.MEMPLAN_OFFSETS_STAT_RAN_CANONICAL(), MemplanNative.OFFSETS_STAT_RAN_CANONICAL);
+        assertEquals(MemplanNative.MEMPLAN_OFFSETS_STAT_RAN_SEARCH(), MemplanNative.OFFSETS_STAT_RAN_SEARCH);
+        assertEquals(MemplanNative.MEMPLAN_MAX_EFFORT(), OffsetPlanner.MAX_EFFORT);
+        assertEquals(dev.memplan.PlanOptions.MAX_EFFORT, OffsetPlanner.MAX_EFFORT);
     }
 
     @Test
