@@ -610,6 +610,8 @@ constexpr long long kPopsPerBuffer = 32;
 constexpr long long kPopsAllowance = 1024;
 constexpr long long kImproveStepsPerEffort = 64;
 constexpr long long kFlatSkylineLength = 64;
+constexpr long long kNoLimit = LLONG_MAX;
+constexpr long long kStopped = -1;
 constexpr long long kFitEntriesPerBuffer = 8;
 constexpr long long kFitWorkPerBuffer = 64;
 constexpr int kInsertionSortMax = 16;
@@ -672,27 +674,6 @@ inline long long lower_bound(int num_positions, int n, const int* def, const int
     return bound;
 }
 
-inline long long expected_pops(int num_positions, int n, const int* def, const int* use_end,
-                               const long long* size, long long* delta) {
-    for (int p = 0; p <= num_positions; ++p) delta[p] = 0;
-    long long sized = 0;
-    for (int i = 0; i < n; ++i) {
-        if (size[i] != 0) {
-            delta[def[i]]++;
-            delta[use_end[i] + 1]--;
-            sized++;
-        }
-    }
-    long long live = 0;
-    long long live_sum = 0;
-    for (int p = 0; p < num_positions; ++p) {
-        live += delta[p];
-        live_sum += live;
-    }
-    const long long average_live = live_sum / num_positions;
-    return sized * (2 + average_live / 8);
-}
-
 // Buffers grouped by key[i] (a position), ascending index within a group: CSR.
 inline void bucket(int num_positions, const int* key, int n, int* offsets, int* cursor, int* out) {
     for (int p = 0; p <= num_positions; ++p) offsets[p] = 0;
@@ -718,10 +699,14 @@ struct GapArena {
     int last = -1;
     long long top = 0;
 
+    // An empty arena: also what a second sweep over the same arena starts from.
     void init() {
         const int segments = 2 * n + 1;
         for (int k = 0; k <= n; ++k) free_ids[k] = segments - 1 - k;
         num_free_ids = n + 1;
+        root = -1;
+        last = -1;
+        top = 0;
     }
 
     long long allocate(int b, long long bytes) {
@@ -926,27 +911,60 @@ struct GapArena {
     }
 };
 
-// Returns the arena size; scratch as sized by memplan_offsets_plan.
-inline long long sweep_best_fit(int num_positions, int n, const int* def, const int* use_end, const long long* size,
-                                long long* offset, int* start_offsets, int* starts, int* end_offsets, int* ends,
-                                int* cursor, GapArena& arena) {
-    bucket(num_positions, def, n, start_offsets, cursor, starts);
-    bucket(num_positions, use_end, n, end_offsets, cursor, ends);
-    arena.init();
+// The sweep (see OffsetPlanner.Sweep): run() stops as soon as the arena passes
+// stop_above (returning kStopped) and the next call carries on from there.
+// Scratch as sized by memplan_offsets_plan.
+struct Sweep {
+    int num_positions;
+    const long long* size;
+    long long* offset;
+    int* start_offsets;
+    int* starts;
+    int* end_offsets;
+    int* ends;
+    GapArena& arena;
+    int position = 0;  // where to carry on, and whether its buffers are already placed
+    bool starts_placed = false;
     long long peak = 0;
-    for (int p = 0; p < num_positions; ++p) {
-        for (int k = start_offsets[p]; k < start_offsets[p + 1]; ++k) {
-            const int i = starts[k];
-            offset[i] = size[i] == 0 ? 0 : arena.allocate(i, size[i]);
-        }
-        if (arena.top > peak) peak = arena.top;
-        for (int k = end_offsets[p]; k < end_offsets[p + 1]; ++k) {
-            const int i = ends[k];
-            if (size[i] != 0) arena.release(i);
-        }
+
+    void init(int n, const int* def, const int* use_end, int* cursor) {
+        bucket(num_positions, def, n, start_offsets, cursor, starts);
+        bucket(num_positions, use_end, n, end_offsets, cursor, ends);
+        arena.init();
     }
-    return peak;
-}
+
+    long long run(long long stop_above) {
+        // Locals, not the members, in the loop: the offset stores could alias them.
+        long long top_so_far = peak;
+        bool placed = starts_placed;
+        for (int p = position; p < num_positions; ++p) {
+            if (!placed) {
+                for (int k = start_offsets[p]; k < start_offsets[p + 1]; ++k) {
+                    const int i = starts[k];
+                    offset[i] = size[i] == 0 ? 0 : arena.allocate(i, size[i]);
+                }
+                if (arena.top > top_so_far) {
+                    top_so_far = arena.top;
+                    if (top_so_far > stop_above) {
+                        position = p;
+                        starts_placed = true;
+                        peak = top_so_far;
+                        return kStopped;
+                    }
+                }
+            }
+            for (int k = end_offsets[p]; k < end_offsets[p + 1]; ++k) {
+                const int i = ends[k];
+                if (size[i] != 0) arena.release(i);
+            }
+            placed = false;
+        }
+        position = num_positions;
+        starts_placed = false;
+        peak = top_so_far;
+        return peak;
+    }
+};
 
 inline int compare_descending(long long a1, long long b1, long long a2, long long b2) {
     if (a1 != b1) return a1 > b1 ? -1 : 1;
@@ -1059,29 +1077,35 @@ inline int rank_order(int rank, int n, const int* def, const int* use_end, const
     return m;
 }
 
-// What the fit phase would cost (see OffsetPlanner.FitCost): the entries of its
-// per-position lists and the placed neighbours it would scan. delta holds
-// num_positions + 1 longs of scratch.
-struct FitCost {
+// What the search phases would cost (see OffsetPlanner.SearchCost), from one
+// pass over the buffers with a size. delta holds num_positions + 1 longs of scratch.
+struct SearchCost {
     long long entries;
     long long work;
+    long long sized;
 
-    bool fits(int n, int effort) const {
+    bool fit_runs(int n, int effort) const {
         return entries <= kFitEntriesPerBuffer * n && work <= effort * kFitWorkPerBuffer * n;
+    }
+
+    long long expected_pops(int num_positions) const {
+        const long long average_live = entries / num_positions;
+        return sized * (2 + average_live / 8);
     }
 };
 
-inline FitCost fit_cost_of(int num_positions, int n, const int* def, const int* use_end, const long long* size,
-                           long long* delta) {
+inline SearchCost search_cost_of(int num_positions, int n, const int* def, const int* use_end, const long long* size,
+                                 long long* delta) {
     for (int p = 0; p <= num_positions; ++p) delta[p] = 0;
+    SearchCost cost{0, 0, 0};
     for (int i = 0; i < n; ++i) {
         if (size[i] != 0) {
             delta[def[i]]++;
             delta[use_end[i] + 1]--;
+            cost.sized++;
         }
     }
     long long live = 0;
-    FitCost cost{0, 0};
     for (int p = 0; p < num_positions; ++p) {
         live += delta[p];
         cost.entries += live;
@@ -1129,7 +1153,7 @@ struct FirstFit {
     const long long* size;
     int* list_start;  // num_positions + 1
     int* list_end;    // num_positions
-    int* entries;     // the FitCost's entries
+    int* entries;     // the SearchCost's entries
     int* seen;        // n: the step that last collected each buffer
     int* overlapping;  // n
     int* sort_scratch;  // n
@@ -1502,32 +1526,47 @@ inline long long memplan_offsets_scratch_bytes(int num_owners, int num_positions
 
 namespace memplan_offsets {
 
-// The phases past the sweep (see OffsetPlanner.plan): fit when run_fit, then the
-// canonical decodes and the improvement when may_decode and the plan is still
+// The phases past the sweep (see OffsetPlanner.plan), once the sweep has paused
+// above the bound: the fit, the rest of the sweep unless the fit reached the
+// bound, then the canonical decodes and the improvement while the plan is still
 // above the bound. Their arrays come from scratch past the sweep's when it is
-// large enough, else from one allocation of this call. Returns the best peak
-// (offset holds its plan), or -1 when memory runs out.
+// large enough, else from one allocation of this call; *ran_search says whether
+// they ran. Returns the best peak (offset holds its plan), or kOutOfMemory.
+constexpr long long kOutOfMemory = -2;
+
 inline long long search(int P, int n, const int* def, const int* use_end, const long long* size, int effort,
-                        bool run_fit, bool may_decode, long long budget, long long bound, long long peak,
-                        long long* offset, void* scratch, long long scratch_bytes) {
+                        long long bound, long long* offset, void* scratch, long long scratch_bytes,
+                        const SweepScratch& w, Sweep& sweep, bool* ran_search) {
+    const SearchCost cost = search_cost_of(P, n, def, use_end, size, w.delta);
+    const bool run_fit = cost.fit_runs(n, effort);
+    long long budget = static_cast<long long>(effort) * (kPopsPerBuffer * n + kPopsAllowance);
+    const bool may_decode = cost.expected_pops(P) <= budget;
+    if (!run_fit && !may_decode) return sweep.run(kNoLimit);
+    *ran_search = true;
     const long long canonical_bytes = CanonicalScratch::bytes(n, P);
     const bool in_scratch = scratch_bytes >= memplan_offsets_scratch_bytes(n, P, 1);
     Array<long long> own(in_scratch ? 1 : (canonical_bytes + FitScratch::bytes(n, P)) / 8 + 1);
-    if (!own.get()) return -1;
+    if (!own.get()) return kOutOfMemory;
     char* block = in_scratch ? static_cast<char*>(scratch) + SweepScratch::bytes(n, P) : reinterpret_cast<char*>(own.get());
     const CanonicalScratch c = CanonicalScratch::carve(block, n, P);
     int m = 0;
     bool have_size_rank = false;
+    long long fit_peak = kNoLimit;
     if (run_fit) {
         const FitScratch f = FitScratch::carve(block + canonical_bytes, n, P);
         m = rank_order(kRankSize, n, def, use_end, size, c.by_rank, c.sort_scratch, c.length, c.histogram);
         have_size_rank = true;
         FirstFit fit{P, def, use_end, size, f.list_start, f.list_end, f.entries, f.seen, f.overlapping, f.sort_scratch};
-        const long long p = fit.place(c.by_rank, m, n, c.trial);
-        if (p < peak) {
-            peak = p;
+        fit_peak = fit.place(c.by_rank, m, n, c.trial);
+        if (fit_peak <= bound) {
             for (int i = 0; i < n; ++i) offset[i] = c.trial[i];
+            return fit_peak;
         }
+    }
+    long long peak = sweep.run(kNoLimit);
+    if (fit_peak < peak) {
+        peak = fit_peak;
+        for (int i = 0; i < n; ++i) offset[i] = c.trial[i];
     }
     if (!may_decode || peak <= bound) return peak;
     const int leaves = static_cast<int>(CanonicalScratch::leaves_for(P));
@@ -1604,19 +1643,16 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
     const SweepScratch w = SweepScratch::carve(scratch, n, P);
     const long long bound = lower_bound(P, n, owner_def, owner_use_end, owner_size, w.delta);
     GapArena arena{n, w.seg_start, w.seg_length, w.prev, w.next, w.left, w.right, w.free_ids, 0};
-    long long peak = sweep_best_fit(P, n, owner_def, owner_use_end, owner_size, owner_offset, w.start_offsets,
-                                    w.starts, w.end_offsets, w.ends, w.cursor, arena);
-    if (peak > bound && effort >= 1) {
-        const FitCost fit_cost = fit_cost_of(P, n, owner_def, owner_use_end, owner_size, w.delta);
-        const bool run_fit = fit_cost.fits(n, effort);
-        long long budget = static_cast<long long>(effort) * (kPopsPerBuffer * n + kPopsAllowance);
-        const bool may_decode = expected_pops(P, n, owner_def, owner_use_end, owner_size, w.delta) <= budget;
-        if (run_fit || may_decode) {
-            peak = search(P, n, owner_def, owner_use_end, owner_size, effort, run_fit, may_decode, budget, bound, peak,
-                          owner_offset, scratch, scratch_bytes);
-            if (peak < 0) return MEMPLAN_OUT_OF_MEMORY;
-            stats[MEMPLAN_OFFSETS_STAT_RAN_SEARCH] = 1;
-        }
+    // At effort >= 1 the sweep pauses as soon as it passes the bound (see OffsetPlanner.plan).
+    Sweep sweep{P, owner_size, owner_offset, w.start_offsets, w.starts, w.end_offsets, w.ends, arena};
+    sweep.init(n, owner_def, owner_use_end, w.cursor);
+    long long peak = sweep.run(effort >= 1 ? bound : kNoLimit);
+    if (peak == kStopped) {
+        bool ran_search = false;
+        peak = search(P, n, owner_def, owner_use_end, owner_size, effort, bound, owner_offset, scratch, scratch_bytes,
+                      w, sweep, &ran_search);
+        if (peak == kOutOfMemory) return MEMPLAN_OUT_OF_MEMORY;
+        stats[MEMPLAN_OFFSETS_STAT_RAN_SEARCH] = ran_search ? 1 : 0;
     }
     stats[MEMPLAN_OFFSETS_STAT_PEAK_BYTES] = peak;
     stats[MEMPLAN_OFFSETS_STAT_NAIVE_BYTES] = naive;

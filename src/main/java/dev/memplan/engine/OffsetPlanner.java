@@ -90,26 +90,35 @@ final class OffsetPlanner {
         }
         long bound = lowerBound(numPositions, def, useEnd, size);
 
-        long peak = sweepBestFit(numPositions, def, useEnd, size, offset);
-        if (peak <= bound || effort < 1) {
+        // At effort >= 1 the sweep pauses as soon as it passes the bound: the fit may reach the bound
+        // (a U-Net's does), and then the rest of the sweep is not needed.
+        Sweep sweep = new Sweep(numPositions, def, useEnd, size, offset);
+        long peak = sweep.run(effort >= 1 ? bound : NO_LIMIT);
+        if (peak != STOPPED) {
             return new long[] {peak, naive, bound};
         }
-        FitCost fitCost = FitCost.of(numPositions, def, useEnd, size);
-        boolean runFit = fitCost.fits(n, effort);
+        SearchCost cost = SearchCost.of(numPositions, def, useEnd, size);
+        boolean runFit = cost.fitRuns(n, effort);
         long budget = (long) effort * (POPS_PER_BUFFER * n + POPS_ALLOWANCE);
-        boolean mayDecode = expectedPops(numPositions, def, useEnd, size) <= budget;
+        boolean mayDecode = cost.expectedPops(numPositions) <= budget;
         if (!runFit && !mayDecode) {
-            return new long[] {peak, naive, bound};
+            return new long[] {sweep.run(NO_LIMIT), naive, bound};
         }
         long[] trial = new long[n];
         int[] bySize = null;
+        long fit = NO_LIMIT;
         if (runFit) {
             bySize = rankOrder(RANK_SIZE, def, useEnd, size);
-            long p = new FirstFit(numPositions, def, useEnd, size, fitCost.entries()).place(bySize, trial);
-            if (p < peak) {
-                peak = p;
+            fit = new FirstFit(numPositions, def, useEnd, size, cost.entries()).place(bySize, trial);
+            if (fit <= bound) {
                 System.arraycopy(trial, 0, offset, 0, n);
+                return new long[] {fit, naive, bound};
             }
+        }
+        peak = sweep.run(NO_LIMIT);
+        if (fit < peak) {
+            peak = fit;
+            System.arraycopy(trial, 0, offset, 0, n);
         }
         if (mayDecode && peak > bound) {
             Canonical canonical = new Canonical(numPositions, def, useEnd, size);
@@ -144,32 +153,6 @@ final class OffsetPlanner {
                 LongBuffer.wrap(offset).asReadOnlyBuffer());
     }
 
-    /**
-     * A cheap forecast of a canonical decode's heap pops: each buffer is popped once, plus once per
-     * raise under it before its turn, which grows with how many buffers are live together. Wide
-     * graphs (thousands live at once) would re-evaluate keys hundreds of times per buffer; the
-     * forecast lets them keep the sweep's plan instead of spending the budget to find out.
-     */
-    static long expectedPops(int numPositions, int[] def, int[] useEnd, long[] size) {
-        long[] delta = new long[numPositions + 1];
-        int n = 0;
-        for (int i = 0; i < size.length; i++) {
-            if (size[i] != 0) {
-                delta[def[i]]++;
-                delta[useEnd[i] + 1]--;
-                n++;
-            }
-        }
-        long live = 0;
-        long liveSum = 0;
-        for (int p = 0; p < numPositions; p++) {
-            live += delta[p];
-            liveSum += live;
-        }
-        long averageLive = liveSum / numPositions;
-        return (long) n * (2 + averageLive / 8);
-    }
-
     /** The most bytes live at any one position (a difference array over positions). */
     static long lowerBound(int numPositions, int[] def, int[] useEnd, long[] size) {
         long[] delta = new long[numPositions + 1];
@@ -190,35 +173,77 @@ final class OffsetPlanner {
 
     // ---------------------------------------------------------------- sweep
 
+    /** {@link Sweep#run}'s limit when it should run to the end, and its result when it paused. */
+    static final long NO_LIMIT = Long.MAX_VALUE;
+    static final long STOPPED = -1;
+
+    /** The sweep's plan in one go: writes every offset and returns the arena size. */
+    static long sweepBestFit(int numPositions, int[] def, int[] useEnd, long[] size, long[] offset) {
+        return new Sweep(numPositions, def, useEnd, size, offset).run(NO_LIMIT);
+    }
+
     /**
      * Walks positions in order: at each, places the buffers that start there (ascending index) in
      * the smallest free gap that holds them, else at the top of the arena; then frees the buffers
-     * that end there, merging their room with free neighbours. Returns the arena size.
+     * that end there, merging their room with free neighbours. It can pause: {@link #run} stops as
+     * soon as the arena passes a limit, and the next call carries on from there.
      */
-    static long sweepBestFit(int numPositions, int[] def, int[] useEnd, long[] size, long[] offset) {
-        int n = size.length;
-        int[] startOffsets = new int[numPositions + 1];
-        int[] starts = bucket(numPositions, def, n, startOffsets);
-        int[] endOffsets = new int[numPositions + 1];
-        int[] ends = bucket(numPositions, useEnd, n, endOffsets);
-        GapArena arena = new GapArena(n);
-        long peak = 0;
-        for (int p = 0; p < numPositions; p++) {
-            for (int k = startOffsets[p]; k < startOffsets[p + 1]; k++) {
-                int i = starts[k];
-                offset[i] = size[i] == 0 ? 0 : arena.allocate(i, size[i]);
-            }
-            if (arena.top() > peak) {
-                peak = arena.top();
-            }
-            for (int k = endOffsets[p]; k < endOffsets[p + 1]; k++) {
-                int i = ends[k];
-                if (size[i] != 0) {
-                    arena.release(i);
-                }
-            }
+    static final class Sweep {
+        private final int numPositions;
+        private final long[] size;
+        private final long[] offset;
+        private final int[] startOffsets;
+        private final int[] starts;
+        private final int[] endOffsets;
+        private final int[] ends;
+        private final GapArena arena;
+        /** The position to carry on at, and whether its buffers are already placed. */
+        private int position;
+        private boolean startsPlaced;
+        private long peak;
+
+        Sweep(int numPositions, int[] def, int[] useEnd, long[] size, long[] offset) {
+            int n = size.length;
+            this.numPositions = numPositions;
+            this.size = size;
+            this.offset = offset;
+            startOffsets = new int[numPositions + 1];
+            starts = bucket(numPositions, def, n, startOffsets);
+            endOffsets = new int[numPositions + 1];
+            ends = bucket(numPositions, useEnd, n, endOffsets);
+            arena = new GapArena(n);
         }
-        return peak;
+
+        /**
+         * Sweeps on; returns the arena size once every position is done, or {@link #STOPPED} as soon
+         * as it exceeds {@code stopAbove} (the offsets are then incomplete).
+         */
+        long run(long stopAbove) {
+            for (; position < numPositions; position++) {
+                int p = position;
+                if (!startsPlaced) {
+                    for (int k = startOffsets[p]; k < startOffsets[p + 1]; k++) {
+                        int i = starts[k];
+                        offset[i] = size[i] == 0 ? 0 : arena.allocate(i, size[i]);
+                    }
+                    startsPlaced = true;
+                    if (arena.top() > peak) {
+                        peak = arena.top();
+                        if (peak > stopAbove) {
+                            return STOPPED;
+                        }
+                    }
+                }
+                for (int k = endOffsets[p]; k < endOffsets[p + 1]; k++) {
+                    int i = ends[k];
+                    if (size[i] != 0) {
+                        arena.release(i);
+                    }
+                }
+                startsPlaced = false;
+            }
+            return peak;
+        }
     }
 
     /** Buffers grouped by {@code key[i]} (a position), ascending index within a group: CSR. */
@@ -518,17 +543,20 @@ final class OffsetPlanner {
     // ---------------------------------------------------------------- fit
 
     /**
-     * What the fit phase would cost: {@code entries}, the entries of its per-position lists (the
-     * buffers with a size live at each position, summed), and {@code work}, the placed neighbours
-     * it would scan (each position's live count, squared, summed).
+     * What the search phases would cost, from one pass over the buffers with a size: the fit's
+     * {@code entries} (its per-position lists: the buffers live at each position, summed) and
+     * {@code work} (the placed neighbours it would scan: each position's live count squared,
+     * summed), and the canonical decoder's heap pops, forecast from {@code entries}.
      */
-    record FitCost(long entries, long work) {
-        static FitCost of(int numPositions, int[] def, int[] useEnd, long[] size) {
+    record SearchCost(long entries, long work, long sized) {
+        static SearchCost of(int numPositions, int[] def, int[] useEnd, long[] size) {
             int[] delta = new int[numPositions + 1];
+            long sized = 0;
             for (int i = 0; i < size.length; i++) {
                 if (size[i] != 0) {
                     delta[def[i]]++;
                     delta[useEnd[i] + 1]--;
+                    sized++;
                 }
             }
             long live = 0;
@@ -539,12 +567,23 @@ final class OffsetPlanner {
                 entries += live;
                 work += live * live;
             }
-            return new FitCost(entries, work);
+            return new SearchCost(entries, work, sized);
         }
 
-        /** Whether the phase runs for {@code n} buffers at {@code effort}. */
-        boolean fits(int n, int effort) {
+        /** Whether the fit phase runs for {@code n} buffers at {@code effort}. */
+        boolean fitRuns(int n, int effort) {
             return entries <= FIT_ENTRIES_PER_BUFFER * n && work <= effort * FIT_WORK_PER_BUFFER * n;
+        }
+
+        /**
+         * A cheap forecast of a canonical decode's heap pops: each buffer is popped once, plus once
+         * per raise under it before its turn, which grows with how many buffers are live together.
+         * Wide graphs (thousands live at once) would re-evaluate keys hundreds of times per buffer;
+         * the forecast lets them keep the sweep's plan instead of spending the budget to find out.
+         */
+        long expectedPops(int numPositions) {
+            long averageLive = entries / numPositions;
+            return sized * (2 + averageLive / 8);
         }
     }
 

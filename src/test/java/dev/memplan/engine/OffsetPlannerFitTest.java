@@ -49,7 +49,7 @@ class OffsetPlannerFitTest {
         }
         int[] bySize = OffsetPlanner.rankOrder(OffsetPlanner.RANK_SIZE, def, useEnd, size);
         long[] offset = new long[n];
-        long entries = OffsetPlanner.FitCost.of(positions, def, useEnd, size).entries();
+        long entries = OffsetPlanner.SearchCost.of(positions, def, useEnd, size).entries();
         long peak = new OffsetPlanner.FirstFit(positions, def, useEnd, size, entries).place(bySize, offset);
 
         long[] expected = quadraticFirstFit(bySize, def, useEnd, size);
@@ -60,6 +60,38 @@ class OffsetPlannerFitTest {
         }
         assertEquals(expectedPeak, peak, "seed " + seed);
         PackingChecker.check(def, IntStream.of(useEnd).map(e -> e + 1).toArray(), size, offset, peak);
+    }
+
+    /** A sweep paused at a limit and run on to the end plans exactly as one that never paused. */
+    @ParameterizedTest
+    @MethodSource("seeds")
+    void pausedSweepFinishesAsAnUnpausedOne(int seed) {
+        Random random = new Random(seed);
+        int positions = 1 + random.nextInt(60);
+        int n = random.nextInt(150);
+        int[] def = new int[n];
+        int[] useEnd = new int[n];
+        long[] size = new long[n];
+        for (int i = 0; i < n; i++) {
+            def[i] = random.nextInt(positions);
+            useEnd[i] = def[i] + random.nextInt(Math.min(6, positions - def[i]));
+            size[i] = random.nextInt(6) == 0 ? 0 : 1 + random.nextInt(1_000);
+        }
+        long[] whole = new long[n];
+        long peak = OffsetPlanner.sweepBestFit(positions, def, useEnd, size, whole);
+
+        long[] paused = new long[n];
+        OffsetPlanner.Sweep sweep = new OffsetPlanner.Sweep(positions, def, useEnd, size, paused);
+        long limit = peak == 0 ? 0 : random.nextLong(peak);
+        int pauses = 0;
+        long result;
+        while ((result = sweep.run(limit)) == OffsetPlanner.STOPPED) {
+            pauses++;
+            limit += 1 + random.nextInt(500);
+        }
+        assertEquals(peak, result, "seed " + seed);
+        assertArrayEquals(whole, paused, "seed " + seed + ", " + pauses + " pauses");
+        assertEquals(peak > 0, pauses > 0, "a limit below the peak pauses the sweep");
     }
 
     @Test
@@ -76,8 +108,8 @@ class OffsetPlannerFitTest {
         long sweep = OffsetPlanner.sweepBestFit(positions, def, useEnd, size, new long[n]);
         assertTrue(sweep > bound, "the sweep reaches the bound here; this test lost its point (" + sweep + ")");
 
-        OffsetPlanner.FitCost cost = OffsetPlanner.FitCost.of(positions, def, useEnd, size);
-        assertTrue(cost.fits(n, PlanOptions.DEFAULT_EFFORT), "the fit phase would not run: " + cost);
+        OffsetPlanner.SearchCost cost = OffsetPlanner.SearchCost.of(positions, def, useEnd, size);
+        assertTrue(cost.fitRuns(n, PlanOptions.DEFAULT_EFFORT), "the fit phase would not run: " + cost);
         long[] offset = new long[n];
         int[] bySize = OffsetPlanner.rankOrder(OffsetPlanner.RANK_SIZE, def, useEnd, size);
         long fit = new OffsetPlanner.FirstFit(positions, def, useEnd, size, cost.entries()).place(bySize, offset);
