@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.generate.GeneratedGraph;
+import dev.memplan.generate.GraphKind;
 import dev.memplan.testing.PlanAssertions;
 import dev.memplan.testing.RandomGraphs;
 import dev.memplan.validate.PlanValidator;
@@ -16,6 +18,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -78,7 +82,48 @@ class ConcurrencyTest {
                 expected[t][r] = Expected.of(reference.plan(sizes(reference, t, r)));
             }
         }
+        planOnEightThreads(shared, strategy, expected, (thread, r) -> sizes(shared, thread, r));
+    }
 
+    /**
+     * The offsets planner's search phases (fit, canonical decoder) run on a U-Net, whose sweep misses
+     * the bound, and their scratch grows in the pool while the threads plan: each thread's requests
+     * scale the U-Net's sizes differently, and every plan must still be the single-threaded one.
+     */
+    @Test
+    @Timeout(120)
+    void eightThreadsShareAUNetWhosePlansSearchPastTheSweep() throws Exception {
+        GeneratedGraph unet = GraphKind.UNET.ofOwners(1_000);
+        Schedule shared = unet.compile(PlanOptions.defaults().withEngine(EngineMode.fromSystemProperty()));
+        Schedule reference = unet.compile(PlanOptions.defaults().withEngine(EngineMode.JAVA));
+        Schedule sweepOnly = unet.compile(PlanOptions.defaults().withEngine(EngineMode.JAVA).withEffort(0));
+        long[] base = unet.ownerSizes(shared);
+        ActivationPlan swept = sweepOnly.plan(base);
+        assertTrue(swept.peakBytes() > swept.lowerBoundBytes(), "the sweep alone reaches the bound: no search to test");
+        int requests = 50 * PlanAssertions.scale();
+        Expected[][] expected = new Expected[THREADS][requests];
+        for (int t = 0; t < THREADS; t++) {
+            for (int r = 0; r < requests; r++) {
+                expected[t][r] = Expected.of(reference.plan(scaled(base, t, r)));
+            }
+        }
+        assertEquals(expected[0][0].lowerBound(), expected[0][0].peak(), "the search reaches the bound");
+        planOnEightThreads(shared, Strategy.OFFSETS, expected, (thread, r) -> scaled(base, thread, r));
+    }
+
+    /** The U-Net's sizes times a factor per request, and one owner in seven emptied on odd threads. */
+    private static long[] scaled(long[] base, int thread, int request) {
+        long factor = 1 + (thread + request) % 4;
+        long[] sizes = new long[base.length];
+        for (int o = 0; o < base.length; o++) {
+            sizes[o] = thread % 2 == 1 && o % 7 == request % 7 ? 0 : base[o] * factor;
+        }
+        return sizes;
+    }
+
+    private static void planOnEightThreads(Schedule shared, Strategy strategy, Expected[][] expected,
+                                           BiFunction<Integer, Integer, long[]> sizes) throws Exception {
+        int requests = expected[0].length;
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         try {
@@ -88,7 +133,7 @@ class ConcurrencyTest {
                 done.add(pool.submit(() -> {
                     start.await();
                     for (int r = 0; r < requests; r++) {
-                        ActivationPlan p = shared.plan(sizes(shared, thread, r));
+                        ActivationPlan p = shared.plan(sizes.apply(thread, r));
                         Expected e = expected[thread][r];
                         String where = "thread " + thread + " request " + r;
                         assertEquals(strategy, p.strategy(), where);
