@@ -71,6 +71,14 @@ final class CliErrors {
         return e.getMessage() == null ? "invalid command line" : e.getMessage();
     }
 
+    /**
+     * {@code file: message}, unless the library's message already starts with the file's name
+     * (the ONNX reader names its source), so the name is said once.
+     */
+    static String aboutFile(String file, String message) {
+        return message.startsWith(file + " ") || message.startsWith(file + ":") ? message : file + ": " + message;
+    }
+
     /** Anything a command threw: out of memory, or a bug; one line, exit 4 or 5. */
     private static int failure(Exception e, CommandLine cmd, ParseResult parsed) {
         return report(e, cmd.getCommandSpec().qualifiedName(), cmd.getErr(), verbose(parsed));

@@ -85,9 +85,9 @@ final class DrawCommand implements Callable<Integer> {
         } catch (EngineUnavailableException e) {
             return fail(err, e.getMessage(), ExitCode.INPUT);
         } catch (DeferredPlanException e) {
-            return fail(err, label + ": " + e.getMessage(), ExitCode.DEFERRED);
+            return fail(err, CliErrors.aboutFile(label, e.getMessage()), ExitCode.DEFERRED);
         } catch (MemplanException | IllegalArgumentException e) {
-            return fail(err, label + ": " + e.getMessage(), ExitCode.INPUT);
+            return fail(err, CliErrors.aboutFile(label, e.getMessage()), ExitCode.INPUT);
         } catch (IOException e) {
             return fail(err, label + ": " + ReadErrors.describe(e), ExitCode.INPUT);
         }

@@ -110,8 +110,8 @@ final class PlanCommand implements Callable<Integer> {
                 exit = Math.max(exit, ExitCode.OUT_OF_MEMORY);
                 trace(verbose, e, err);
             } catch (RuntimeException e) {
-                failures.add(label + ": " + (e instanceof MemplanException ? e.getMessage() : "internal error: " + e
-                        + "; this is a bug: rerun with --verbose and report the output"));
+                failures.add(CliErrors.aboutFile(label, e instanceof MemplanException ? e.getMessage()
+                        : "internal error: " + e + "; this is a bug: rerun with --verbose and report the output"));
                 exit = Math.max(exit, e instanceof MemplanException ? ExitCode.INPUT : ExitCode.INTERNAL);
                 trace(verbose, e, err);
             } catch (IOException e) {

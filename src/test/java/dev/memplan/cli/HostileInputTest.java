@@ -94,6 +94,18 @@ class HostileInputTest {
         assertOneLineFailure(run, ExitCode.INPUT, "not a regular file");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"plan", "draw"})
+    void aCorruptModelIsNamedOnce(String command, @TempDir Path dir) throws IOException {
+        Path model = Files.write(dir.resolve("corrupt.onnx"), new byte[] {(byte) 0xFF, 0x01, 0x02});
+        CliRun run = command.equals("draw")
+                ? promptly(command, model.toString(), "-o", dir.resolve("p.html").toString())
+                : promptly(command, model.toString());
+        assertOneLineFailure(run, ExitCode.INPUT, "is not a readable ONNX model");
+        int first = run.err().indexOf(model.toString());
+        assertTrue(first >= 0 && run.err().indexOf(model.toString(), first + 1) < 0, "the file named once: " + run);
+    }
+
     @Test
     void directoriesAndDevicesAreRefused(@TempDir Path dir) throws IOException {
         Path folder = Files.createDirectory(dir.resolve("d.json"));

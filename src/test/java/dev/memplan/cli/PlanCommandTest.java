@@ -289,7 +289,7 @@ class PlanCommandTest {
         CliRun notOnnx = CliRun.of("plan", onnx.toString());
         assertEquals(1, notOnnx.exit());
         assertEquals("", notOnnx.out());
-        assertTrue(notOnnx.err().startsWith("memplan: " + onnx + ": "), notOnnx.err());
+        assertTrue(notOnnx.err().startsWith("memplan: " + onnx + " is not a readable ONNX model"), notOnnx.err());
 
         Path view = Files.writeString(dir.resolve("view.JSON"), "{\"values\":["
                 + "{\"name\":\"x\",\"dtype\":\"float32\",\"shape\":[4]},{\"name\":\"y\",\"dtype\":\"float32\",\"shape\":[4]}],"
