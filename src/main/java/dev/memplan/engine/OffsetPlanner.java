@@ -14,7 +14,8 @@ import java.nio.LongBuffer;
  *   <li><b>bound</b>: the most bytes live at one position, which no plan can beat;
  *   <li><b>sweep</b>: walk positions in order, place each new buffer in the smallest free gap that
  *       holds it (best fit, gaps coalesce when buffers die); O(n log n), and on chains,
- *       transformers and CNNs it already reaches the bound;
+ *       transformers and CNNs it already reaches the bound. At effort >= 1 it pauses once it
+ *       passes the bound and finishes only if the fit misses the bound too;
  *   <li><b>fit</b>: greedy by size with first fit, as TFLite's arena planner places: buffers from
  *       the largest, each at the lowest offset free over its whole interval; it can drop a buffer
  *       into a hole under placed ones, which the sweep cannot foresee and the canonical decoder
