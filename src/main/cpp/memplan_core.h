@@ -615,6 +615,7 @@ constexpr long long kStopped = -1;
 constexpr long long kFitEntriesPerBuffer = 8;
 constexpr long long kFitWorkPerBuffer = 64;
 constexpr int kInsertionSortMax = 16;
+constexpr long long kWorkCap = LLONG_MAX / 2;  // SearchCost::work saturates here
 constexpr int kRankSize = 0;
 constexpr int kRankArea = 1;
 constexpr int kRankLength = 2;
@@ -1085,7 +1086,7 @@ struct SearchCost {
     long long sized;
 
     bool fit_runs(int n, int effort) const {
-        return entries <= kFitEntriesPerBuffer * n && work <= effort * kFitWorkPerBuffer * n;
+        return entries <= kFitEntriesPerBuffer * n && entries <= INT_MAX && work <= effort * kFitWorkPerBuffer * n;
     }
 
     long long expected_pops(int num_positions) const {
@@ -1109,7 +1110,7 @@ inline SearchCost search_cost_of(int num_positions, int n, const int* def, const
     for (int p = 0; p < num_positions; ++p) {
         live += delta[p];
         cost.entries += live;
-        cost.work += live * live;
+        cost.work = std::min(cost.work + live * live, kWorkCap);  // live * live <= 2^60: no overflow
     }
     return cost;
 }

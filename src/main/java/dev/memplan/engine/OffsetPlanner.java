@@ -566,14 +566,18 @@ final class OffsetPlanner {
             for (int p = 0; p < numPositions; p++) {
                 live += delta[p];
                 entries += live;
-                work += live * live;
+                work = Math.min(work + live * live, WORK_CAP); // live * live <= 2^60: no overflow
             }
             return new SearchCost(entries, work, sized);
         }
 
-        /** Whether the fit phase runs for {@code n} buffers at {@code effort}. */
+        /** Where {@code work} saturates: far above any budget, and the sum cannot overflow. */
+        static final long WORK_CAP = Long.MAX_VALUE / 2;
+
+        /** Whether the fit phase runs for {@code n} buffers at {@code effort}; its lists must fit an int array. */
         boolean fitRuns(int n, int effort) {
-            return entries <= FIT_ENTRIES_PER_BUFFER * n && work <= effort * FIT_WORK_PER_BUFFER * n;
+            return entries <= FIT_ENTRIES_PER_BUFFER * n && entries <= Integer.MAX_VALUE
+                    && work <= effort * FIT_WORK_PER_BUFFER * n;
         }
 
         /**
