@@ -51,7 +51,7 @@ final class SymbolsCommand implements Callable<Integer> {
             ImportedGraph imported = GraphLoader.importOnnx(model, new ImportOptions(true, ViewPolicy.ORT));
             symbols = OnnxReport.symbols(imported, Map.of());
         } catch (MemplanException e) {
-            err.println("memplan: " + TerminalText.escape(model + ": " + e.getMessage()));
+            err.println("memplan: " + TerminalText.escape(CliErrors.aboutFile(model.toString(), e.getMessage())));
             err.flush();
             return ExitCode.INPUT;
         }

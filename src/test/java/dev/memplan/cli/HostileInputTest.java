@@ -95,7 +95,7 @@ class HostileInputTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"plan", "draw"})
+    @ValueSource(strings = {"plan", "draw", "symbols"})
     void aCorruptModelIsNamedOnce(String command, @TempDir Path dir) throws IOException {
         Path model = Files.write(dir.resolve("corrupt.onnx"), new byte[] {(byte) 0xFF, 0x01, 0x02});
         CliRun run = command.equals("draw")
