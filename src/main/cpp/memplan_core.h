@@ -1038,24 +1038,29 @@ inline void radix_sort_descending(int* order, int m, const long long* key, int* 
     }
 }
 
-// Stable bottom-up merge sort of order[0, m) by rank_before.
-inline void merge_sort_by_rank(int rank, int* order, int m, const int* def, const int* use_end,
-                               const long long* size, int* scratch) {
-    for (int width = 1; width < m; width *= 2) {
-        for (int lo = 0; lo < m - width; lo += 2 * width) {
+// Stable bottom-up merge sort of ids[0, count) by before(x, y), a strict order
+// (see OffsetPlanner.mergeSort): the rank orders and the fit's offset order.
+template <class Before>
+inline void merge_sort(int* ids, int count, int* scratch, Before before) {
+    for (int width = 1; width < count; width *= 2) {
+        for (int lo = 0; lo < count - width; lo += 2 * width) {
             const int mid = lo + width;
-            const int hi = std::min(lo + 2 * width, m);
+            const int hi = std::min(lo + 2 * width, count);
             int a = lo;
             int b = mid;
             int out = lo;
-            while (a < mid && b < hi) {
-                scratch[out++] = rank_before(rank, order[b], order[a], def, use_end, size) ? order[b++] : order[a++];
-            }
-            while (a < mid) scratch[out++] = order[a++];
-            while (b < hi) scratch[out++] = order[b++];
-            for (int k = lo; k < hi; ++k) order[k] = scratch[k];
+            while (a < mid && b < hi) scratch[out++] = before(ids[b], ids[a]) ? ids[b++] : ids[a++];
+            while (a < mid) scratch[out++] = ids[a++];
+            while (b < hi) scratch[out++] = ids[b++];
+            for (int k = lo; k < hi; ++k) ids[k] = scratch[k];
         }
     }
+}
+
+// Stable bottom-up merge sort of order[0, m) by rank_before.
+inline void merge_sort_by_rank(int rank, int* order, int m, const int* def, const int* use_end,
+                               const long long* size, int* scratch) {
+    merge_sort(order, m, scratch, [=](int x, int y) { return rank_before(rank, x, y, def, use_end, size); });
 }
 
 // Buffers with a size, in rank order (see OffsetPlanner.rankOrder); returns
@@ -1130,19 +1135,7 @@ inline void sort_by_offset(int* ids, int count, const long long* offset, int* sc
         }
         return;
     }
-    for (int width = 1; width < count; width *= 2) {
-        for (int lo = 0; lo < count - width; lo += 2 * width) {
-            const int mid = lo + width;
-            const int hi = std::min(lo + 2 * width, count);
-            int a = lo;
-            int b = mid;
-            int out = lo;
-            while (a < mid && b < hi) scratch[out++] = offset[ids[b]] < offset[ids[a]] ? ids[b++] : ids[a++];
-            while (a < mid) scratch[out++] = ids[a++];
-            while (b < hi) scratch[out++] = ids[b++];
-            for (int k = lo; k < hi; ++k) ids[k] = scratch[k];
-        }
-    }
+    merge_sort(ids, count, scratch, [offset](int x, int y) { return offset[x] < offset[y]; });
 }
 
 // Greedy by size with first fit (see OffsetPlanner.FirstFit): position t's

@@ -682,7 +682,7 @@ final class OffsetPlanner {
         }
     }
 
-    /** Sorts {@code ids[0, count)} by {@code offset[id]} ascending: insertion sort when short, else a bottom-up merge sort. */
+    /** Sorts {@code ids[0, count)} by {@code offset[id]} ascending: insertion sort when short, else {@link #mergeSort}. */
     static void sortByOffset(int[] ids, int count, long[] offset, int[] scratch) {
         if (count <= INSERTION_SORT_MAX) {
             for (int i = 1; i < count; i++) {
@@ -697,25 +697,7 @@ final class OffsetPlanner {
             }
             return;
         }
-        for (int width = 1; width < count; width *= 2) {
-            for (int lo = 0; lo < count - width; lo += 2 * width) {
-                int mid = lo + width;
-                int hi = Math.min(lo + 2 * width, count);
-                int a = lo;
-                int b = mid;
-                int out = lo;
-                while (a < mid && b < hi) {
-                    scratch[out++] = offset[ids[b]] < offset[ids[a]] ? ids[b++] : ids[a++];
-                }
-                while (a < mid) {
-                    scratch[out++] = ids[a++];
-                }
-                while (b < hi) {
-                    scratch[out++] = ids[b++];
-                }
-                System.arraycopy(scratch, lo, ids, lo, hi - lo);
-            }
-        }
+        mergeSort(ids, count, scratch, (x, y) -> offset[x] < offset[y]);
     }
 
     /** Lists up to this long are sorted by insertion: a buffer usually overlaps only a few. */
@@ -809,23 +791,38 @@ final class OffsetPlanner {
 
     /** Stable bottom-up merge sort of {@code order[0, m)} by {@link #rankBefore}. */
     static void mergeSortByRank(int rank, int[] order, int m, int[] def, int[] useEnd, long[] size, int[] scratch) {
-        for (int width = 1; width < m; width *= 2) {
-            for (int lo = 0; lo < m - width; lo += 2 * width) {
+        mergeSort(order, m, scratch, (x, y) -> rankBefore(rank, x, y, def, useEnd, size));
+    }
+
+    /** A strict order on buffer indexes: whether {@code x} comes before {@code y}. */
+    @FunctionalInterface
+    interface IdOrder {
+        boolean before(int x, int y);
+    }
+
+    /**
+     * Stable bottom-up merge sort of {@code ids[0, count)} by {@code order}: a later element moves
+     * ahead of an earlier one only when strictly before it. The rank orders and the fit's offset
+     * order both sort with it.
+     */
+    static void mergeSort(int[] ids, int count, int[] scratch, IdOrder order) {
+        for (int width = 1; width < count; width *= 2) {
+            for (int lo = 0; lo < count - width; lo += 2 * width) {
                 int mid = lo + width;
-                int hi = Math.min(lo + 2 * width, m);
+                int hi = Math.min(lo + 2 * width, count);
                 int a = lo;
                 int b = mid;
                 int out = lo;
                 while (a < mid && b < hi) {
-                    scratch[out++] = rankBefore(rank, order[b], order[a], def, useEnd, size) ? order[b++] : order[a++];
+                    scratch[out++] = order.before(ids[b], ids[a]) ? ids[b++] : ids[a++];
                 }
                 while (a < mid) {
-                    scratch[out++] = order[a++];
+                    scratch[out++] = ids[a++];
                 }
                 while (b < hi) {
-                    scratch[out++] = order[b++];
+                    scratch[out++] = ids[b++];
                 }
-                System.arraycopy(scratch, lo, order, lo, hi - lo);
+                System.arraycopy(scratch, lo, ids, lo, hi - lo);
             }
         }
     }
