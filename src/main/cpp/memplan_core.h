@@ -700,7 +700,7 @@ struct GapArena {
     int last = -1;
     long long top = 0;
 
-    // An empty arena: also what a second sweep over the same arena starts from.
+    // An empty arena, whatever state the struct was in.
     void init() {
         const int segments = 2 * n + 1;
         for (int k = 0; k <= n; ++k) free_ids[k] = segments - 1 - k;

@@ -178,11 +178,6 @@ final class OffsetPlanner {
     static final long NO_LIMIT = Long.MAX_VALUE;
     static final long STOPPED = -1;
 
-    /** The sweep's plan in one go: writes every offset and returns the arena size. */
-    static long sweepBestFit(int numPositions, int[] def, int[] useEnd, long[] size, long[] offset) {
-        return new Sweep(numPositions, def, useEnd, size, offset).run(NO_LIMIT);
-    }
-
     /**
      * Walks positions in order: at each, places the buffers that start there (ascending index) in
      * the smallest free gap that holds them, else at the top of the arena; then frees the buffers

@@ -78,7 +78,7 @@ class OffsetPlannerFitTest {
             size[i] = random.nextInt(6) == 0 ? 0 : 1 + random.nextInt(1_000);
         }
         long[] whole = new long[n];
-        long peak = OffsetPlanner.sweepBestFit(positions, def, useEnd, size, whole);
+        long peak = new OffsetPlanner.Sweep(positions, def, useEnd, size, whole).run(OffsetPlanner.NO_LIMIT);
 
         long[] paused = new long[n];
         OffsetPlanner.Sweep sweep = new OffsetPlanner.Sweep(positions, def, useEnd, size, paused);
@@ -105,7 +105,7 @@ class OffsetPlannerFitTest {
         int[] useEnd = IntStream.range(0, n).map(schedule::useEnd).toArray();
         long bound = OffsetPlanner.lowerBound(positions, def, useEnd, size);
 
-        long sweep = OffsetPlanner.sweepBestFit(positions, def, useEnd, size, new long[n]);
+        long sweep = new OffsetPlanner.Sweep(positions, def, useEnd, size, new long[n]).run(OffsetPlanner.NO_LIMIT);
         assertTrue(sweep > bound, "the sweep reaches the bound here; this test lost its point (" + sweep + ")");
 
         OffsetPlanner.SearchCost cost = OffsetPlanner.SearchCost.of(positions, def, useEnd, size);
