@@ -71,13 +71,13 @@ final class DrawCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<Strategy> strategies = planning.strategy().given().map(List::of)
                 .orElse(svg ? List.of(Strategy.OFFSETS) : List.of(Strategy.OFFSETS, Strategy.SLOTS));
-        String label = TerminalText.escape(file.toString());
+        String label = file.toString(); // escaped where printed, once
         try {
             MemPlan.engineName(options.engine()); // fail once, up front, when native cannot load
             Picture picture = picture(strategies, bindings, options);
             String text = svg ? SvgWriter.write(picture, picture.layouts().get(0).name()) : HtmlWriter.write(picture);
             Files.writeString(output, text, StandardCharsets.UTF_8);
-            out.println("memplan: drew " + picture.owners().size() + " tensors of " + label + " ("
+            out.println("memplan: drew " + picture.owners().size() + " tensors of " + TerminalText.escape(label) + " ("
                     + String.join(" and ", picture.layouts().stream().map(l -> l.name()).toList()) + " plan"
                     + (picture.layouts().size() > 1 ? "s" : "") + ") to " + TerminalText.escape(output.toString()));
             out.flush();

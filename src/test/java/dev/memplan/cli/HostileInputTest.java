@@ -97,13 +97,15 @@ class HostileInputTest {
     @ParameterizedTest
     @ValueSource(strings = {"plan", "draw", "symbols"})
     void aCorruptModelIsNamedOnce(String command, @TempDir Path dir) throws IOException {
-        Path model = Files.write(dir.resolve("corrupt.onnx"), new byte[] {(byte) 0xFF, 0x01, 0x02});
+        Path model = Files.write(dir.resolve("zebra\u001b[31m.onnx"), new byte[] {(byte) 0xFF, 0x01, 0x02});
         CliRun run = command.equals("draw")
                 ? promptly(command, model.toString(), "-o", dir.resolve("p.html").toString())
                 : promptly(command, model.toString());
         assertOneLineFailure(run, ExitCode.INPUT, "is not a readable ONNX model");
-        int first = run.err().indexOf(model.toString());
-        assertTrue(first >= 0 && run.err().indexOf(model.toString(), first + 1) < 0, "the file named once: " + run);
+        assertTrue(run.err().contains(TerminalText.escape(model.toString())), "the name escaped once: " + run);
+        int first = run.err().indexOf("zebra");
+        assertTrue(run.err().indexOf("zebra", first + 1) < 0, "the file named once: " + run);
+        assertFalse(run.err().contains("\u001b"), "no raw escape character: " + run);
     }
 
     @Test
