@@ -5,7 +5,6 @@ import java.lang.ref.Reference;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import org.bytedeco.javacpp.IntPointer;
 
 /**
  * The native engine's schedule: the compile results stay in the direct buffers the C++ code wrote,
@@ -60,19 +59,33 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
         int v = g.numValues();
         int n = g.numNodes();
         int p = g.numPositions();
-        // The graph and the owner-sized outputs live in malloc'd JavaCPP memory, freed as soon as
-        // the compile returns: fresh direct buffers would be zeroed and held until a GC.
-        try (IntPointer inputOffsets = copy(g.inputOffsets()); IntPointer inputs = copy(g.inputs());
-             IntPointer outputOffsets = copy(g.outputOffsets()); IntPointer outputs = copy(g.outputs());
-             IntPointer roots = copy(valueRoot); IntPointer flags = copy(g.valueFlags());
-             IntPointer order = ints(n); IntPointer ownerValue = ints(v); IntPointer ownerDef = ints(v);
-             IntPointer ownerUseEnd = ints(v); IntPointer defOffsets = ints(p + 1);
-             IntPointer freeOffsets = ints(p + 1); IntPointer freeOwners = ints(v); IntPointer counts = ints(2)) {
-            int rc = MemplanNative.memplan_compile(v, n, inputOffsets.address(), inputs.address(),
-                    outputOffsets.address(), outputs.address(), roots.address(), flags.address(),
-                    includeGraphInputs ? 1 : 0, order.address(), ownerValue.address(), ownerDef.address(),
-                    ownerUseEnd.address(), defOffsets.address(), freeOffsets.address(), freeOwners.address(),
-                    counts.address(), counts.address() + Integer.BYTES);
+        // The graph and the owner-sized outputs live in one malloc'd block, freed as soon as the
+        // compile returns: fresh direct buffers would be zeroed and held until a GC.
+        long bytes = NativeBlock.intBytes(g.inputOffsets().length) + NativeBlock.intBytes(g.inputs().length)
+                + NativeBlock.intBytes(g.outputOffsets().length) + NativeBlock.intBytes(g.outputs().length)
+                + NativeBlock.intBytes(valueRoot.length) + NativeBlock.intBytes(g.valueFlags().length)
+                + NativeBlock.intBytes(n) + 4 * NativeBlock.intBytes(v) + 2 * NativeBlock.intBytes(p + 1)
+                + NativeBlock.intBytes(2);
+        try (NativeBlock block = new NativeBlock(bytes)) {
+            IntBuffer inputOffsets = block.copy(g.inputOffsets());
+            IntBuffer inputs = block.copy(g.inputs());
+            IntBuffer outputOffsets = block.copy(g.outputOffsets());
+            IntBuffer outputs = block.copy(g.outputs());
+            IntBuffer roots = block.copy(valueRoot);
+            IntBuffer flags = block.copy(g.valueFlags());
+            IntBuffer order = block.ints(n);
+            IntBuffer ownerValue = block.ints(v);
+            IntBuffer ownerDef = block.ints(v);
+            IntBuffer ownerUseEnd = block.ints(v);
+            IntBuffer defOffsets = block.ints(p + 1);
+            IntBuffer freeOffsets = block.ints(p + 1);
+            IntBuffer freeOwners = block.ints(v);
+            IntBuffer counts = block.ints(2);
+            int rc = MemplanNative.memplan_compile(v, n, address(inputOffsets), address(inputs),
+                    address(outputOffsets), address(outputs), address(roots), address(flags),
+                    includeGraphInputs ? 1 : 0, address(order), address(ownerValue), address(ownerDef),
+                    address(ownerUseEnd), address(defOffsets), address(freeOffsets), address(freeOwners),
+                    address(counts), address(counts) + Integer.BYTES);
             if (rc == MemplanNative.CYCLE) {
                 throw new GraphCycleException(counts.get(1));
             }
@@ -82,12 +95,13 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
                 throw new IllegalStateException("native compile reported " + owners + " owners for " + v + " values");
             }
             // What the schedule keeps moves to right-sized direct buffers, checked once here.
-            IntBuffer defs = keep(defOffsets, p + 1);
-            IntBuffer frees = keep(freeOffsets, p + 1);
+            Kept kept = new Kept(n + 2 * (p + 1) + 4 * owners);
+            IntBuffer defs = kept.copy(defOffsets, p + 1);
+            IntBuffer frees = kept.copy(freeOffsets, p + 1);
             checkOffsets(defs, p, owners, "def");
             checkOffsets(frees, p, owners, "free");
-            IntBuffer values = keep(ownerValue, owners);
-            IntBuffer freed = keep(freeOwners, owners);
+            IntBuffer values = kept.copy(ownerValue, owners);
+            IntBuffer freed = kept.copy(freeOwners, owners);
             for (int i = 0; i < owners; i++) {
                 int value = values.get(i);
                 int f = freed.get(i);
@@ -95,27 +109,34 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
                     throw new IllegalStateException("native compile returned an owner id out of range at " + i);
                 }
             }
-            return new NativeCompiledGraph(v, p, keep(order, n), values, keep(ownerDef, owners),
-                    keep(ownerUseEnd, owners), defs, frees, freed);
+            return new NativeCompiledGraph(v, p, kept.copy(order, n), values, kept.copy(ownerDef, owners),
+                    kept.copy(ownerUseEnd, owners), defs, frees, freed);
         }
     }
 
-    /** Native memory holding {@code values}; at least one element so the address is never null. */
-    private static IntPointer copy(int[] values) {
-        IntPointer out = ints(values.length);
-        out.put(values);
-        return out;
+    private static long address(IntBuffer buffer) {
+        return MemplanNative.memplan_address(buffer);
     }
 
-    private static IntPointer ints(int n) {
-        return new IntPointer(Math.max(n, 1));
-    }
+    /**
+     * The direct memory a schedule keeps, one allocation sliced into its arrays: each
+     * {@code allocateDirect} zeroes its memory and registers a cleaner.
+     */
+    private static final class Kept {
+        private final IntBuffer memory;
+        private int used;
 
-    /** The first {@code n} ints of {@code from}, in a direct buffer the schedule owns. */
-    private static IntBuffer keep(IntPointer from, int n) {
-        IntBuffer out = DirectBuffers.ints(n);
-        out.put(from.asBuffer().limit(n)).flip();
-        return out;
+        Kept(int ints) {
+            memory = DirectBuffers.ints(ints);
+        }
+
+        /** The first {@code n} ints of {@code from}, in the next {@code n} ints of this memory. */
+        IntBuffer copy(IntBuffer from, int n) {
+            IntBuffer out = memory.slice(used, n);
+            used += n;
+            out.put(from.duplicate().clear().limit(n)).clear();
+            return out;
+        }
     }
 
     /** The allocate loop trusts these offsets, so they are checked once here. */

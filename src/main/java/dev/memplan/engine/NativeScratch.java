@@ -3,7 +3,6 @@ package dev.memplan.engine;
 
 import java.nio.LongBuffer;
 import org.bytedeco.javacpp.BytePointer;
-import org.bytedeco.javacpp.LongPointer;
 
 /**
  * What one native allocation needs besides its result, reused across the allocations of a
@@ -14,28 +13,36 @@ import org.bytedeco.javacpp.LongPointer;
  */
 final class NativeScratch {
     final long treapBytes;
-    private final BytePointer treap;
-    private final LongPointer sizes;
-    private final LongPointer capacity;
-    private final LongPointer stats;
+    /**
+     * Sizes, capacities, totals and treap in one malloc'd block: one JavaCPP allocation. Held
+     * here because the views below do not keep it alive.
+     */
+    private final NativeBlock block;
+    private final long treapAddress;
+    private final long sizesAddress;
+    private final long capacityAddress;
+    private final long statsAddress;
     /** Only the thread holding this scratch touches it (the pool hands it to one request at a time). */
     private BytePointer offsetsWork;
-    /** Views made once: JavaCPP builds each asBuffer() view through JNI. */
     private final LongBuffer sizesView;
     private final LongBuffer capacityView;
+    private final LongBuffer statsView;
 
     NativeScratch(int numOwners, long treapBytes) {
         this.treapBytes = treapBytes;
-        this.treap = new BytePointer(Math.max(treapBytes, 8));
-        this.sizes = new LongPointer(Math.max(numOwners, 1));
-        this.capacity = new LongPointer(Math.max(numOwners, 1));
-        this.stats = new LongPointer(MemplanNative.NUM_STATS);
-        this.sizesView = sizes.asBuffer();
-        this.capacityView = capacity.asBuffer();
+        this.block = new NativeBlock(2 * NativeBlock.longBytes(numOwners)
+                + NativeBlock.longBytes(MemplanNative.NUM_STATS) + NativeBlock.byteBytes(treapBytes));
+        this.sizesView = block.longs(numOwners);
+        this.capacityView = block.longs(numOwners);
+        this.statsView = block.longs(MemplanNative.NUM_STATS);
+        this.sizesAddress = MemplanNative.memplan_address(sizesView);
+        this.capacityAddress = MemplanNative.memplan_address(capacityView);
+        this.statsAddress = MemplanNative.memplan_address(statsView);
+        this.treapAddress = MemplanNative.memplan_address(block.bytes(treapBytes));
     }
 
     long treapAddress() {
-        return treap.address();
+        return treapAddress;
     }
 
     /** Copies {@code n} sizes from {@code from} (any buffer) and returns their address. */
@@ -46,7 +53,7 @@ final class NativeScratch {
         } catch (InternalError e) {
             throw SizeChecks.faulted(e);
         }
-        return sizes.address();
+        return sizesAddress;
     }
 
     /** The first {@code n} sizes last copied, as a read-only view (for checking them in Java). */
@@ -55,7 +62,7 @@ final class NativeScratch {
     }
 
     long capacityAddress() {
-        return capacity.address();
+        return capacityAddress;
     }
 
     /**
@@ -78,11 +85,11 @@ final class NativeScratch {
     }
 
     long statsAddress() {
-        return stats.address();
+        return statsAddress;
     }
 
     long stat(int i) {
-        return stats.get(i);
+        return statsView.get(i);
     }
 
     /** The capacities of the first {@code numSlots} slots, as written by the last allocation. */
