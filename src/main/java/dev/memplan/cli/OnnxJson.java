@@ -5,9 +5,9 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
+import dev.memplan.json.OnnxPlanJson;
 import dev.memplan.json.PlanJson;
 import dev.memplan.onnx.OnnxPlan;
-import dev.memplan.onnx.OnnxReport;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -30,7 +30,7 @@ final class OnnxJson {
             g.writeStartObject();
             PlanJson.writeFields(g, file, schedule, result);
             g.writeFieldName("onnx");
-            g.writeTree(OnnxReport.toJson(plan));
+            g.writeTree(OnnxPlanJson.toJson(plan));
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a StringWriter does not fail

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memplan.MemplanException;
+import dev.memplan.json.OnnxPlanJson;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportedGraph;
-import dev.memplan.onnx.OnnxReport;
 import dev.memplan.onnx.ViewPolicy;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -49,7 +49,7 @@ final class SymbolsCommand implements Callable<Integer> {
                         + " are the string dims of its shapes");
             }
             ImportedGraph imported = GraphLoader.importOnnx(model, new ImportOptions(true, ViewPolicy.ORT));
-            symbols = OnnxReport.symbols(imported, Map.of());
+            symbols = OnnxPlanJson.symbols(imported, Map.of());
         } catch (MemplanException e) {
             err.println("memplan: " + TerminalText.escape(CliErrors.aboutFile(model.toString(), e.getMessage())));
             err.flush();

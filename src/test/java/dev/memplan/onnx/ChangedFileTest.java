@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.PlanOptions;
+import dev.memplan.json.OnnxPlanJson;
 import dev.memplan.validate.PlanValidator;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -65,7 +66,7 @@ class ChangedFileTest {
         OnnxPlan plan = OnnxPlanner.plan(imported, Map.of("batch", 2L), PlanOptions.defaults());
         PlanValidator.validate(plan.plan());
         assertEquals(2 * (2L * 16384 * 4), plan.plan().peakBytes()); // mm and r, both [2, 16384] floats
-        assertTrue(OnnxReport.toJson(plan).toString().contains("\"mm\""));
+        assertTrue(OnnxPlanJson.toJson(plan).toString().contains("\"mm\""));
     }
 
     @Test

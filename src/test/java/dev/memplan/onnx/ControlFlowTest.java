@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.json.OnnxPlanJson;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.ActivationPlan;
@@ -99,7 +100,7 @@ class ControlFlowTest {
                     "outer values are inputs of the body graph, owned by the outer plan");
             PlanValidator.validate(OnnxPlanner.plan(b.graph(), Map.of(), PlanOptions.defaults()).plan());
         }
-        var json = OnnxReport.toJson(plan);
+        var json = OnnxPlanJson.toJson(plan);
         assertEquals(8192L, json.get("controlFlow").get(0).get("transientNeedBytes").asLong());
         assertEquals("a", json.get("controlFlow").get(0).get("implicitInputs").get(0).asText());
     }

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.memplan.PlanOptions;
 import dev.memplan.cli.MemplanCli;
+import dev.memplan.json.OnnxPlanJson;
 import dev.memplan.validate.PlanValidator;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -60,7 +61,7 @@ class InferenceFailureTest {
         OnnxPlan plan = OnnxPlanner.plan(imp, Map.of("y_numel", 48L), PlanOptions.defaults());
         // the element type is unknown too, so the plan waits for sizes: deferred, never guessed
         assertTrue(!plan.isComplete(), "a value of unknown type has no size");
-        JsonNode failures = OnnxReport.toJson(plan).get("inferenceFailures");
+        JsonNode failures = OnnxPlanJson.toJson(plan).get("inferenceFailures");
         assertEquals(1, failures.size(), failures.toString());
         assertEquals("DepthToSpace", failures.get(0).get("opType").asText());
         assertEquals("node 0 'y_node' (DepthToSpace)", failures.get(0).get("node").asText());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memplan.json.OnnxPlanJson;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.MemplanException;
@@ -126,7 +127,7 @@ class MutationTest {
             if (plan.isComplete()) {
                 PlanValidator.validate(plan.plan());
             }
-            ObjectNode json = OnnxReport.toJson(plan);
+            ObjectNode json = OnnxPlanJson.toJson(plan);
             if (json.get("owners") == null) {
                 fail(what + ": report without owners");
             }

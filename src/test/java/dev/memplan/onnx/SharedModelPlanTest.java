@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memplan.json.OnnxPlanJson;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.ActivationPlan;
@@ -57,7 +58,7 @@ class SharedModelPlanTest {
         assertTrue(plan.admissionBytes().getAsLong() >= p.peakBytes(), "admission >= outer peak");
         assertTrue(imp.graph().nodeCount() > 0);
 
-        ObjectNode json = OnnxReport.toJson(plan);
+        ObjectNode json = OnnxPlanJson.toJson(plan);
         assertEquals(plan.schedule().numOwners(), json.get("owners").size());
         for (JsonNode owner : json.get("owners")) {
             assertFalse(owner.get("onnxName").asText().isEmpty(), "every owner has its ONNX name");
