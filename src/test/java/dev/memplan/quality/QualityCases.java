@@ -5,7 +5,7 @@ import dev.memplan.PlanOptions;
 import dev.memplan.SizeOracle;
 import dev.memplan.generate.GeneratedGraph;
 import dev.memplan.generate.GraphKind;
-import dev.memplan.onnx.ReadmeModels;
+import dev.memplan.onnx.DocumentedModels;
 import dev.memplan.testing.RandomGraphs;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +23,7 @@ public final class QualityCases {
 
     /** The shared models at the bindings of docs/onnx.md's model table; empty when ../shared/models is absent. */
     public static List<QualityCase> sharedModels() {
-        return ReadmeModels.cases();
+        return DocumentedModels.cases();
     }
 
     /** Every generator at every size of {@link #GENERATOR_OWNERS}, sized at its typical request. */

@@ -4,7 +4,7 @@ package dev.memplan.quality;
 import dev.memplan.EngineMode;
 import dev.memplan.engine.PlanningEngine;
 import dev.memplan.generate.HardPackingGenerator;
-import dev.memplan.onnx.ReadmeModels;
+import dev.memplan.onnx.DocumentedModels;
 import dev.memplan.testing.TestEngines;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,8 +30,8 @@ public final class QualityTable {
     /** Measures every case set and prints the tables. */
     public static void main(String[] args) {
         List<QualityRow> rows = new ArrayList<>();
-        if (!ReadmeModels.present()) {
-            System.out.println("(no shared models at " + ReadmeModels.where() + ": model rows left out)\n");
+        if (!DocumentedModels.present()) {
+            System.out.println("(no shared models at " + DocumentedModels.where() + ": model rows left out)\n");
         }
         rows.addAll(measureAll(QualityCases.sharedModels()));
         rows.addAll(measureAll(QualityCases.generators()));

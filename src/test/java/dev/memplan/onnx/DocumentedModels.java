@@ -13,8 +13,8 @@ import java.util.Map;
  * The shared models with the bindings docs/onnx.md's model table gives for each (larger than
  * {@link ModelCases}' test bindings: these are the sizes whose plan quality docs/performance.md reports).
  */
-public final class ReadmeModels {
-    private ReadmeModels() {
+public final class DocumentedModels {
+    private DocumentedModels() {
     }
 
     /** Whether ../shared/models (or -Dmemplan.shared.dir) is there. */
