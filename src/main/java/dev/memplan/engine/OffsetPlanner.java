@@ -53,6 +53,15 @@ final class OffsetPlanner {
     static final long POPS_PER_BUFFER = 32;
     static final long POPS_ALLOWANCE = 1_024;
     /**
+     * The valley decoder ({@link ValleyDecoder}) takes over the canonical decodes the lazy heap's
+     * forecast rules out, from this effort on: one decode costs tens of milliseconds at 10k owners
+     * on a wide graph, more than the default should spend. Each decode is charged its range tree's
+     * entries (buffers x levels) from the same pop budget, and runs only while the tree holds at
+     * most this many entries (about 200 MB of ints with its min-trees).
+     */
+    static final int VALLEY_MIN_EFFORT = 2;
+    static final long VALLEY_MAX_ENTRIES = 1L << 24;
+    /**
      * Average interval length up to which the skyline is a plain array (a query or raise walks the
      * interval) rather than a segment tree (two root paths): real graphs' intervals are a few
      * positions long, and the walk is several times faster there.
@@ -102,7 +111,12 @@ final class OffsetPlanner {
         boolean runFit = cost.fitRuns(n, effort);
         long budget = (long) effort * (POPS_PER_BUFFER * n + POPS_ALLOWANCE);
         boolean mayDecode = cost.expectedPops(numPositions) <= budget;
-        if (!runFit && !mayDecode) {
+        // Too wide for the lazy heap: at effort >= 2 the same decodes as valley filling, each
+        // charged its range tree's entries (docs/design.md §5b).
+        long valleyCost = ValleyDecoder.entriesFor(cost.sized(), numPositions);
+        boolean mayValley = !mayDecode && effort >= VALLEY_MIN_EFFORT && valleyCost <= budget
+                && valleyCost <= VALLEY_MAX_ENTRIES;
+        if (!runFit && !mayDecode && !mayValley) {
             return new long[] {sweep.run(NO_LIMIT), naive, bound};
         }
         long[] trial = new long[n];
@@ -120,6 +134,18 @@ final class OffsetPlanner {
         if (fit < peak) {
             peak = fit;
             System.arraycopy(trial, 0, offset, 0, n);
+        }
+        if (mayValley && peak > bound) {
+            ValleyDecoder valley = new ValleyDecoder(numPositions, def, useEnd, size, (int) cost.sized());
+            for (int rank = 0; rank < NUM_RANKS && peak > bound && budget >= valleyCost; rank++) {
+                int[] byRank = rank == RANK_SIZE && bySize != null ? bySize : rankOrder(rank, def, useEnd, size);
+                long p = valley.decode(byRank, trial);
+                budget -= valleyCost;
+                if (p >= 0 && p < peak) {
+                    peak = p;
+                    System.arraycopy(trial, 0, offset, 0, n);
+                }
+            }
         }
         if (mayDecode && peak > bound) {
             Canonical canonical = new Canonical(numPositions, def, useEnd, size);

@@ -25,12 +25,12 @@ class OffsetQualityTest {
     static final double WORST_TARGET = 1.05;
     /**
      * Graphs with thousands of buffers live at once (the random DAG from 10k owners) keep the
-     * sweep's plan at the default effort: the canonical decoder would re-evaluate its keys hundreds
-     * of times per buffer there, two orders of magnitude over the speed target. Issue 8's worst
-     * case is reached on them at this effort; at the default they are held to
-     * {@link #WIDE_DEFAULT_WORST} so a regression of the fast path shows.
+     * sweep's plan at the default effort: even the valley decoder costs tens of milliseconds there,
+     * an order of magnitude over the speed target. Issue 8's worst case is reached on them at this
+     * effort, the first at which the valley decoder runs (design.md §5b); at the default they are
+     * held to {@link #WIDE_DEFAULT_WORST} so a regression of the fast path shows.
      */
-    static final int WIDE_EFFORT = 24;
+    static final int WIDE_EFFORT = 2;
     static final double WIDE_DEFAULT_WORST = 1.08;
     /** Issue 8: geomean arena / bound on the hard packing instances at pack's default effort. */
     static final double HARD_GEOMEAN_TARGET = 1.20;
