@@ -1820,12 +1820,14 @@ inline long long search(int P, int n, const int* def, const int* use_end, const 
     const SearchCost cost = search_cost_of(P, n, def, use_end, size, w.delta);
     const bool run_fit = cost.fit_runs(n, effort);
     long long budget = static_cast<long long>(effort) * (kPopsPerBuffer * n + kPopsAllowance);
-    const bool may_decode = cost.expected_pops(P) <= budget;
-    // Too wide for the lazy heap: at effort >= 2 the same decodes as valley filling (see OffsetPlanner.plan).
+    const long long expected_pops = cost.expected_pops(P);
+    const bool may_decode = expected_pops <= budget;
+    // Valley filling gives the lazy heap's plans (see OffsetPlanner.plan): from effort 2 it takes
+    // the rank decodes wherever it is forecast cheaper, alone where the heap is ruled out.
     const long long valley_cost = ValleyDecoder::entries_for(cost.sized, P);
-    const bool may_valley =
-        !may_decode && effort >= kValleyMinEffort && valley_cost <= budget && valley_cost <= kValleyMaxEntries;
-    if (!run_fit && !may_decode && !may_valley) return sweep.run(kNoLimit);
+    const bool use_valley = effort >= kValleyMinEffort && valley_cost <= budget && valley_cost <= kValleyMaxEntries &&
+                            (!may_decode || valley_cost < expected_pops);
+    if (!run_fit && !may_decode && !use_valley) return sweep.run(kNoLimit);
     *ran_search = true;
     const long long canonical_bytes = CanonicalScratch::bytes(n, P);
     const bool in_scratch = scratch_bytes >= memplan_offsets_scratch_bytes(n, P, 1);
@@ -1852,22 +1854,7 @@ inline long long search(int P, int n, const int* def, const int* use_end, const 
         peak = fit_peak;
         for (int i = 0; i < n; ++i) offset[i] = c.trial[i];
     }
-    if (may_valley && peak > bound) {
-        ValleyDecoder valley(P, def, use_end, size, n, static_cast<int>(cost.sized));
-        if (!valley.allocated()) return kOutOfMemory;
-        for (int rank = 0; rank < kNumRanks && peak > bound && budget >= valley_cost; ++rank) {
-            if (rank != kRankSize || !have_size_rank) {
-                m = rank_order(rank, n, def, use_end, size, c.by_rank, c.sort_scratch, c.length, c.histogram);
-            }
-            const long long p = valley.decode(c.by_rank, m, c.trial);
-            budget -= valley_cost;
-            if (p >= 0 && p < peak) {
-                peak = p;
-                for (int i = 0; i < n; ++i) offset[i] = c.trial[i];
-            }
-        }
-    }
-    if (!may_decode || peak <= bound) return peak;
+    if ((!may_decode && !use_valley) || peak <= bound) return peak;
     const int leaves = static_cast<int>(CanonicalScratch::leaves_for(P));
     long long total_length = 0;
     long long sized = 0;
@@ -1881,12 +1868,8 @@ inline long long search(int P, int n, const int* def, const int* use_end, const 
     Canonical canonical{n, def, use_end, size,
                         SkylineTree{flat, leaves, P, c.tree_max, c.tree_tag}, c.heap_rank, c.heap_key};
     bool have_ranks = false;
-    for (int rank = 0; rank < kNumRanks && peak > bound && budget > 0; ++rank) {
-        if (rank != kRankSize || !have_size_rank) {
-            m = rank_order(rank, n, def, use_end, size, c.by_rank, c.sort_scratch, c.length, c.histogram);
-        }
-        const long long p = canonical.decode(c.by_rank, m, budget, c.trial);
-        budget -= canonical.pops;
+    // One rank decode, by valley filling or by the lazy heap; the best ranks seed the improvement.
+    auto keep = [&](long long p) {
         const bool better = p >= 0 && p < peak;
         if (better) {
             peak = p;
@@ -1896,8 +1879,30 @@ inline long long search(int P, int n, const int* def, const int* use_end, const 
             for (int r = 0; r < m; ++r) c.best_ranks[r] = c.by_rank[r];
             have_ranks = true;
         }
+    };
+    if (use_valley) {
+        ValleyDecoder valley(P, def, use_end, size, n, static_cast<int>(cost.sized));
+        if (!valley.allocated()) return kOutOfMemory;
+        for (int rank = 0; rank < kNumRanks && peak > bound && budget >= valley_cost; ++rank) {
+            if (rank != kRankSize || !have_size_rank) {
+                m = rank_order(rank, n, def, use_end, size, c.by_rank, c.sort_scratch, c.length, c.histogram);
+            }
+            const long long p = valley.decode(c.by_rank, m, c.trial);
+            budget -= valley_cost;
+            keep(p);
+        }
+    } else {
+        for (int rank = 0; rank < kNumRanks && peak > bound && budget > 0; ++rank) {
+            if (rank != kRankSize || !have_size_rank) {
+                m = rank_order(rank, n, def, use_end, size, c.by_rank, c.sort_scratch, c.length, c.histogram);
+            }
+            const long long p = canonical.decode(c.by_rank, m, budget, c.trial);
+            budget -= canonical.pops;
+            keep(p);
+        }
     }
-    if (effort >= 2 && have_ranks && peak > bound) {
+    // Rank swaps decode with the lazy heap, one effort unit of pops each.
+    if (may_decode && effort >= 2 && have_ranks && peak > bound) {
         const long long per_decode = kPopsPerBuffer * n + kPopsAllowance;
         peak = improve(canonical, c.best_ranks, m, (effort - 1) * kImproveStepsPerEffort, per_decode, bound,
                        peak, offset, c.trial, c.candidate);
@@ -1912,7 +1917,8 @@ inline long long search(int P, int n, const int* def, const int* use_end, const 
 // writes owner_offset and stats {peak, naive, lower bound, whether a phase
 // past the sweep ran}. scratch holds at least memplan_offsets_scratch_bytes
 // (n, P, 0) bytes, 8-byte aligned, contents ignored; with (n, P, 1) bytes the
-// fit and canonical phases allocate nothing either. A caller that sees
+// fit and canonical phases allocate nothing either (the valley decoder, at
+// effort >= 2, allocates its own). A caller that sees
 // stats[MEMPLAN_OFFSETS_STAT_RAN_SEARCH] == 1
 // can offer the larger block next time.
 inline int memplan_offsets_plan(int num_owners, int num_positions, const int* owner_def, const int* owner_use_end,

@@ -110,13 +110,15 @@ final class OffsetPlanner {
         SearchCost cost = SearchCost.of(numPositions, def, useEnd, size);
         boolean runFit = cost.fitRuns(n, effort);
         long budget = (long) effort * (POPS_PER_BUFFER * n + POPS_ALLOWANCE);
-        boolean mayDecode = cost.expectedPops(numPositions) <= budget;
-        // Too wide for the lazy heap: at effort >= 2 the same decodes as valley filling, each
-        // charged its range tree's entries (docs/design.md §5b).
+        long expectedPops = cost.expectedPops(numPositions);
+        boolean mayDecode = expectedPops <= budget;
+        // Valley filling gives the lazy heap's plans (docs/design.md §5b): from effort 2 it takes the
+        // rank decodes wherever it is forecast cheaper, alone where the heap is ruled out. Each
+        // decode is charged its range tree's entries.
         long valleyCost = ValleyDecoder.entriesFor(cost.sized(), numPositions);
-        boolean mayValley = !mayDecode && effort >= VALLEY_MIN_EFFORT && valleyCost <= budget
-                && valleyCost <= VALLEY_MAX_ENTRIES;
-        if (!runFit && !mayDecode && !mayValley) {
+        boolean useValley = effort >= VALLEY_MIN_EFFORT && valleyCost <= budget && valleyCost <= VALLEY_MAX_ENTRIES
+                && (!mayDecode || valleyCost < expectedPops);
+        if (!runFit && !mayDecode && !useValley) {
             return new long[] {sweep.run(NO_LIMIT), naive, bound};
         }
         long[] trial = new long[n];
@@ -135,25 +137,21 @@ final class OffsetPlanner {
             peak = fit;
             System.arraycopy(trial, 0, offset, 0, n);
         }
-        if (mayValley && peak > bound) {
-            ValleyDecoder valley = new ValleyDecoder(numPositions, def, useEnd, size, (int) cost.sized());
-            for (int rank = 0; rank < NUM_RANKS && peak > bound && budget >= valleyCost; rank++) {
-                int[] byRank = rank == RANK_SIZE && bySize != null ? bySize : rankOrder(rank, def, useEnd, size);
-                long p = valley.decode(byRank, trial);
-                budget -= valleyCost;
-                if (p >= 0 && p < peak) {
-                    peak = p;
-                    System.arraycopy(trial, 0, offset, 0, n);
-                }
-            }
-        }
-        if (mayDecode && peak > bound) {
+        if ((mayDecode || useValley) && peak > bound) {
             Canonical canonical = new Canonical(numPositions, def, useEnd, size);
+            ValleyDecoder valley = useValley
+                    ? new ValleyDecoder(numPositions, def, useEnd, size, (int) cost.sized()) : null;
             int[] bestRanks = null;
-            for (int rank = 0; rank < NUM_RANKS && peak > bound && budget > 0; rank++) {
+            for (int rank = 0; rank < NUM_RANKS && peak > bound && budget >= (useValley ? valleyCost : 1); rank++) {
                 int[] byRank = rank == RANK_SIZE && bySize != null ? bySize : rankOrder(rank, def, useEnd, size);
-                long p = canonical.decode(byRank, budget, trial);
-                budget -= canonical.pops();
+                long p;
+                if (useValley) {
+                    p = valley.decode(byRank, trial);
+                    budget -= valleyCost;
+                } else {
+                    p = canonical.decode(byRank, budget, trial);
+                    budget -= canonical.pops();
+                }
                 if (p >= 0 && p < peak) {
                     peak = p;
                     System.arraycopy(trial, 0, offset, 0, n);
@@ -163,7 +161,8 @@ final class OffsetPlanner {
                     bestRanks = byRank;
                 }
             }
-            if (effort >= 2 && bestRanks != null && peak > bound) {
+            // Rank swaps decode with the lazy heap, one effort unit of pops each.
+            if (mayDecode && effort >= 2 && bestRanks != null && peak > bound) {
                 long perDecode = POPS_PER_BUFFER * n + POPS_ALLOWANCE;
                 peak = improve(canonical, bestRanks, (effort - 1) * IMPROVE_STEPS_PER_EFFORT, perDecode, bound, peak,
                         offset, trial);

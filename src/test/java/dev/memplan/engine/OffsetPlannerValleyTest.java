@@ -105,6 +105,43 @@ class OffsetPlannerValleyTest {
         PackingChecker.check(def, IntStream.of(useEnd).map(e -> e + 1).toArray(), size, javaOffsets, java.peakBytes());
     }
 
+    /**
+     * About a hundred buffers live at once: the lazy heap fits the budget at effort 8, but valley
+     * filling is forecast cheaper, so it takes the rank decodes and the heap the rank swaps after.
+     */
+    @ParameterizedTest
+    @MethodSource("wideSeeds")
+    void middlingGraphsAtEffortEightPlanTheSameOnBothEngines(int seed) {
+        NativeRequirement.requireNativeEngine();
+        Random random = new Random(2_000 + seed);
+        int positions = 80 + random.nextInt(40);
+        int n = 300 + random.nextInt(200);
+        int[] def = new int[n];
+        int[] useEnd = new int[n];
+        long[] size = new long[n];
+        for (int i = 0; i < n; i++) {
+            def[i] = random.nextInt(positions);
+            useEnd[i] = Math.min(positions - 1, def[i] + random.nextInt(positions / 2));
+            size[i] = random.nextInt(20) == 0 ? 0 : 1 + random.nextInt(random.nextBoolean() ? 64 : 4_096);
+        }
+        OffsetPlanner.SearchCost cost = OffsetPlanner.SearchCost.of(positions, def, useEnd, size);
+        int effort = 8;
+        long budget = effort * (OffsetPlanner.POPS_PER_BUFFER * n + OffsetPlanner.POPS_ALLOWANCE);
+        long valleyCost = ValleyDecoder.entriesFor(cost.sized(), positions);
+        assertTrue(cost.expectedPops(positions) <= budget, "the lazy heap should fit the budget");
+        assertTrue(valleyCost < cost.expectedPops(positions), "valley filling should be forecast cheaper");
+        assertFalse(cost.fitRuns(n, effort), "the fit would run too");
+
+        OffsetAllocation java = JavaEngine.INSTANCE.packOffsets(positions, def, useEnd, size, effort);
+        OffsetAllocation nat = NativeEngine.instance().orElseThrow().packOffsets(positions, def, useEnd, size, effort);
+        long[] javaOffsets = offsets(java);
+        assertArrayEquals(javaOffsets, offsets(nat), "seed " + seed);
+        assertEquals(java.peakBytes(), nat.peakBytes());
+        long effortOne = JavaEngine.INSTANCE.packOffsets(positions, def, useEnd, size, 1).peakBytes();
+        assertTrue(java.peakBytes() <= effortOne, "effort 8 planned worse than effort 1");
+        PackingChecker.check(def, IntStream.of(useEnd).map(e -> e + 1).toArray(), size, javaOffsets, java.peakBytes());
+    }
+
     private static long[] offsets(OffsetAllocation a) {
         long[] out = new long[a.ownerOffsets().remaining()];
         a.ownerOffsets().duplicate().get(out);
