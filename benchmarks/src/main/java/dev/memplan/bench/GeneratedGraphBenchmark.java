@@ -18,11 +18,16 @@ import org.openjdk.jmh.annotations.Warmup;
  * inherited, and a subclass may override one, e.g. a smaller heap), the graph kinds, and the
  * workload. A subclass declares its own owner counts ({@code @Param owners}, which differ between
  * benchmarks) and builds the workload with {@link #load(int)} in its {@code @Setup}.
+ *
+ * <p>Every fork pre-touches its heap ({@code -XX:+AlwaysPreTouch}, here and in the other
+ * benchmarks): on these VMs the first touch of a heap page is slow, and a planner allocating a
+ * megabyte a request met fresh pages for seconds into the measurement (Java transformer offsets at
+ * 10k owners: iterations of 5-7 ms among ones of 0.6 ms).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 2, jvmArgsAppend = {"-Xms4g", "-Xmx10g", "-XX:+UseParallelGC"})
+@Fork(value = 2, jvmArgsAppend = {"-Xms4g", "-Xmx10g", "-XX:+UseParallelGC", "-XX:+AlwaysPreTouch"})
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
 public abstract class GeneratedGraphBenchmark {

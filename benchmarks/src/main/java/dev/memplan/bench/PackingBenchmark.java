@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx4g", "-XX:+UseParallelGC"})
+@Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx4g", "-XX:+UseParallelGC", "-XX:+AlwaysPreTouch"})
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class PackingBenchmark {

@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx2g", "-XX:+UseParallelGC"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx2g", "-XX:+UseParallelGC", "-XX:+AlwaysPreTouch"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class ServerPathBenchmark {

@@ -14,7 +14,7 @@ import org.openjdk.jmh.annotations.Setup;
  * One request on a 100-owner graph, compiled beforehand: the native engine pays a JNI crossing
  * and its buffer set-up per plan, so this is where that cost would show against Java.
  */
-@Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx4g", "-XX:+UseParallelGC"}) // 100 owners need no 10 GiB
+@Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx4g", "-XX:+UseParallelGC", "-XX:+AlwaysPreTouch"}) // 100 owners need no 10 GiB
 public class SmallGraphBenchmark extends GeneratedGraphBenchmark {
     static final int OWNERS = 100;
 
