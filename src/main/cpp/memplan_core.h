@@ -686,6 +686,16 @@ inline void bucket(int num_positions, const int* key, int n, int* offsets, int* 
     for (int i = 0; i < n; ++i) out[cursor[key[i]]++] = i;
 }
 
+// Size classes of free gaps (see OffsetPlanner.sizeClass): lengths 1 to 7 each
+// their own, then eight per power of two; never decreasing in the length.
+constexpr int kNumSizeClasses = 64 * 8;
+constexpr long long kClassedAverageLive = 64;  // see OffsetPlanner.CLASSED_AVERAGE_LIVE
+
+inline int gap_size_class(long long length) {
+    const int octave = 63 - __builtin_clzll(static_cast<unsigned long long>(length));
+    return octave < 3 ? static_cast<int>(length) : octave * 8 + static_cast<int>((length >> (octave - 3)) & 7);
+}
+
 // The sweep's memory: segments in offset order (buffers: id = index; free
 // gaps: ids from n), free gaps also in a treap keyed by (length, start).
 struct GapArena {
@@ -698,7 +708,13 @@ struct GapArena {
     int* right;
     int* free_ids;
     int num_free_ids;
+    // Free gaps by size class, one treap each, and which classes hold any (see
+    // OffsetPlanner.GapArena); root is the treap being worked on.
+    int class_root[kNumSizeClasses] = {};
+    unsigned long long non_empty_classes[kNumSizeClasses / 64] = {};
+    unsigned long long non_empty_words = 0;  // bit w: non_empty_classes[w] != 0
     int root = -1;
+    bool classed = false;  // size classes only pay on wide graphs; see OffsetPlanner.GapArena
     int last = -1;
     long long top = 0;
 
@@ -707,6 +723,9 @@ struct GapArena {
         const int segments = 2 * n + 1;
         for (int k = 0; k <= n; ++k) free_ids[k] = segments - 1 - k;
         num_free_ids = n + 1;
+        for (int c = 0; c < kNumSizeClasses; ++c) class_root[c] = -1;
+        for (int w = 0; w < kNumSizeClasses / 64; ++w) non_empty_classes[w] = 0;
+        non_empty_words = 0;
         root = -1;
         last = -1;
         top = 0;
@@ -788,6 +807,8 @@ struct GapArena {
     }
 
     int take_ceiling(long long bytes) {
+        int size_class = class_of(bytes);
+        root = class_root[size_class];
         int found = -1;
         int found_parent = -1;
         int parent = -1;
@@ -803,14 +824,55 @@ struct GapArena {
                 cur = right[cur];
             }
         }
-        if (found >= 0) unlink(found, found_parent);
+        if (found < 0) {  // every gap of a larger class fits: take that class's smallest
+            if (!classed) return -1;
+            size_class = next_non_empty_class(size_class + 1);
+            if (size_class < 0) return -1;
+            root = class_root[size_class];
+            cur = root;
+            while (left[cur] >= 0) {
+                found_parent = cur;
+                cur = left[cur];
+            }
+            found = cur;
+        }
+        unlink(found, found_parent);
+        store_root(size_class);
         return found;
     }
 
     void treap_insert(int s) {
         left[s] = -1;
         right[s] = -1;
-        root = insert_into(root, s);
+        const int size_class = class_of(seg_length[s]);
+        root = insert_into(class_root[size_class], s);
+        store_root(size_class);
+    }
+
+    int class_of(long long length) const { return classed ? gap_size_class(length) : 0; }
+
+    void store_root(int size_class) {
+        class_root[size_class] = root;
+        if (!classed) return;  // one class: no other to look for
+        const int word = size_class >> 6;
+        const unsigned long long bit = 1ULL << (size_class & 63);
+        if (root >= 0) {
+            non_empty_classes[word] |= bit;
+            non_empty_words |= 1ULL << word;
+        } else if ((non_empty_classes[word] &= ~bit) == 0) {
+            non_empty_words &= ~(1ULL << word);
+        }
+    }
+
+    int next_non_empty_class(int size_class) const {
+        if (size_class >= kNumSizeClasses) return -1;
+        int word = size_class >> 6;
+        const unsigned long long bits = non_empty_classes[word] & (~0ULL << (size_class & 63));
+        if (bits != 0) return (word << 6) + __builtin_ctzll(bits);
+        const unsigned long long words = word + 1 < kNumSizeClasses / 64 ? non_empty_words & (~0ULL << (word + 1)) : 0;
+        if (words == 0) return -1;
+        word = __builtin_ctzll(words);
+        return (word << 6) + __builtin_ctzll(non_empty_classes[word]);
     }
 
     int insert_into(int t, int s) {
@@ -860,6 +922,8 @@ struct GapArena {
     }
 
     void treap_remove(int s) {
+        const int size_class = class_of(seg_length[s]);
+        root = class_root[size_class];
         int parent = -1;
         int cur = root;
         while (cur != s) {
@@ -867,6 +931,7 @@ struct GapArena {
             cur = key_less(s, cur) ? left[cur] : right[cur];
         }
         unlink(s, parent);
+        store_root(size_class);
     }
 
     void unlink(int s, int parent) {
@@ -933,7 +998,12 @@ struct Sweep {
     void init(int n, const int* def, const int* use_end, int* cursor) {
         bucket(num_positions, def, n, start_offsets, cursor, starts);
         bucket(num_positions, use_end, n, end_offsets, cursor, ends);
+        long long live_sum = 0;  // positions each buffer with a size is live, summed
+        for (int i = 0; i < n; ++i) {
+            if (size[i] != 0) live_sum += static_cast<long long>(use_end[i]) - def[i] + 1;
+        }
         arena.init();
+        arena.classed = live_sum >= kClassedAverageLive * num_positions;
     }
 
     long long run(long long stop_above) {

@@ -1516,6 +1516,45 @@ void test_offsets_paused_sweep_finishes_as_unpaused() {
     }
 }
 
+// Size classes change how the sweep finds the best fit, never which gap it is
+// (OffsetPlannerFitTest.sizeClassesDoNotChangeTheSweep): the same plan with and
+// without them, on narrow and wide instances alike.
+void test_offsets_size_classes_do_not_change_the_sweep() {
+    std::mt19937 rng(11);
+    for (int round = 0; round < 200; ++round) {
+        const int positions = pick(rng, 1, 80);
+        const int n = pick(rng, 0, 399);
+        const std::size_t un = static_cast<std::size_t>(n);
+        const bool wide = pick(rng, 0, 1) == 1;
+        std::vector<int> def(un), end(un);
+        std::vector<long long> size(un);
+        for (std::size_t i = 0; i < un; ++i) {
+            def[i] = pick(rng, 0, positions - 1);
+            end[i] = def[i] + pick(rng, 0, wide ? positions - 1 - def[i] : std::min(5, positions - 1 - def[i]));
+            const int bits = pick(rng, 0, 20);
+            size[i] = pick(rng, 0, 9) == 0 ? 0 : (1LL << bits) + pick(rng, 0, (1 << bits) - 1);
+        }
+        const long long bytes = memplan_offsets_scratch_bytes(n, positions, 0);
+        std::vector<long long> plans[2];
+        long long peaks[2];
+        for (int classed = 0; classed < 2; ++classed) {
+            std::vector<long long> scratch(static_cast<std::size_t>(bytes / 8 + 1), 0);
+            plans[classed].assign(un + 1, -5);
+            const memplan_offsets::SweepScratch w = memplan_offsets::SweepScratch::carve(scratch.data(), n, positions);
+            memplan_offsets::GapArena arena{n, w.seg_start, w.seg_length, w.prev, w.next, w.left, w.right, w.free_ids, 0};
+            memplan_offsets::Sweep sweep{positions, size.data(), plans[classed].data(), w.start_offsets, w.starts,
+                                         w.end_offsets, w.ends, arena};
+            sweep.init(n, def.data(), end.data(), w.cursor);
+            arena.classed = classed == 1;
+            peaks[classed] = sweep.run(memplan_offsets::kNoLimit);
+        }
+        CHECK_EQ(peaks[0], peaks[1]);
+        CHECK(plans[0] == plans[1]);
+        plans[1].resize(un);
+        CHECK(offsets_valid(def, end, size, plans[1], peaks[1]));
+    }
+}
+
 // ---------------------------------------------------------------- compile helpers, one by one
 // Each helper of memplan_compile mirrors the JavaEngine method of the same name.
 
@@ -1724,6 +1763,7 @@ int main() {
     run_case("offsets: fit matches a quadratic first fit", test_offsets_fit_matches_naive_first_fit);
     run_case("offsets: a paused sweep finishes as an unpaused one", test_offsets_paused_sweep_finishes_as_unpaused);
     run_case("offsets: valley decoder matches the canonical decoder", test_offsets_valley_matches_canonical);
+    run_case("offsets: size classes do not change the sweep", test_offsets_size_classes_do_not_change_the_sweep);
     run_case("offsets: bad arguments", test_offsets_bad_arguments);
     run_case("offsets: random intervals valid", test_offsets_random_intervals_valid);
     run_case("offsets: radix rank order matches the comparison sort", test_offsets_radix_rank_matches_comparison_sort);

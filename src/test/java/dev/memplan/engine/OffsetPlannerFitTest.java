@@ -94,6 +94,39 @@ class OffsetPlannerFitTest {
         assertEquals(peak > 0, pauses > 0, "a limit below the peak pauses the sweep");
     }
 
+    /**
+     * Size classes change how the sweep finds the best fit, never which gap it is: the same plan
+     * with and without them, on narrow and wide instances alike (memplan_core_test's
+     * test_offsets_size_classes_do_not_change_the_sweep holds the C++ mirror to the same).
+     */
+    @ParameterizedTest
+    @MethodSource("seeds")
+    void sizeClassesDoNotChangeTheSweep(int seed) {
+        Random random = new Random(seed);
+        int positions = 1 + random.nextInt(80);
+        int n = random.nextInt(400);
+        boolean wide = random.nextBoolean();
+        int[] def = new int[n];
+        int[] useEnd = new int[n];
+        long[] size = new long[n];
+        for (int i = 0; i < n; i++) {
+            def[i] = random.nextInt(positions);
+            useEnd[i] = def[i] + random.nextInt(wide ? positions - def[i] : Math.min(6, positions - def[i]));
+            int bits = random.nextInt(21);
+            size[i] = random.nextInt(10) == 0 ? 0 : (1L << bits) + random.nextInt(1 << bits);
+        }
+        long[][] plans = new long[2][n];
+        long[] peaks = new long[2];
+        for (int classed = 0; classed < 2; classed++) {
+            OffsetPlanner.Sweep sweep = new OffsetPlanner.Sweep(positions, def, useEnd, size, plans[classed]);
+            sweep.arena().setClassed(classed == 1);
+            peaks[classed] = sweep.run(OffsetPlanner.NO_LIMIT);
+        }
+        assertEquals(peaks[0], peaks[1], "seed " + seed);
+        assertArrayEquals(plans[0], plans[1], "seed " + seed);
+        PackingChecker.check(def, IntStream.of(useEnd).map(e -> e + 1).toArray(), size, plans[1], peaks[1]);
+    }
+
     @Test
     void fitPlacesAUNetAtTheBoundWhereTheSweepCannot() {
         GeneratedGraph unet = GraphKind.UNET.ofOwners(1_000);
