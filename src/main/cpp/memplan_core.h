@@ -709,7 +709,8 @@ struct GapArena {
     int* free_ids;
     int num_free_ids;
     // Free gaps by size class, one treap each, and which classes hold any (see
-    // OffsetPlanner.GapArena); root is the treap being worked on.
+    // OffsetPlanner.GapArena); root is the treap being worked on, or the one
+    // treap when not classed.
     int class_root[kNumSizeClasses] = {};
     unsigned long long non_empty_classes[kNumSizeClasses / 64] = {};
     unsigned long long non_empty_words = 0;  // bit w: non_empty_classes[w] != 0
@@ -807,8 +808,11 @@ struct GapArena {
     }
 
     int take_ceiling(long long bytes) {
-        int size_class = class_of(bytes);
-        root = class_root[size_class];
+        int size_class = 0;
+        if (classed) {  // else root is the one treap
+            size_class = gap_size_class(bytes);
+            root = class_root[size_class];
+        }
         int found = -1;
         int found_parent = -1;
         int parent = -1;
@@ -837,23 +841,24 @@ struct GapArena {
             found = cur;
         }
         unlink(found, found_parent);
-        store_root(size_class);
+        if (classed) store_root(size_class);
         return found;
     }
 
     void treap_insert(int s) {
         left[s] = -1;
         right[s] = -1;
-        const int size_class = class_of(seg_length[s]);
+        if (!classed) {
+            root = insert_into(root, s);
+            return;
+        }
+        const int size_class = gap_size_class(seg_length[s]);
         root = insert_into(class_root[size_class], s);
         store_root(size_class);
     }
 
-    int class_of(long long length) const { return classed ? gap_size_class(length) : 0; }
-
     void store_root(int size_class) {
         class_root[size_class] = root;
-        if (!classed) return;  // one class: no other to look for
         const int word = size_class >> 6;
         const unsigned long long bit = 1ULL << (size_class & 63);
         if (root >= 0) {
@@ -922,8 +927,8 @@ struct GapArena {
     }
 
     void treap_remove(int s) {
-        const int size_class = class_of(seg_length[s]);
-        root = class_root[size_class];
+        const int size_class = classed ? gap_size_class(seg_length[s]) : 0;
+        if (classed) root = class_root[size_class];
         int parent = -1;
         int cur = root;
         while (cur != s) {
@@ -931,7 +936,7 @@ struct GapArena {
             cur = key_less(s, cur) ? left[cur] : right[cur];
         }
         unlink(s, parent);
-        store_root(size_class);
+        if (classed) store_root(size_class);
     }
 
     void unlink(int s, int parent) {

@@ -314,7 +314,8 @@ final class OffsetPlanner {
          * Free gaps by size class ({@link #sizeClass}), one treap per class, and which classes
          * hold any: a best fit searches the request's class and then the first non-empty larger
          * one, whose smallest gap is the answer, so the treaps walked are a fraction of all gaps.
-         * {@code root} is the treap being worked on, loaded from and stored back to its class.
+         * {@code root} is the treap being worked on, loaded from and stored back to its class;
+         * without classes it is the one treap.
          */
         private final int[] classRoot = new int[NUM_SIZE_CLASSES];
         private final long[] nonEmptyClasses = new long[NUM_SIZE_CLASSES / 64];
@@ -435,8 +436,11 @@ final class OffsetPlanner {
 
         /** Removes and returns the free gap with the smallest (length, start) whose length >= bytes, or -1. */
         private int takeCeiling(long bytes) {
-            int sizeClass = classOf(bytes);
-            root = classRoot[sizeClass];
+            int sizeClass = 0;
+            if (classed) { // else root is the one treap
+                sizeClass = sizeClass(bytes);
+                root = classRoot[sizeClass];
+            }
             int found = -1;
             int foundParent = -1;
             int parent = -1;
@@ -469,20 +473,22 @@ final class OffsetPlanner {
                 found = cur;
             }
             unlink(found, foundParent);
-            storeRoot(sizeClass);
+            if (classed) {
+                storeRoot(sizeClass);
+            }
             return found;
         }
 
         private void treapInsert(int s) {
             left[s] = -1;
             right[s] = -1;
-            int sizeClass = classOf(segLength[s]);
+            if (!classed) {
+                root = insertInto(root, s);
+                return;
+            }
+            int sizeClass = sizeClass(segLength[s]);
             root = insertInto(classRoot[sizeClass], s);
             storeRoot(sizeClass);
-        }
-
-        private int classOf(long length) {
-            return classed ? sizeClass(length) : 0;
         }
 
         /** For tests, before the sweep starts: plan with or without size classes (the same plans either way). */
@@ -493,9 +499,6 @@ final class OffsetPlanner {
         /** Stores {@code root} back as the treap of {@code sizeClass} and notes whether it holds any gap. */
         private void storeRoot(int sizeClass) {
             classRoot[sizeClass] = root;
-            if (!classed) {
-                return; // one class: no other to look for
-            }
             long bit = 1L << sizeClass;
             if (root >= 0) {
                 nonEmptyClasses[sizeClass >>> 6] |= bit;
@@ -576,8 +579,10 @@ final class OffsetPlanner {
 
         /** Removes gap {@code s}, which is in the treap of its class. */
         private void treapRemove(int s) {
-            int sizeClass = classOf(segLength[s]);
-            root = classRoot[sizeClass];
+            int sizeClass = classed ? sizeClass(segLength[s]) : 0;
+            if (classed) {
+                root = classRoot[sizeClass];
+            }
             int parent = -1;
             int cur = root;
             while (cur != s) {
@@ -585,7 +590,9 @@ final class OffsetPlanner {
                 cur = keyLess(s, cur) ? left[cur] : right[cur];
             }
             unlink(s, parent);
-            storeRoot(sizeClass);
+            if (classed) {
+                storeRoot(sizeClass);
+            }
         }
 
         /** Replaces gap {@code s} under {@code parent} (-1: the root) by the merge of its children. */
