@@ -713,7 +713,6 @@ struct GapArena {
     // treap when not classed.
     int class_root[kNumSizeClasses] = {};
     unsigned long long non_empty_classes[kNumSizeClasses / 64] = {};
-    unsigned long long non_empty_words = 0;  // bit w: non_empty_classes[w] != 0
     int root = -1;
     bool classed = false;  // size classes only pay on wide graphs; see OffsetPlanner.GapArena
     int last = -1;
@@ -726,7 +725,6 @@ struct GapArena {
         num_free_ids = n + 1;
         for (int c = 0; c < kNumSizeClasses; ++c) class_root[c] = -1;
         for (int w = 0; w < kNumSizeClasses / 64; ++w) non_empty_classes[w] = 0;
-        non_empty_words = 0;
         root = -1;
         last = -1;
         top = 0;
@@ -859,25 +857,24 @@ struct GapArena {
 
     void store_root(int size_class) {
         class_root[size_class] = root;
-        const int word = size_class >> 6;
         const unsigned long long bit = 1ULL << (size_class & 63);
         if (root >= 0) {
-            non_empty_classes[word] |= bit;
-            non_empty_words |= 1ULL << word;
-        } else if ((non_empty_classes[word] &= ~bit) == 0) {
-            non_empty_words &= ~(1ULL << word);
+            non_empty_classes[size_class >> 6] |= bit;
+        } else {
+            non_empty_classes[size_class >> 6] &= ~bit;
         }
     }
 
+    // The first class from size_class on that holds a gap, or -1.
     int next_non_empty_class(int size_class) const {
         if (size_class >= kNumSizeClasses) return -1;
         int word = size_class >> 6;
-        const unsigned long long bits = non_empty_classes[word] & (~0ULL << (size_class & 63));
-        if (bits != 0) return (word << 6) + __builtin_ctzll(bits);
-        const unsigned long long words = word + 1 < kNumSizeClasses / 64 ? non_empty_words & (~0ULL << (word + 1)) : 0;
-        if (words == 0) return -1;
-        word = __builtin_ctzll(words);
-        return (word << 6) + __builtin_ctzll(non_empty_classes[word]);
+        unsigned long long bits = non_empty_classes[word] & (~0ULL << (size_class & 63));
+        while (bits == 0) {
+            if (++word == kNumSizeClasses / 64) return -1;
+            bits = non_empty_classes[word];
+        }
+        return (word << 6) + __builtin_ctzll(bits);
     }
 
     int insert_into(int t, int s) {

@@ -311,7 +311,7 @@ final class OffsetPlanner {
         private final int[] freeIds;
         private int numFreeIds;
         /**
-         * Free gaps by size class ({@link #sizeClass}), one treap per class, and which classes
+         * Free gaps by size class ({@link #gapSizeClass}), one treap per class, and which classes
          * hold any: a best fit searches the request's class and then the first non-empty larger
          * one, whose smallest gap is the answer, so the treaps walked are a fraction of all gaps.
          * {@code root} is the treap being worked on, loaded from and stored back to its class;
@@ -438,7 +438,7 @@ final class OffsetPlanner {
         private int takeCeiling(long bytes) {
             int sizeClass = 0;
             if (classed) { // else root is the one treap
-                sizeClass = sizeClass(bytes);
+                sizeClass = gapSizeClass(bytes);
                 root = classRoot[sizeClass];
             }
             int found = -1;
@@ -486,7 +486,7 @@ final class OffsetPlanner {
                 root = insertInto(root, s);
                 return;
             }
-            int sizeClass = sizeClass(segLength[s]);
+            int sizeClass = gapSizeClass(segLength[s]);
             root = insertInto(classRoot[sizeClass], s);
             storeRoot(sizeClass);
         }
@@ -579,7 +579,7 @@ final class OffsetPlanner {
 
         /** Removes gap {@code s}, which is in the treap of its class. */
         private void treapRemove(int s) {
-            int sizeClass = classed ? sizeClass(segLength[s]) : 0;
+            int sizeClass = classed ? gapSizeClass(segLength[s]) : 0;
             if (classed) {
                 root = classRoot[sizeClass];
             }
@@ -655,7 +655,7 @@ final class OffsetPlanner {
     static final long CLASSED_AVERAGE_LIVE = 64;
 
     /** The size class of a gap of {@code length} >= 1 bytes: never decreasing in the length. */
-    static int sizeClass(long length) {
+    static int gapSizeClass(long length) {
         int octave = 63 - Long.numberOfLeadingZeros(length);
         return octave < 3 ? (int) length : octave * 8 + (int) ((length >>> (octave - 3)) & 7);
     }
