@@ -1632,6 +1632,7 @@ struct ValleyDecoder {
     Array<int> heap_start;
     int heap_size = 0;
     const int* by_rank = nullptr;
+    bool laid_out = false;
 
     static int leaves_for(int num_positions) {
         int leaves = 1;
@@ -1658,14 +1659,15 @@ struct ValleyDecoder {
                heap_height.get() && heap_start.get();
     }
 
-    // Places the m buffers of ranks (those with a size); writes every offset
-    // (0 for the others) and returns the arena size, or -1 if a buffer fit no
-    // stretch (cannot happen).
+    // Places the m buffers of ranks (every buffer with a size, in rank order);
+    // writes every offset (0 for the others) and returns the arena size, or -1
+    // if a buffer fit no stretch (cannot happen).
     long long decode(const int* ranks, int m, long long* offset) {
         for (int i = 0; i < n; ++i) offset[i] = 0;
         by_rank = ranks;
         if (m == 0) return 0;
-        build_range_tree(m);
+        if (!laid_out) lay_out_range_tree();
+        fill_min_trees(m);
         num_stretches = 0;
         heap_size = 0;
         push(new_stretch(0, num_positions, 0));
@@ -1688,12 +1690,12 @@ struct ValleyDecoder {
         return peak;
     }
 
-    void build_range_tree(int m) {
+    // The nodes' buffers by (end, index), the same for every rank order (they are
+    // the buffers with a size), so laid out once, at the first decode.
+    void lay_out_range_tree() {
         for (int v = 0; v <= 2 * leaves; ++v) node_start[v] = 0;
-        for (int i = 0; i < n; ++i) rank_of[i] = kNone;
-        for (int r = 0; r < m; ++r) {
-            const int b = by_rank[r];
-            rank_of[b] = r;
+        for (int b = 0; b < n; ++b) {
+            if (size[b] == 0) continue;
             for (int v = def[b] + leaves; v >= 1; v >>= 1) node_start[v + 1]++;
         }
         for (int v = 1; v <= 2 * leaves - 1; ++v) node_start[v + 1] += node_start[v];
@@ -1701,9 +1703,15 @@ struct ValleyDecoder {
         bucket(num_positions, use_end, n, end_offsets.get(), cursor.get(), by_end.get());
         for (int k = 0; k < n; ++k) {  // ascending end, then index
             const int b = by_end[k];
-            if (rank_of[b] == kNone) continue;
+            if (size[b] == 0) continue;
             for (int v = def[b] + leaves; v >= 1; v >>= 1) entries[fill[v]++] = b;
         }
+        laid_out = true;
+    }
+
+    // Each node's min-tree over the ranks of this decode's order.
+    void fill_min_trees(int m) {
+        for (int r = 0; r < m; ++r) rank_of[by_rank[r]] = r;
         for (int v = 1; v < 2 * leaves; ++v) {
             const long long base = 2LL * node_start[v];
             const int k = node_start[v + 1] - node_start[v];

@@ -138,7 +138,8 @@ final class OffsetPlanner {
             System.arraycopy(trial, 0, offset, 0, n);
         }
         if ((mayDecode || useValley) && peak > bound) {
-            Canonical canonical = new Canonical(numPositions, def, useEnd, size);
+            // The lazy heap's arrays only where it decodes or swaps ranks (C++ builds its Canonical on scratch).
+            Canonical canonical = mayDecode ? new Canonical(numPositions, def, useEnd, size) : null;
             ValleyDecoder valley = useValley
                     ? new ValleyDecoder(numPositions, def, useEnd, size, (int) cost.sized()) : null;
             int[] bestRanks = null;

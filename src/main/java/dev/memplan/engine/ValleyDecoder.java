@@ -47,6 +47,7 @@ final class ValleyDecoder {
     private int heapSize;
     /** The rank order of the decode under way. */
     private int[] byRank;
+    private boolean laidOut;
 
     /**
      * Memory for decoding the sized buffers among {@code size.length}; {@code sized} of them have a
@@ -89,8 +90,9 @@ final class ValleyDecoder {
     }
 
     /**
-     * Places the buffers of {@code byRank} (those with a size); writes every offset (0 for the
-     * others) and returns the arena size, or -1 if a buffer fit no stretch (cannot happen).
+     * Places the buffers of {@code byRank} (every buffer with a size, in rank order); writes every
+     * offset (0 for the others) and returns the arena size, or -1 if a buffer fit no stretch
+     * (cannot happen).
      */
     long decode(int[] byRank, long[] offset) {
         Arrays.fill(offset, 0);
@@ -98,7 +100,10 @@ final class ValleyDecoder {
         if (byRank.length == 0) {
             return 0;
         }
-        buildRangeTree(byRank);
+        if (!laidOut) {
+            layOutRangeTree();
+        }
+        fillMinTrees(byRank);
         numStretches = 0;
         heapSize = 0;
         push(newStretch(0, numPositions, 0));
@@ -123,15 +128,16 @@ final class ValleyDecoder {
 
     // ---------------------------------------------------------------- range tree
 
-    /** Fills the nodes: buffers by (end, index) into every node over their start, then each node's min-tree. */
-    private void buildRangeTree(int[] byRank) {
-        Arrays.fill(nodeStart, 0);
-        Arrays.fill(rankOf, NONE);
-        for (int r = 0; r < byRank.length; r++) {
-            int b = byRank[r];
-            rankOf[b] = r;
-            for (int v = def[b] + leaves; v >= 1; v >>= 1) {
-                nodeStart[v + 1]++;
+    /**
+     * The nodes' buffers by (end, index), the same for every rank order (they are the buffers
+     * with a size), so laid out once, at the first decode.
+     */
+    private void layOutRangeTree() {
+        for (int b = 0; b < size.length; b++) {
+            if (size[b] != 0) {
+                for (int v = def[b] + leaves; v >= 1; v >>= 1) {
+                    nodeStart[v + 1]++;
+                }
             }
         }
         for (int v = 1; v <= 2 * leaves - 1; v++) {
@@ -140,11 +146,19 @@ final class ValleyDecoder {
         int[] fill = Arrays.copyOf(nodeStart, 2 * leaves);
         int[] byEnd = OffsetPlanner.bucket(numPositions, useEnd, size.length, new int[numPositions + 1]);
         for (int b : byEnd) { // ascending end, then index
-            if (rankOf[b] != NONE) {
+            if (size[b] != 0) {
                 for (int v = def[b] + leaves; v >= 1; v >>= 1) {
                     entries[fill[v]++] = b;
                 }
             }
+        }
+        laidOut = true;
+    }
+
+    /** Each node's min-tree over the ranks of this decode's order. */
+    private void fillMinTrees(int[] byRank) {
+        for (int r = 0; r < byRank.length; r++) {
+            rankOf[byRank[r]] = r;
         }
         for (int v = 1; v < 2 * leaves; v++) {
             int base = 2 * nodeStart[v];
