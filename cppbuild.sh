@@ -10,8 +10,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 
 CXX="${CXX:-g++}"
 OUT=target/cpp
-SRC=src/test/cpp/memplan_core_test.cpp
-FLAGS=(-std=c++17 -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror -Isrc/main/cpp)
+SRC=(src/test/cpp/*_test.cpp)  # one file per header of the core; memplan_core_test.cpp runs them all
+FLAGS=(-std=c++17 -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror -Isrc/main/cpp -Isrc/test/cpp)
 
 usage() {
     echo "usage: $0 test|asan|clean" >&2
@@ -23,13 +23,13 @@ usage() {
 case "$1" in
     test)
         mkdir -p "$OUT"
-        "$CXX" "${FLAGS[@]}" -O2 "$SRC" -o "$OUT/memplan_core_test"
+        "$CXX" "${FLAGS[@]}" -O2 "${SRC[@]}" -o "$OUT/memplan_core_test"
         "$OUT/memplan_core_test"
         ;;
     asan)
         mkdir -p "$OUT"
         "$CXX" "${FLAGS[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-            -fno-omit-frame-pointer "$SRC" -o "$OUT/memplan_core_test_asan"
+            -fno-omit-frame-pointer "${SRC[@]}" -o "$OUT/memplan_core_test_asan"
         "$OUT/memplan_core_test_asan"
         ;;
     clean)

@@ -21,7 +21,7 @@ public record FlatGraph(int numValues, int numNodes, int[] inputOffsets, int[] i
     public static final int GRAPH_INPUT = 1;
     public static final int GRAPH_OUTPUT = 2;
     public static final int INITIALIZER = 4;
-    /** No value, node, owner or slot: an absent input, an unproduced value ({@code NONE} in memplan_core.h). */
+    /** No value, node, owner or slot: an absent input, an unproduced value ({@code NONE} in abi.h). */
     static final int NONE = -1;
     private static final int KNOWN_FLAGS = GRAPH_INPUT | GRAPH_OUTPUT | INITIALIZER;
 
@@ -55,7 +55,7 @@ public record FlatGraph(int numValues, int numNodes, int[] inputOffsets, int[] i
     }
 
     /**
-     * Checks the per-value rules both engines rely on ({@code valid_values} in memplan_core.h):
+     * Checks the per-value rules both engines rely on ({@code valid_values} in compile.h):
      * every root is in range and its own root, flags are known, a produced value is neither graph
      * input nor initializer, and a view is always produced. Call after {@link #validate()}.
      *

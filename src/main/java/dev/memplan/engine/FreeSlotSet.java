@@ -5,7 +5,7 @@ import java.util.Arrays;
 
 /**
  * The slots of one allocation and which of them are free, ordered by {@code (capacity, slot id)}
- * (docs/design.md §5). Mirrored by {@code FreeSlotSet} in memplan_core.h, name for name.
+ * (docs/design.md §5). Mirrored by {@code FreeSlotSet} in free_slot_set.h, name for name.
  *
  * <p>A treap: a search tree by key whose heap priority is a fixed hash of the slot id, so it is
  * deterministic and O(log free slots) expected per operation. Its links are ints in one array, so
@@ -42,7 +42,7 @@ final class FreeSlotSet {
     int open(long bytes) {
         int slot = numSlots++;
         capacity[slot] = bytes;
-        tree[priority(slot)] = OffsetPlanner.priority(slot); // the offsets planner's treaps use the same hash
+        tree[priority(slot)] = TreapPriority.priority(slot); // the offsets planner's treaps use the same hash
         return slot;
     }
 

@@ -8,12 +8,12 @@ final class IntervalChecks {
 
     /**
      * An offsets plan's effort, on both engines and both paths (schedule and plain intervals): in
-     * {@code [0, OffsetPlanner.MAX_EFFORT]}, as the native code requires (MEMPLAN_MAX_EFFORT), so
+     * {@code [0, OffsetsPlan.MAX_EFFORT]}, as the native code requires (MEMPLAN_MAX_EFFORT), so
      * that every budget it scales stays inside a long.
      */
     static void requireEffort(int effort) {
-        if (effort < 0 || effort > OffsetPlanner.MAX_EFFORT) {
-            throw new IllegalArgumentException("effort must be in [0, " + OffsetPlanner.MAX_EFFORT + "], got " + effort);
+        if (effort < 0 || effort > OffsetsPlan.MAX_EFFORT) {
+            throw new IllegalArgumentException("effort must be in [0, " + OffsetsPlan.MAX_EFFORT + "], got " + effort);
         }
     }
 

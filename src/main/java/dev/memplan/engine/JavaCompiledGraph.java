@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The Java engine's schedule: plain int arrays, never mutated after construction. {@link #allocate}
- * is {@code memplan_allocate} in memplan_core.h, step for step.
+ * is {@code memplan_allocate} in slots_allocate.h, step for step.
  */
 final class JavaCompiledGraph extends BaseCompiledGraph {
     private final int[] ownerDef;
@@ -98,6 +98,6 @@ final class JavaCompiledGraph extends BaseCompiledGraph {
     public OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort) {
         SizeChecks.check(ownerSizes, numOwners);
         IntervalChecks.requireEffort(effort);
-        return OffsetPlanner.allocation(numPositions, ownerDef, ownerUseEnd, sizesOf(ownerSizes, numOwners), effort);
+        return OffsetsPlan.allocation(numPositions, ownerDef, ownerUseEnd, sizesOf(ownerSizes, numOwners), effort);
     }
 }

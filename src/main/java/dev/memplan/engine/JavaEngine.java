@@ -21,7 +21,7 @@ public final class JavaEngine implements PlanningEngine {
     /**
      * Orders the nodes (Kahn, smallest ready id first), finds the owners and their intervals
      * {@code [def, useEnd]}, and buckets owners by def and by useEnd so that allocation never walks
-     * the graph. {@code memplan_compile} in memplan_core.h runs the same helpers, named alike.
+     * the graph. {@code memplan_compile} in compile.h runs the same helpers, named alike.
      */
     @Override
     public CompiledGraph compile(FlatGraph g, int[] valueRoot, boolean includeGraphInputs) {
@@ -236,6 +236,6 @@ public final class JavaEngine implements PlanningEngine {
     @Override
     public OffsetAllocation packOffsets(int numPositions, int[] def, int[] useEnd, long[] sizes, int effort) {
         IntervalChecks.check(numPositions, def, useEnd, sizes, effort);
-        return OffsetPlanner.allocation(numPositions, def, useEnd, sizes, effort);
+        return OffsetsPlan.allocation(numPositions, def, useEnd, sizes, effort);
     }
 }

@@ -16,21 +16,21 @@ import org.bytedeco.javacpp.annotation.Platform;
  */
 @Platform(include = "memplan_core.h", compiler = "cpp17")
 final class MemplanNative {
-    // Return codes: MEMPLAN_OK, ... in memplan_core.h (MirroredEnginesTest checks they agree).
+    // Return codes: MEMPLAN_OK, ... in abi.h (MirroredEnginesTest checks they agree).
     static final int OK = 0;
     static final int CYCLE = 1;
     static final int BAD_ARGUMENT = 2;
     static final int OVERFLOW = 3;
     static final int OUT_OF_MEMORY = 4;
 
-    // Where memplan_allocate writes each total: MEMPLAN_STAT_NUM_SLOTS, ... in memplan_core.h.
+    // Where memplan_allocate writes each total: MEMPLAN_STAT_NUM_SLOTS, ... in abi.h.
     static final int STAT_NUM_SLOTS = 0;
     static final int STAT_PEAK_BYTES = 1;
     static final int STAT_NAIVE_BYTES = 2;
     static final int STAT_LOWER_BOUND_BYTES = 3;
     static final int NUM_STATS = 4;
 
-    // Where memplan_offsets_plan writes each total: MEMPLAN_OFFSETS_STAT_PEAK_BYTES, ... in memplan_core.h.
+    // Where memplan_offsets_plan writes each total: MEMPLAN_OFFSETS_STAT_PEAK_BYTES, ... in abi.h.
     static final int OFFSETS_STAT_PEAK_BYTES = 0;
     static final int OFFSETS_STAT_NAIVE_BYTES = 1;
     static final int OFFSETS_STAT_LOWER_BOUND_BYTES = 2;
@@ -39,7 +39,7 @@ final class MemplanNative {
     private MemplanNative() {
     }
 
-    /** The macros of memplan_core.h the constants above name, read so a test can hold them equal. */
+    /** The macros of abi.h the constants above name, read so a test can hold them equal. */
     @MemberGetter static native int MEMPLAN_OK();
 
     @MemberGetter static native int MEMPLAN_CYCLE();
@@ -71,7 +71,7 @@ final class MemplanNative {
 
     /**
      * Orders the nodes and computes owners and intervals; every array is the address of native
-     * memory its caller keeps alive for the duration of the call (see memplan_core.h for sizes).
+     * memory its caller keeps alive for the duration of the call (see compile.h for sizes).
      */
     static native int memplan_compile(int numValues, int numNodes,
                                       @Cast("const int*") long inputOffsets, @Cast("const int*") long inputs,

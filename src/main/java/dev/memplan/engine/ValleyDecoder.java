@@ -4,7 +4,7 @@ package dev.memplan.engine;
 import java.util.Arrays;
 
 /**
- * The canonical decoder ({@link OffsetPlanner.Canonical}) computed as valley filling, for graphs
+ * The canonical decoder ({@link CanonicalDecoder}) computed as valley filling, for graphs
  * too wide for its lazy heap (docs/design.md §5b). Repeatedly: take the lowest flat stretch of
  * the skyline (ties: the leftmost) and place there the best-ranked unplaced buffer whose interval
  * lies inside it; when none does, raise the stretch to its lower neighbour. The plans are the
@@ -15,12 +15,15 @@ import java.util.Arrays;
  *
  * <p>"Best-ranked buffer inside {@code [a, b)}" is a range tree: a segment tree over start
  * positions whose node holds the buffers starting in its range sorted by (end, index), each with a
- * min-tree of their ranks; a placed buffer's rank becomes {@link #NONE} in the {@code log
- * positions} nodes that hold it. Mirrored by {@code ValleyDecoder} in memplan_core.h.
+ * min-tree of their ranks; a placed buffer's rank becomes {@link #NO_RANK} in the {@code log
+ * positions} nodes that hold it. Mirrored by {@code valley_decoder.h}.
  */
 final class ValleyDecoder {
-    /** No buffer: an empty min-tree cell, or no buffer fits a stretch. */
-    private static final int NONE = Integer.MAX_VALUE;
+    /**
+     * An empty min-tree cell (a placed buffer's, or no buffer fits a stretch): above every rank, so
+     * a min ignores it. Not {@code NONE}, which is -1 everywhere.
+     */
+    private static final int NO_RANK = Integer.MAX_VALUE;
 
     private final int numPositions;
     private final int[] def;
@@ -144,7 +147,7 @@ final class ValleyDecoder {
             nodeStart[v + 1] += nodeStart[v];
         }
         int[] fill = Arrays.copyOf(nodeStart, 2 * leaves);
-        int[] byEnd = OffsetPlanner.bucket(numPositions, useEnd, size.length, new int[numPositions + 1]);
+        int[] byEnd = Sweep.bucket(numPositions, useEnd, size.length, new int[numPositions + 1]);
         for (int b : byEnd) { // ascending end, then index
             if (size[b] != 0) {
                 for (int v = def[b] + leaves; v >= 1; v >>= 1) {
@@ -174,7 +177,7 @@ final class ValleyDecoder {
 
     /** The best-ranked unplaced buffer with {@code a <= def} and {@code useEnd < b}, or -1. */
     private int bestInside(int a, int b) {
-        int best = NONE;
+        int best = NO_RANK;
         for (int lo = a + leaves, hi = b + leaves; lo < hi; lo >>= 1, hi >>= 1) {
             if ((lo & 1) != 0) {
                 best = Math.min(best, bestEndingBefore(lo++, b));
@@ -183,7 +186,7 @@ final class ValleyDecoder {
                 best = Math.min(best, bestEndingBefore(--hi, b));
             }
         }
-        return best == NONE ? -1 : byRank[best];
+        return best == NO_RANK ? -1 : byRank[best];
     }
 
     /** The best rank among node v's unplaced buffers that end before {@code b}. */
@@ -200,7 +203,7 @@ final class ValleyDecoder {
                 hi = mid;
             }
         }
-        int best = NONE;
+        int best = NO_RANK;
         int base = 2 * first;
         for (int l = k, r = k + lo; l < r; l >>= 1, r >>= 1) {
             if ((l & 1) != 0) {
@@ -231,7 +234,7 @@ final class ValleyDecoder {
             }
             int base = 2 * first;
             int p = k + lo;
-            minTree[base + p] = NONE;
+            minTree[base + p] = NO_RANK;
             for (p >>= 1; p >= 1; p >>= 1) {
                 minTree[base + p] = Math.min(minTree[base + 2 * p], minTree[base + 2 * p + 1]);
             }

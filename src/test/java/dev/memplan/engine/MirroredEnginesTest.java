@@ -40,17 +40,17 @@ class MirroredEnginesTest {
         assertEquals(MemplanNative.MEMPLAN_OFFSETS_STAT_LOWER_BOUND_BYTES(),
                 MemplanNative.OFFSETS_STAT_LOWER_BOUND_BYTES);
         assertEquals(MemplanNative.MEMPLAN_OFFSETS_STAT_RAN_SEARCH(), MemplanNative.OFFSETS_STAT_RAN_SEARCH);
-        assertEquals(MemplanNative.MEMPLAN_MAX_EFFORT(), OffsetPlanner.MAX_EFFORT);
-        assertEquals(dev.memplan.PlanOptions.MAX_EFFORT, OffsetPlanner.MAX_EFFORT);
+        assertEquals(MemplanNative.MEMPLAN_MAX_EFFORT(), OffsetsPlan.MAX_EFFORT);
+        assertEquals(dev.memplan.PlanOptions.MAX_EFFORT, OffsetsPlan.MAX_EFFORT);
     }
 
     @Test
     void treapPrioritiesAreTheOnesTheCppTestPins() {
-        assertEquals(0, OffsetPlanner.priority(0));
-        assertEquals(682038363, OffsetPlanner.priority(1));
-        assertEquals(410673539, OffsetPlanner.priority(2));
-        assertEquals(505636078, OffsetPlanner.priority(12345));
-        assertEquals(2095449940, OffsetPlanner.priority(Integer.MAX_VALUE));
+        assertEquals(0, TreapPriority.priority(0));
+        assertEquals(682038363, TreapPriority.priority(1));
+        assertEquals(410673539, TreapPriority.priority(2));
+        assertEquals(505636078, TreapPriority.priority(12345));
+        assertEquals(2095449940, TreapPriority.priority(Integer.MAX_VALUE));
     }
 
     private record Key(long capacity, int slot) implements Comparable<Key> {

@@ -47,10 +47,10 @@ class OffsetPlannerFitTest {
             useEnd[i] = def[i] + random.nextInt(longest);
             size[i] = random.nextInt(6) == 0 ? 0 : 1 + random.nextInt(random.nextBoolean() ? 16 : 5_000);
         }
-        int[] bySize = OffsetPlanner.rankOrder(OffsetPlanner.RANK_SIZE, def, useEnd, size);
+        int[] bySize = RankOrder.rankOrder(RankOrder.RANK_SIZE, def, useEnd, size);
         long[] offset = new long[n];
-        long entries = OffsetPlanner.SearchCost.of(positions, def, useEnd, size).entries();
-        long peak = new OffsetPlanner.FirstFit(positions, def, useEnd, size, entries).place(bySize, offset);
+        long entries = SearchCost.of(positions, def, useEnd, size).entries();
+        long peak = new FirstFit(positions, def, useEnd, size, entries).place(bySize, offset);
 
         long[] expected = quadraticFirstFit(bySize, def, useEnd, size);
         assertArrayEquals(expected, offset, "seed " + seed);
@@ -78,14 +78,14 @@ class OffsetPlannerFitTest {
             size[i] = random.nextInt(6) == 0 ? 0 : 1 + random.nextInt(1_000);
         }
         long[] whole = new long[n];
-        long peak = new OffsetPlanner.Sweep(positions, def, useEnd, size, whole).run(OffsetPlanner.NO_LIMIT);
+        long peak = new Sweep(positions, def, useEnd, size, whole).run(Sweep.NO_LIMIT);
 
         long[] paused = new long[n];
-        OffsetPlanner.Sweep sweep = new OffsetPlanner.Sweep(positions, def, useEnd, size, paused);
+        Sweep sweep = new Sweep(positions, def, useEnd, size, paused);
         long limit = peak == 0 ? 0 : random.nextLong(peak);
         int pauses = 0;
         long result;
-        while ((result = sweep.run(limit)) == OffsetPlanner.STOPPED) {
+        while ((result = sweep.run(limit)) == Sweep.STOPPED) {
             pauses++;
             limit += 1 + random.nextInt(500);
         }
@@ -118,9 +118,9 @@ class OffsetPlannerFitTest {
         long[][] plans = new long[2][n];
         long[] peaks = new long[2];
         for (int classed = 0; classed < 2; classed++) {
-            OffsetPlanner.Sweep sweep = new OffsetPlanner.Sweep(positions, def, useEnd, size, plans[classed]);
+            Sweep sweep = new Sweep(positions, def, useEnd, size, plans[classed]);
             sweep.arena().setClassed(classed == 1);
-            peaks[classed] = sweep.run(OffsetPlanner.NO_LIMIT);
+            peaks[classed] = sweep.run(Sweep.NO_LIMIT);
         }
         assertEquals(peaks[0], peaks[1], "seed " + seed);
         assertArrayEquals(plans[0], plans[1], "seed " + seed);
@@ -136,22 +136,22 @@ class OffsetPlannerFitTest {
         int positions = schedule.numPositions();
         int[] def = IntStream.range(0, n).map(schedule::def).toArray();
         int[] useEnd = IntStream.range(0, n).map(schedule::useEnd).toArray();
-        long bound = OffsetPlanner.lowerBound(positions, def, useEnd, size);
+        long bound = OffsetsPlan.lowerBound(positions, def, useEnd, size);
 
-        long sweep = new OffsetPlanner.Sweep(positions, def, useEnd, size, new long[n]).run(OffsetPlanner.NO_LIMIT);
+        long sweep = new Sweep(positions, def, useEnd, size, new long[n]).run(Sweep.NO_LIMIT);
         assertTrue(sweep > bound, "the sweep reaches the bound here; this test lost its point (" + sweep + ")");
 
-        OffsetPlanner.SearchCost cost = OffsetPlanner.SearchCost.of(positions, def, useEnd, size);
+        SearchCost cost = SearchCost.of(positions, def, useEnd, size);
         assertTrue(cost.fitRuns(n, PlanOptions.DEFAULT_EFFORT), "the fit phase would not run: " + cost);
         long[] offset = new long[n];
-        int[] bySize = OffsetPlanner.rankOrder(OffsetPlanner.RANK_SIZE, def, useEnd, size);
-        long fit = new OffsetPlanner.FirstFit(positions, def, useEnd, size, cost.entries()).place(bySize, offset);
+        int[] bySize = RankOrder.rankOrder(RankOrder.RANK_SIZE, def, useEnd, size);
+        long fit = new FirstFit(positions, def, useEnd, size, cost.entries()).place(bySize, offset);
         assertEquals(bound, fit);
         PackingChecker.check(def, IntStream.of(useEnd).map(e -> e + 1).toArray(), size, offset, fit);
 
         long[] planned = new long[n];
-        long[] stats = OffsetPlanner.plan(positions, def, useEnd, size, PlanOptions.DEFAULT_EFFORT, planned);
-        assertEquals(bound, stats[OffsetPlanner.STAT_PEAK]);
+        long[] stats = OffsetsPlan.plan(positions, def, useEnd, size, PlanOptions.DEFAULT_EFFORT, planned);
+        assertEquals(bound, stats[OffsetsPlan.STAT_PEAK]);
         assertArrayEquals(offset, planned, "the plan is the fit phase's: the sweep missed and fit came first");
     }
 

@@ -37,10 +37,10 @@ class OffsetPlannerRankTest {
                     : shape == 1 ? (1L + random.nextInt(4)) << 20
                     : ((long) random.nextInt(70_001) << 24) + 1 + random.nextInt(255);
         }
-        for (int rank : new int[] {OffsetPlanner.RANK_SIZE, OffsetPlanner.RANK_LENGTH}) {
-            int[] radix = OffsetPlanner.rankOrder(rank, def, useEnd, size);
+        for (int rank : new int[] {RankOrder.RANK_SIZE, RankOrder.RANK_LENGTH}) {
+            int[] radix = RankOrder.rankOrder(rank, def, useEnd, size);
             int[] expected = IntStream.range(0, n).filter(i -> size[i] != 0).toArray();
-            OffsetPlanner.mergeSortByRank(rank, expected, expected.length, def, useEnd, size, new int[expected.length]);
+            RankOrder.mergeSortByRank(rank, expected, expected.length, def, useEnd, size, new int[expected.length]);
             assertArrayEquals(expected, radix, "rank " + rank + ", seed " + seed);
         }
     }

@@ -45,10 +45,11 @@ class OffsetPlannerValleyTest {
             size[i] = random.nextInt(10) == 0 ? 0 : (1 + random.nextInt(kinds)) * (random.nextBoolean() ? 8L : 16L);
             sized += size[i] != 0 ? 1 : 0;
         }
-        OffsetPlanner.Canonical canonical = new OffsetPlanner.Canonical(positions, def, useEnd, size);
+        CanonicalDecoder canonical = new CanonicalDecoder(def, useEnd, size,
+                new SkylineTree(positions, SkylineTree.isFlat(def, useEnd, size)));
         ValleyDecoder valley = new ValleyDecoder(positions, def, useEnd, size, sized);
-        for (int rank = 0; rank < OffsetPlanner.NUM_RANKS; rank++) {
-            int[] byRank = OffsetPlanner.rankOrder(rank, def, useEnd, size);
+        for (int rank = 0; rank < RankOrder.NUM_RANKS; rank++) {
+            int[] byRank = RankOrder.rankOrder(rank, def, useEnd, size);
             long[] expected = new long[n];
             long expectedPeak = canonical.decode(byRank, Long.MAX_VALUE / 4, expected);
             long[] offset = new long[n];
@@ -82,9 +83,9 @@ class OffsetPlannerValleyTest {
             useEnd[i] = Math.min(positions - 1, def[i] + random.nextInt(positions));
             size[i] = random.nextInt(20) == 0 ? 0 : 64L << random.nextInt(10);
         }
-        OffsetPlanner.SearchCost cost = OffsetPlanner.SearchCost.of(positions, def, useEnd, size);
-        int effort = OffsetPlanner.VALLEY_MIN_EFFORT;
-        long budget = effort * (OffsetPlanner.POPS_PER_BUFFER * n + OffsetPlanner.POPS_ALLOWANCE);
+        SearchCost cost = SearchCost.of(positions, def, useEnd, size);
+        int effort = OffsetsPlan.VALLEY_MIN_EFFORT;
+        long budget = effort * (OffsetsPlan.POPS_PER_BUFFER * n + OffsetsPlan.POPS_ALLOWANCE);
         assertTrue(cost.expectedPops(positions) > budget, "not wide enough for the valley decoder to run");
         assertFalse(cost.fitRuns(n, effort), "the fit would run too");
         assertTrue(ValleyDecoder.entriesFor(cost.sized(), positions) <= budget);
@@ -98,8 +99,8 @@ class OffsetPlannerValleyTest {
         long expected = JavaEngine.INSTANCE.packOffsets(positions, def, useEnd, size, 1).peakBytes();
         assertTrue(3 * ValleyDecoder.entriesFor(cost.sized(), positions) <= budget);
         ValleyDecoder valley = new ValleyDecoder(positions, def, useEnd, size, (int) cost.sized());
-        for (int rank = 0; rank < OffsetPlanner.NUM_RANKS; rank++) {
-            expected = Math.min(expected, valley.decode(OffsetPlanner.rankOrder(rank, def, useEnd, size), new long[n]));
+        for (int rank = 0; rank < RankOrder.NUM_RANKS; rank++) {
+            expected = Math.min(expected, valley.decode(RankOrder.rankOrder(rank, def, useEnd, size), new long[n]));
         }
         assertEquals(expected, java.peakBytes(), "seed " + seed);
         PackingChecker.check(def, IntStream.of(useEnd).map(e -> e + 1).toArray(), size, javaOffsets, java.peakBytes());
@@ -124,9 +125,9 @@ class OffsetPlannerValleyTest {
             useEnd[i] = Math.min(positions - 1, def[i] + random.nextInt(positions / 2));
             size[i] = random.nextInt(20) == 0 ? 0 : 1 + random.nextInt(random.nextBoolean() ? 64 : 4_096);
         }
-        OffsetPlanner.SearchCost cost = OffsetPlanner.SearchCost.of(positions, def, useEnd, size);
+        SearchCost cost = SearchCost.of(positions, def, useEnd, size);
         int effort = 8;
-        long budget = effort * (OffsetPlanner.POPS_PER_BUFFER * n + OffsetPlanner.POPS_ALLOWANCE);
+        long budget = effort * (OffsetsPlan.POPS_PER_BUFFER * n + OffsetsPlan.POPS_ALLOWANCE);
         long valleyCost = ValleyDecoder.entriesFor(cost.sized(), positions);
         assertTrue(cost.expectedPops(positions) <= budget, "the lazy heap should fit the budget");
         assertTrue(valleyCost < cost.expectedPops(positions), "valley filling should be forecast cheaper");

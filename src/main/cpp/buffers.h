@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// buffers.h - C++ only: temporaries owned by one call, malloc'd so that
+// running out of memory is a return code, never an exception crossing the JNI
+// boundary. The Java side uses plain arrays; no Java class pairs with it.
+
+#ifndef MEMPLAN_BUFFERS_H
+#define MEMPLAN_BUFFERS_H
+
+#include <cstdint>
+#include <cstdlib>
+
+namespace memplan_detail {
+
+// Owns one of compile's temporaries. malloc rather than new/vector so that
+// running out of memory is a return code, never an exception crossing the JNI
+// boundary.
+class IntBuffer {
+public:
+    explicit IntBuffer(unsigned long long count) {
+        if (count == 0) count = 1;  // malloc(0) may legally return null
+        if (count <= SIZE_MAX / sizeof(int)) {
+            data_ = static_cast<int*>(std::malloc(static_cast<std::size_t>(count) * sizeof(int)));
+        }
+    }
+    ~IntBuffer() { std::free(data_); }
+    IntBuffer(const IntBuffer&) = delete;
+    IntBuffer& operator=(const IntBuffer&) = delete;
+    int* get() const { return data_; }
+
+private:
+    int* data_ = nullptr;
+};
+
+}  // namespace memplan_detail
+
+namespace memplan_offsets {
+
+// malloc'd array freed on scope exit; get() is null when the allocation failed.
+template <typename T>
+class Array {
+public:
+    explicit Array(long long count) {
+        if (count < 1) count = 1;
+        if (static_cast<unsigned long long>(count) <= SIZE_MAX / sizeof(T)) {
+            data_ = static_cast<T*>(std::calloc(static_cast<std::size_t>(count), sizeof(T)));
+        }
+    }
+    ~Array() { std::free(data_); }
+    Array(const Array&) = delete;
+    Array& operator=(const Array&) = delete;
+    T* get() const { return data_; }
+    T& operator[](long long i) const { return data_[i]; }
+
+private:
+    T* data_ = nullptr;
+};
+
+}  // namespace memplan_offsets
+
+#endif  // MEMPLAN_BUFFERS_H

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: Apache-2.0
+// compile.h - schedule compilation (docs/design.md §3): memplan_compile and
+// its helpers are JavaEngine.compile and its helpers, method for method
+// (find_producers = findProducers, kahn_order = kahnOrder, ...); only this side
+// re-checks its caller.
+
+#ifndef MEMPLAN_COMPILE_H
+#define MEMPLAN_COMPILE_H
+
+#include <algorithm>
+#include <functional>
+
+#include "abi.h"
+#include "buffers.h"
+
+namespace memplan_detail {
+
+// ------------------------------------------------------------ compile helpers
+// Each mirrors the JavaEngine method of the same name; they return false (or
+// NONE) where only this side checks its caller.
+
+// The producing node of every value, NONE for graph inputs and initializers;
+// false when an output id is out of range or produced twice.
+inline bool find_producers(int num_values, int num_nodes, const int* output_offsets, const int* outputs,
+                           int* producer) {
+    for (int v = 0; v < num_values; ++v) producer[v] = NONE;
+    for (int n = 0; n < num_nodes; ++n) {
+        for (int k = output_offsets[n]; k < output_offsets[n + 1]; ++k) {
+            const int v = outputs[k];
+            if (v < 0 || v >= num_values || producer[v] != NONE) return false;
+            producer[v] = n;
+        }
+    }
+    return true;
+}
+
+// The per-value rules FlatGraph.validateValues checks in Java: roots are roots,
+// flags are known, a produced value is neither graph input nor initializer (so
+// there are at most num_values owners), and a view is always produced.
+inline bool valid_values(int num_values, const int* value_root, const int* value_flags, const int* producer) {
+    for (int v = 0; v < num_values; ++v) {
+        const int r = value_root[v];
+        const int f = value_flags[v];
+        if (r < 0 || r >= num_values || value_root[r] != r) return false;
+        if ((f & ~kKnownFlags) != 0) return false;
+        if (producer[v] != NONE && (f & (MEMPLAN_GRAPH_INPUT | MEMPLAN_INITIALIZER)) != 0) return false;
+        if (r != v && producer[v] == NONE) return false;
+    }
+    return true;
+}
+
+// Dependency edges producer -> consumer as CSR (successor_offsets[num_nodes + 1],
+// successors[num_inputs]), one per consuming input, so a node reading a value
+// twice waits on it twice; indegree[n] counts node n's edges. cursor[num_nodes]
+// is scratch. False when an input id is out of range. Loops stop at n < N and
+// index n + 1 so that N == INT_MAX cannot overflow.
+inline bool build_successors(int num_values, int num_nodes, const int* input_offsets, const int* inputs,
+                             const int* producer, int* indegree, int* successor_offsets, int* successors,
+                             int* cursor) {
+    successor_offsets[0] = 0;
+    for (int n = 0; n < num_nodes; ++n) {
+        indegree[n] = 0;
+        successor_offsets[n + 1] = 0;
+    }
+    for (int n = 0; n < num_nodes; ++n) {
+        for (int k = input_offsets[n]; k < input_offsets[n + 1]; ++k) {
+            const int u = inputs[k];
+            if (u == NONE) continue;  // absent optional input
+            if (u < NONE || u >= num_values) return false;
+            if (producer[u] != NONE) {
+                ++indegree[n];
+                ++successor_offsets[producer[u] + 1];
+            }
+        }
+    }
+    for (int n = 0; n < num_nodes; ++n) successor_offsets[n + 1] += successor_offsets[n];
+    for (int n = 0; n < num_nodes; ++n) cursor[n] = successor_offsets[n];
+    for (int n = 0; n < num_nodes; ++n) {
+        for (int k = input_offsets[n]; k < input_offsets[n + 1]; ++k) {
+            const int u = inputs[k];
+            if (u != NONE && producer[u] != NONE) successors[cursor[producer[u]]++] = n;
+        }
+    }
+    return true;
+}
+
+// Kahn's algorithm with a binary min-heap (ready[num_nodes]): the smallest
+// ready node id runs first. Consumes indegree; returns how many nodes it
+// placed in order, fewer than num_nodes when there is a cycle.
+inline int kahn_order(int num_nodes, const int* successor_offsets, const int* successors, int* indegree,
+                      int* ready, int* order) {
+    // Ready nodes pushed in ascending id already form a valid min-heap.
+    int num_ready = 0;
+    for (int n = 0; n < num_nodes; ++n) {
+        if (indegree[n] == 0) ready[num_ready++] = n;
+    }
+    int placed = 0;
+    while (num_ready > 0) {
+        std::pop_heap(ready, ready + num_ready, std::greater<int>());
+        const int n = ready[--num_ready];
+        order[placed++] = n;
+        for (int e = successor_offsets[n]; e < successor_offsets[n + 1]; ++e) {
+            const int s = successors[e];
+            if (--indegree[s] == 0) {
+                ready[num_ready++] = s;
+                std::push_heap(ready, ready + num_ready, std::greater<int>());
+            }
+        }
+    }
+    return placed;
+}
+
+// The smallest node a cycle left unordered: every such node still waits on an edge.
+inline int first_waiting(int num_nodes, const int* indegree) {
+    for (int n = 0; n < num_nodes; ++n) {
+        if (indegree[n] > 0) return n;
+    }
+    return NONE;
+}
+
+// Owners in allocation order: included graph inputs (ascending id, def 0),
+// then each position's owner outputs in output order (def = its position);
+// def_offsets[num_positions + 1] buckets them by def, and every owner's
+// use_end starts at its def. Returns the owner count.
+inline int collect_owners(int num_values, int num_nodes, int num_positions, const int* output_offsets,
+                          const int* outputs, const int* value_root, const int* value_flags,
+                          int include_graph_inputs, const int* order, int* owner_index, int* owner_value,
+                          int* owner_def, int* owner_use_end, int* def_offsets) {
+    for (int v = 0; v < num_values; ++v) owner_index[v] = NONE;
+    int count = 0;
+    if (include_graph_inputs != 0) {
+        for (int v = 0; v < num_values; ++v) {
+            if ((value_flags[v] & (MEMPLAN_GRAPH_INPUT | MEMPLAN_INITIALIZER)) == MEMPLAN_GRAPH_INPUT &&
+                value_root[v] == v) {
+                owner_index[v] = count;
+                owner_value[count] = v;
+                owner_def[count] = 0;
+                owner_use_end[count] = 0;
+                ++count;
+            }
+        }
+    }
+    def_offsets[0] = 0;
+    for (int p = 0; p < num_nodes; ++p) {
+        const int n = order[p];
+        for (int k = output_offsets[n]; k < output_offsets[n + 1]; ++k) {
+            const int v = outputs[k];
+            if (value_root[v] == v && (value_flags[v] & MEMPLAN_INITIALIZER) == 0) {
+                owner_index[v] = count;
+                owner_value[count] = v;
+                owner_def[count] = p;
+                owner_use_end[count] = p;
+                ++count;
+            }
+        }
+        def_offsets[p + 1] = count;
+    }
+    def_offsets[num_positions] = count;  // an empty graph's one position
+    return count;
+}
+
+// useEnd: every read of the owner or of a view folding to it raises it to the
+// reader's position, and graph outputs live to the last position.
+inline void compute_use_ends(int num_values, int num_nodes, int num_positions, const int* input_offsets,
+                             const int* inputs, const int* value_root, const int* value_flags, const int* order,
+                             const int* owner_index, int* owner_use_end) {
+    for (int p = 0; p < num_nodes; ++p) {
+        const int n = order[p];
+        for (int k = input_offsets[n]; k < input_offsets[n + 1]; ++k) {
+            const int u = inputs[k];
+            if (u == NONE) continue;
+            const int o = owner_index[value_root[u]];
+            if (o != NONE && owner_use_end[o] < p) owner_use_end[o] = p;
+        }
+    }
+    const int last = num_positions - 1;
+    for (int v = 0; v < num_values; ++v) {
+        if ((value_flags[v] & MEMPLAN_GRAPH_OUTPUT) == 0) continue;
+        const int o = owner_index[value_root[v]];
+        if (o != NONE) owner_use_end[o] = last;
+    }
+}
+
+// Owners grouped by use_end (free_offsets[num_positions + 1], free_owners[count]),
+// ascending owner index within a position: a stable counting sort. cursor[num_positions]
+// is scratch.
+inline void bucket_by_use_end(int count, int num_positions, const int* owner_use_end, int* free_offsets,
+                              int* free_owners, int* cursor) {
+    free_offsets[0] = 0;
+    for (int p = 0; p < num_positions; ++p) free_offsets[p + 1] = 0;
+    for (int o = 0; o < count; ++o) ++free_offsets[owner_use_end[o] + 1];
+    for (int p = 0; p < num_positions; ++p) free_offsets[p + 1] += free_offsets[p];
+    for (int p = 0; p < num_positions; ++p) cursor[p] = free_offsets[p];
+    for (int o = 0; o < count; ++o) free_owners[cursor[owner_use_end[o]]++] = o;
+}
+
+}  // namespace memplan_detail
+
+// Orders the nodes (Kahn, smallest ready id first), finds the owners and their
+// intervals [def, useEnd], and buckets owners by def and by useEnd so that
+// memplan_allocate never walks the graph: JavaEngine.compile, step for step,
+// after checking every argument. See the ABI notes in docs/design.md §8.
+inline int memplan_compile(
+    int num_values, int num_nodes,
+    const int* input_offsets,
+    const int* inputs,
+    const int* output_offsets,
+    const int* outputs,
+    const int* value_root,
+    const int* value_flags,
+    int include_graph_inputs,
+    int* order,
+    int* owner_value,
+    int* owner_def,
+    int* owner_use_end,
+    int* def_offsets,
+    int* free_offsets,
+    int* free_owners,
+    int* num_owners,
+    int* error_node) {
+    using namespace memplan_detail;
+    if (num_owners == nullptr || error_node == nullptr) return MEMPLAN_BAD_ARGUMENT;
+    *num_owners = 0;
+    *error_node = NONE;
+    if (num_values < 0 || num_nodes < 0) return MEMPLAN_BAD_ARGUMENT;
+    if (include_graph_inputs != 0 && include_graph_inputs != 1) return MEMPLAN_BAD_ARGUMENT;
+    if (input_offsets == nullptr || output_offsets == nullptr || def_offsets == nullptr ||
+        free_offsets == nullptr) {
+        return MEMPLAN_BAD_ARGUMENT;
+    }
+    if (num_nodes > 0 && order == nullptr) return MEMPLAN_BAD_ARGUMENT;
+    if (num_values > 0 && (value_root == nullptr || value_flags == nullptr || owner_value == nullptr ||
+                           owner_def == nullptr || owner_use_end == nullptr || free_owners == nullptr)) {
+        return MEMPLAN_BAD_ARGUMENT;
+    }
+    int num_inputs = 0;
+    int num_outputs = 0;
+    if (!valid_offsets(input_offsets, num_nodes, &num_inputs) ||
+        !valid_offsets(output_offsets, num_nodes, &num_outputs)) {
+        return MEMPLAN_BAD_ARGUMENT;
+    }
+    if ((num_inputs > 0 && inputs == nullptr) || (num_outputs > 0 && outputs == nullptr)) {
+        return MEMPLAN_BAD_ARGUMENT;
+    }
+    const int num_positions = num_nodes > 0 ? num_nodes : 1;  // an empty graph still has position 0
+
+    IntBuffer producer(static_cast<unsigned long long>(num_values));
+    IntBuffer owner_index(static_cast<unsigned long long>(num_values));
+    IntBuffer indegree(static_cast<unsigned long long>(num_nodes));
+    IntBuffer successor_offsets(static_cast<unsigned long long>(num_nodes) + 1ULL);
+    IntBuffer successors(static_cast<unsigned long long>(num_inputs));
+    IntBuffer ready(static_cast<unsigned long long>(num_nodes));
+    IntBuffer cursor(static_cast<unsigned long long>(num_positions));  // the fill cursor of both counting sorts
+    if (producer.get() == nullptr || owner_index.get() == nullptr || indegree.get() == nullptr ||
+        successor_offsets.get() == nullptr || successors.get() == nullptr || ready.get() == nullptr ||
+        cursor.get() == nullptr) {
+        return MEMPLAN_OUT_OF_MEMORY;
+    }
+
+    if (!find_producers(num_values, num_nodes, output_offsets, outputs, producer.get()) ||
+        !valid_values(num_values, value_root, value_flags, producer.get()) ||
+        !build_successors(num_values, num_nodes, input_offsets, inputs, producer.get(), indegree.get(),
+                          successor_offsets.get(), successors.get(), cursor.get())) {
+        return MEMPLAN_BAD_ARGUMENT;
+    }
+    if (kahn_order(num_nodes, successor_offsets.get(), successors.get(), indegree.get(), ready.get(), order) <
+        num_nodes) {
+        *error_node = first_waiting(num_nodes, indegree.get());
+        return MEMPLAN_CYCLE;
+    }
+    const int count = collect_owners(num_values, num_nodes, num_positions, output_offsets, outputs, value_root,
+                                     value_flags, include_graph_inputs, order, owner_index.get(), owner_value,
+                                     owner_def, owner_use_end, def_offsets);
+    compute_use_ends(num_values, num_nodes, num_positions, input_offsets, inputs, value_root, value_flags, order,
+                     owner_index.get(), owner_use_end);
+    bucket_by_use_end(count, num_positions, owner_use_end, free_offsets, free_owners, cursor.get());
+    *num_owners = count;
+    return MEMPLAN_OK;
+}
+
+#endif  // MEMPLAN_COMPILE_H
