@@ -56,7 +56,26 @@ def main():
         if a.json:
             with open(a.json, "w") as f:
                 json.dump(rows, f, indent=1)
-    print(table(rows))
+    print(table(rows) + "\n\n" + shares(rows))
+
+
+def peak(r, key, run=-1):
+    return None if "error" in r[key] else r[key]["runs"][run]["peak"]
+
+
+def shares(rows):
+    """ORT's figure taken apart, each step one setting away from the next (see docs/ort-runtime.md)."""
+    head = ["model", "binding", "ORT figure (A)", "outputs the caller still holds (A - B)",
+            "BFC chunks and growth (B - C)", "memory pattern (C - D)", "planner + workspaces, exact (D)"]
+    out = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * (len(head) - 2)]
+    for r in rows:
+        a, b, c, d = peak(r, "default"), peak(r, "released"), peak(r, "exact"), peak(r, "exactPatternOff")
+        if None in (a, b, c, d):
+            out.append("| %s | %s | error | | | | |" % (r["model"].split("/")[-1], r["binding"]))
+            continue
+        out.append("| %s | %s | {:,} | {:,} | {:,} | {:,} | {:,} |".format(a, a - b, b - c, c - d, d)
+                   % (r["model"].split("/")[-1], r["binding"]))
+    return "\n".join(out)
 
 
 def fig(r, run=-1, what="peak"):
