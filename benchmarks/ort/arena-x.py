@@ -4,9 +4,12 @@
 
 usage: arena-x.py MODEL.onnx [DIM=N ...] [--opt all|extended|basic|none] [--runs N]
                   [--pattern on|off] [--release-outputs] [--arena STRATEGY,INITIAL,MAXDEAD]
+                  [--cpu-arena on|off]
 
 Same inputs and same C API calls as ort-arena.py (CPU arena on, one intra-op thread), plus:
 --pattern off        EnableMemPattern replaced by DisableMemPattern
+--cpu-arena off      EnableCpuMemArena replaced by DisableCpuMemArena (ORT then has no arena
+                     statistics to report: the script says so and exits 1)
 --release-outputs    release each run's outputs before the next run (ort-arena.py keeps them, so
                      its second run's peak includes the first run's outputs)
 --arena S,I,D        an env-wide arena (CreateArenaCfg + CreateAndRegisterAllocator, session config
@@ -23,7 +26,7 @@ import numpy as np, onnx, onnxruntime
 IDX = dict(GetErrorMessage=2, CreateEnv=3, CreateSession=7, Run=9, CreateSessionOptions=10,
            EnableMemPattern=16, DisableMemPattern=17, EnableCpuMemArena=18,
            SetSessionGraphOptimizationLevel=23, SetIntraOpNumThreads=24, CreateTensorWithDataAsOrtValue=49,
-           CreateCpuMemoryInfo=69, ReleaseValue=96, AddSessionConfigEntry=130, CreateAllocator=131,
+           CreateCpuMemoryInfo=69, DisableCpuMemArena=19, ReleaseValue=96, AddSessionConfigEntry=130, CreateAllocator=131,
            CreateAndRegisterAllocator=144, CreateArenaCfg=156, GetKeyValue=297, AllocatorGetStats=319)
 OPT = {"none": 0, "basic": 1, "extended": 2, "all": 99}
 ELEM = {np.float32: 1, np.uint8: 2, np.int8: 3, np.int32: 6, np.int64: 7, np.bool_: 9, np.float16: 10, np.float64: 11}
@@ -45,7 +48,8 @@ runs = int(take(args, "--runs", "2"))
 pattern = take(args, "--pattern", "on")
 release = take(args, "--release-outputs", False, has_value=False)
 arena = take(args, "--arena", None)
-if opt not in OPT or pattern not in ("on", "off") or runs < 1 or not args:
+cpu_arena = take(args, "--cpu-arena", "on")
+if opt not in OPT or pattern not in ("on", "off") or cpu_arena not in ("on", "off") or runs < 1 or not args:
     sys.exit(__doc__.split("\n\n")[1])
 path, dims = args[0], dict(a.split("=", 1) for a in args[1:])
 
@@ -69,7 +73,7 @@ env, so, sess, mi, alloc = VP(), VP(), VP(), VP(), VP()
 ok(fn("CreateEnv", VP, C.c_int, C.c_char_p, C.POINTER(VP))(3, b"arena", C.byref(env)), "env")
 ok(fn("CreateCpuMemoryInfo", VP, C.c_int, C.c_int, C.POINTER(VP))(1, 0, C.byref(mi)), "meminfo")  # arena allocator
 ok(fn("CreateSessionOptions", VP, C.POINTER(VP))(C.byref(so)), "options")
-ok(fn("EnableCpuMemArena", VP, VP)(so), "arena")
+ok(fn("EnableCpuMemArena" if cpu_arena == "on" else "DisableCpuMemArena", VP, VP)(so), "arena")
 ok(fn("EnableMemPattern" if pattern == "on" else "DisableMemPattern", VP, VP)(so), "pattern")
 ok(fn("SetIntraOpNumThreads", VP, VP, C.c_int)(so, 1), "threads")
 ok(fn("SetSessionGraphOptimizationLevel", VP, VP, C.c_int)(so, OPT[opt]), "opt")
@@ -87,6 +91,8 @@ def stats():
     kv = VP()
     ok(fn("AllocatorGetStats", VP, VP, C.POINTER(VP))(alloc, C.byref(kv)), "stats")
     get = fn("GetKeyValue", C.c_char_p, VP, C.c_char_p)
+    if get(kv, b"MaxInUse") is None:  # the non-arena CPU allocator keeps no statistics
+        raise SystemExit("arena-x.py: the session's CPU allocator reports no statistics (CPU arena %s)" % cpu_arena)
     return {k: int(get(kv, k.encode()) or 0) for k in KEYS}
 
 

@@ -9,6 +9,7 @@ Run it with the ORT venv: /work/ortvenv/bin/python benchmarks/ort/ingredients.py
 import argparse, json, os, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # importing compare.py must leave no __pycache__ in the repository
 sys.path.insert(0, HERE)
 from compare import CASES, SINGLE_OP, clean  # noqa: E402
 
