@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Can ONNX Runtime's arena figure be predicted exactly? A check on seeded random graphs.
+
+usage: replay-check.py [--graphs N] [--seed S]
+Builds random graphs of Pad, Slice and Concat on 1-D float tensors (no kernel runs in place, no
+workspaces, every size distinct, so ORT's planner gives each value its own buffer), predicts
+`ort-arena.py`'s `activation` by replaying what docs/ort-runtime.md describes, and measures it
+with arena-x.py at ort-arena.py's settings (level none so the graph is not rewritten):
+  order: ORT's default execution order (a reverse DFS from the graph's leaves, not the file's order);
+  run 1: allocate each value when its node runs, 256-byte aligned; free it after its last reader;
+         the graph output is kept by the caller;
+  run 2: one block of the memory pattern's size (best fit over run 1's trace, graph outputs not
+         traced), held for the whole run, the output allocated beside it; run 1's output still held;
+  every allocation through a model of the BFC arena (256-byte rounding, best fit by size then
+  address, split only if the chunk is at least twice the request, power-of-two regions from
+  1 MiB that never merge).
+Prints one line per graph and how many predictions were exact.
+Run it with the ORT venv: /work/ortvenv/bin/python benchmarks/ort/replay-check.py
+"""
+import json, os, random, subprocess, sys, tempfile
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ALIGN = 256
+MAX_DEAD = 128 << 20
+
+
+def align(n):
+    return (n + ALIGN - 1) // ALIGN * ALIGN
+
+
+class BfcArena:
+    """ORT's BFC arena as docs/ort-runtime.md describes it (default configuration)."""
+
+    def __init__(self, initial=1 << 20):
+        self.chunks = []  # [address, size, in_use, region]; regions are address ranges that never merge
+        self.next_region_address = 0
+        self.region_bytes = initial
+        self.in_use = self.max_in_use = self.total = 0
+
+    def alloc(self, n):
+        r = align(n)
+        chunk = self.best_fit(r)
+        if chunk is None:
+            self.extend(r)
+            chunk = self.best_fit(r)
+        if chunk[1] >= 2 * r or chunk[1] - r >= MAX_DEAD:  # split, else hand the chunk out whole
+            i = self.chunks.index(chunk)
+            self.chunks.insert(i + 1, [chunk[0] + r, chunk[1] - r, False, chunk[3]])
+            chunk[1] = r
+        chunk[2] = True
+        self.in_use += chunk[1]
+        self.max_in_use = max(self.max_in_use, self.in_use)
+        return chunk[0]
+
+    def best_fit(self, r):
+        # Bins hold chunks by power-of-two size class; within and across bins the smallest chunk that
+        # fits wins, ties by address: the same choice as taking the minimum (size, address).
+        fits = [c for c in self.chunks if not c[2] and c[1] >= r]
+        return min(fits, key=lambda c: (c[1], c[0])) if fits else None
+
+    def extend(self, r):
+        grew = False
+        while r > self.region_bytes:
+            self.region_bytes *= 2
+            grew = True
+        size = self.region_bytes
+        if not grew:
+            self.region_bytes *= 2
+        self.chunks.append([self.next_region_address, size, False, self.next_region_address])
+        self.next_region_address += size + (1 << 40)  # regions are never adjacent
+        self.total += size
+
+    def free(self, address):
+        i = next(k for k, c in enumerate(self.chunks) if c[0] == address and c[2])
+        c = self.chunks[i]
+        c[2] = False
+        self.in_use -= c[1]
+        nxt = self.chunks[i + 1] if i + 1 < len(self.chunks) else None
+        if nxt and not nxt[2] and nxt[3] == c[3]:
+            c[1] += nxt[1]
+            del self.chunks[i + 1]
+        prev = self.chunks[i - 1] if i > 0 else None
+        if prev and not prev[2] and prev[3] == c[3]:
+            prev[1] += c[1]
+            del self.chunks[i]
+
+
+def pattern_size(trace):
+    """ORT's MemPatternPlanner over a run's trace: best fit into the gaps between live blocks and
+    the gap between the highest live block and the buffer's end, else right above the highest
+    live block (which may overlap dead space under the buffer's end)."""
+    live, size = [], 0  # live: sorted [offset, size, value]
+    for op, value, n in trace:
+        if op == "free":
+            live = [b for b in live if b[2] != value]
+            continue
+        current, waste, best = 0, None, None
+        for off, sz, _ in live:
+            if off >= current:
+                gap = off - current
+                if gap >= n and (waste is None or gap - n < waste):
+                    best, waste = current, gap - n
+            current = max(current, off + sz)
+        if current < size and size - current >= n and (waste is None or size - current - n < waste):
+            best = current
+        if best is None:
+            best = current
+        size = max(size, best + n)
+        live = sorted(live + [[best, n, value]])
+    return size
+
+
+def random_graph(rng, path):
+    """Pad / Slice / Concat over 1-D floats; returns the sizes (bytes) and each value's last reader."""
+    sizes, nodes, inits, used = {"X": rng.randrange(20_000, 400_000)}, [], [], set()
+    values = ["X"]
+    for i in range(rng.randrange(6, 16)):
+        kind = rng.choice(["Pad", "Slice", "Concat"])
+        a = rng.choice(values[-3:])
+        out = "v%d" % i
+        if kind == "Concat" and len(values) > 1:
+            b = rng.choice([v for v in values[-4:] if v != a] or [a])
+            nodes.append(helper.make_node("Concat", [a, b], [out], axis=0))
+            n = sizes[a] + sizes[b]
+        elif kind == "Slice" and sizes[a] > 4_000:
+            keep = rng.randrange(sizes[a] // 4, sizes[a] - 1)
+            for name, val in (("s%d" % i, [0]), ("e%d" % i, [keep])):
+                inits.append(numpy_helper.from_array(np.array(val, np.int64), name))
+            nodes.append(helper.make_node("Slice", [a, "s%d" % i, "e%d" % i], [out]))
+            n = keep
+        else:
+            grow = rng.randrange(1_000, 300_000)
+            inits.append(numpy_helper.from_array(np.array([0, grow], np.int64), "p%d" % i))
+            nodes.append(helper.make_node("Pad", [a, "p%d" % i], [out]))
+            n = sizes[a] + grow
+        if n in sizes.values():
+            n += 1  # keep sizes distinct: ORT's planner reuses a freed buffer of exactly the same shape
+            nodes[-1] = helper.make_node("Pad", [a, "q%d" % i], [out])
+            inits.append(numpy_helper.from_array(np.array([0, n - sizes[a]], np.int64), "q%d" % i))
+        sizes[out] = n
+        values.append(out)
+        used.update(nodes[-1].input)
+    # Values nobody reads feed a final Concat, so the graph has one output and no dead values.
+    last = values[-1]
+    dead = [v for v in values[1:-1] if v not in used]
+    if dead:
+        nodes.append(helper.make_node("Concat", [last] + dead, ["Y"], axis=0))
+        sizes["Y"] = sum(sizes[v] for v in [last] + dead)
+        values.append("Y")
+    out = values[-1]
+    graph = helper.make_graph(nodes, "replay", [helper.make_tensor_value_info("X", TensorProto.FLOAT, [sizes["X"]])],
+                              [helper.make_tensor_value_info(out, TensorProto.FLOAT, [sizes[out]])], initializer=inits)
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=10), path)
+    return {v: 4 * n for v, n in sizes.items()}, nodes, out
+
+
+def ort_order(nodes):
+    """ORT's default execution order (GraphViewer): a reverse DFS from the nodes nobody reads, each
+    node's producers pushed in ascending node index (so the highest is visited first), a node
+    emitted once all its producers are."""
+    producer = {n.output[0]: k for k, n in enumerate(nodes)}
+    readers = {v for n in nodes for v in n.input}
+    stack = [(k, False) for k, n in enumerate(nodes) if n.output[0] not in readers]
+    visited, order = set(), []
+    while stack:
+        k, leave = stack.pop()
+        if leave:
+            order.append(k)
+            continue
+        if k in visited:
+            continue
+        visited.add(k)
+        stack.append((k, True))
+        for p in sorted({producer[v] for v in nodes[k].input if v in producer}):
+            if p not in visited:
+                stack.append((p, False))
+    return [nodes[k] for k in order]
+
+
+def predict(sizes, nodes, out):
+    nodes = ort_order(nodes)
+    readers = {}
+    for k, node in enumerate(nodes):
+        for v in node.input:
+            if v in sizes:
+                readers[v] = k
+    arena, trace = BfcArena(), []
+    addresses = {}
+    for k, node in enumerate(nodes):  # run 1: tensor by tensor
+        v = node.output[0]
+        addresses[v] = arena.alloc(sizes[v])
+        if v != out:  # graph outputs are not traced into the pattern
+            trace.append(("alloc", v, align(sizes[v])))
+        for w in dict.fromkeys(node.input):
+            if w in sizes and w != "X" and w != out and readers.get(w) == k:
+                arena.free(addresses[w])
+                trace.append(("free", w, 0))
+    block = arena.alloc(pattern_size(trace))  # run 2: the block, the output apart, run 1's output held
+    arena.alloc(sizes[out])
+    arena.free(block)
+    return arena.max_in_use
+
+
+def measure(path):
+    p = subprocess.run([sys.executable, os.path.join(HERE, "arena-x.py"), path, "--opt", "none"],
+                       capture_output=True, text=True, errors="replace")
+    if p.returncode != 0:
+        return None, (p.stderr or p.stdout).strip().splitlines()[-1][:160]
+    return json.loads(p.stdout.strip().splitlines()[-1])["activation"], None
+
+
+def main():
+    graphs = int(sys.argv[sys.argv.index("--graphs") + 1]) if "--graphs" in sys.argv else 20
+    seed = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else 1
+    work = tempfile.mkdtemp(prefix="replay-check-")
+    exact = 0
+    for g in range(graphs):
+        rng = random.Random(seed * 1_000_003 + g)
+        path = os.path.join(work, "g%d.onnx" % g)
+        sizes, nodes, out = random_graph(rng, path)
+        want, err = measure(path)
+        got = predict(sizes, nodes, out)
+        if err:
+            print("graph %d: ORT failed: %s" % (g, err))
+            continue
+        exact += got == want
+        print("graph %2d: %2d nodes, predicted %12s, ORT %12s  %s" % (g, len(nodes), "{:,}".format(got),
+              "{:,}".format(want), "exact" if got == want else "off by {:+,}".format(got - want)))
+    print("%d of %d predictions exact" % (exact, graphs))
+
+
+if __name__ == "__main__":
+    main()
