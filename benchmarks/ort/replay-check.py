@@ -2,11 +2,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """Can ONNX Runtime's arena figure be predicted exactly? A check on seeded random graphs.
 
-usage: replay-check.py [--graphs N] [--seed S]
+usage: replay-check.py [--graphs N] [--seed S] [--planner]
 Builds random graphs of Pad, Slice and Concat on 1-D float tensors (no kernel runs in place, no
-workspaces, every size distinct, so ORT's planner gives each value its own buffer), predicts
+workspaces, every size distinct, so ORT's planner gives each value its own buffer; --planner adds
+Relu, run in place, and Exp, same-shape values its planner takes from the freelist), predicts
 `ort-arena.py`'s `activation` by replaying what docs/ort-runtime.md describes, and measures it
 with arena-x.py at ort-arena.py's settings (level none so the graph is not rewritten):
+  planner: in place when the kernel allows it and the input's buffer has no later reader, else the
+         most recently freed buffer of the same shape, else a new buffer; a buffer stays allocated
+         until the last reader of the last value sharing it (a freelist reuse keeps it across the gap);
   order: ORT's default execution order (a reverse DFS from the graph's leaves, not the file's order);
   run 1: allocate each value when its node runs, 256-byte aligned; free it after its last reader;
          the graph output is kept by the caller;
@@ -114,14 +118,21 @@ def pattern_size(trace):
     return size
 
 
-def random_graph(rng, path):
-    """Pad / Slice / Concat over 1-D floats; returns the sizes (bytes) and each value's last reader."""
+def random_graph(rng, path, planner=False):
+    """Pad / Slice / Concat over 1-D floats (and with planner=True, Relu, which ORT runs in place,
+    and Exp, which it does not: same-shape values for its freelist); returns sizes in bytes."""
     sizes, nodes, inits, used = {"X": rng.randrange(20_000, 400_000)}, [], [], set()
     values = ["X"]
     for i in range(rng.randrange(6, 16)):
-        kind = rng.choice(["Pad", "Slice", "Concat"])
+        kind = rng.choice(["Pad", "Slice", "Concat"] + (["Relu", "Exp", "Relu"] if planner else []))
         a = rng.choice(values[-3:])
         out = "v%d" % i
+        if kind in ("Relu", "Exp"):
+            nodes.append(helper.make_node(kind, [a], [out]))
+            sizes[out] = sizes[a]
+            values.append(out)
+            used.update(nodes[-1].input)
+            continue
         if kind == "Concat" and len(values) > 1:
             b = rng.choice([v for v in values[-4:] if v != a] or [a])
             nodes.append(helper.make_node("Concat", [a, b], [out], axis=0))
@@ -181,28 +192,57 @@ def ort_order(nodes):
     return [nodes[k] for k in order]
 
 
+INPLACE = {"Relu"}  # MayInplace(0, 0) among the generated ops (inplace-probe.py)
+
+
 def predict(sizes, nodes, out):
+    """Replay ORT's planner (in place, then the most recently freed buffer of the same shape),
+    run 1 through the arena, the pattern, and run 2; returns the predicted `activation`."""
     nodes = ort_order(nodes)
-    readers = {}
-    for k, node in enumerate(nodes):
+    count = {v: 1 for v in sizes}  # each value's definition counts one use (ComputeReuseCount)
+    count["X"] += 1  # the caller's input: never freed, never overwritten
+    count[out] += 1  # the caller's output
+    for node in nodes:
         for v in node.input:
             if v in sizes:
-                readers[v] = k
-    arena, trace = BfcArena(), []
-    addresses = {}
-    for k, node in enumerate(nodes):  # run 1: tensor by tensor
-        v = node.output[0]
-        addresses[v] = arena.alloc(sizes[v])
-        if v != out:  # graph outputs are not traced into the pattern
-            trace.append(("alloc", v, align(sizes[v])))
-        for w in dict.fromkeys(node.input):
-            if w in sizes and w != "X" and w != out and readers.get(w) == k:
-                arena.free(addresses[w])
-                trace.append(("free", w, 0))
-    block = arena.alloc(pattern_size(trace))  # run 2: the block, the output apart, run 1's output held
+                count[v] += 1
+    buffer, freelist, own, freed_at = {v: v for v in sizes}, [], {}, {}
+    shared = {"in place": 0, "freelist": 0}
+    for k, node in enumerate(nodes):  # the plan, decided once per session
+        o, first = node.output[0], node.input[0]
+        if o == out:
+            own[k] = o  # kAllocateOutput: its own buffer, not traced
+        elif node.op_type in INPLACE and count[buffer[first]] == 1 and sizes[first] == sizes[o]:
+            buffer[o] = buffer[first]
+            shared["in place"] += 1
+        elif any(sizes[b] == sizes[o] for b in freelist):
+            buffer[o] = next(b for b in freelist if sizes[b] == sizes[o])
+            freelist.remove(buffer[o])
+            shared["freelist"] += 1
+        else:
+            own[k] = o
+        if buffer[o] != o:
+            count[buffer[o]] += count[o]
+        for v in [i for i in node.input if i in sizes] + [o]:
+            b = buffer[v]
+            count[b] -= 1
+            if count[b] == 0:
+                freelist.insert(0, b)
+                freed_at[b] = k  # a buffer taken back from the freelist is freed again later: the last one counts
+    arena, trace, addresses = BfcArena(), [], {}
+    for k, node in enumerate(nodes):  # run 1: a buffer lives from its first value to its last sharer's last reader
+        if k in own:
+            o = own[k]
+            addresses[o] = arena.alloc(sizes[o])
+            if o != out:
+                trace.append(("alloc", o, align(sizes[o])))
+        for b in [b for b, at in freed_at.items() if at == k]:
+            arena.free(addresses[b])
+            trace.append(("free", b, 0))
+    block = arena.alloc(pattern_size(trace))  # run 2: the block, the output beside it, run 1's output held
     arena.alloc(sizes[out])
     arena.free(block)
-    return arena.max_in_use
+    return arena.max_in_use, shared
 
 
 def measure(path):
@@ -216,21 +256,26 @@ def measure(path):
 def main():
     graphs = int(sys.argv[sys.argv.index("--graphs") + 1]) if "--graphs" in sys.argv else 20
     seed = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else 1
+    planner = "--planner" in sys.argv
     work = tempfile.mkdtemp(prefix="replay-check-")
-    exact = 0
+    exact, totals = 0, {"in place": 0, "freelist": 0}
     for g in range(graphs):
         rng = random.Random(seed * 1_000_003 + g)
         path = os.path.join(work, "g%d.onnx" % g)
-        sizes, nodes, out = random_graph(rng, path)
+        sizes, nodes, out = random_graph(rng, path, planner)
         want, err = measure(path)
-        got = predict(sizes, nodes, out)
+        got, shared = predict(sizes, nodes, out)
         if err:
             print("graph %d: ORT failed: %s" % (g, err))
             continue
         exact += got == want
-        print("graph %2d: %2d nodes, predicted %12s, ORT %12s  %s" % (g, len(nodes), "{:,}".format(got),
-              "{:,}".format(want), "exact" if got == want else "off by {:+,}".format(got - want)))
-    print("%d of %d predictions exact" % (exact, graphs))
+        for key in totals:
+            totals[key] += shared[key]
+        print("graph %2d: %2d nodes, %d in place, %d from the freelist, predicted %12s, ORT %12s  %s" % (
+            g, len(nodes), shared["in place"], shared["freelist"], "{:,}".format(got), "{:,}".format(want),
+            "exact" if got == want else "off by {:+,}".format(got - want)))
+    print("%d of %d predictions exact (%d buffers shared in place, %d taken from the freelist)"
+          % (exact, graphs, totals["in place"], totals["freelist"]))
 
 
 if __name__ == "__main__":
