@@ -48,6 +48,8 @@ PROBES = [
     ("Cast float -> float", "Cast", "", 17, [], {"to": F32}, F32),
     ("Cast float -> int32 -> float -> int32", "Cast", "", 17, [],
      [{"to": TensorProto.INT32}, {"to": F32}, {"to": TensorProto.INT32}], TensorProto.INT32),
+    ("Add (same-shape weight)", "Add", "", 17, [np.ones(SHAPE, np.float32)], {}, F32),
+    ("Sum (same-shape weight)", "Sum", "", 17, [np.ones(SHAPE, np.float32)], {}, F32),
     ("Softmax (axis -1)", "Softmax", "", 17, [], {"axis": -1}, F32),
     ("LogSoftmax (axis -1)", "LogSoftmax", "", 17, [], {"axis": -1}, F32),
     ("LayerNormalization (axis -1)", "LayerNormalization", "", 17,

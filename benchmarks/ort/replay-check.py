@@ -170,12 +170,12 @@ def random_graph(rng, path, planner=False):
 
 
 def ort_order(nodes):
-    """ORT's default execution order (GraphViewer): a reverse DFS from the nodes nobody reads, each
+    """ORT's default execution order (GraphViewer): a reverse DFS from the nodes no node reads, each
     node's producers pushed in ascending node index (so the highest is visited first), a node
     emitted once all its producers are."""
-    producer = {n.output[0]: k for k, n in enumerate(nodes)}
+    producer = {v: k for k, n in enumerate(nodes) for v in n.output}
     readers = {v for n in nodes for v in n.input}
-    stack = [(k, False) for k, n in enumerate(nodes) if n.output[0] not in readers]
+    stack = [(k, False) for k, n in enumerate(nodes) if not any(v in readers for v in n.output)]
     visited, order = set(), []
     while stack:
         k, leave = stack.pop()
@@ -189,59 +189,86 @@ def ort_order(nodes):
         for p in sorted({producer[v] for v in nodes[k].input if v in producer}):
             if p not in visited:
                 stack.append((p, False))
-    return [nodes[k] for k in order]
+    return order
 
 
-INPLACE = {"Relu"}  # MayInplace(0, 0) among the generated ops (inplace-probe.py)
+INPLACE = {"Relu", "LeakyRelu", "Sigmoid", "Tanh", "Elu", "HardSigmoid", "Softplus", "Clip", "Cast", "Softmax",
+           "LogSoftmax"}  # MayInplace(0, 0): the kernels inplace-probe.py found in place
+ALIAS = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"}  # output 0 must share input 0
 
 
-def predict(sizes, nodes, out):
-    """Replay ORT's planner (in place, then the most recently freed buffer of the same shape),
-    run 1 through the arena, the pattern, and run 2; returns the predicted `activation`."""
-    nodes = ort_order(nodes)
+def scratch(arena, sizes):
+    """A kernel's workspaces: allocated in order during its compute, all freed at its end."""
+    taken = [arena.alloc(n) for n in (sizes or []) if n]
+    for address in reversed(taken):
+        arena.free(address)
+
+
+def predict(sizes, nodes, inputs, outputs, workspace=None, kinds=None):
+    """Replay ORT's planner (alias, in place, then the most recently freed buffer of the same
+    shape), run 1 through the arena, the memory pattern, and run 2 with run 1's outputs held.
+    sizes: bytes of every activation value (graph inputs included, weights absent); workspace:
+    the allocations (bytes, in order) a node takes from the arena during its compute; kinds: what SameSize compares (element
+    size and shape, dim by dim), the byte size when absent. Returns (activation, counts of sharing)."""
+    workspace = workspace or {}
+    kinds = kinds or sizes
+    order = ort_order(nodes)
     count = {v: 1 for v in sizes}  # each value's definition counts one use (ComputeReuseCount)
-    count["X"] += 1  # the caller's input: never freed, never overwritten
-    count[out] += 1  # the caller's output
+    for v in inputs:
+        count[v] += 1  # the caller's inputs: never freed, never overwritten
+    for v in outputs:
+        count[v] += 1  # the caller's outputs
     for node in nodes:
         for v in node.input:
             if v in sizes:
                 count[v] += 1
     buffer, freelist, own, freed_at = {v: v for v in sizes}, [], {}, {}
     shared = {"in place": 0, "freelist": 0}
-    for k, node in enumerate(nodes):  # the plan, decided once per session
-        o, first = node.output[0], node.input[0]
-        if o == out:
-            own[k] = o  # kAllocateOutput: its own buffer, not traced
-        elif node.op_type in INPLACE and count[buffer[first]] == 1 and sizes[first] == sizes[o]:
-            buffer[o] = buffer[first]
-            shared["in place"] += 1
-        elif any(sizes[b] == sizes[o] for b in freelist):
-            buffer[o] = next(b for b in freelist if sizes[b] == sizes[o])
-            freelist.remove(buffer[o])
-            shared["freelist"] += 1
-        else:
-            own[k] = o
-        if buffer[o] != o:
-            count[buffer[o]] += count[o]
-        for v in [i for i in node.input if i in sizes] + [o]:
+    for k in order:  # the plan, decided once per session
+        node = nodes[k]
+        first = node.input[0] if node.input else None
+        for o in [o for o in node.output if o in sizes]:
+            if o in outputs:
+                own.setdefault(k, []).append(o)  # kAllocateOutput: its own buffer, not traced
+            elif node.op_type in ALIAS and first in sizes:
+                buffer[o] = buffer[first]
+            elif node.op_type in INPLACE and first in sizes and first not in inputs \
+                    and count[buffer[first]] == 1 and kinds[first] == kinds[o]:
+                buffer[o] = buffer[first]
+                shared["in place"] += 1
+            elif any(kinds[b] == kinds[o] for b in freelist):
+                buffer[o] = next(b for b in freelist if kinds[b] == kinds[o])
+                freelist.remove(buffer[o])
+                shared["freelist"] += 1
+            else:
+                own.setdefault(k, []).append(o)
+            if buffer[o] != o:
+                count[buffer[o]] += count[o]
+        for v in [i for i in node.input if i in sizes] + [o for o in node.output if o in sizes]:
             b = buffer[v]
             count[b] -= 1
             if count[b] == 0:
                 freelist.insert(0, b)
                 freed_at[b] = k  # a buffer taken back from the freelist is freed again later: the last one counts
     arena, trace, addresses = BfcArena(), [], {}
-    for k, node in enumerate(nodes):  # run 1: a buffer lives from its first value to its last sharer's last reader
-        if k in own:
-            o = own[k]
+    for k in order:  # run 1: a buffer lives from its first value to its last sharer's last reader
+        for o in own.get(k, []):
             addresses[o] = arena.alloc(sizes[o])
-            if o != out:
+            if o not in outputs:
                 trace.append(("alloc", o, align(sizes[o])))
+        scratch(arena, workspace.get(k))
         for b in [b for b, at in freed_at.items() if at == k]:
             arena.free(addresses[b])
             trace.append(("free", b, 0))
-    block = arena.alloc(pattern_size(trace))  # run 2: the block, the output beside it, run 1's output held
-    arena.alloc(sizes[out])
-    arena.free(block)
+    size = pattern_size(trace)
+    block = arena.alloc(size) if size else None  # run 2: the block, outputs beside it, run 1's outputs held
+    for k in order:
+        for o in own.get(k, []):
+            if o in outputs:
+                arena.alloc(sizes[o])
+        scratch(arena, workspace.get(k))
+    if block is not None:
+        arena.free(block)
     return arena.max_in_use, shared
 
 
@@ -264,7 +291,7 @@ def main():
         path = os.path.join(work, "g%d.onnx" % g)
         sizes, nodes, out = random_graph(rng, path, planner)
         want, err = measure(path)
-        got, shared = predict(sizes, nodes, out)
+        got, shared = predict(sizes, nodes, {"X"}, {out})
         if err:
             print("graph %d: ORT failed: %s" % (g, err))
             continue

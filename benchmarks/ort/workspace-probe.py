@@ -37,9 +37,12 @@ PROBES = [
     ("Conv 3->64, 7x7 stride 2, 224x224 (ResNet stem)", conv(3, 64, 224, 7, 2)),
     ("Conv 64->64, 3x3, 56x56", conv(64, 64, 56, 3, 1)),
     ("Conv 256->64, 1x1, 56x56", conv(256, 64, 56, 1, 1)),
+    ("Conv 256->512, 1x1 stride 2, 56x56", conv(256, 512, 56, 1, 2)),
+    ("Conv 3->8, 3x3, 8x8 (small im2col)", conv(3, 8, 8, 3, 1)),
     ("Conv 512->512, 3x3, 28x28", conv(512, 512, 28, 3, 1)),
     ("Conv depthwise 64, 3x3, 112x112", conv(64, 64, 112, 3, 1, group=64)),
     ("MatMul [4,512,384] x [384,1536]", matmul(4, 512, 384, 1536)),
+    ("LRN size 5 on [1,64,56,56]", ([1, 64, 56, 56], [1, 64, 56, 56], [helper.make_node("LRN", ["X"], ["Y"], size=5)], [])),
 ]
 
 
