@@ -4,9 +4,10 @@
 
 usage: replay-model.py MODEL.onnx [DIM=N ...]
 Value sizes come from ONNX shape inference with the dims bound; weights (initializers) are not
-activations. Kernel rules: replay-check.py's ALIAS and INPLACE sets; a Conv that is not pointwise
-takes MLAS's working buffer during its compute (16,384 floats with one thread: workspace-probe.py
-measured 65,536 B for every non-pointwise Conv, 0 for 1x1 stride 1), LRN an input-sized buffer and
+activations. Kernel rules: replay-check.py's ALIAS and INPLACE sets; a Conv takes MLAS's working
+buffer during its compute (MlasConvPrepare, one thread: none if pointwise; the whole im2col,
+output size x K floats, if it has more filters than output pixels; else 16,384 floats;
+workspace-probe.py measured each case), LRN an input-sized buffer and
 one padded by size - 1 channels; BatchNormalization, Sum, AveragePool, Gemm, MaxPool none (measured). Ops outside these
 rules are replayed as plain kernels (own output, no workspace) and listed, so a mismatch can be
 traced to them. Prints the prediction beside arena-x.py's measurement at ort-arena.py's settings.
@@ -55,10 +56,18 @@ def value_sizes(m):
 def workspace_of(node, shapes):
     """The arena allocations a kernel makes during its compute (workspace-probe.py measured them)."""
     a = {x.name: onnx.helper.get_attribute_value(x) for x in node.attribute}
-    if node.op_type == "Conv":
-        pointwise = all(v == 1 for v in a.get("kernel_shape", [])) and all(v == 1 for v in a.get("strides", [1])) \
-            and all(v == 0 for v in a.get("pads", [0])) and a.get("group", 1) == 1
-        return [] if pointwise else [4 * MLAS_CONV_FLOATS]
+    if node.op_type == "Conv":  # MlasConvPrepare's working buffer, one thread
+        group = a.get("group", 1)
+        kernel = int(np.prod(a.get("kernel_shape", [])))
+        pointwise = kernel == 1 and all(v == 1 for v in a.get("strides", [1])) \
+            and all(v == 0 for v in a.get("pads", [0])) and group == 1
+        if pointwise:
+            return []
+        k = shapes[node.input[0]][1] // group * kernel
+        filters, output_size = shapes[node.output[0]][1] // group, int(np.prod(shapes[node.output[0]][2:]))
+        if group == 1 and filters > output_size:  # full expansion, then one GEMM
+            return [4 * output_size * k]
+        return [4 * MLAS_CONV_FLOATS]  # segmented (grouped convs: measured for depthwise only)
     if node.op_type == "LRN":  # a scale buffer like the input, then the squares padded by size - 1 channels
         n, c, *hw = shapes[node.input[0]]
         return [4 * n * c * int(np.prod(hw)), 4 * n * (c + a["size"] - 1) * int(np.prod(hw))]

@@ -39,6 +39,8 @@ PROBES = [
     ("Conv 256->64, 1x1, 56x56", conv(256, 64, 56, 1, 1)),
     ("Conv 256->512, 1x1 stride 2, 56x56", conv(256, 512, 56, 1, 2)),
     ("Conv 3->8, 3x3, 8x8 (small im2col)", conv(3, 8, 8, 3, 1)),
+    ("Conv 256->256, 3x3 stride 2, 28x28 (ResNet-50 res4_0)", conv(256, 256, 28, 3, 2)),
+    ("Conv 128->128, 3x3 stride 2, 56x56 (ResNet-50 res3_0)", conv(128, 128, 56, 3, 2)),
     ("Conv 512->512, 3x3, 28x28", conv(512, 512, 28, 3, 1)),
     ("Conv depthwise 64, 3x3, 112x112", conv(64, 64, 112, 3, 1, group=64)),
     ("MatMul [4,512,384] x [384,1536]", matmul(4, 512, 384, 1536)),
