@@ -195,6 +195,7 @@ def ort_order(nodes):
 INPLACE = {"Relu", "LeakyRelu", "Sigmoid", "Tanh", "Elu", "HardSigmoid", "Softplus", "Clip", "Cast", "Softmax",
            "LogSoftmax"}  # MayInplace(0, 0): the kernels inplace-probe.py found in place
 ALIAS = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"}  # output 0 must share input 0
+INPLACE_INPUT = {("com.microsoft.nchwc", "Conv"): 3, ("com.microsoft", "FusedConv"): 3}  # MayInplace(3, 0): the Sum input
 
 
 def scratch(arena, sizes):
@@ -227,14 +228,15 @@ def predict(sizes, nodes, inputs, outputs, workspace=None, kinds=None):
     for k in order:  # the plan, decided once per session
         node = nodes[k]
         first = node.input[0] if node.input else None
+        at = INPLACE_INPUT.get((node.domain, node.op_type), 0 if node.op_type in INPLACE and not node.domain else None)
+        target = node.input[at] if at is not None and len(node.input) > at and node.input[at] else None
         for o in [o for o in node.output if o in sizes]:
             if o in outputs:
                 own.setdefault(k, []).append(o)  # kAllocateOutput: its own buffer, not traced
             elif node.op_type in ALIAS and first in sizes:
                 buffer[o] = buffer[first]
-            elif node.op_type in INPLACE and first in sizes and first not in inputs \
-                    and count[buffer[first]] == 1 and kinds[first] == kinds[o]:
-                buffer[o] = buffer[first]
+            elif target in sizes and target not in inputs and count[buffer[target]] == 1 and kinds[target] == kinds[o]:
+                buffer[o] = buffer[target]
                 shared["in place"] += 1
             elif any(kinds[b] == kinds[o] for b in freelist):
                 buffer[o] = next(b for b in freelist if kinds[b] == kinds[o])
