@@ -33,6 +33,12 @@ ELEM = {np.float32: 1, np.uint8: 2, np.int8: 3, np.int32: 6, np.int64: 7, np.boo
 KEYS = ("InUse", "MaxInUse", "TotalAllocated", "NumAllocs", "MaxAllocSize")
 
 
+def safe(text):
+    """Text from ORT or a model file, made safe for a terminal: printable ASCII, the rest escaped."""
+    return "".join(c if c.isprintable() and ord(c) < 0x7f else "\\x%02x" % ord(c) if ord(c) < 0x100
+                   else "\\u%04x" % (ord(c) & 0xffff) for c in text)
+
+
 def take(args, flag, default, has_value=True):
     if flag not in args:
         return default
@@ -66,7 +72,7 @@ def fn(name, res, *a):
 
 def ok(st, what):
     if st:
-        raise SystemExit(f"{what}: " + fn("GetErrorMessage", C.c_char_p, VP)(st).decode(errors="replace"))
+        raise SystemExit(f"{what}: " + safe(fn("GetErrorMessage", C.c_char_p, VP)(st).decode(errors="replace")))
 
 
 env, so, sess, mi, alloc = VP(), VP(), VP(), VP(), VP()

@@ -65,6 +65,12 @@ PROBES = [
 ]
 
 
+def safe(text):
+    """Text from ORT or a model file, made safe for a terminal: printable ASCII, the rest escaped."""
+    return "".join(c if c.isprintable() and ord(c) < 0x7f else "\\x%02x" % ord(c) if ord(c) < 0x100
+                   else "\\u%04x" % (ord(c) & 0xffff) for c in text)
+
+
 def chain(label, op, domain, opset, extras, attrs, out_type, path):
     inits, nodes, prev = [], [], "X"
     for i in range(3):
@@ -101,7 +107,7 @@ def main():
         chain(label, op, domain, opset, extras, attrs, out_type, path)
         got, err = peak(path)
         if err:
-            print("| %s | | not run: %s |" % (label, err.replace("|", "\\|")))
+            print("| %s | | not run: %s |" % (label, safe(err).replace("|", "\\|")))
         else:
             verdict = "yes" if got < 5 * MIB else "no" if got < 9 * MIB else "no (%.1f MiB)" % (got / MIB)
             print("| %s | %s | %s |" % (label, "{:,}".format(got), verdict))

@@ -32,6 +32,12 @@ ALIGN = 256
 MAX_DEAD = 128 << 20
 
 
+def safe(text):
+    """Text from ORT or a model file, made safe for a terminal: printable ASCII, the rest escaped."""
+    return "".join(c if c.isprintable() and ord(c) < 0x7f else "\\x%02x" % ord(c) if ord(c) < 0x100
+                   else "\\u%04x" % (ord(c) & 0xffff) for c in text)
+
+
 def align(n):
     return (n + ALIGN - 1) // ALIGN * ALIGN
 
@@ -295,7 +301,7 @@ def main():
         want, err = measure(path)
         got, shared = predict(sizes, nodes, {"X"}, {out})
         if err:
-            print("graph %d: ORT failed: %s" % (g, err))
+            print("graph %d: ORT failed: %s" % (g, safe(err)))
             continue
         exact += got == want
         for key in totals:

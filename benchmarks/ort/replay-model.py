@@ -30,6 +30,12 @@ PLAIN = {"Conv", "Relu", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity
          "BatchNormalization", "Sum", "AveragePool", "Gemm"}  # Conv and LRN workspaces measured, the rest none
 
 
+def safe(text):
+    """Text from ORT or a model file, made safe for a terminal: printable ASCII, the rest escaped."""
+    return "".join(c if c.isprintable() and ord(c) < 0x7f else "\\x%02x" % ord(c) if ord(c) < 0x100
+                   else "\\u%04x" % (ord(c) & 0xffff) for c in text)
+
+
 def bound_model(path, dims):
     m = onnx.load(path)
     for vi in m.graph.input:
@@ -47,7 +53,7 @@ def value_sizes(m):
             continue
         tt = vi.type.tensor_type
         if not all(d.HasField("dim_value") for d in tt.shape.dim):
-            raise SystemExit("replay-model.py: %s has no static shape; bind its dims" % vi.name[:80])
+            raise SystemExit("replay-model.py: %s has no static shape; bind its dims" % safe(vi.name[:80]))
         n = int(np.prod([d.dim_value for d in tt.shape.dim])) if tt.shape.dim else 1
         sizes[vi.name] = n * onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type).itemsize
     return sizes

@@ -30,6 +30,12 @@ rc = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(rc)
 
 
+def safe(text):
+    """Text from ORT or a model file, made safe for a terminal: printable ASCII, the rest escaped."""
+    return "".join(c if c.isprintable() and ord(c) < 0x7f else "\\x%02x" % ord(c) if ord(c) < 0x100
+                   else "\\u%04x" % (ord(c) & 0xffff) for c in text)
+
+
 def optimized(path):
     import onnxruntime as ort
     so = ort.SessionOptions()
@@ -118,7 +124,7 @@ def propagate(m, dims):
             w = weights[node.input[1]].shape
             out = [x[1] if a.get("transA", 0) else x[0], w[0] if a.get("transB", 0) else w[1]]
         else:
-            raise SystemExit("replay-optimized.py: no shape rule for %s %s" % (node.domain or "ai.onnx", node.op_type))
+            raise SystemExit("replay-optimized.py: no shape rule for %s %s" % (safe(node.domain or "ai.onnx"), safe(node.op_type)))
         shapes[node.output[0]] = out
     return shapes, set(weights)
 
