@@ -3,7 +3,8 @@
 """Kernel workspaces: what a single node takes from ONNX Runtime's CPU arena beyond its output.
 
 usage: workspace-probe.py
-Each probe is a one-node model (graph input -> node -> graph output, weights as initializers).
+Each probe is a one-node model (the last table: the shared tiny GPT-2's first Attention node, when
+../shared/models is there) (graph input -> node -> graph output, weights as initializers).
 arena-x.py measures one run with an exact arena (extend by the request, never hand out a chunk
 whole) and memory pattern off, at levels none and all; 'workspace' = peak - the output's bytes
 rounded up to 256. At level all ORT may rewrite the node (NCHWc convolution on x86), so the
@@ -48,6 +49,23 @@ PROBES = [
 ]
 
 
+def gpt2_attention(models, b, s, past):
+    """The first com.microsoft Attention node of the shared tiny GPT-2, alone, at a binding."""
+    m = onnx.load(os.path.join(models, "ort-genai", "tiny-random-gpt2-fp32_past.onnx"))
+    weights = {i.name: i for i in m.graph.initializer}
+    node = next(n for n in m.graph.node if n.op_type == "Attention")
+    t = s + past
+    x, mask, past_name = node.input[0], node.input[3], node.input[4]
+    inputs = [helper.make_tensor_value_info(x, F32, [b, s, 32]),
+              helper.make_tensor_value_info(mask, TensorProto.INT32, [b, t]),
+              helper.make_tensor_value_info(past_name, F32, [2, b, 4, past, 8])]
+    outputs = [helper.make_tensor_value_info(node.output[0], F32, [b, s, 32]),
+               helper.make_tensor_value_info(node.output[1], F32, [2, b, 4, t, 8])]
+    graph = helper.make_graph([node], "probe", inputs, outputs, initializer=[weights[node.input[1]], weights[node.input[2]]])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("com.microsoft", 1)],
+                             ir_version=8), [b * s * 32 * 4, 2 * b * 4 * t * 8 * 4], b * 4 * s * t * 4
+
+
 def measure(path, level):
     p = subprocess.run([sys.executable, os.path.join(HERE, "arena-x.py"), path, "--opt", level, "--runs", "1",
                         "--pattern", "off", "--arena", "1,-1,0"], capture_output=True, text=True, errors="replace")
@@ -73,5 +91,22 @@ def main():
         print("| %s | %s | %s | %s |" % (label, "{:,}".format(out), cells[0], cells[1]))
 
 
+def attention_table(models):
+    print("\n| GPT-2 Attention (4 heads of 8), batch x new + past tokens | outputs | workspace, level none |"
+          " of which the scores, B x heads x S x T floats |\n|---|---:|---:|---:|")
+    work = tempfile.mkdtemp(prefix="workspace-probe-")
+    for b, s, past in ((4, 128, 896), (8, 512, 1536)):
+        model, outs, scores = gpt2_attention(models, b, s, past)
+        path = os.path.join(work, "attention.onnx")
+        onnx.save(model, path)
+        got = measure(path, "none")
+        rounded = sum((n + 255) // 256 * 256 for n in outs)
+        print("| %d x (%d + %d) | %s | %s | %s |" % (b, s, past, "{:,}".format(sum(outs)),
+              "not run" if got is None else "{:,}".format(got - rounded), "{:,}".format(scores)))
+
+
 if __name__ == "__main__":
     main()
+    shared = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "shared", "models")
+    if os.path.isdir(shared):
+        attention_table(shared)
