@@ -3,8 +3,8 @@
 """Kernel workspaces: what a single node takes from ONNX Runtime's CPU arena beyond its output.
 
 usage: workspace-probe.py
-Each probe is a one-node model (the last table: the shared tiny GPT-2's first Attention node, when
-../shared/models is there) (graph input -> node -> graph output, weights as initializers).
+Each probe is a one-node model (graph input -> node -> graph output, weights as initializers); the
+last table is the shared tiny GPT-2's first Attention node alone, when ../shared/models is there.
 arena-x.py measures one run with an exact arena (extend by the request, never hand out a chunk
 whole) and memory pattern off, at levels none and all; 'workspace' = peak - the output's bytes
 rounded up to 256. At level all ORT may rewrite the node (NCHWc convolution on x86), so the
