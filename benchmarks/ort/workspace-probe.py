@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Kernel workspaces: what a single node takes from ONNX Runtime's CPU arena beyond its output.
+
+usage: workspace-probe.py
+Each probe is a one-node model (graph input -> node -> graph output, weights as initializers); the
+last table is the shared tiny GPT-2's first Attention node alone, when ../shared/models is there.
+arena-x.py measures one run with an exact arena (extend by the request, never hand out a chunk
+whole) and memory pattern off, at levels none and all; 'workspace' = peak - the output's bytes
+rounded up to 256. At level all ORT may rewrite the node (NCHWc convolution on x86), so the
+workspace there is that of the rewritten kernels, reorder buffers included.
+Run it with the ORT venv: /work/ortvenv/bin/python benchmarks/ort/workspace-probe.py
+"""
+import json, os, subprocess, sys, tempfile
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+F32 = TensorProto.FLOAT
+
+
+def conv(c, m, hw, k, stride, group=1):
+    pad = k // 2
+    out = (hw + 2 * pad - k) // stride + 1
+    w = np.zeros((m, c // group, k, k), np.float32)
+    node = helper.make_node("Conv", ["X", "W"], ["Y"], kernel_shape=[k, k], strides=[stride, stride],
+                            pads=[pad] * 4, group=group)
+    return [1, c, hw, hw], [1, m, out, out], [node], [numpy_helper.from_array(w, "W")]
+
+
+def matmul(b, s, k, n):
+    w = np.zeros((k, n), np.float32)
+    return [b, s, k], [b, s, n], [helper.make_node("MatMul", ["X", "W"], ["Y"])], [numpy_helper.from_array(w, "W")]
+
+
+PROBES = [
+    ("Conv 3->64, 7x7 stride 2, 224x224 (ResNet stem)", conv(3, 64, 224, 7, 2)),
+    ("Conv 64->64, 3x3, 56x56", conv(64, 64, 56, 3, 1)),
+    ("Conv 256->64, 1x1, 56x56", conv(256, 64, 56, 1, 1)),
+    ("Conv 256->512, 1x1 stride 2, 56x56", conv(256, 512, 56, 1, 2)),
+    ("Conv 3->8, 3x3, 8x8 (small im2col)", conv(3, 8, 8, 3, 1)),
+    ("Conv 256->256, 3x3 stride 2, 28x28 (ResNet-50 res4_0)", conv(256, 256, 28, 3, 2)),
+    ("Conv 128->128, 3x3 stride 2, 56x56 (ResNet-50 res3_0)", conv(128, 128, 56, 3, 2)),
+    ("Conv 512->512, 3x3, 28x28", conv(512, 512, 28, 3, 1)),
+    ("Conv depthwise 64, 3x3, 112x112", conv(64, 64, 112, 3, 1, group=64)),
+    ("MatMul [4,512,384] x [384,1536]", matmul(4, 512, 384, 1536)),
+    ("LRN size 5 on [1,64,56,56]", ([1, 64, 56, 56], [1, 64, 56, 56], [helper.make_node("LRN", ["X"], ["Y"], size=5)], [])),
+]
+
+
+def gpt2_attention(models, b, s, past):
+    """The first com.microsoft Attention node of the shared tiny GPT-2, alone, at a binding."""
+    m = onnx.load(os.path.join(models, "ort-genai", "tiny-random-gpt2-fp32_past.onnx"))
+    weights = {i.name: i for i in m.graph.initializer}
+    node = next(n for n in m.graph.node if n.op_type == "Attention")
+    t = s + past
+    x, mask, past_name = node.input[0], node.input[3], node.input[4]
+    inputs = [helper.make_tensor_value_info(x, F32, [b, s, 32]),
+              helper.make_tensor_value_info(mask, TensorProto.INT32, [b, t]),
+              helper.make_tensor_value_info(past_name, F32, [2, b, 4, past, 8])]
+    outputs = [helper.make_tensor_value_info(node.output[0], F32, [b, s, 32]),
+               helper.make_tensor_value_info(node.output[1], F32, [2, b, 4, t, 8])]
+    graph = helper.make_graph([node], "probe", inputs, outputs, initializer=[weights[node.input[1]], weights[node.input[2]]])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("com.microsoft", 1)],
+                             ir_version=8), [b * s * 32 * 4, 2 * b * 4 * t * 8 * 4], b * 4 * s * t * 4
+
+
+def measure(path, level):
+    p = subprocess.run([sys.executable, os.path.join(HERE, "arena-x.py"), path, "--opt", level, "--runs", "1",
+                        "--pattern", "off", "--arena", "1,-1,0"], capture_output=True, text=True, errors="replace")
+    if p.returncode != 0:
+        return None
+    return json.loads(p.stdout.strip().splitlines()[-1])["runs"][0]["peak"]
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="workspace-probe-")
+    print("| node | output bytes | workspace, level none | workspace, level all |\n|---|---:|---:|---:|")
+    for i, (label, (xs, ys, nodes, inits)) in enumerate(PROBES):
+        graph = helper.make_graph(nodes, "probe", [helper.make_tensor_value_info("X", F32, xs)],
+                                  [helper.make_tensor_value_info("Y", F32, ys)], initializer=inits)
+        path = os.path.join(work, "p%d.onnx" % i)
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=10), path)
+        out = int(np.prod(ys)) * 4
+        rounded = (out + 255) // 256 * 256
+        cells = []
+        for level in ("none", "all"):
+            got = measure(path, level)
+            cells.append("not run" if got is None else "{:,}".format(got - rounded))
+        print("| %s | %s | %s | %s |" % (label, "{:,}".format(out), cells[0], cells[1]))
+
+
+def attention_table(models):
+    print("\n| GPT-2 Attention (4 heads of 8), batch x new + past tokens | outputs | workspace, level none |"
+          " of which the scores, B x heads x S x T floats |\n|---|---:|---:|---:|")
+    work = tempfile.mkdtemp(prefix="workspace-probe-")
+    for b, s, past in ((4, 128, 896), (8, 512, 1536)):
+        model, outs, scores = gpt2_attention(models, b, s, past)
+        path = os.path.join(work, "attention.onnx")
+        onnx.save(model, path)
+        got = measure(path, "none")
+        rounded = sum((n + 255) // 256 * 256 for n in outs)
+        print("| %d x (%d + %d) | %s | %s | %s |" % (b, s, past, "{:,}".format(sum(outs)),
+              "not run" if got is None else "{:,}".format(got - rounded), "{:,}".format(scores)))
+
+
+if __name__ == "__main__":
+    main()
+    shared = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "shared", "models")
+    if os.path.isdir(shared):
+        attention_table(shared)
