@@ -356,6 +356,11 @@ public final class CompiledModel implements Reservation {
         return l == null ? OptionalLong.empty() : OptionalLong.of(l.max());
     }
 
+    /** Throws {@link ModelLimitException} when a binding is above its limit, before anything rounds it. */
+    void checkLimits(Map<String, Long> bindings) {
+        limits.check(bindings);
+    }
+
     /** Throws naming the graph inputs {@code inputShapes} leaves out; see {@link #planForInputs}. */
     void requireEveryInput(Map<String, long[]> inputShapes) {
         binder.requireEvery(inputShapes);

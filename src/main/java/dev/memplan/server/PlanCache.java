@@ -78,6 +78,7 @@ public final class PlanCache {
     public OnnxPlan plan(Map<String, Long> bindings) {
         PlanEvent event = new PlanEvent();
         event.begin();
+        model.checkLimits(bindings); // name the request's own value, not the bucket it would round to
         Map<String, Long> key = bucketing.apply(bindings, limits);
         OnnxPlan plan = plans.getIfPresent(key);
         boolean hit = plan != null;

@@ -60,7 +60,8 @@ class ModelLimitsTest {
         OnnxPlan below = cache.planForInputs(Models.miniLmInputs(2, 410));
         assertEquals(500L, below.bindings().get("sequence_length"), "below the limit, buckets are unchanged");
         PlanValidator.validate(below.plan());
-        assertThrows(ModelLimitException.class, () -> cache.planForInputs(Models.miniLmInputs(2, 600)));
+        ModelLimitException e = assertThrows(ModelLimitException.class, () -> cache.planForInputs(Models.miniLmInputs(2, 602)));
+        assertEquals(602, e.value(), "the request's own length, not the bucket's 700: " + e.getMessage());
     }
 
     @Test
