@@ -11,7 +11,8 @@
  * inside the module.
  *
  * <p>Optional modules, read only when present: {@code com.fasterxml.jackson.databind} (JSON files),
- * {@code com.github.benmanes.caffeine} ({@code PlanCache}), {@code info.picocli} (command line).
+ * {@code com.github.benmanes.caffeine} ({@code PlanCache}),
+ * {@code micrometer.core} ({@code MemplanMetrics}), {@code info.picocli} (command line).
  * Protobuf is relocated into this jar ({@code dev.memplan.shaded.protobuf}); the
  * {@code com.google.protobuf} requirement below is for compiling only.
  */
@@ -24,6 +25,7 @@ module dev.memplan {
     requires static com.fasterxml.jackson.databind;
     requires static com.fasterxml.jackson.dataformat.csv; // the command line's pack command
     requires static com.github.benmanes.caffeine;
+    requires static micrometer.core; // MemplanMetrics only
     requires static info.picocli;
     requires static java.logging; // the command line only
 

@@ -36,8 +36,18 @@ public record OnnxPlan(ImportedGraph imported, Map<String, Long> bindings, Sched
         return result instanceof PlanResult.Complete && controlFlow.stream().allMatch(n -> n.transientNeed().isPresent());
     }
 
-    /** {@return the outer plan; throws when deferred} */
+    /**
+     * The outer plan.
+     *
+     * @return the plan
+     * @throws IllegalStateException naming the symbols to bind when the plan is deferred
+     */
     public ActivationPlan plan() {
+        if (result instanceof PlanResult.Deferred && !unboundSymbols.isEmpty()) {
+            // name what the caller can act on, not the hundreds of value ids a missing symbol leaves unsized
+            throw new IllegalStateException("the plan is deferred: bind " + String.join(", ", unboundSymbols)
+                    + " (planned at " + new java.util.TreeMap<>(bindings) + ")");
+        }
         return result.orElseThrow();
     }
 
