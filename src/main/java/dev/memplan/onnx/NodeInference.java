@@ -50,7 +50,7 @@ final class NodeInference {
             return new Result(List.of(), "inference failed (" + why + ")");
         }
         if (outs.size() == 1 && outs.get(0) != null) {
-            outs = List.of(withValues(node, nodeDesc, ctx, outs.get(0)));
+            outs = List.of(ConditionTracking.apply(ctx, withValues(node, nodeDesc, ctx, outs.get(0))));
         }
         List<TensorInfo> bounded = new ArrayList<>(outs.size());
         for (TensorInfo t : outs) {
