@@ -77,6 +77,76 @@ final class NnOps {
         return TensorInfo.of(type, shape);
     }
 
+    /**
+     * com.microsoft FusedMatMul: MatMul with {@code transA}/{@code transB} swapping the last two
+     * dims of an input first ({@code alpha} only scales). The batch transposes
+     * ({@code transBatchA}/{@code transBatchB}) are not inferred: the output is left to value_info.
+     */
+    static TensorInfo fusedMatmul(InferenceContext c) {
+        if (c.attrs().getInt("transBatchA", 0) != 0 || c.attrs().getInt("transBatchB", 0) != 0) {
+            return null;
+        }
+        TensorInfo a = transposedLast(c.input(0), c.attrs().getInt("transA", 0) != 0);
+        TensorInfo b = transposedLast(c.input(1), c.attrs().getInt("transB", 0) != 0);
+        InferenceContext swapped = new InferenceContext() {
+            @Override
+            public int inputCount() {
+                return 2;
+            }
+
+            @Override
+            public TensorInfo input(int i) {
+                return i == 0 ? a : i == 1 ? b : null;
+            }
+
+            @Override
+            public Attrs attrs() {
+                return c.attrs();
+            }
+
+            @Override
+            public String opType() {
+                return c.opType();
+            }
+
+            @Override
+            public String domain() {
+                return c.domain();
+            }
+
+            @Override
+            public int outputCount() {
+                return c.outputCount();
+            }
+
+            @Override
+            public long opset() {
+                return c.opset();
+            }
+
+            @Override
+            public Dim fresh(String hint) {
+                return c.fresh(hint);
+            }
+
+            @Override
+            public void relate(Dim x, Dim y, String why, boolean broadcast) {
+                c.relate(x, y, why, broadcast);
+            }
+        };
+        return matmul(swapped, null);
+    }
+
+    /** {@code t} with its last two dims swapped when {@code transpose} (a rank-1 tensor is left as is). */
+    private static TensorInfo transposedLast(TensorInfo t, boolean transpose) {
+        if (t == null || !transpose || !t.hasShape() || t.rank() < 2) {
+            return t;
+        }
+        List<Dim> s = new ArrayList<>(t.shape);
+        java.util.Collections.swap(s, s.size() - 1, s.size() - 2);
+        return TensorInfo.of(t.type, s);
+    }
+
     static TensorInfo gemm(InferenceContext c) {
         TensorInfo a = c.input(0);
         TensorInfo b = c.input(1);

@@ -152,6 +152,11 @@ final class NodeInference {
             }
 
             @Override
+            public int nchwcBlockSize() {
+                return session.options().nchwcBlockSize();
+            }
+
+            @Override
             public Dim fresh(String hint) {
                 return symbols.fresh(firstOut + "_" + hint, "data-dependent " + hint + " of " + nodeDesc);
             }
