@@ -88,52 +88,7 @@ final class NnOps {
         }
         TensorInfo a = transposedLast(c.input(0), c.attrs().getInt("transA", 0) != 0);
         TensorInfo b = transposedLast(c.input(1), c.attrs().getInt("transB", 0) != 0);
-        InferenceContext swapped = new InferenceContext() {
-            @Override
-            public int inputCount() {
-                return 2;
-            }
-
-            @Override
-            public TensorInfo input(int i) {
-                return i == 0 ? a : i == 1 ? b : null;
-            }
-
-            @Override
-            public Attrs attrs() {
-                return c.attrs();
-            }
-
-            @Override
-            public String opType() {
-                return c.opType();
-            }
-
-            @Override
-            public String domain() {
-                return c.domain();
-            }
-
-            @Override
-            public int outputCount() {
-                return c.outputCount();
-            }
-
-            @Override
-            public long opset() {
-                return c.opset();
-            }
-
-            @Override
-            public Dim fresh(String hint) {
-                return c.fresh(hint);
-            }
-
-            @Override
-            public void relate(Dim x, Dim y, String why, boolean broadcast) {
-                c.relate(x, y, why, broadcast);
-            }
-        };
+        InferenceContext swapped = RemappedContext.of(c, a, b);
         return matmul(swapped, null);
     }
 

@@ -167,6 +167,7 @@ final class OpInference {
         r.add(MS, "EmbedLayerNormalization", 1, ContribOps::embedLayerNorm);
         r.add(MS, "GroupQueryAttention", 1, ContribOps::groupQueryAttention);
         NchwcOps.register(r);
+        QuantizedOps.register(r);
         return r;
     }
 
