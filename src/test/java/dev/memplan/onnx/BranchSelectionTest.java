@@ -220,6 +220,30 @@ class BranchSelectionTest {
     }
 
     @Test
+    void sileroTakesTheBranchItsSampleRateSelects() throws Exception {
+        dev.memplan.testing.SharedModels.requirePresent();
+        Path file = dev.memplan.testing.SharedModels.path(dev.memplan.testing.SharedModels.SILERO);
+        OnnxModel onnx = OnnxModel.read(file);
+        ImportedGraph imp = OnnxImporter.importModel(onnx, ImportOptions.defaults());
+        assertEquals(List.of("sr"), imp.valueSymbols().get("sr"));
+        assertEquals(1, imp.openConditions().size(), imp.openConditions().toString());
+        Map<String, Long> bindings = new HashMap<>(ModelCases.bindings(dev.memplan.testing.SharedModels.SILERO));
+        OnnxPlan both = OnnxPlanner.plan(imp, bindings, PlanOptions.defaults());
+        assertEquals(1, both.upperBoundBranches().size(), "sr unknown: both branches");
+        bindings.putAll(imp.valueBindings(Map.of("sr", new long[] {16000})));
+        OnnxPlan plan = OnnxPlanner.plan(imp, bindings, PlanOptions.defaults());
+        assertTrue(plan.isComplete());
+        PlanValidator.validate(plan.plan());
+        assertEquals(List.of(), plan.upperBoundBranches());
+        assertEquals(1, plan.controlFlow().get(0).bodyPeaks().size(), "one branch planned");
+        assertTrue(plan.admissionBytes().getAsLong() <= both.admissionBytes().getAsLong());
+        Set<String> compared = new LinkedHashSet<>();
+        assertEquals(List.of(), OrtComparisonTest.compareWithOrt(file, onnx, plan.imported(), bindings,
+                name -> name.equals("sr") ? 16000.0 : 1.0, compared));
+        assertTrue(compared.containsAll(List.of("output", "stateN")), compared.toString());
+    }
+
+    @Test
     void aConstantConditionImportsTheTakenBranchOnly() {
         // c is fixed at 1 in the file: decided at import, nothing left open
         OnnxWriter w = squeezeByDim();
