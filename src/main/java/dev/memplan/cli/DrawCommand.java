@@ -108,15 +108,20 @@ final class DrawCommand implements Callable<Integer> {
             if (!imported.name().isEmpty()) {
                 title = title + " (" + imported.name() + ")";
             }
+            Map<String, Long> withValues = GraphLoader.withValues(imported, bindings, planning.inputValues());
             List<OnnxPlan> plans = new ArrayList<>();
             for (Strategy s : strategies) {
-                OnnxPlan plan = OnnxPlanner.plan(imported, bindings, options.withStrategy(s));
+                OnnxPlan plan = OnnxPlanner.plan(imported, withValues, options.withStrategy(s));
                 if (!(plan.result() instanceof PlanResult.Complete)) {
                     throw deferred(plan.unboundSymbols());
                 }
                 plans.add(plan);
             }
             return PictureBuilder.ofOnnx(title, plans);
+        }
+        if (!planning.inputValues().isEmpty()) {
+            throw new MemplanException("--value gives the inputs of ONNX models; this is a graph file, whose"
+                    + " sizes only symbols give (use --bind)");
         }
         GraphFile graph = GraphLoader.load(file);
         List<ActivationPlan> plans = new ArrayList<>();

@@ -35,6 +35,11 @@ final class OnnxTextReport {
             out.println("inference  failed (" + f.stage() + ") at " + TerminalText.escape(f.node()) + ": "
                     + TerminalText.escape(f.message()));
         }
+        for (String node : plan.upperBoundBranches()) {
+            out.println("upper bnd  " + TerminalText.escape(node) + " (If): its condition is unknown at these bindings;"
+                    + " both branches planned, each output at the larger shape (give what the condition reads"
+                    + " with --value or --bind)");
+        }
         if (!(plan.result() instanceof PlanResult.Complete c)) {
             List<String> unbound = new ArrayList<>();
             for (String s : plan.unboundSymbols()) {

@@ -96,9 +96,13 @@ final class PlanCommand implements Callable<Integer> {
             Path file = files.get(i);
             String label = file.toString();
             try {
-                PlannedFile p = GraphLoader.plan(file, bindings, options, planning.importOptions());
+                PlannedFile p = GraphLoader.plan(file, bindings, planning.inputValues(), options,
+                        planning.importOptions());
                 known.addAll(p.onnx() != null ? p.onnx().imported().symbols().keySet()
                         : p.schedule().graph().symbols().keySet());
+                if (p.onnx() != null) { // a value symbol may be bound with --bind too
+                    p.onnx().imported().valueSymbols().values().forEach(known::addAll);
+                }
                 if (!(p.result() instanceof PlanResult.Complete)) {
                     deferred.add(label);
                 }

@@ -145,7 +145,8 @@ public final class OnnxModel {
             throw new OnnxFormatException("cannot read " + source + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             // protobuf reports a few malformed inputs (e.g. negative sizes) as unchecked errors
-            throw new OnnxFormatException(source + " is not a readable ONNX model (" + e + ")"
+            throw new OnnxFormatException(source + " is not a readable ONNX model ("
+                    + RuleFailure.plainMessage(e, "a field has an impossible size or value") + ")"
                     + "; the file is corrupted or not an ONNX protobuf", e);
         }
         if (!proto.hasGraph()) {

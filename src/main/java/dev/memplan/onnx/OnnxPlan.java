@@ -37,6 +37,19 @@ public record OnnxPlan(ImportedGraph imported, Map<String, Long> bindings, Sched
     }
 
     /**
+     * The If nodes of the outer graph whose condition these bindings leave unknown: both branches
+     * are planned and each output has the larger of the two shapes at every dim, so the plan is an
+     * upper bound for them, never a guess. Give the symbols or input values the condition reads
+     * (see {@link ImportedGraph#openConditions()}) to plan the branch taken.
+     *
+     * @return node names, in node order
+     */
+    public List<String> upperBoundBranches() {
+        return controlFlow.stream().map(NodeNeed::node)
+                .filter(n -> n.opType().equals("If") && n.bodies().size() > 1).map(ControlFlowNode::nodeName).toList();
+    }
+
+    /**
      * The outer plan.
      *
      * @return the plan

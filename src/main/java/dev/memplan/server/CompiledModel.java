@@ -49,6 +49,8 @@ public final class CompiledModel implements Reservation {
     private final List<CompiledControlFlow> controlFlow;
     private final List<String> symbols;
     private final SymbolLimits limits;
+    /** Branch selection: this model compiled again per set of If decisions a request's bindings make. */
+    private final Map<ImportedGraph, CompiledModel> specialized = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** One If/Loop/Scan node with its bodies compiled. */
     private record CompiledControlFlow(ControlFlowNode node, Map<String, CompiledModel> bodies) {
@@ -249,6 +251,30 @@ public final class CompiledModel implements Reservation {
     }
 
     /**
+     * Plans one request from its input shapes and the values of small integer inputs
+     * ({@link ImportedGraph#valueSymbols()}), such as a sample rate that selects an If branch.
+     *
+     * @param inputShapes ONNX input name to the request's extents
+     * @param inputValues ONNX input name to its elements
+     * @return the plan; deferred when the shapes and values leave a symbol unbound
+     * @throws IllegalArgumentException naming the input when the shapes or values do not fit the model
+     */
+    public OnnxPlan planForInputs(Map<String, long[]> inputShapes, Map<String, long[]> inputValues) {
+        Map<String, Long> bindings = new java.util.HashMap<>(bindingsFor(inputShapes));
+        java.util.Set<String> given = new java.util.HashSet<>(inputShapes.keySet());
+        given.addAll(inputValues.keySet()); // an input given by its values needs no separate shape
+        binder.requireEvery(given);
+        imported.valueBindings(inputValues).forEach((k, v) -> {
+            Long before = bindings.putIfAbsent(k, v);
+            if (before != null && !before.equals(v)) {
+                throw new IllegalArgumentException("symbol '" + k + "' is " + before + " from the input shapes but "
+                        + v + " from the input values; they disagree");
+            }
+        });
+        return plan(bindings);
+    }
+
+    /**
      * Plans one request at {@code bindings}: owner sizes, then the engine's allocation, for the
      * outer graph and every control-flow body.
      *
@@ -276,6 +302,10 @@ public final class CompiledModel implements Reservation {
         limits.check(bindings);
         // the symbols the model derives from others (total_seq_len = past_seq_len + seq_len) need no binding
         Map<String, Long> frozen = Map.copyOf(imported.completeBindings(bindings));
+        ImportedGraph decided = imported.forBindings(frozen); // If conditions the bindings decide
+        if (decided != imported) {
+            return specialized.computeIfAbsent(decided, g -> new CompiledModel(name, g, options)).planUntraced(bindings);
+        }
         long[] sizes = new long[ownerSizes.count()];
         List<Integer> unknown = ownerSizes.fill(frozen, sizes);
         PlanResult result = unknown.isEmpty() ? new PlanResult.Complete(schedule.plan(sizes))
@@ -363,6 +393,6 @@ public final class CompiledModel implements Reservation {
 
     /** Throws naming the graph inputs {@code inputShapes} leaves out; see {@link #planForInputs}. */
     void requireEveryInput(Map<String, long[]> inputShapes) {
-        binder.requireEvery(inputShapes);
+        binder.requireEvery(inputShapes.keySet());
     }
 }

@@ -93,10 +93,10 @@ final class InputBinder {
      *
      * @throws IllegalArgumentException naming the missing inputs
      */
-    void requireEvery(Map<String, long[]> shapes) {
+    void requireEvery(java.util.Set<String> given) {
         List<String> missing = new java.util.ArrayList<>();
         for (String name : inputs.keySet()) {
-            if (!shapes.containsKey(name)) {
+            if (!given.contains(name)) {
                 missing.add(name);
             }
         }
