@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.ort;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * ONNX Runtime's BFC arena at its default settings ({@code bfc_arena.cc}): requests rounded up to
@@ -17,12 +19,12 @@ final class BfcArena {
     private static final long MAX_DEAD_BYTES_PER_CHUNK = 128L << 20;
     private static final long REGION_GAP = 1L << 40; // regions are never adjacent
 
-    /** A chunk; the list keeps them in address order. */
+    /** A chunk of a region. */
     private static final class Chunk {
-        long address;
+        final long address;
         long size;
         boolean inUse;
-        long region;
+        final long region;
         long requested;
 
         Chunk(long address, long size, long region) {
@@ -32,7 +34,12 @@ final class BfcArena {
         }
     }
 
-    private final List<Chunk> chunks = new ArrayList<>();
+    /** Every chunk by address. */
+    private final TreeMap<Long, Chunk> chunks = new TreeMap<>();
+    /** Free chunks by size, then address: the first that fits is ORT's choice. */
+    private final TreeSet<Chunk> free = new TreeSet<>(
+            Comparator.<Chunk>comparingLong(c -> c.size).thenComparingLong(c -> c.address));
+    private final Chunk probe = new Chunk(-1, 0, -1);
     private long nextRegionAddress;
     private long regionBytes = 1L << 20;
     private long inUse;
@@ -55,14 +62,16 @@ final class BfcArena {
             return -1;
         }
         long r = align(bytes);
-        int at = bestFit(r);
-        if (at < 0) {
+        Chunk chunk = bestFit(r);
+        if (chunk == null) {
             extend(r);
-            at = bestFit(r);
+            chunk = bestFit(r);
         }
-        Chunk chunk = chunks.get(at);
+        free.remove(chunk);
         if (chunk.size >= 2 * r || chunk.size - r >= MAX_DEAD_BYTES_PER_CHUNK) {
-            chunks.add(at + 1, new Chunk(chunk.address + r, chunk.size - r, chunk.region));
+            Chunk rest = new Chunk(chunk.address + r, chunk.size - r, chunk.region);
+            chunks.put(rest.address, rest);
+            free.add(rest);
             chunk.size = r;
         }
         chunk.inUse = true;
@@ -76,15 +85,10 @@ final class BfcArena {
         return chunk.address;
     }
 
-    private int bestFit(long r) {
-        int best = -1;
-        for (int i = 0; i < chunks.size(); i++) {
-            Chunk c = chunks.get(i);
-            if (!c.inUse && c.size >= r && (best < 0 || c.size < chunks.get(best).size)) {
-                best = i; // address order: the first of equal sizes has the lowest address
-            }
-        }
-        return best;
+    /** The smallest free chunk of at least {@code r} bytes, the lowest address among equals. */
+    private Chunk bestFit(long r) {
+        probe.size = r;
+        return free.ceiling(probe); // probe's address -1 sorts before every chunk of that size
     }
 
     private void extend(long r) {
@@ -97,7 +101,9 @@ final class BfcArena {
         if (!grew) {
             regionBytes *= 2;
         }
-        chunks.add(new Chunk(nextRegionAddress, size, nextRegionAddress));
+        Chunk region = new Chunk(nextRegionAddress, size, nextRegionAddress);
+        chunks.put(region.address, region);
+        free.add(region);
         nextRegionAddress += size + REGION_GAP;
         reserved += size;
     }
@@ -107,20 +113,28 @@ final class BfcArena {
         if (address < 0) {
             return;
         }
-        int i = 0;
-        while (!(chunks.get(i).address == address && chunks.get(i).inUse)) {
-            i++;
+        Chunk c = chunks.get(address);
+        if (c == null || !c.inUse) {
+            throw new IllegalStateException("the arena replay freed " + address + ", which is not in use");
         }
-        Chunk c = chunks.get(i);
         c.inUse = false;
         inUse -= c.size;
         requestedInUse -= c.requested;
-        if (i + 1 < chunks.size() && !chunks.get(i + 1).inUse && chunks.get(i + 1).region == c.region) {
-            c.size += chunks.remove(i + 1).size;
+        Map.Entry<Long, Chunk> next = chunks.higherEntry(address);
+        if (next != null && !next.getValue().inUse && next.getValue().region == c.region) {
+            free.remove(next.getValue());
+            chunks.remove(next.getKey());
+            c.size += next.getValue().size;
         }
-        if (i > 0 && !chunks.get(i - 1).inUse && chunks.get(i - 1).region == c.region) {
-            chunks.get(i - 1).size += c.size;
-            chunks.remove(i);
+        Map.Entry<Long, Chunk> previous = chunks.lowerEntry(address);
+        if (previous != null && !previous.getValue().inUse && previous.getValue().region == c.region) {
+            Chunk p = previous.getValue();
+            free.remove(p);
+            p.size += c.size;
+            chunks.remove(address);
+            free.add(p);
+        } else {
+            free.add(c);
         }
     }
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.ort;
 
+import java.util.Collections;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What ONNX Runtime 1.30's CPU arena is predicted to hold for one request, and its parts.
@@ -25,9 +27,9 @@ public record OrtArenaPrediction(long activationBytes, long firstRunPeakBytes, l
                                  long outputsHeldBytes, long arenaRoundingBytes, long reservedBytes,
                                  Set<String> unmodelledOps) {
 
-    /** Copies the op types. */
+    /** Copies the op types, sorted so that the figure's description is deterministic. */
     public OrtArenaPrediction {
-        unmodelledOps = Set.copyOf(unmodelledOps);
+        unmodelledOps = Collections.unmodifiableSortedSet(new TreeSet<>(unmodelledOps));
     }
 
     /** {@return whether every kernel of the graph has a measured rule, so the figure is a replay} */

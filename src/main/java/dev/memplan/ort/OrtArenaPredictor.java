@@ -3,6 +3,7 @@ package dev.memplan.ort;
 
 import dev.memplan.Graph;
 import dev.memplan.Node;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -28,7 +29,7 @@ public final class OrtArenaPredictor {
         this.plan = plan;
         this.order = plan.order();
         this.workspaces = workspaces;
-        this.unmodelledOps = Set.copyOf(unmodelledOps);
+        this.unmodelledOps = Collections.unmodifiableSortedSet(new TreeSet<>(unmodelledOps));
     }
 
     /**
