@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.ort;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * ONNX Runtime's memory pattern ({@code MemPatternPlanner::TraceAllocation}, non-training build):
  * the first run's planned allocations are traced, and from the second run one block of the
@@ -13,27 +10,39 @@ import java.util.List;
  * ends 13% above the tensor-by-tensor peak (docs/ort-runtime.md, section 2).
  */
 final class MemoryPattern {
-    /** A live block: offset, size, value. */
-    private record Block(long offset, long size, int value) {
-    }
-
-    private final List<Block> live = new ArrayList<>(); // by offset, then size, then value
+    // Live blocks sorted by (offset, size, value), in parallel arrays: the gap scan is the replay's
+    // hottest loop.
+    private long[] offsets = new long[64];
+    private long[] sizes = new long[64];
+    private int[] values = new int[64];
+    private int live;
+    /** Per value id: where its live block is, or -1. */
+    private final long[] placedOffset;
+    private final long[] placedSize;
     private long size;
+
+    /** A pattern for a graph whose value ids are below {@code values}. */
+    MemoryPattern(int values) {
+        placedOffset = new long[values];
+        placedSize = new long[values];
+        java.util.Arrays.fill(placedOffset, -1);
+    }
 
     /** Traces the allocation of {@code bytes} (already 256-byte rounded) for {@code value}. */
     void allocate(int value, long bytes) {
         long current = 0;
         long waste = -1;
         long best = -1;
-        for (Block b : live) {
-            if (b.offset >= current) {
-                long gap = b.offset - current;
+        for (int i = 0; i < live; i++) {
+            long offset = offsets[i];
+            if (offset >= current) {
+                long gap = offset - current;
                 if (gap >= bytes && (waste < 0 || gap - bytes < waste)) {
                     best = current;
                     waste = gap - bytes;
                 }
             }
-            current = Math.max(current, b.offset + b.size);
+            current = Math.max(current, offset + sizes[i]);
         }
         if (current < size && size - current >= bytes && (waste < 0 || size - current - bytes < waste)) {
             best = current;
@@ -42,25 +51,58 @@ final class MemoryPattern {
             best = current;
         }
         size = Math.max(size, best + bytes);
-        Block block = new Block(best, bytes, value);
-        int at = 0;
-        while (at < live.size() && compare(live.get(at), block) <= 0) {
-            at++;
+        if (live == offsets.length) {
+            offsets = java.util.Arrays.copyOf(offsets, 2 * live);
+            sizes = java.util.Arrays.copyOf(sizes, 2 * live);
+            values = java.util.Arrays.copyOf(values, 2 * live);
         }
-        live.add(at, block);
+        int at = -position(best, bytes, value) - 1;
+        System.arraycopy(offsets, at, offsets, at + 1, live - at);
+        System.arraycopy(sizes, at, sizes, at + 1, live - at);
+        System.arraycopy(values, at, values, at + 1, live - at);
+        offsets[at] = best;
+        sizes[at] = bytes;
+        values[at] = value;
+        live++;
+        placedOffset[value] = best;
+        placedSize[value] = bytes;
     }
 
-    private static int compare(Block a, Block b) {
-        int c = Long.compare(a.offset, b.offset);
-        if (c == 0) {
-            c = Long.compare(a.size, b.size);
+    /** Binary search for a block: its index, or {@code -(insertion point) - 1}. */
+    private int position(long offset, long bytes, int value) {
+        int lo = 0;
+        int hi = live - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = Long.compare(offsets[mid], offset);
+            if (c == 0) {
+                c = Long.compare(sizes[mid], bytes);
+            }
+            if (c == 0) {
+                c = Integer.compare(values[mid], value);
+            }
+            if (c < 0) {
+                lo = mid + 1;
+            } else if (c > 0) {
+                hi = mid - 1;
+            } else {
+                return mid;
+            }
         }
-        return c != 0 ? c : Integer.compare(a.value, b.value);
+        return -(lo + 1);
     }
 
     /** Traces the release of {@code value}'s tensor. */
     void free(int value) {
-        live.removeIf(b -> b.value == value);
+        if (placedOffset[value] < 0) {
+            return;
+        }
+        int at = position(placedOffset[value], placedSize[value], value);
+        placedOffset[value] = -1;
+        System.arraycopy(offsets, at + 1, offsets, at, live - at - 1);
+        System.arraycopy(sizes, at + 1, sizes, at, live - at - 1);
+        System.arraycopy(values, at + 1, values, at, live - at - 1);
+        live--;
     }
 
     /** {@return the bytes of the block the second run allocates} */

@@ -64,7 +64,7 @@ public final class OrtArenaPredictor {
     public OrtArenaPrediction predict(Map<String, Long> bindings) {
         BoundShapes shapes = new BoundShapes(graph, Map.copyOf(bindings));
         BfcArena arena = new BfcArena();
-        MemoryPattern pattern = new MemoryPattern();
+        MemoryPattern pattern = new MemoryPattern(graph.valueCount());
         long[] address = new long[graph.valueCount()];
         long outputsHeld = 0;
         for (int k : order) { // run 1: tensor by tensor, traced into the pattern
