@@ -70,9 +70,15 @@ public class OrtPredictionBenchmark {
         return schedule.plan(bindings);
     }
 
-    /** The ORT arena prediction for the same request on the compiled predictor. */
+    /** The ORT arena prediction for the same request on the compiled predictor (cached for a static graph). */
     @Benchmark
     public OrtArenaPrediction ortPrediction() {
         return predictor.predict(bindings);
+    }
+
+    /** The replay behind a prediction, never cached: what a request costs on a graph with symbols. */
+    @Benchmark
+    public OrtArenaPrediction ortReplay() {
+        return predictor.replay(bindings);
     }
 }

@@ -22,6 +22,8 @@ public final class OrtArenaPredictor {
     private final int[] order;
     private final KernelWorkspaces.Rule[] workspaces;
     private final Set<String> unmodelledOps;
+    /** The one answer of a graph without symbols, replayed once at compile time; else null. */
+    private final OrtArenaPrediction staticPrediction;
 
     private OrtArenaPredictor(Graph graph, OrtReusePlan plan, KernelWorkspaces.Rule[] workspaces,
                               Set<String> unmodelledOps) {
@@ -30,6 +32,7 @@ public final class OrtArenaPredictor {
         this.order = plan.order();
         this.workspaces = workspaces;
         this.unmodelledOps = Collections.unmodifiableSortedSet(new TreeSet<>(unmodelledOps));
+        this.staticPrediction = graph.symbols().isEmpty() ? replay(Map.of()) : null;
     }
 
     /**
@@ -62,6 +65,12 @@ public final class OrtArenaPredictor {
      * @throws dev.memplan.InvalidSizeException naming the value whose size the bindings leave unknown
      */
     public OrtArenaPrediction predict(Map<String, Long> bindings) {
+        Objects.requireNonNull(bindings, "bindings");
+        return staticPrediction != null ? staticPrediction : replay(bindings);
+    }
+
+    /** Replays two runs of one request through the arena (what {@link #predict} caches for a static graph). */
+    OrtArenaPrediction replay(Map<String, Long> bindings) {
         BoundShapes shapes = new BoundShapes(graph, Map.copyOf(bindings));
         BfcArena arena = new BfcArena();
         MemoryPattern pattern = new MemoryPattern(graph.valueCount());
