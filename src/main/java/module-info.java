@@ -27,7 +27,6 @@ module dev.memplan {
     requires static com.github.benmanes.caffeine;
     requires static micrometer.core; // MemplanMetrics only
     requires static info.picocli;
-    requires static java.logging; // the command line only
 
     exports dev.memplan;
     exports dev.memplan.draw;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.cli;
 
+import dev.memplan.io.TerminalText;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;

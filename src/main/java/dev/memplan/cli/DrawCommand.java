@@ -13,6 +13,7 @@ import dev.memplan.draw.HtmlWriter;
 import dev.memplan.draw.Picture;
 import dev.memplan.draw.PictureBuilder;
 import dev.memplan.draw.SvgWriter;
+import dev.memplan.io.TerminalText;
 import dev.memplan.json.GraphFile;
 import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.OnnxPlan;
@@ -76,7 +77,11 @@ final class DrawCommand implements Callable<Integer> {
             MemPlan.engineName(options.engine()); // fail once, up front, when native cannot load
             Picture picture = picture(strategies, bindings, options);
             String text = svg ? SvgWriter.write(picture, picture.layouts().get(0).name()) : HtmlWriter.write(picture);
-            Files.writeString(output, text, StandardCharsets.UTF_8);
+            try {
+                Files.writeString(output, text, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return fail(err, "cannot write " + output + ": " + ReadErrors.describeWrite(e), ExitCode.INPUT);
+            }
             out.println("memplan: drew " + picture.owners().size() + " tensors of " + TerminalText.escape(label) + " ("
                     + String.join(" and ", picture.layouts().stream().map(l -> l.name()).toList()) + " plan"
                     + (picture.layouts().size() > 1 ? "s" : "") + ") to " + TerminalText.escape(output.toString()));
@@ -149,7 +154,8 @@ final class DrawCommand implements Callable<Integer> {
         if (name.endsWith(".svg")) {
             return "svg";
         }
-        throw new CommandLine.ParameterException(spec.commandLine(), "-o " + TerminalText.escape(output.toString())
+        // CliErrors escapes the whole usage message once
+        throw new CommandLine.ParameterException(spec.commandLine(), "-o " + output
                 + ": name a .html file (interactive page) or a .svg file (static picture)");
     }
 

@@ -4,6 +4,7 @@ package dev.memplan.cli;
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanResult;
 import dev.memplan.Strategy;
+import dev.memplan.io.TerminalText;
 import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.InferenceFailure;
 import dev.memplan.onnx.OnnxPlan;

@@ -5,9 +5,11 @@ import dev.memplan.EngineUnavailableException;
 import dev.memplan.MemplanException;
 import dev.memplan.Packing;
 import dev.memplan.PlanOptions;
+import dev.memplan.io.TerminalText;
 import java.io.IOException;
 import java.io.PrintWriter;
 import dev.memplan.io.InputFiles;
+import dev.memplan.io.PackingCsv;
 import java.io.Reader;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -68,20 +70,20 @@ final class PackCommand implements Callable<Integer> {
         } catch (CharacterCodingException e) {
             return fail(err, "it is not UTF-8 text; save it as UTF-8");
         } catch (IOException e) {
-            return fail(err, TerminalText.escape(ReadErrors.describe(e)));
+            return fail(err, ReadErrors.describe(e));
         }
         Packing.Result r;
         try {
             r = Packing.pack(problem.lower(), problem.upper(), problem.sizes(), effort, engine.mode());
         } catch (EngineUnavailableException e) {
-            err.println("memplan: " + e.getMessage());
+            err.println("memplan: " + TerminalText.escape(e.getMessage()));
             err.flush();
-            return 1;
+            return ExitCode.INPUT;
         }
         try {
             PackingCsv.write(problem, r.offsets(), out);
         } catch (IOException e) {
-            return fail(err, "cannot write the result (" + TerminalText.escape(String.valueOf(e.getMessage())) + ")");
+            return fail(err, "cannot write the result (" + e.getMessage() + ")");
         }
         out.flush();
         err.println(String.format(Locale.ROOT, "memplan: %s: %d buffers, arena %d bytes, lower bound %d bytes%s",
@@ -99,8 +101,7 @@ final class PackCommand implements Callable<Integer> {
     }
 
     private int fail(PrintWriter err, String problem) {
-        // problems quote what they cite from the file already (PackingCsv.quote): escape the name only
-        err.println("memplan: " + TerminalText.escape(file.toString()) + ": " + problem);
+        err.println("memplan: " + TerminalText.escape(file.toString() + ": " + problem));
         err.flush();
         return BAD_INPUT;
     }

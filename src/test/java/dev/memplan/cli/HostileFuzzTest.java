@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.cli;
 
+import dev.memplan.io.UnsafeChars;
+
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -383,13 +385,18 @@ class HostileFuzzTest {
     }
 
     /**
-     * Whether {@code text} holds a character {@link TerminalText} would have escaped: a control
+     * Whether {@code text} holds a character {@link UnsafeChars} lists (every output escapes them): a control
      * character, a bidi override, a lone surrogate. Newlines end lines; a tab separates the
      * columns of {@code memplan symbols}.
      */
     private static boolean hasRawControl(String text, boolean tabs) {
-        return text.codePoints().anyMatch(cp -> cp < 0x10000 && cp != '\n' && cp != '\\' && !(tabs && cp == '\t')
-                && TerminalText.needsEscape((char) cp));
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c != '\n' && !(tabs && c == '\t') && UnsafeChars.isUnsafeAt(text, i)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** What the library says about the same file and options; null when the CLI agrees. */

@@ -125,7 +125,7 @@ class PackCommandTest {
         assertTrue(run.err().contains("0 buffers, arena 0 bytes, lower bound 0 bytes"), run::toString);
     }
 
-    /** Each bad input: exit 2, nothing on stdout, one line on stderr naming the line and column. */
+    /** Each bad input: exit 1, nothing on stdout, one line on stderr naming the line and column. */
     @ParameterizedTest
     @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
             "``                                     | line 1: the file is empty; expected the header id,lower,upper,size",
@@ -142,10 +142,19 @@ class PackCommandTest {
             "`id,lower,upper,size\\n,0,5,1`          | line 2, column 1 (id): the id is empty",
             "`id,lower,upper,size\\n1,0,99999999999999999999,1` | line 2, column 3 (upper): '99999999999999999999' is not an integer in [-2^63, 2^63)",
             "`id,lower,upper,size\\n1,0,5,9223372036854775807\\n2,0,5,1` | line 3, column 4 (size): the sizes up to this row overflow a 64-bit byte count",
-            "`id,lower,upper,size\\nb\\u001b[31m,0,5,1` | line 2, column 1 (id): the id 'b\\u001b[31m' has characters outside printable ASCII",
+            "`id,lower,upper,size\\nb\\u001b[31m,0,5,1` | line 2, column 1 (id): a control or invisible character (U+001B) at character 2",
+            "`id,lower,upper,size\\n\\u001b[31mred,0,5,1` | line 2, column 1 (id): a control or invisible character (U+001B) at character 1",
+            "`id,lower,upper,size\\n red\\u001b ,0,5,1` | line 2, column 1 (id): a control or invisible character (U+001B) at character 4",
+            "`id,lower,upper,size\\na,0,5,8\\u0000`   | line 2, column 4 (size): a control or invisible character (U+0000) at character 2",
+            "`id,lower,upper,size\\na,0,5,8\\n\\u202eb,0,5,1` | line 3, column 1 (id): a control or invisible character (U+202E) at character 1",
+            "`id,lower,upper,size\\na,\\u00090,5,8`   | line 2, column 2 (lower): a control or invisible character (U+0009) at character 1",
+            "`id,lower,upper,size\\n\\u00e9,0,5,1`    | line 2, column 1 (id): the id 'é' has characters outside printable ASCII",
+            "`id,lower,upper,size\\na,0,5,1,2,3,4`   | line 2: more than 4 columns, expected 4",
             "`id,lower,upper,size\\n\"open,0,5,1`    | malformed CSV"})
     void badInputNamesLineAndColumn(String content, String message) throws IOException {
-        Path file = write("bad.csv", content.replace("\\n", "\n").replace("\\u001b", "\u001b"));
+        Path file = write("bad.csv", content.replace("\\n", "\n").replace("\\u001b", "\u001b")
+                .replace("\\u0000", "\u0000").replace("\\u202e", "\u202e").replace("\\u0009", "\t")
+                .replace("\\u00e9", "\u00e9"));
         CliRun run = CliRun.of("pack", file.toString());
         assertEquals(1, run.exit(), run::toString);
         assertEquals("", run.out(), run::toString);
@@ -154,6 +163,26 @@ class PackCommandTest {
         assertEquals(1, run.err().lines().count(), "one line: " + run);
         assertFalse(run.err().contains("Exception") || run.err().contains("\tat "), "no stack trace: " + run);
         assertFalse(run.err().contains("\u001b"), "nothing from the file reaches the terminal raw: " + run);
+    }
+
+    /** A field of 20,000,001 characters (past Jackson's old string limit): one line naming the line, exit 1. */
+    @Test
+    void anOverlongFieldIsOneLineNamingTheLine() throws IOException {
+        Path file = dir.resolve("long.csv");
+        try (var w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            w.write("id,lower,upper,size\na,0,5,1\n");
+            char[] chunk = new char[1_000_000];
+            java.util.Arrays.fill(chunk, 'x');
+            for (int i = 0; i < 20; i++) {
+                w.write(chunk);
+            }
+            w.write("x,0,5,1\n");
+        }
+        CliRun run = CliRun.of("pack", file.toString());
+        assertEquals(1, run.exit(), run::toString);
+        assertEquals("", run.out());
+        assertEquals("memplan: " + file + ": line 3, column 1 (id): the field is longer than 4,096 characters;"
+                + " an id or a 64-bit number is far shorter\n", run.err());
     }
 
     @Test
