@@ -95,8 +95,10 @@ final class CliErrors {
             err.println(command + ": " + outOfMemory("it"));
             code = ExitCode.OUT_OF_MEMORY;
         } else {
-            err.println(TerminalText.escape(command + ": internal error: " + t
-                    + (verbose ? "" : "; this is a bug: rerun with --verbose and report the output")));
+            // no exception class or message: --verbose prints them, with the stack trace
+            err.println(TerminalText.escape(command + ": internal error"
+                    + (verbose ? " (a bug in memplan; report what follows)"
+                    : "; this is a bug: rerun with --verbose and report the output")));
             code = ExitCode.INTERNAL;
         }
         if (verbose) {

@@ -112,7 +112,7 @@ final class PlanCommand implements Callable<Integer> {
                 trace(verbose, e, err);
             } catch (RuntimeException e) {
                 failures.add(CliErrors.aboutFile(label, e instanceof MemplanException ? e.getMessage()
-                        : "internal error: " + e + "; this is a bug: rerun with --verbose and report the output"));
+                        : "internal error; this is a bug: rerun with --verbose and report the output"));
                 exit = Math.max(exit, e instanceof MemplanException ? ExitCode.INPUT : ExitCode.INTERNAL);
                 trace(verbose, e, err);
             } catch (IOException e) {

@@ -70,8 +70,7 @@ final class NodeInference {
     }
 
     private String record(NodeProto node, String nodeDesc, String stage, RuntimeException e) {
-        String why = e.getMessage() == null ? e.getClass().getSimpleName()
-                : e.getClass().getSimpleName() + ": " + e.getMessage();
+        String why = FailureText.of(e);
         failures.add(new InferenceFailure(scope.label(nodeDesc), OpRegistry.canonicalDomain(node.getDomain()),
                 node.getOpType(), stage, why));
         return why;
