@@ -69,6 +69,15 @@ final class CliErrors {
             return "Invalid value for option '" + option.longestName() + "': expected one of " + names
                     + " but was '" + e.getValue() + "'";
         }
+        if (e.getCause() != null && arg != null && !arg.type().isEnum()
+                && e.getMessage() != null && e.getMessage().contains("cannot convert")) {
+            // picocli's conversion message names the Java type and its exception: say it in words
+            String what = arg instanceof OptionSpec option ? "option '" + option.longestName() + "'"
+                    : arg.paramLabel();
+            return "Invalid value for " + what + ": '" + e.getValue() + "' is not "
+                    + (java.nio.file.Path.class.isAssignableFrom(arg.type()) ? "a file name this system accepts"
+                    : "a valid " + arg.paramLabel());
+        }
         return e.getMessage() == null ? "invalid command line" : e.getMessage();
     }
 

@@ -80,7 +80,7 @@ final class DrawCommand implements Callable<Integer> {
             try {
                 Files.writeString(output, text, StandardCharsets.UTF_8);
             } catch (IOException e) {
-                return fail(err, "cannot write " + output + ": " + ReadErrors.describeWrite(e), ExitCode.INPUT);
+                return fail(err, "cannot write " + output + ": " + ReadErrors.describeWrite(e), ExitCode.INPUT, e);
             }
             out.println("memplan: drew " + picture.owners().size() + " tensors of " + TerminalText.escape(label) + " ("
                     + String.join(" and ", picture.layouts().stream().map(l -> l.name()).toList()) + " plan"
@@ -88,18 +88,22 @@ final class DrawCommand implements Callable<Integer> {
             out.flush();
             return ExitCode.OK;
         } catch (EngineUnavailableException e) {
-            return fail(err, e.getMessage(), ExitCode.INPUT);
+            return fail(err, e.getMessage(), ExitCode.INPUT, e);
         } catch (DeferredPlanException e) {
-            return fail(err, CliErrors.aboutFile(label, e.getMessage()), ExitCode.DEFERRED);
+            return fail(err, CliErrors.aboutFile(label, e.getMessage()), ExitCode.DEFERRED, null);
         } catch (MemplanException | IllegalArgumentException e) {
-            return fail(err, CliErrors.aboutFile(label, e.getMessage()), ExitCode.INPUT);
+            return fail(err, CliErrors.aboutFile(label, e.getMessage()), ExitCode.INPUT, e);
         } catch (IOException e) {
-            return fail(err, label + ": " + ReadErrors.describe(e), ExitCode.INPUT);
+            return fail(err, label + ": " + ReadErrors.describe(e), ExitCode.INPUT, e);
         }
     }
 
-    private static int fail(PrintWriter err, String problem, int exit) {
+    /** One escaped line; with {@code --verbose}, the stack trace of {@code cause} after it. */
+    private int fail(PrintWriter err, String problem, int exit, Throwable cause) {
         err.println("memplan: " + TerminalText.escape(problem));
+        if (cause != null && CliErrors.verbose(spec.commandLine().getParseResult())) {
+            cause.printStackTrace(err);
+        }
         err.flush();
         return exit;
     }

@@ -71,7 +71,9 @@ class NoClassNameCorpusTest {
         }
         for (List<String> args : List.of(List.of("ops"), List.of("demo", "--budget", "1KiB", "--batch", "1"),
                 List.of("demo", "--budget", "lots"), List.of("plan", dir.resolve("missing.json").toString()),
-                List.of("plan", dir.toString()), List.of("pack", dir.toString()), List.of("symbols", "x.json"))) {
+                List.of("plan", dir.toString()), List.of("pack", dir.toString()), List.of("symbols", "x.json"),
+                List.of("plan", "nul\u0000.json"), List.of("draw", "g.json", "-o", "x\u0000.svg"),
+                List.of("plan", "--alignment", "1e400", "g.json"), List.of("pack", "--effort", "lots", "p.csv"))) {
             runs++;
             check(CliRun.of(args.toArray(String[]::new)), args, failures);
         }
