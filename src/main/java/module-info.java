@@ -26,6 +26,7 @@ module dev.memplan {
     requires static com.github.benmanes.caffeine;
     requires static micrometer.core; // MemplanMetrics only
     requires static info.picocli;
+    requires static java.logging; // the relocated protobuf (GeneratedMessage) holds a java.util.logging Logger
 
     exports dev.memplan;
     exports dev.memplan.draw;
