@@ -23,11 +23,10 @@ module dev.memplan {
     requires static com.google.protobuf;
     // not transitive: javac would then demand Jackson from every consumer (src/it/module-path-consumer)
     requires static com.fasterxml.jackson.databind;
-    requires static com.fasterxml.jackson.dataformat.csv; // the command line's pack command
     requires static com.github.benmanes.caffeine;
     requires static micrometer.core; // MemplanMetrics only
     requires static info.picocli;
-    requires static java.logging; // the command line only
+    requires static java.logging; // the relocated protobuf (GeneratedMessage) holds a java.util.logging Logger
 
     exports dev.memplan;
     exports dev.memplan.draw;

@@ -7,6 +7,7 @@ import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
 import dev.memplan.draw.TextTimeline;
+import dev.memplan.io.TerminalText;
 import dev.memplan.json.PlanJson;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -115,7 +116,7 @@ final class PlanCommand implements Callable<Integer> {
                 trace(verbose, e, err);
             } catch (RuntimeException e) {
                 failures.add(CliErrors.aboutFile(label, e instanceof MemplanException ? e.getMessage()
-                        : "internal error: " + e + "; this is a bug: rerun with --verbose and report the output"));
+                        : "internal error; this is a bug: rerun with --verbose and report the output"));
                 exit = Math.max(exit, e instanceof MemplanException ? ExitCode.INPUT : ExitCode.INTERNAL);
                 trace(verbose, e, err);
             } catch (IOException e) {
@@ -198,11 +199,9 @@ final class PlanCommand implements Callable<Integer> {
         if (unmatched.isEmpty()) {
             return null;
         }
-        List<String> symbols = new ArrayList<>();
-        for (String k : known) {
-            symbols.add(TerminalText.escape(k));
-        }
-        return "--bind " + TerminalText.escape(String.join(", ", unmatched))
+        // raw: CliErrors escapes the whole usage message once, so each name reads as --bind takes it
+        List<String> symbols = new ArrayList<>(known);
+        return "--bind " + String.join(", ", unmatched)
                 + (unmatched.size() == 1 ? " matches" : " match") + " no symbol of "
                 + (numFiles > 1 ? "any of the graphs" : "the graph")
                 + (known.isEmpty() ? " (there are none)" : "; the symbols are " + String.join(", ", symbols));

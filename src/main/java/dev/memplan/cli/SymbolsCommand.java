@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memplan.MemplanException;
+import dev.memplan.io.TerminalText;
+import dev.memplan.json.JsonOutput;
 import dev.memplan.json.OnnxPlanJson;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportedGraph;
@@ -69,7 +72,13 @@ final class SymbolsCommand implements Callable<Integer> {
             return ExitCode.INPUT;
         }
         if (format == OutputFormat.JSON) {
-            out.println(new ObjectMapper().createObjectNode().put("model", model.toString()).set("symbols", symbols));
+            ObjectMapper json = JsonOutput.mapper();
+            try {
+                out.println(json.writeValueAsString(json.createObjectNode().put("model", model.toString())
+                        .set("symbols", symbols)));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("a tree of strings always writes", e);
+            }
         } else {
             for (int i = 0; i < symbols.size(); i++) {
                 ObjectNode s = (ObjectNode) symbols.get(i);

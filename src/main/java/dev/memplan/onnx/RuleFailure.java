@@ -37,12 +37,6 @@ final class RuleFailure {
                 : "could not use " + what + kind;
     }
 
-    /** {@code e}'s message when it names no code, else {@code fallback}. */
-    static String plainMessage(Throwable e, String fallback) {
-        String m = e.getMessage();
-        return m == null || m.isBlank() || namesCode(m) ? fallback : m;
-    }
-
     private static boolean namesCode(String m) {
         return m.contains("Exception") || m.contains("java.") || m.contains("dev.memplan") || m.contains("com.google");
     }
