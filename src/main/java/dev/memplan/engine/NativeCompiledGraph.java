@@ -4,13 +4,12 @@ package dev.memplan.engine;
 import java.lang.ref.Reference;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * The native engine's schedule: the compile results stay in the direct buffers the C++ code wrote,
- * and each allocation runs in C++ on them. Scratch memory is sized once per schedule and reused
- * through a small pool, one per thread planning at the same time; a plan allocates only its own
- * results (slot per owner, capacity per slot), carved from {@link DirectSlabs}.
+ * The native engine's schedule: the compile results stay in direct memory, and each allocation
+ * runs in C++ on them. A request borrows its scratch from {@link NativeBlockPool#SHARED} (memory
+ * already mapped, shared with every other schedule) and allocates only its own results: Java
+ * arrays the C++ code writes in place (slot or offset per owner), plus the few slot capacities.
  */
 final class NativeCompiledGraph extends BaseCompiledGraph {
     private final IntBuffer defOffsets;
@@ -33,8 +32,6 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
     private final long ownerValueAddress;
     private final long ownerDefAddress;
     private final long ownerUseEndAddress;
-    /** Scratch of finished allocations, reused: one per thread planning at the same time. */
-    private final ConcurrentLinkedQueue<NativeScratch> scratchPool = new ConcurrentLinkedQueue<>();
 
     private NativeCompiledGraph(int numValues, int numPositions, IntBuffer order,
                                 IntBuffer ownerValue, IntBuffer ownerDef, IntBuffer ownerUseEnd,
@@ -59,14 +56,16 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
         int v = g.numValues();
         int n = g.numNodes();
         int p = g.numPositions();
-        // The graph and the owner-sized outputs live in one malloc'd block, freed as soon as the
-        // compile returns: fresh direct buffers would be zeroed and held until a GC.
+        // The graph and the owner-sized outputs live in one block borrowed from the pool and given
+        // back as soon as the compile returns: fresh direct buffers would be zeroed, mapped anew
+        // and held until a GC.
         long bytes = NativeBlock.intBytes(g.inputOffsets().length) + NativeBlock.intBytes(g.inputs().length)
                 + NativeBlock.intBytes(g.outputOffsets().length) + NativeBlock.intBytes(g.outputs().length)
                 + NativeBlock.intBytes(valueRoot.length) + NativeBlock.intBytes(g.valueFlags().length)
                 + NativeBlock.intBytes(n) + 4 * NativeBlock.intBytes(v) + 2 * NativeBlock.intBytes(p + 1)
                 + NativeBlock.intBytes(2);
-        try (NativeBlock block = new NativeBlock(bytes)) {
+        NativeBlock block = NativeBlockPool.SHARED.take(bytes);
+        try {
             IntBuffer inputOffsets = block.copy(g.inputOffsets());
             IntBuffer inputs = block.copy(g.inputs());
             IntBuffer outputOffsets = block.copy(g.outputOffsets());
@@ -111,6 +110,8 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
             }
             return new NativeCompiledGraph(v, p, kept.copy(order, n), values, kept.copy(ownerDef, owners),
                     kept.copy(ownerUseEnd, owners), defs, frees, freed);
+        } finally {
+            NativeBlockPool.SHARED.give(block);
         }
     }
 
@@ -174,50 +175,39 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
         return DirectBuffers.longs(numOwners);
     }
 
-    /** Scratch of a finished request, or a new one; give it back to {@code scratchPool} when done. */
-    private NativeScratch takeScratch() {
-        NativeScratch scratch = scratchPool.poll();
-        return scratch != null ? scratch : new NativeScratch(numOwners, scratchBytes);
-    }
-
     /**
-     * Only memplan's own memory reaches C++: the caller's buffer (perhaps a mapping of a file that
-     * can shrink) is copied into scratch, and the copy checked, so no other thread can change it
-     * after. Returns the copy's address.
+     * Reads the sizes C++ refused, to name the one at fault as the Java engine would (a negative
+     * size, or the owner where the sum overflows); then reports the code itself.
      */
-    private long checkedCopy(NativeScratch scratch, LongBuffer ownerSizes) {
-        long address = scratch.copySizes(ownerSizes, numOwners);
-        SizeChecks.check(scratch.sizes(numOwners), numOwners);
-        return address;
+    private static void refused(int rc, String call, NativeScratch scratch, int numOwners) {
+        if (rc == MemplanNative.BAD_ARGUMENT || rc == MemplanNative.OVERFLOW) {
+            SizeChecks.check(scratch.sizes(), numOwners);
+        }
+        check(rc, call);
     }
 
     @Override
     public Allocation allocate(LongBuffer ownerSizes) {
         SizeChecks.requireCount(ownerSizes, numOwners);
-        NativeScratch scratch = takeScratch();
-        IntBuffer ownerSlot = null;
-        try {
-            long sizesAddress = checkedCopy(scratch, ownerSizes);
-            // The plan keeps the slot of each owner where the C++ code writes it: no copy.
-            ownerSlot = DirectSlabs.allocate(Math.multiplyExact(numOwners, Integer.BYTES)).asIntBuffer();
+        // The plan keeps the slot of each owner where the C++ code wrote it: a Java array, no copy.
+        int[] ownerSlot = new int[numOwners];
+        try (NativeScratch scratch = NativeScratch.forSlots(numOwners, scratchBytes)) {
+            long sizesAddress = scratch.copySizes(ownerSizes);
             int rc = MemplanNative.memplan_allocate(numValues, numOwners, numPositions, defOffsetsAddress,
-                    freeOffsetsAddress, freeOwnersAddress, ownerValueAddress, sizesAddress,
-                    MemplanNative.memplan_address(ownerSlot), 0L, scratch.capacityAddress(), scratch.statsAddress(),
-                    scratch.treapAddress(), scratch.treapBytes);
-            check(rc, "allocate");
+                    freeOffsetsAddress, freeOwnersAddress, ownerValueAddress, sizesAddress, ownerSlot, 0L,
+                    scratch.capacityAddress(), scratch.statsAddress(), scratch.workAddress(), scratch.workBytes());
+            if (rc != MemplanNative.OK) {
+                refused(rc, "allocate", scratch, numOwners);
+            }
             int numSlots = (int) scratch.stat(MemplanNative.STAT_NUM_SLOTS);
             // Capacities are one per slot, usually few: copied out of the scratch sized for the worst case.
-            LongBuffer capacity = DirectSlabs.allocate(numSlots * Long.BYTES).asLongBuffer();
-            capacity.put(scratch.capacities(numSlots)).flip();
             return new Allocation(numSlots, scratch.stat(MemplanNative.STAT_PEAK_BYTES),
                     scratch.stat(MemplanNative.STAT_NAIVE_BYTES), scratch.stat(MemplanNative.STAT_LOWER_BOUND_BYTES),
-                    ownerSlot.asReadOnlyBuffer(), capacity.asReadOnlyBuffer());
+                    IntBuffer.wrap(ownerSlot).asReadOnlyBuffer(),
+                    LongBuffer.wrap(scratch.capacities(numSlots)).asReadOnlyBuffer());
         } finally {
-            // The native call read these through raw addresses: keep them alive until it returned.
-            Reference.reachabilityFence(ownerSizes);
-            Reference.reachabilityFence(ownerSlot);
+            // The native call read the schedule's arrays through raw addresses: keep them alive until it returned.
             Reference.reachabilityFence(this);
-            scratchPool.offer(scratch);
         }
     }
 
@@ -225,29 +215,26 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
     public OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort) {
         SizeChecks.requireCount(ownerSizes, numOwners);
         IntervalChecks.requireEffort(effort);
-        NativeScratch scratch = takeScratch();
-        LongBuffer ownerOffset = null;
-        try {
-            long sizesAddress = checkedCopy(scratch, ownerSizes);
-            // The plan keeps each owner's offset where the C++ code writes it: no copy.
-            ownerOffset = DirectSlabs.allocate(Math.multiplyExact(numOwners, Long.BYTES)).asLongBuffer();
+        // The plan keeps each owner's offset where the C++ code wrote it: a Java array, no copy.
+        long[] ownerOffset = new long[numOwners];
+        try (NativeScratch scratch = NativeScratch.forOffsets(numOwners,
+                offsetsNeedSearch ? offsetsFullBytes : offsetsSweepBytes)) {
+            long sizesAddress = scratch.copySizes(ownerSizes);
             int rc = MemplanNative.memplan_offsets_plan(numOwners, numPositions, ownerDefAddress, ownerUseEndAddress,
-                    sizesAddress, effort, MemplanNative.memplan_address(ownerOffset), scratch.statsAddress(),
-                    scratch.offsetsScratchAddress(offsetsNeedSearch ? offsetsFullBytes : offsetsSweepBytes),
-                    scratch.offsetsScratchBytes());
-            check(rc, "offsets plan");
+                    sizesAddress, effort, ownerOffset, scratch.statsAddress(), scratch.workAddress(),
+                    scratch.workBytes());
+            if (rc != MemplanNative.OK) {
+                refused(rc, "offsets plan", scratch, numOwners);
+            }
             if (scratch.stat(MemplanNative.OFFSETS_STAT_RAN_SEARCH) == 1) {
                 offsetsNeedSearch = true;
             }
             return new OffsetAllocation(scratch.stat(MemplanNative.OFFSETS_STAT_PEAK_BYTES),
                     scratch.stat(MemplanNative.OFFSETS_STAT_NAIVE_BYTES),
                     scratch.stat(MemplanNative.OFFSETS_STAT_LOWER_BOUND_BYTES),
-                    ownerOffset.asReadOnlyBuffer());
+                    LongBuffer.wrap(ownerOffset).asReadOnlyBuffer());
         } finally {
-            Reference.reachabilityFence(ownerSizes);
-            Reference.reachabilityFence(ownerOffset);
             Reference.reachabilityFence(this);
-            scratchPool.offer(scratch);
         }
     }
 }
