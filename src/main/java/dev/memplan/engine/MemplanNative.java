@@ -97,20 +97,39 @@ final class MemplanNative {
     static native long memplan_address(ByteBuffer buffer);
 
     /**
-     * The per-request call. Every input array is the address of native memory its caller keeps
-     * alive for the duration of the call; the result, {@code ownerSlot} ({@code numOwners} ints),
-     * is a Java array the C++ code writes in place: pinned for the call (JNI critical region), never
-     * copied, so a plan's slots cost no native memory and no copy. The C++ code calls no JNI.
+     * The per-request slots plan (memplan_schedule_allocate: memplan_allocate on a schedule whose
+     * arrays share one int array, {@code schedule}, at the indexes given, which the C++ code checks
+     * against {@code scheduleLength}). {@code ownerSize} is the address of native memory its caller
+     * keeps alive for the call; the result, {@code ownerSlot} ({@code numOwners} ints of its
+     * {@code ownerSlotLength}), is written in place. Both Java arrays are pinned for the call (JNI
+     * critical region), never copied: a plan costs no native memory and no copy, and the C++ code
+     * calls no JNI while they are pinned.
      */
     @CriticalRegion
     @NoException
-    static native int memplan_allocate(int numValues, int numOwners, int numPositions,
-                                       @Cast("const int*") long defOffsets, @Cast("const int*") long freeOffsets,
-                                       @Cast("const int*") long freeOwners, @Cast("const int*") long ownerValue,
-                                       @Cast("const long long*") long ownerSize,
-                                       @Cast("int*") int[] ownerSlot, @Cast("int*") long valueSlot,
-                                       @Cast("long long*") long slotCapacity, @Cast("long long*") long stats,
-                                       @Cast("void*") long scratch, long scratchBytes);
+    static native int memplan_schedule_allocate(int numValues, int numOwners, int numPositions,
+                                                @Cast("const int*") int[] schedule, int scheduleLength,
+                                                int defOffsetsAt, int freeOffsetsAt, int freeOwnersAt,
+                                                int ownerValueAt, @Cast("const long long*") long ownerSize,
+                                                @Cast("int*") int[] ownerSlot, int ownerSlotLength,
+                                                @Cast("long long*") long slotCapacity,
+                                                @Cast("long long*") long stats, @Cast("void*") long scratch,
+                                                long scratchBytes);
+
+    /**
+     * The per-request offsets plan on a schedule (memplan_schedule_offsets_plan: memplan_offsets_plan
+     * on the intervals at {@code ownerDefAt} and {@code ownerUseEndAt} in {@code schedule}), with the
+     * result {@code ownerOffset} written in place, as {@link #memplan_schedule_allocate}.
+     */
+    @CriticalRegion
+    @NoException
+    static native int memplan_schedule_offsets_plan(int numOwners, int numPositions,
+                                                    @Cast("const int*") int[] schedule, int scheduleLength,
+                                                    int ownerDefAt, int ownerUseEndAt,
+                                                    @Cast("const long long*") long ownerSize, int effort,
+                                                    @Cast("long long*") long[] ownerOffset, int ownerOffsetLength,
+                                                    @Cast("long long*") long stats, @Cast("void*") long scratch,
+                                                    long scratchBytes);
 
     /**
      * Offsets planning (memplan_offsets_plan): places {@code numOwners} intervals at byte offsets

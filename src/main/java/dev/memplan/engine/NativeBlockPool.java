@@ -14,7 +14,8 @@ import java.util.Iterator;
  */
 final class NativeBlockPool {
     /** Enough for every core planning at once, twice over. */
-    static final NativeBlockPool SHARED = new NativeBlockPool(2 * Math.max(2, Runtime.getRuntime().availableProcessors()));
+    static final NativeBlockPool SHARED =
+            new NativeBlockPool(2 * Math.max(2, Runtime.getRuntime().availableProcessors()));
 
     private static final long SMALLEST = 64 << 10;
 

@@ -1,54 +1,53 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.engine;
 
-import java.lang.ref.Reference;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 
 /**
- * The native engine's schedule: the compile results stay in direct memory, and each allocation
- * runs in C++ on them. A request borrows its scratch from {@link NativeBlockPool#SHARED} (memory
+ * The native engine's schedule: the compile results stay in one Java array, and each allocation
+ * runs in C++ on it. A request borrows its scratch from {@link NativeBlockPool#SHARED} (memory
  * already mapped, shared with every other schedule) and allocates only its own results: Java
  * arrays the C++ code writes in place (slot or offset per owner), plus the few slot capacities.
  */
 final class NativeCompiledGraph extends BaseCompiledGraph {
-    private final IntBuffer defOffsets;
-    private final IntBuffer freeOffsets;
-    private final IntBuffer freeOwners;
     private final long scratchBytes;
     /** The offsets planner's scratch: its sweep's, and with its search phases' (fit, canonical). */
     private final long offsetsSweepBytes;
     private final long offsetsFullBytes;
     /**
-     * Set once a request of this schedule needed a search phase past the sweep: from then on the
-     * pooled scratch grows to hold them too, so they stop allocating per request. Schedules whose
-     * sweep always reaches the bound never pay for that memory.
+     * Set once a request of this schedule needed a search phase past the sweep: from then on its
+     * requests borrow scratch large enough for them too, so they stop allocating per request.
+     * Schedules whose sweep always reaches the bound never ask for that memory.
      */
     private volatile boolean offsetsNeedSearch;
-    /** Addresses of the bucket arrays above, taken once: the buffers are fields, so they stay valid. */
-    private final long defOffsetsAddress;
-    private final long freeOffsetsAddress;
-    private final long freeOwnersAddress;
-    private final long ownerValueAddress;
-    private final long ownerDefAddress;
-    private final long ownerUseEndAddress;
+    /**
+     * Every array of the schedule, in one Java array: it crosses pinned for the call with the
+     * index of each array in it, checked by the C++ code. On the Java heap, a schedule maps no
+     * fresh memory (a direct buffer per schedule did: 68 page faults per 10k-owner compile).
+     */
+    private final int[] schedule;
+    private final int defOffsetsAt;
+    private final int freeOffsetsAt;
+    private final int freeOwnersAt;
+    private final int ownerValueAt;
+    private final int ownerDefAt;
+    private final int ownerUseEndAt;
 
-    private NativeCompiledGraph(int numValues, int numPositions, IntBuffer order,
+    private NativeCompiledGraph(int numValues, int numPositions, int[] schedule, IntBuffer order,
                                 IntBuffer ownerValue, IntBuffer ownerDef, IntBuffer ownerUseEnd,
                                 IntBuffer defOffsets, IntBuffer freeOffsets, IntBuffer freeOwners) {
         super("native", numValues, numPositions, order, ownerValue, ownerDef, ownerUseEnd);
-        this.defOffsets = defOffsets;
-        this.freeOffsets = freeOffsets;
-        this.freeOwners = freeOwners;
         this.scratchBytes = MemplanNative.memplan_allocate_scratch_bytes(numOwners);
         this.offsetsSweepBytes = NativeEngine.offsetsScratchBytes(numOwners, Math.max(numPositions, 1), false);
         this.offsetsFullBytes = NativeEngine.offsetsScratchBytes(numOwners, Math.max(numPositions, 1), true);
-        this.defOffsetsAddress = MemplanNative.memplan_address(defOffsets);
-        this.freeOffsetsAddress = MemplanNative.memplan_address(freeOffsets);
-        this.freeOwnersAddress = MemplanNative.memplan_address(freeOwners);
-        this.ownerValueAddress = MemplanNative.memplan_address(ownerValue);
-        this.ownerDefAddress = MemplanNative.memplan_address(ownerDef);
-        this.ownerUseEndAddress = MemplanNative.memplan_address(ownerUseEnd);
+        this.schedule = schedule;
+        this.defOffsetsAt = defOffsets.arrayOffset();
+        this.freeOffsetsAt = freeOffsets.arrayOffset();
+        this.freeOwnersAt = freeOwners.arrayOffset();
+        this.ownerValueAt = ownerValue.arrayOffset();
+        this.ownerDefAt = ownerDef.arrayOffset();
+        this.ownerUseEndAt = ownerUseEnd.arrayOffset();
     }
 
     /** Runs the native compile on a graph the caller validated, and checks what comes back. */
@@ -93,7 +92,7 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
             if (owners < 0 || owners > v) {
                 throw new IllegalStateException("native compile reported " + owners + " owners for " + v + " values");
             }
-            // What the schedule keeps moves to right-sized direct buffers, checked once here.
+            // What the schedule keeps moves to one right-sized Java array, checked once here.
             Kept kept = new Kept(n + 2 * (p + 1) + 4 * owners);
             IntBuffer defs = kept.copy(defOffsets, p + 1);
             IntBuffer frees = kept.copy(freeOffsets, p + 1);
@@ -108,7 +107,7 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
                     throw new IllegalStateException("native compile returned an owner id out of range at " + i);
                 }
             }
-            return new NativeCompiledGraph(v, p, kept.copy(order, n), values, kept.copy(ownerDef, owners),
+            return new NativeCompiledGraph(v, p, kept.array, kept.copy(order, n), values, kept.copy(ownerDef, owners),
                     kept.copy(ownerUseEnd, owners), defs, frees, freed);
         } finally {
             NativeBlockPool.SHARED.give(block);
@@ -119,16 +118,15 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
         return MemplanNative.memplan_address(buffer);
     }
 
-    /**
-     * The direct memory a schedule keeps, one allocation sliced into its arrays: each
-     * {@code allocateDirect} zeroes its memory and registers a cleaner.
-     */
+    /** The arrays a schedule keeps, in one Java array sliced into them. */
     private static final class Kept {
+        final int[] array;
         private final IntBuffer memory;
         private int used;
 
         Kept(int ints) {
-            memory = DirectBuffers.ints(ints);
+            array = new int[ints];
+            memory = IntBuffer.wrap(array);
         }
 
         /** The first {@code n} ints of {@code from}, in the next {@code n} ints of this memory. */
@@ -193,9 +191,10 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
         int[] ownerSlot = new int[numOwners];
         try (NativeScratch scratch = NativeScratch.forSlots(numOwners, scratchBytes)) {
             long sizesAddress = scratch.copySizes(ownerSizes);
-            int rc = MemplanNative.memplan_allocate(numValues, numOwners, numPositions, defOffsetsAddress,
-                    freeOffsetsAddress, freeOwnersAddress, ownerValueAddress, sizesAddress, ownerSlot, 0L,
-                    scratch.capacityAddress(), scratch.statsAddress(), scratch.workAddress(), scratch.workBytes());
+            int rc = MemplanNative.memplan_schedule_allocate(numValues, numOwners, numPositions, schedule,
+                    schedule.length, defOffsetsAt, freeOffsetsAt, freeOwnersAt, ownerValueAt, sizesAddress, ownerSlot,
+                    ownerSlot.length, scratch.capacityAddress(), scratch.statsAddress(), scratch.workAddress(),
+                    scratch.workBytes());
             if (rc != MemplanNative.OK) {
                 refused(rc, "allocate", scratch, numOwners);
             }
@@ -205,9 +204,6 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
                     scratch.stat(MemplanNative.STAT_NAIVE_BYTES), scratch.stat(MemplanNative.STAT_LOWER_BOUND_BYTES),
                     IntBuffer.wrap(ownerSlot).asReadOnlyBuffer(),
                     LongBuffer.wrap(scratch.capacities(numSlots)).asReadOnlyBuffer());
-        } finally {
-            // The native call read the schedule's arrays through raw addresses: keep them alive until it returned.
-            Reference.reachabilityFence(this);
         }
     }
 
@@ -220,9 +216,9 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
         try (NativeScratch scratch = NativeScratch.forOffsets(numOwners,
                 offsetsNeedSearch ? offsetsFullBytes : offsetsSweepBytes)) {
             long sizesAddress = scratch.copySizes(ownerSizes);
-            int rc = MemplanNative.memplan_offsets_plan(numOwners, numPositions, ownerDefAddress, ownerUseEndAddress,
-                    sizesAddress, effort, ownerOffset, scratch.statsAddress(), scratch.workAddress(),
-                    scratch.workBytes());
+            int rc = MemplanNative.memplan_schedule_offsets_plan(numOwners, numPositions, schedule, schedule.length,
+                    ownerDefAt, ownerUseEndAt, sizesAddress, effort, ownerOffset, ownerOffset.length,
+                    scratch.statsAddress(), scratch.workAddress(), scratch.workBytes());
             if (rc != MemplanNative.OK) {
                 refused(rc, "offsets plan", scratch, numOwners);
             }
@@ -233,8 +229,6 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
                     scratch.stat(MemplanNative.OFFSETS_STAT_NAIVE_BYTES),
                     scratch.stat(MemplanNative.OFFSETS_STAT_LOWER_BOUND_BYTES),
                     LongBuffer.wrap(ownerOffset).asReadOnlyBuffer());
-        } finally {
-            Reference.reachabilityFence(this);
         }
     }
 }
