@@ -57,6 +57,9 @@ pack='^dev\.memplan\.bench\.PackingBenchmark\.pack$'
 naive='^dev\.memplan\.bench\.NaiveBaselineBenchmark\.(compile|allocate|endToEnd)$'
 touch='^dev\.memplan\.bench\.TouchBenchmark\.touch$'
 small='^dev\.memplan\.bench\.SmallGraphBenchmark\.smallGraph$'
+cold='^dev\.memplan\.bench\.ColdStartBenchmark\.'
+# heap bytes and minor page faults per operation, printed beside the times
+perop=(-prof gc -prof dev.memplan.bench.PageFaultProfiler)
 
 if [[ $profile == short ]]; then
     # One fork, short iterations; only the graphs and sizes the targets need, most important first.
@@ -73,6 +76,9 @@ if [[ $profile == short ]]; then
     jmh small-graph "$small" -f 1 -wi 5 -w 1s -i 5 -r 1s -p kind=transformer,random_dag,resnet -p engine=native,java,naive
     jmh other-kinds "$methods" "${quick[@]}" -p kind=resnet,unet,chain -p owners=10000 -p engine=native,java -p strategy=slots
     jmh other-kinds-offsets "$allocate" "${quick[@]}" -p kind=resnet,unet,chain -p owners=10000 -p engine=native,java -p strategy=offsets
+    jmh per-op "$allocate" "${quick[@]}" "${perop[@]}" -p kind=transformer,resnet,chain -p owners=10000 -p engine=native,java -p strategy=slots,offsets
+    # The first plans of fresh JVMs: one sample per fork, so many short forks.
+    jmh cold-start "$cold" -f 6 -p kind=transformer -p strategy=offsets,slots
     jmh packing "$pack" "${quick[@]}" -p seed=1,2,3,4 -p engine=native,java
 else
     # Every parameter of every benchmark, with the forks and iterations of the annotations.
@@ -81,6 +87,7 @@ else
     jmh naive "$naive"
     jmh small-graph "$small"
     jmh packing "$pack"
+    jmh cold-start "$cold"
 fi
 
 echo "== done in $(( $(date +%s) - started )) s; results in $out"

@@ -14,8 +14,8 @@
 // header below pairs with the dev.memplan.engine class of the same name
 // (gap_arena.h = GapArena.java, ...; docs/design.md §12 lists the pairs).
 // compile.h pairs with JavaEngine (compile and its helpers) and
-// slots_allocate.h with JavaCompiledGraph.allocate. abi.h, buffers.h and
-// offsets_scratch.h are C++ only: what only this side does is check its
+// slots_allocate.h with JavaCompiledGraph.allocate. abi.h, buffers.h,
+// offsets_scratch.h and packed_schedule.h are C++ only: what only this side does is check its
 // caller and carve its scratch. The Java side validates everything before it
 // crosses the boundary, but this code still re-checks every count, offset and
 // id before using it, so that a bug on either side becomes
@@ -46,5 +46,8 @@
 #include "rank_swaps.h"
 #include "offsets_scratch.h"
 #include "offsets_plan.h"
+
+// C++ only: the entry points Java calls on a schedule packed in one array.
+#include "packed_schedule.h"
 
 #endif  // MEMPLAN_CORE_H

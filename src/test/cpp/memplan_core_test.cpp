@@ -17,6 +17,7 @@ int main() {
     run_rank_order_tests();
     run_first_fit_tests();
     run_valley_decoder_tests();
+    run_packed_schedule_tests();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

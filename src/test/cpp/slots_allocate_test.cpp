@@ -61,23 +61,6 @@ void test_zero_size_owners() {
     check_allocation_matches(cc, uniform_sizes(cc, 0));
 }
 
-struct RawAlloc {
-    // Owners 0 and 1 at position 0, owner 0 freed there; owner 2 at position 1.
-    int nv = 4, k = 3, positions = 2;
-    std::vector<int> doff{0, 2, 3}, foff{0, 1, 3}, fo{0, 1, 2}, ov{3, 0, 1};
-    std::vector<long long> size{8, 8, 8};
-    std::vector<int> slot = std::vector<int>(3), vslot = std::vector<int>(4);
-    std::vector<long long> cap = std::vector<long long>(3), stats = std::vector<long long>(4);
-    std::vector<long long> scratch = std::vector<long long>(64);
-    long long scratch_bytes = memplan_allocate_scratch_bytes(3);
-    void* scratch_ptr = nullptr;
-    int run() {
-        void* s = scratch_ptr != nullptr ? scratch_ptr : ptr(scratch);
-        return memplan_allocate(nv, k, positions, cptr(doff), cptr(foff), cptr(fo), cptr(ov), cptr(size), ptr(slot),
-                                ptr(vslot), ptr(cap), ptr(stats), s, scratch_bytes);
-    }
-};
-
 void test_allocate_bad_arguments() {
     {
         RawAlloc r;

@@ -542,6 +542,24 @@ inline long long naive_lower_bound(int positions, const std::vector<int>& def, c
 }
 
 // Each test file's cases, run in this order by memplan_core_test.cpp.
+// One raw call of memplan_allocate on a three-owner schedule, for argument checks:
+struct RawAlloc {
+    // Owners 0 and 1 at position 0, owner 0 freed there; owner 2 at position 1.
+    int nv = 4, k = 3, positions = 2;
+    std::vector<int> doff{0, 2, 3}, foff{0, 1, 3}, fo{0, 1, 2}, ov{3, 0, 1};
+    std::vector<long long> size{8, 8, 8};
+    std::vector<int> slot = std::vector<int>(3), vslot = std::vector<int>(4);
+    std::vector<long long> cap = std::vector<long long>(3), stats = std::vector<long long>(4);
+    std::vector<long long> scratch = std::vector<long long>(64);
+    long long scratch_bytes = memplan_allocate_scratch_bytes(3);
+    void* scratch_ptr = nullptr;
+    int run() {
+        void* s = scratch_ptr != nullptr ? scratch_ptr : ptr(scratch);
+        return memplan_allocate(nv, k, positions, cptr(doff), cptr(foff), cptr(fo), cptr(ov), cptr(size), ptr(slot),
+                                ptr(vslot), ptr(cap), ptr(stats), s, scratch_bytes);
+    }
+};
+
 void run_compile_tests();
 void run_compile_helpers_tests();
 void run_slots_allocate_tests();
@@ -553,6 +571,7 @@ void run_sweep_tests();
 void run_rank_order_tests();
 void run_first_fit_tests();
 void run_valley_decoder_tests();
+void run_packed_schedule_tests();
 
 }  // namespace memplan_test
 

@@ -1,57 +1,53 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.engine;
 
-import java.lang.ref.Reference;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * The native engine's schedule: the compile results stay in the direct buffers the C++ code wrote,
- * and each allocation runs in C++ on them. Scratch memory is sized once per schedule and reused
- * through a small pool, one per thread planning at the same time; a plan allocates only its own
- * results (slot per owner, capacity per slot), carved from {@link DirectSlabs}.
+ * The native engine's schedule: the compile results stay in one Java array, and each allocation
+ * runs in C++ on it. A request borrows its scratch from {@link NativeBlockPool#SHARED} (memory
+ * already mapped, shared with every other schedule) and allocates only its own results: Java
+ * arrays the C++ code writes in place (slot or offset per owner), plus the few slot capacities.
  */
 final class NativeCompiledGraph extends BaseCompiledGraph {
-    private final IntBuffer defOffsets;
-    private final IntBuffer freeOffsets;
-    private final IntBuffer freeOwners;
     private final long scratchBytes;
     /** The offsets planner's scratch: its sweep's, and with its search phases' (fit, canonical). */
     private final long offsetsSweepBytes;
     private final long offsetsFullBytes;
     /**
-     * Set once a request of this schedule needed a search phase past the sweep: from then on the
-     * pooled scratch grows to hold them too, so they stop allocating per request. Schedules whose
-     * sweep always reaches the bound never pay for that memory.
+     * Set once a request of this schedule needed a search phase past the sweep: from then on its
+     * requests borrow scratch large enough for them too, so they stop allocating per request.
+     * Schedules whose sweep always reaches the bound never ask for that memory.
      */
     private volatile boolean offsetsNeedSearch;
-    /** Addresses of the bucket arrays above, taken once: the buffers are fields, so they stay valid. */
-    private final long defOffsetsAddress;
-    private final long freeOffsetsAddress;
-    private final long freeOwnersAddress;
-    private final long ownerValueAddress;
-    private final long ownerDefAddress;
-    private final long ownerUseEndAddress;
-    /** Scratch of finished allocations, reused: one per thread planning at the same time. */
-    private final ConcurrentLinkedQueue<NativeScratch> scratchPool = new ConcurrentLinkedQueue<>();
+    /**
+     * Every array of the schedule, in one Java array: it crosses pinned for the call with the
+     * index of each array in it, checked by the C++ code. On the Java heap, a schedule maps no
+     * fresh memory (a direct buffer per schedule did: 68 page faults per 10k-owner compile).
+     */
+    private final int[] schedule;
+    private final int defOffsetsAt;
+    private final int freeOffsetsAt;
+    private final int freeOwnersAt;
+    private final int ownerValueAt;
+    private final int ownerDefAt;
+    private final int ownerUseEndAt;
 
-    private NativeCompiledGraph(int numValues, int numPositions, IntBuffer order,
+    private NativeCompiledGraph(int numValues, int numPositions, int[] schedule, IntBuffer order,
                                 IntBuffer ownerValue, IntBuffer ownerDef, IntBuffer ownerUseEnd,
                                 IntBuffer defOffsets, IntBuffer freeOffsets, IntBuffer freeOwners) {
         super("native", numValues, numPositions, order, ownerValue, ownerDef, ownerUseEnd);
-        this.defOffsets = defOffsets;
-        this.freeOffsets = freeOffsets;
-        this.freeOwners = freeOwners;
         this.scratchBytes = MemplanNative.memplan_allocate_scratch_bytes(numOwners);
         this.offsetsSweepBytes = NativeEngine.offsetsScratchBytes(numOwners, Math.max(numPositions, 1), false);
         this.offsetsFullBytes = NativeEngine.offsetsScratchBytes(numOwners, Math.max(numPositions, 1), true);
-        this.defOffsetsAddress = MemplanNative.memplan_address(defOffsets);
-        this.freeOffsetsAddress = MemplanNative.memplan_address(freeOffsets);
-        this.freeOwnersAddress = MemplanNative.memplan_address(freeOwners);
-        this.ownerValueAddress = MemplanNative.memplan_address(ownerValue);
-        this.ownerDefAddress = MemplanNative.memplan_address(ownerDef);
-        this.ownerUseEndAddress = MemplanNative.memplan_address(ownerUseEnd);
+        this.schedule = schedule;
+        this.defOffsetsAt = defOffsets.arrayOffset();
+        this.freeOffsetsAt = freeOffsets.arrayOffset();
+        this.freeOwnersAt = freeOwners.arrayOffset();
+        this.ownerValueAt = ownerValue.arrayOffset();
+        this.ownerDefAt = ownerDef.arrayOffset();
+        this.ownerUseEndAt = ownerUseEnd.arrayOffset();
     }
 
     /** Runs the native compile on a graph the caller validated, and checks what comes back. */
@@ -59,14 +55,16 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
         int v = g.numValues();
         int n = g.numNodes();
         int p = g.numPositions();
-        // The graph and the owner-sized outputs live in one malloc'd block, freed as soon as the
-        // compile returns: fresh direct buffers would be zeroed and held until a GC.
+        // The graph and the owner-sized outputs live in one block borrowed from the pool and given
+        // back as soon as the compile returns: fresh direct buffers would be zeroed, mapped anew
+        // and held until a GC.
         long bytes = NativeBlock.intBytes(g.inputOffsets().length) + NativeBlock.intBytes(g.inputs().length)
                 + NativeBlock.intBytes(g.outputOffsets().length) + NativeBlock.intBytes(g.outputs().length)
                 + NativeBlock.intBytes(valueRoot.length) + NativeBlock.intBytes(g.valueFlags().length)
                 + NativeBlock.intBytes(n) + 4 * NativeBlock.intBytes(v) + 2 * NativeBlock.intBytes(p + 1)
                 + NativeBlock.intBytes(2);
-        try (NativeBlock block = new NativeBlock(bytes)) {
+        NativeBlock block = NativeBlockPool.SHARED.take(bytes);
+        try {
             IntBuffer inputOffsets = block.copy(g.inputOffsets());
             IntBuffer inputs = block.copy(g.inputs());
             IntBuffer outputOffsets = block.copy(g.outputOffsets());
@@ -94,7 +92,7 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
             if (owners < 0 || owners > v) {
                 throw new IllegalStateException("native compile reported " + owners + " owners for " + v + " values");
             }
-            // What the schedule keeps moves to right-sized direct buffers, checked once here.
+            // What the schedule keeps moves to one right-sized Java array, checked once here.
             Kept kept = new Kept(n + 2 * (p + 1) + 4 * owners);
             IntBuffer defs = kept.copy(defOffsets, p + 1);
             IntBuffer frees = kept.copy(freeOffsets, p + 1);
@@ -109,8 +107,10 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
                     throw new IllegalStateException("native compile returned an owner id out of range at " + i);
                 }
             }
-            return new NativeCompiledGraph(v, p, kept.copy(order, n), values, kept.copy(ownerDef, owners),
+            return new NativeCompiledGraph(v, p, kept.array, kept.copy(order, n), values, kept.copy(ownerDef, owners),
                     kept.copy(ownerUseEnd, owners), defs, frees, freed);
+        } finally {
+            NativeBlockPool.SHARED.give(block);
         }
     }
 
@@ -118,16 +118,15 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
         return MemplanNative.memplan_address(buffer);
     }
 
-    /**
-     * The direct memory a schedule keeps, one allocation sliced into its arrays: each
-     * {@code allocateDirect} zeroes its memory and registers a cleaner.
-     */
+    /** The arrays a schedule keeps, in one Java array sliced into them. */
     private static final class Kept {
+        final int[] array;
         private final IntBuffer memory;
         private int used;
 
         Kept(int ints) {
-            memory = DirectBuffers.ints(ints);
+            array = new int[ints];
+            memory = IntBuffer.wrap(array);
         }
 
         /** The first {@code n} ints of {@code from}, in the next {@code n} ints of this memory. */
@@ -174,50 +173,37 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
         return DirectBuffers.longs(numOwners);
     }
 
-    /** Scratch of a finished request, or a new one; give it back to {@code scratchPool} when done. */
-    private NativeScratch takeScratch() {
-        NativeScratch scratch = scratchPool.poll();
-        return scratch != null ? scratch : new NativeScratch(numOwners, scratchBytes);
-    }
-
     /**
-     * Only memplan's own memory reaches C++: the caller's buffer (perhaps a mapping of a file that
-     * can shrink) is copied into scratch, and the copy checked, so no other thread can change it
-     * after. Returns the copy's address.
+     * Reads the sizes C++ refused, to name the one at fault as the Java engine would (a negative
+     * size, or the owner where the sum overflows); then reports the code itself.
      */
-    private long checkedCopy(NativeScratch scratch, LongBuffer ownerSizes) {
-        long address = scratch.copySizes(ownerSizes, numOwners);
-        SizeChecks.check(scratch.sizes(numOwners), numOwners);
-        return address;
+    private static void refused(int rc, String call, NativeScratch scratch, int numOwners) {
+        if (rc == MemplanNative.BAD_ARGUMENT || rc == MemplanNative.OVERFLOW) {
+            SizeChecks.check(scratch.sizes(), numOwners);
+        }
+        check(rc, call);
     }
 
     @Override
     public Allocation allocate(LongBuffer ownerSizes) {
         SizeChecks.requireCount(ownerSizes, numOwners);
-        NativeScratch scratch = takeScratch();
-        IntBuffer ownerSlot = null;
-        try {
-            long sizesAddress = checkedCopy(scratch, ownerSizes);
-            // The plan keeps the slot of each owner where the C++ code writes it: no copy.
-            ownerSlot = DirectSlabs.allocate(Math.multiplyExact(numOwners, Integer.BYTES)).asIntBuffer();
-            int rc = MemplanNative.memplan_allocate(numValues, numOwners, numPositions, defOffsetsAddress,
-                    freeOffsetsAddress, freeOwnersAddress, ownerValueAddress, sizesAddress,
-                    MemplanNative.memplan_address(ownerSlot), 0L, scratch.capacityAddress(), scratch.statsAddress(),
-                    scratch.treapAddress(), scratch.treapBytes);
-            check(rc, "allocate");
+        // The plan keeps the slot of each owner where the C++ code wrote it: a Java array, no copy.
+        int[] ownerSlot = new int[numOwners];
+        try (NativeScratch scratch = NativeScratch.forSlots(numOwners, scratchBytes)) {
+            long sizesAddress = scratch.copySizes(ownerSizes);
+            int rc = MemplanNative.memplan_schedule_allocate(numValues, numOwners, numPositions, schedule,
+                    schedule.length, defOffsetsAt, freeOffsetsAt, freeOwnersAt, ownerValueAt, sizesAddress, ownerSlot,
+                    ownerSlot.length, scratch.capacityAddress(), scratch.statsAddress(), scratch.workAddress(),
+                    scratch.workBytes());
+            if (rc != MemplanNative.OK) {
+                refused(rc, "allocate", scratch, numOwners);
+            }
             int numSlots = (int) scratch.stat(MemplanNative.STAT_NUM_SLOTS);
             // Capacities are one per slot, usually few: copied out of the scratch sized for the worst case.
-            LongBuffer capacity = DirectSlabs.allocate(numSlots * Long.BYTES).asLongBuffer();
-            capacity.put(scratch.capacities(numSlots)).flip();
             return new Allocation(numSlots, scratch.stat(MemplanNative.STAT_PEAK_BYTES),
                     scratch.stat(MemplanNative.STAT_NAIVE_BYTES), scratch.stat(MemplanNative.STAT_LOWER_BOUND_BYTES),
-                    ownerSlot.asReadOnlyBuffer(), capacity.asReadOnlyBuffer());
-        } finally {
-            // The native call read these through raw addresses: keep them alive until it returned.
-            Reference.reachabilityFence(ownerSizes);
-            Reference.reachabilityFence(ownerSlot);
-            Reference.reachabilityFence(this);
-            scratchPool.offer(scratch);
+                    IntBuffer.wrap(ownerSlot).asReadOnlyBuffer(),
+                    LongBuffer.wrap(scratch.capacities(numSlots)).asReadOnlyBuffer());
         }
     }
 
@@ -225,29 +211,24 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
     public OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort) {
         SizeChecks.requireCount(ownerSizes, numOwners);
         IntervalChecks.requireEffort(effort);
-        NativeScratch scratch = takeScratch();
-        LongBuffer ownerOffset = null;
-        try {
-            long sizesAddress = checkedCopy(scratch, ownerSizes);
-            // The plan keeps each owner's offset where the C++ code writes it: no copy.
-            ownerOffset = DirectSlabs.allocate(Math.multiplyExact(numOwners, Long.BYTES)).asLongBuffer();
-            int rc = MemplanNative.memplan_offsets_plan(numOwners, numPositions, ownerDefAddress, ownerUseEndAddress,
-                    sizesAddress, effort, MemplanNative.memplan_address(ownerOffset), scratch.statsAddress(),
-                    scratch.offsetsScratchAddress(offsetsNeedSearch ? offsetsFullBytes : offsetsSweepBytes),
-                    scratch.offsetsScratchBytes());
-            check(rc, "offsets plan");
+        // The plan keeps each owner's offset where the C++ code wrote it: a Java array, no copy.
+        long[] ownerOffset = new long[numOwners];
+        try (NativeScratch scratch = NativeScratch.forOffsets(numOwners,
+                offsetsNeedSearch ? offsetsFullBytes : offsetsSweepBytes)) {
+            long sizesAddress = scratch.copySizes(ownerSizes);
+            int rc = MemplanNative.memplan_schedule_offsets_plan(numOwners, numPositions, schedule, schedule.length,
+                    ownerDefAt, ownerUseEndAt, sizesAddress, effort, ownerOffset, ownerOffset.length,
+                    scratch.statsAddress(), scratch.workAddress(), scratch.workBytes());
+            if (rc != MemplanNative.OK) {
+                refused(rc, "offsets plan", scratch, numOwners);
+            }
             if (scratch.stat(MemplanNative.OFFSETS_STAT_RAN_SEARCH) == 1) {
                 offsetsNeedSearch = true;
             }
             return new OffsetAllocation(scratch.stat(MemplanNative.OFFSETS_STAT_PEAK_BYTES),
                     scratch.stat(MemplanNative.OFFSETS_STAT_NAIVE_BYTES),
                     scratch.stat(MemplanNative.OFFSETS_STAT_LOWER_BOUND_BYTES),
-                    ownerOffset.asReadOnlyBuffer());
-        } finally {
-            Reference.reachabilityFence(ownerSizes);
-            Reference.reachabilityFence(ownerOffset);
-            Reference.reachabilityFence(this);
-            scratchPool.offer(scratch);
+                    LongBuffer.wrap(ownerOffset).asReadOnlyBuffer());
         }
     }
 }

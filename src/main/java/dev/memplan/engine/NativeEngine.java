@@ -90,23 +90,24 @@ public final class NativeEngine implements PlanningEngine {
         IntervalChecks.check(numPositions, def, useEnd, sizes, effort);
         int n = sizes.length;
         long scratchBytes = offsetsScratchBytes(n, numPositions, true);
-        try (NativeBlock block = new NativeBlock(2 * NativeBlock.intBytes(n) + 2 * NativeBlock.longBytes(n)
-                + NativeBlock.longBytes(MemplanNative.NUM_STATS) + NativeBlock.byteBytes(scratchBytes))) {
+        long[] out = new long[n]; // written in place by the C++ code
+        NativeBlock block = NativeBlockPool.SHARED.take(2 * NativeBlock.intBytes(n) + NativeBlock.longBytes(n)
+                + NativeBlock.longBytes(MemplanNative.NUM_STATS) + NativeBlock.byteBytes(scratchBytes));
+        try {
             IntBuffer defs = block.copy(def);
             IntBuffer ends = block.copy(useEnd);
             LongBuffer size = block.longs(n).put(sizes).clear();
-            LongBuffer offset = block.longs(n);
             LongBuffer stats = block.longs(MemplanNative.NUM_STATS);
+            long rest = block.remaining();
             int rc = MemplanNative.memplan_offsets_plan(n, numPositions, MemplanNative.memplan_address(defs),
-                    MemplanNative.memplan_address(ends), MemplanNative.memplan_address(size), effort,
-                    MemplanNative.memplan_address(offset), MemplanNative.memplan_address(stats),
-                    MemplanNative.memplan_address(block.bytes(scratchBytes)), scratchBytes);
+                    MemplanNative.memplan_address(ends), MemplanNative.memplan_address(size), effort, out,
+                    MemplanNative.memplan_address(stats), block.rest(), rest);
             NativeCompiledGraph.check(rc, "offsets plan");
-            long[] out = new long[n];
-            offset.get(0, out);
             return new OffsetAllocation(stats.get(MemplanNative.OFFSETS_STAT_PEAK_BYTES),
                     stats.get(MemplanNative.OFFSETS_STAT_NAIVE_BYTES),
                     stats.get(MemplanNative.OFFSETS_STAT_LOWER_BOUND_BYTES), LongBuffer.wrap(out).asReadOnlyBuffer());
+        } finally {
+            NativeBlockPool.SHARED.give(block);
         }
     }
 }

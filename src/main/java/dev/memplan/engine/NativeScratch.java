@@ -2,98 +2,100 @@
 package dev.memplan.engine;
 
 import java.nio.LongBuffer;
-import org.bytedeco.javacpp.BytePointer;
 
 /**
- * What one native allocation needs besides its result, reused across the allocations of a
- * schedule so that a request neither allocates nor zeroes native memory for it: the free-set
- * treap, the checked copy of the sizes (no caller's buffer reaches C++), every slot's capacity
- * (at most one slot per owner), the four totals, and the offsets planner's working memory. The
- * memory is malloc'd by JavaCPP, never zeroed, and freed when the scratch becomes unreachable.
+ * What one native allocation needs besides its result, in a block borrowed from
+ * {@link NativeBlockPool#SHARED} for the call and given back after, so a request neither maps nor
+ * zeroes native memory: the four totals, the checked copy of the sizes (no caller's buffer
+ * reaches C++), every slot's capacity (slots plans: at most one slot per owner), then the C++
+ * code's working memory (the free-set treap, or the offsets planner's arrays) to the block's end.
  */
-final class NativeScratch {
-    final long treapBytes;
-    /**
-     * Sizes, capacities, totals and treap in one malloc'd block: one JavaCPP allocation. Held
-     * here because the views below do not keep it alive.
-     */
+final class NativeScratch implements AutoCloseable {
+    private static final int SIZES = MemplanNative.NUM_STATS;
+
     private final NativeBlock block;
-    private final long treapAddress;
-    private final long sizesAddress;
+    private final LongBuffer longs;
+    private final int numOwners;
     private final long capacityAddress;
-    private final long statsAddress;
-    /** Only the thread holding this scratch touches it (the pool hands it to one request at a time). */
-    private BytePointer offsetsWork;
-    private final LongBuffer sizesView;
-    private final LongBuffer capacityView;
-    private final LongBuffer statsView;
+    private final long workAddress;
+    private final long workBytes;
 
-    NativeScratch(int numOwners, long treapBytes) {
-        this.treapBytes = treapBytes;
-        this.block = new NativeBlock(2 * NativeBlock.longBytes(numOwners)
-                + NativeBlock.longBytes(MemplanNative.NUM_STATS) + NativeBlock.byteBytes(treapBytes));
-        this.sizesView = block.longs(numOwners);
-        this.capacityView = block.longs(numOwners);
-        this.statsView = block.longs(MemplanNative.NUM_STATS);
-        this.sizesAddress = MemplanNative.memplan_address(sizesView);
-        this.capacityAddress = MemplanNative.memplan_address(capacityView);
-        this.statsAddress = MemplanNative.memplan_address(statsView);
-        this.treapAddress = MemplanNative.memplan_address(block.bytes(treapBytes));
+    private NativeScratch(int numOwners, boolean withCapacities, long workBytes) {
+        long head = NativeBlock.longBytes(SIZES) + NativeBlock.longBytes(numOwners)
+                + (withCapacities ? NativeBlock.longBytes(numOwners) : 0);
+        this.block = NativeBlockPool.SHARED.take(head + NativeBlock.byteBytes(workBytes));
+        this.numOwners = numOwners;
+        this.longs = block.longView();
+        if (SIZES + 2L * numOwners > longs.capacity()) {
+            NativeBlockPool.SHARED.give(block);
+            throw new IllegalArgumentException("too many owners (" + numOwners + ") for one native plan");
+        }
+        block.skip(NativeBlock.longBytes(SIZES) + NativeBlock.longBytes(numOwners));
+        this.capacityAddress = withCapacities ? block.skip(NativeBlock.longBytes(numOwners)) : 0;
+        this.workBytes = block.remaining();
+        this.workAddress = block.rest();
     }
 
-    long treapAddress() {
-        return treapAddress;
+    /** Scratch for a slots plan: totals, sizes, capacities, and {@code treapBytes} of treap. */
+    static NativeScratch forSlots(int numOwners, long treapBytes) {
+        return new NativeScratch(numOwners, true, treapBytes);
     }
 
-    /** Copies {@code n} sizes from {@code from} (any buffer) and returns their address. */
-    long copySizes(LongBuffer from, int n) {
-        sizesView.clear();
+    /** Scratch for an offsets plan: totals, sizes, and at least {@code workBytes} for the planner. */
+    static NativeScratch forOffsets(int numOwners, long workBytes) {
+        return new NativeScratch(numOwners, false, workBytes);
+    }
+
+    /**
+     * Copies the {@code numOwners} sizes from {@code from}'s position (any buffer: heap, direct,
+     * either byte order, read-only, a mapped file) and returns the copy's address. The C++ code
+     * checks the copy, which no other thread can change.
+     */
+    long copySizes(LongBuffer from) {
         try {
-            sizesView.put(from.duplicate().limit(from.position() + n));
+            longs.put(SIZES, from, from.position(), numOwners);
         } catch (InternalError e) {
             throw SizeChecks.faulted(e);
         }
-        return sizesAddress;
+        return block.address() + (long) SIZES * Long.BYTES;
     }
 
-    /** The first {@code n} sizes last copied, as a read-only view (for checking them in Java). */
-    LongBuffer sizes(int n) {
-        return sizesView.duplicate().clear().limit(n).asReadOnlyBuffer();
+    /** The sizes last copied, as a read-only view (to name the size at fault when C++ refuses them). */
+    LongBuffer sizes() {
+        return longs.duplicate().limit(SIZES + numOwners).position(SIZES).slice().asReadOnlyBuffer();
+    }
+
+    long statsAddress() {
+        return block.address();
+    }
+
+    long stat(int i) {
+        return longs.get(i);
     }
 
     long capacityAddress() {
         return capacityAddress;
     }
 
-    /**
-     * The offsets planner's scratch of at least {@code bytes} bytes, made on the first offsets plan
-     * (a schedule planned only as slots never pays for it), replaced when a larger one is asked
-     * for, and reused otherwise.
-     */
-    long offsetsScratchAddress(long bytes) {
-        if (offsetsWork == null || offsetsWork.capacity() < bytes) {
-            if (offsetsWork != null) {
-                offsetsWork.close();
-            }
-            offsetsWork = new BytePointer(bytes);
-        }
-        return offsetsWork.address();
+    /** The capacities of the first {@code numSlots} slots, as written by the allocation. */
+    long[] capacities(int numSlots) {
+        long[] out = new long[numSlots];
+        longs.get(SIZES + numOwners, out, 0, numSlots);
+        return out;
     }
 
-    long offsetsScratchBytes() {
-        return offsetsWork.capacity();
+    /** The C++ code's working memory: the rest of the block, 8-byte aligned. */
+    long workAddress() {
+        return workAddress;
     }
 
-    long statsAddress() {
-        return statsAddress;
+    long workBytes() {
+        return workBytes;
     }
 
-    long stat(int i) {
-        return statsView.get(i);
-    }
-
-    /** The capacities of the first {@code numSlots} slots, as written by the last allocation. */
-    LongBuffer capacities(int numSlots) {
-        return capacityView.duplicate().limit(numSlots);
+    /** Gives the block back to the pool. */
+    @Override
+    public void close() {
+        NativeBlockPool.SHARED.give(block);
     }
 }

@@ -43,6 +43,10 @@ public final class Report {
     }
 
     private final Map<String, Point> points = new LinkedHashMap<>();
+    /** Bytes allocated (-prof gc) and minor page faults (-prof PageFaultProfiler) per op, by point key. */
+    private final Map<String, double[]> perOp = new LinkedHashMap<>();
+    /** ColdStartBenchmark: per engine, strategy and method, each fork's single-shot times in ns. */
+    private final Map<String, List<List<Double>>> coldStart = new TreeMap<>();
     private String jvm = "";
 
     public static void main(String[] args) throws IOException {
@@ -84,6 +88,17 @@ public final class Report {
                 strategy = OFFSETS;
             }
             JsonNode metric = result.path("primaryMetric");
+            if (className.endsWith("ColdStartBenchmark")) {
+                double unit = nanosPer(metric.path("scoreUnit").asText());
+                List<List<Double>> forks = coldStart.computeIfAbsent(method + "|" + engine + "|" + strategy,
+                        k -> new ArrayList<>());
+                for (JsonNode fork : metric.path("rawData")) {
+                    List<Double> shots = new ArrayList<>();
+                    fork.forEach(x -> shots.add(x.asDouble() * unit));
+                    forks.add(shots);
+                }
+                continue;
+            }
             List<Double> scores = new ArrayList<>();
             for (JsonNode fork : metric.path("rawData")) {
                 for (JsonNode s : fork) {
@@ -96,6 +111,12 @@ public final class Report {
             double median = median(scores) * nanosPer(metric.path("scoreUnit").asText());
             Point p = new Point(method, kind, owners, engine, strategy, median, scores.size());
             points.put(key(method, kind, owners, engine, strategy), p);
+            JsonNode secondary = result.path("secondaryMetrics");
+            if (secondary.has("gc.alloc.rate.norm") || secondary.has("faults.minor.norm")) {
+                perOp.put(key(method, kind, owners, engine, strategy), new double[] {
+                        secondary.path("gc.alloc.rate.norm").path("score").asDouble(Double.NaN),
+                        secondary.path("faults.minor.norm").path("score").asDouble(Double.NaN)});
+            }
             jvm = result.path("vmName").asText() + " " + result.path("vmVersion").asText();
         }
     }
@@ -171,8 +192,68 @@ public final class Report {
                         + time(nat) + " | " + time(java) + " | " + ratio(nat, Optional.of(t)) + " |");
             }
         }
+        printPerOp(out);
+        printColdStart(out);
         out.println();
         printTargets(out);
+    }
+
+    /** Heap bytes and minor page faults per operation, where the run had the profilers on. */
+    private void printPerOp(PrintStream out) {
+        if (perOp.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.println("Per operation: heap bytes allocated (`-prof gc`, gc.alloc.rate.norm) and minor page faults"
+                + " (`-prof dev.memplan.bench.PageFaultProfiler`).");
+        out.println();
+        out.println("| benchmark | graph | owners | strategy | native B/op | java B/op | native faults/op"
+                + " | java faults/op |");
+        out.println("|---|---|---:|---|---:|---:|---:|---:|");
+        TreeMap<String, Point> rows = new TreeMap<>(rowOrder());
+        for (String k : perOp.keySet()) {
+            Point p = points.get(k);
+            rows.putIfAbsent(rowKey(p), p);
+        }
+        for (Point p : rows.values()) {
+            double[] n = perOp.getOrDefault(key(p.method(), p.kind(), p.owners(), "native", p.strategy()),
+                    new double[] {Double.NaN, Double.NaN});
+            double[] j = perOp.getOrDefault(key(p.method(), p.kind(), p.owners(), "java", p.strategy()),
+                    new double[] {Double.NaN, Double.NaN});
+            out.println(String.format(Locale.ROOT, "| %s | %s | %s | %s | %,.0f | %,.0f | %.1f | %.1f |", p.method(),
+                    p.kind(), owners(p.owners()), p.strategy(), n[0], j[0], n[1], j[1]));
+        }
+    }
+
+    /**
+     * ColdStartBenchmark: the first plan of each fresh JVM (median over forks), and the first 100
+     * plans: the first, the median, the 90th percentile and the slowest of all forks' plans, and
+     * the median over forks of the 100 plans' total.
+     */
+    private void printColdStart(PrintStream out) {
+        if (coldStart.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.println("Cold start (`ColdStartBenchmark`, single shots in fresh JVMs on a compiled schedule; times per plan).");
+        out.println();
+        out.println("| plans | engine | strategy | forks | first | median | p90 | slowest | all 100, median over forks |");
+        out.println("|---|---|---|---:|---:|---:|---:|---:|---:|");
+        for (Map.Entry<String, List<List<Double>>> e : coldStart.entrySet()) {
+            String[] k = e.getKey().split("\\|");
+            List<List<Double>> forks = e.getValue();
+            List<Double> firsts = forks.stream().map(f -> f.get(0)).toList();
+            List<Double> all = forks.stream().flatMap(List::stream).sorted().toList();
+            List<Double> totals = forks.stream().map(f -> f.stream().mapToDouble(Double::doubleValue).sum()).toList();
+            String total = k[0].equals("first100Plans") ? nanos(median(totals)) : "-";
+            out.println("| " + k[0] + " | " + k[1] + " | " + k[2] + " | " + forks.size() + " | " + nanos(median(firsts))
+                    + " | " + nanos(median(all)) + " | " + nanos(all.get((int) Math.floor(0.9 * (all.size() - 1))))
+                    + " | " + nanos(all.get(all.size() - 1)) + " | " + total + " |");
+        }
+    }
+
+    private static String nanos(double ns) {
+        return time(Optional.of(new Point("", "", 0, "", "", ns, 1)));
     }
 
     private void printTargets(PrintStream out) {
@@ -204,6 +285,28 @@ public final class Report {
         }
         nativeVersusJava(out, SLOTS, 0);
         printOffsetTargets(out);
+        printNativeTargets(out);
+    }
+
+    /** Issue 20: the native path pays for itself (java / native, so above 1 means native is faster). */
+    private void printNativeTargets(PrintStream out) {
+        for (String kind : List.of("transformer", "resnet", "chain")) {
+            for (String st : List.of(SLOTS, OFFSETS)) {
+                target(out, "java / native allocate, " + kind + ", " + st + ", 10k owners >= 1.5",
+                        get("allocate", kind, 10_000, "java", st), get("allocate", kind, 10_000, "native", st),
+                        r -> r >= 1.5);
+            }
+        }
+        for (String st : List.of(SLOTS, OFFSETS)) {
+            List<List<Double>> nat = coldStart.get("firstPlan|native|" + st);
+            List<List<Double>> java = coldStart.get("firstPlan|java|" + st);
+            if (nat != null && java != null) {
+                double n = median(nat.stream().map(f -> f.get(0)).toList());
+                double j = median(java.stream().map(f -> f.get(0)).toList());
+                out.println(String.format(Locale.ROOT, "| java / native first plan of a fresh JVM, %s, 10k owners >= 5"
+                        + " | %.2f | %s |", st, j / n, j / n >= 5 ? "yes" : "**no**"));
+            }
+        }
     }
 
     /** Issue 8: offsets beside slots, the 1M transformer, growth on the wide DAG, native vs java. */
