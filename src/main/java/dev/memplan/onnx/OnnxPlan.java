@@ -16,7 +16,8 @@ import java.util.OptionalLong;
  * @param schedule       the outer graph's compiled schedule
  * @param result         the outer graph's plan, or deferred with the owners of unknown size
  * @param controlFlow    per If/Loop/Scan node, its bodies' needs
- * @param unboundSymbols symbols the graph (or a body) uses that {@code bindings} leaves out
+ * @param unboundSymbols symbols the graph (or a body) uses that {@code bindings} leaves out; never a
+ *                       derived symbol ({@link ImportedGraph#derivedSymbols()}): its free symbols are listed
  */
 public record OnnxPlan(ImportedGraph imported, Map<String, Long> bindings, Schedule schedule, PlanResult result,
                        List<NodeNeed> controlFlow, List<String> unboundSymbols) {

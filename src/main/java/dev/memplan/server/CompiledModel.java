@@ -324,7 +324,8 @@ public final class CompiledModel implements Reservation {
         }
         List<String> unbound = new ArrayList<>();
         for (String s : symbols) {
-            if (!frozen.containsKey(s)) {
+            // a derived symbol is not to bind: the free symbols it is made of are listed instead
+            if (!frozen.containsKey(s) && !imported.derivedSymbols().containsKey(s)) {
                 unbound.add(s);
             }
         }
