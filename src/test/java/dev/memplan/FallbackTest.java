@@ -2,6 +2,7 @@
 package dev.memplan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.testing.EngineProbe;
@@ -91,6 +92,8 @@ class FallbackTest {
         assertTrue(run.stdout().startsWith("unavailable=the native engine cannot load: no native library for"
                 + " platform windows-arm64"), run.stdout());
         assertTrue(run.stdout().contains("use --engine java (or -Dmemplan.engine=java)"), run.stdout());
+        assertFalse(run.stdout().contains("Error") || run.stdout().contains("Exception"),
+                "the reason is said in words, without a Java class name: " + run.stdout());
     }
 
     @Test
@@ -106,8 +109,10 @@ class FallbackTest {
         assertEquals("engine=java slots=2", auto.stdout(), auto.toString());
         Run nat = probe(withoutJavacpp, "-Dmemplan.engine=native");
         assertEquals(EngineProbe.UNAVAILABLE, nat.exitCode(), nat.toString());
-        assertTrue(nat.stdout().contains("NoClassDefFoundError: org/bytedeco/javacpp/Loader")
+        assertTrue(nat.stdout().contains("the JavaCPP jar is not on the class path")
                 && nat.stdout().contains("use --engine java"), nat.stdout());
+        assertFalse(nat.stdout().contains("Error") || nat.stdout().contains("org/bytedeco"),
+                "the reason is said in words, without a Java class name: " + nat.stdout());
     }
 
     /** The control: on this platform (in the native run) the same probe plans natively. */

@@ -47,8 +47,18 @@ public final class NativeEngine implements PlanningEngine {
         if (t == null) {
             return "available";
         }
-        return "no native library for platform " + platform() + " (" + t.getClass().getSimpleName()
-                + (t.getMessage() == null ? "" : ": " + t.getMessage()) + ")";
+        return "no native library for platform " + platform() + " (" + whyNotLoaded(t) + ")";
+    }
+
+    /** Why the library did not load, in words: a user sees this, so it names no Java class. */
+    private static String whyNotLoaded(Throwable t) {
+        if (t instanceof NoClassDefFoundError || t instanceof ClassNotFoundException) {
+            return "the JavaCPP jar is not on the class path";
+        }
+        if (t instanceof UnsatisfiedLinkError && t.getMessage() != null) {
+            return "the library did not link: " + t.getMessage();
+        }
+        return "the library did not load";
     }
 
     /** The JavaCPP platform name of this JVM, e.g. {@code linux-x86_64}. */
