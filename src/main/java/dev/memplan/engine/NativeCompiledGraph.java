@@ -38,8 +38,9 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
 
     private NativeCompiledGraph(int numValues, int numPositions, IntBuffer order,
                                 IntBuffer ownerValue, IntBuffer ownerDef, IntBuffer ownerUseEnd,
-                                IntBuffer defOffsets, IntBuffer freeOffsets, IntBuffer freeOwners) {
-        super("native", numValues, numPositions, order, ownerValue, ownerDef, ownerUseEnd);
+                                IntBuffer defOffsets, IntBuffer freeOffsets, IntBuffer freeOwners,
+                                IntBuffer valueBuffer) {
+        super("native", numValues, numPositions, order, ownerValue, ownerDef, ownerUseEnd, valueBuffer);
         this.defOffsets = defOffsets;
         this.freeOffsets = freeOffsets;
         this.freeOwners = freeOwners;
@@ -55,7 +56,7 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
     }
 
     /** Runs the native compile on a graph the caller validated, and checks what comes back. */
-    static NativeCompiledGraph compile(FlatGraph g, int[] valueRoot, boolean includeGraphInputs) {
+    static NativeCompiledGraph compile(FlatGraph g, int[] valueRoot, int[] inPlaceMask, boolean includeGraphInputs) {
         int v = g.numValues();
         int n = g.numNodes();
         int p = g.numPositions();
@@ -64,8 +65,8 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
         long bytes = NativeBlock.intBytes(g.inputOffsets().length) + NativeBlock.intBytes(g.inputs().length)
                 + NativeBlock.intBytes(g.outputOffsets().length) + NativeBlock.intBytes(g.outputs().length)
                 + NativeBlock.intBytes(valueRoot.length) + NativeBlock.intBytes(g.valueFlags().length)
-                + NativeBlock.intBytes(n) + 4 * NativeBlock.intBytes(v) + 2 * NativeBlock.intBytes(p + 1)
-                + NativeBlock.intBytes(2);
+                + NativeBlock.intBytes(n) + 5 * NativeBlock.intBytes(v) + 2 * NativeBlock.intBytes(p + 1)
+                + NativeBlock.intBytes(2) + (inPlaceMask == null ? 0 : NativeBlock.intBytes(v));
         try (NativeBlock block = new NativeBlock(bytes)) {
             IntBuffer inputOffsets = block.copy(g.inputOffsets());
             IntBuffer inputs = block.copy(g.inputs());
@@ -73,6 +74,8 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
             IntBuffer outputs = block.copy(g.outputs());
             IntBuffer roots = block.copy(valueRoot);
             IntBuffer flags = block.copy(g.valueFlags());
+            long mask = inPlaceMask == null ? 0 : address(block.copy(inPlaceMask)); // 0: no in-place reuse
+            IntBuffer valueBuffer = block.ints(v);
             IntBuffer order = block.ints(n);
             IntBuffer ownerValue = block.ints(v);
             IntBuffer ownerDef = block.ints(v);
@@ -82,10 +85,10 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
             IntBuffer freeOwners = block.ints(v);
             IntBuffer counts = block.ints(2);
             int rc = MemplanNative.memplan_compile(v, n, address(inputOffsets), address(inputs),
-                    address(outputOffsets), address(outputs), address(roots), address(flags),
+                    address(outputOffsets), address(outputs), address(roots), address(flags), mask,
                     includeGraphInputs ? 1 : 0, address(order), address(ownerValue), address(ownerDef),
                     address(ownerUseEnd), address(defOffsets), address(freeOffsets), address(freeOwners),
-                    address(counts), address(counts) + Integer.BYTES);
+                    address(valueBuffer), address(counts), address(counts) + Integer.BYTES);
             if (rc == MemplanNative.CYCLE) {
                 throw new GraphCycleException(counts.get(1));
             }
@@ -95,7 +98,7 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
                 throw new IllegalStateException("native compile reported " + owners + " owners for " + v + " values");
             }
             // What the schedule keeps moves to right-sized direct buffers, checked once here.
-            Kept kept = new Kept(n + 2 * (p + 1) + 4 * owners);
+            Kept kept = new Kept(n + 2 * (p + 1) + 4 * owners + v);
             IntBuffer defs = kept.copy(defOffsets, p + 1);
             IntBuffer frees = kept.copy(freeOffsets, p + 1);
             checkOffsets(defs, p, owners, "def");
@@ -109,8 +112,15 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
                     throw new IllegalStateException("native compile returned an owner id out of range at " + i);
                 }
             }
+            IntBuffer buffers = kept.copy(valueBuffer, v);
+            for (int i = 0; i < v; i++) {
+                int b = buffers.get(i);
+                if (b < 0 || b >= v || buffers.get(b) != b) {
+                    throw new IllegalStateException("native compile returned value buffer " + b + " for value " + i);
+                }
+            }
             return new NativeCompiledGraph(v, p, kept.copy(order, n), values, kept.copy(ownerDef, owners),
-                    kept.copy(ownerUseEnd, owners), defs, frees, freed);
+                    kept.copy(ownerUseEnd, owners), defs, frees, freed, buffers);
         }
     }
 
