@@ -547,6 +547,7 @@ inline long long naive_lower_bound(int positions, const std::vector<int>& def, c
 
 // Each test file's cases, run in this order by memplan_core_test.cpp.
 void run_compile_tests();
+void run_in_place_links_tests();
 void run_compile_helpers_tests();
 void run_slots_allocate_tests();
 void run_treap_priority_tests();
