@@ -33,10 +33,13 @@ record InPlaceSavings(boolean enabled, int values, long peakWithout, long boundW
                 plan.peakBytes());
     }
 
-    /** {@code off}, or {@code 27 values in an input's buffer, saved 2,379,776 B (peak 6,308,352 B and bound 6,308,352 B without)}. */
+    /** {@code off}, {@code on, no value could take an input's buffer}, or {@code 27 values in an input's buffer, saved 2,379,776 B (peak 6,308,352 B and bound 6,308,352 B without)}. */
     String line() {
         if (!enabled) {
             return "off";
+        }
+        if (values == 0) {
+            return "on, no value could take an input's buffer";
         }
         return String.format(Locale.ROOT, "%,d value%s in an input's buffer, saved %,d B (peak %,d B and bound %,d B"
                 + " without)", values, values == 1 ? "" : "s", peakWithout - peak, peakWithout, boundWithout);
