@@ -11,7 +11,8 @@
  * inside the module.
  *
  * <p>Optional modules, read only when present: {@code com.fasterxml.jackson.databind} (JSON files),
- * {@code com.github.benmanes.caffeine} ({@code PlanCache}), {@code info.picocli} (command line).
+ * {@code com.github.benmanes.caffeine} ({@code PlanCache}),
+ * {@code micrometer.core} ({@code MemplanMetrics}), {@code info.picocli} (command line).
  * Protobuf is relocated into this jar ({@code dev.memplan.shaded.protobuf}); the
  * {@code com.google.protobuf} requirement below is for compiling only.
  */
@@ -22,10 +23,10 @@ module dev.memplan {
     requires static com.google.protobuf;
     // not transitive: javac would then demand Jackson from every consumer (src/it/module-path-consumer)
     requires static com.fasterxml.jackson.databind;
-    requires static com.fasterxml.jackson.dataformat.csv; // the command line's pack command
     requires static com.github.benmanes.caffeine;
+    requires static micrometer.core; // MemplanMetrics only
     requires static info.picocli;
-    requires static java.logging; // the command line only
+    requires static java.logging; // the relocated protobuf (GeneratedMessage) holds a java.util.logging Logger
 
     exports dev.memplan;
     exports dev.memplan.draw;

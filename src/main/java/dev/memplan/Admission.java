@@ -16,8 +16,35 @@ public final class Admission {
     }
 
     /**
+     * What an admission search found.
+     *
+     * @param largest      the largest fitting value, or empty when even 1 does not fit
+     * @param searchedUpTo the top of the range searched: {@code max}, or the model's limit where
+     *                     that is lower
+     * @param modelLimit   the largest value the model accepts for the symbol
+     *                     ({@link Reservation#limit}), empty when it imposes none
+     */
+    public record Answer(OptionalLong largest, long searchedUpTo, OptionalLong modelLimit) {
+
+        /** {@return true when the model's limit, not {@code max}, bounded the search} */
+        public boolean limitedByModel() {
+            return modelLimit.isPresent() && modelLimit.getAsLong() == searchedUpTo;
+        }
+
+        @Override
+        public String toString() {
+            String top = limitedByModel() ? searchedUpTo + " (the model's limit)" : String.valueOf(searchedUpTo);
+            return largest.isPresent() ? "largest fitting " + largest.getAsLong() + " of at most " + top
+                    : "nothing fits, not even 1 (searched up to " + top + ")";
+        }
+    }
+
+    /**
      * The largest value of {@code symbol} in {@code [1, max]} whose plan, with the other symbols at
-     * {@code others}, reserves at most {@code budgetBytes}; empty when even 1 does not fit.
+     * {@code others}, reserves at most {@code budgetBytes}; empty when even 1 does not fit. Only
+     * values the model accepts are searched: the range stops at the model's limit
+     * ({@link Reservation#limit}, MiniLM's {@code sequence_length <= 512}); {@link #search} says
+     * whether the limit bounded the answer.
      *
      * <p>Sizes never shrink as a symbol grows, so the plan made at the answer is valid for every
      * request at or below it (with either strategy: an offsets plan's placed ranges only shrink): a
@@ -27,10 +54,11 @@ public final class Admission {
      * monotone in the symbol (an offsets plan at a larger length can happen to pack better), so the
      * search relies on no monotonicity for soundness: it keeps the invariant
      * {@code peak(fits) <= budget < peak(over)} and only ever answers a value whose own plan was
-     * made and found to fit (1 and {@code max} are planned first), so the answer always fits the
+     * made and found to fit (1 and the top are planned first), so the answer always fits the
      * budget and the next value does not. Where the peak is not monotone, a larger value further
      * up may fit too: the answer is then a largest fitting value of its neighbourhood, not
-     * necessarily of the whole range.
+     * necessarily of the whole range. A candidate the model rejects in another way (a relation it
+     * breaks, a size that overflows) counts as not fitting.
      *
      * @param schedule the compiled graph or model to plan on
      * @param symbol the symbol to search over
@@ -38,22 +66,50 @@ public final class Admission {
      * @param budgetBytes the bytes a request may reserve
      * @param max the largest value to consider, >= 1
      * @return the largest fitting value, or empty when 1 does not fit
-     * @throws IllegalArgumentException when a symbol other than {@code symbol} is left unbound
+     * @throws IllegalArgumentException when {@code max} is below 1 or a symbol other than
+     *                                  {@code symbol} is left unbound
      * @throws InvalidSizeException     when the sizes overflow even at {@code symbol = 1}
+     * @throws MemplanException         when the model rejects {@code others} with {@code symbol = 1}
+     *                                  (a {@code BindingConflictException} naming the node)
      */
     public static OptionalLong largestFitting(Reservation schedule, String symbol, Map<String, Long> others,
                                               long budgetBytes, long max) {
+        return search(schedule, symbol, others, budgetBytes, max).largest();
+    }
+
+    /**
+     * {@link #largestFitting}, with the range it searched and the model's limit.
+     *
+     * @param schedule the compiled graph or model to plan on
+     * @param symbol the symbol to search over
+     * @param others bindings of every other symbol
+     * @param budgetBytes the bytes a request may reserve
+     * @param max the largest value to consider, >= 1
+     * @return the answer
+     * @throws IllegalArgumentException when {@code max} is below 1, the model's limit is below 1, or
+     *                                  a symbol other than {@code symbol} is left unbound
+     * @throws InvalidSizeException     when the sizes overflow even at {@code symbol = 1}
+     * @throws MemplanException         when the model rejects {@code others} with {@code symbol = 1}
+     */
+    public static Answer search(Reservation schedule, String symbol, Map<String, Long> others, long budgetBytes,
+                                long max) {
         if (max < 1) {
             throw new IllegalArgumentException("max must be >= 1, got " + max);
         }
-        if (peakAt(schedule, symbol, others, 1) > budgetBytes) {
-            return OptionalLong.empty();
+        OptionalLong limit = schedule.limit(symbol);
+        long top = limit.isPresent() ? Math.min(max, limit.getAsLong()) : max;
+        if (top < 1) {
+            throw new IllegalArgumentException("the model accepts no " + symbol + " >= 1 (its limit is "
+                    + limit.getAsLong() + ")");
         }
-        if (fits(schedule, symbol, others, max, budgetBytes)) {
-            return OptionalLong.of(max);
+        if (peakAt(schedule, symbol, others, 1) > budgetBytes) {
+            return new Answer(OptionalLong.empty(), top, limit);
+        }
+        if (fits(schedule, symbol, others, top, budgetBytes)) {
+            return new Answer(OptionalLong.of(top), top, limit);
         }
         long fits = 1; // peak(fits) <= budget < peak(over)
-        long over = max;
+        long over = top;
         while (over - fits > 1) {
             long mid = fits + (over - fits) / 2;
             if (fits(schedule, symbol, others, mid, budgetBytes)) {
@@ -62,19 +118,21 @@ public final class Admission {
                 over = mid;
             }
         }
-        return OptionalLong.of(fits);
+        return new Answer(OptionalLong.of(fits), top, limit);
     }
 
     /**
-     * Whether the plan at {@code symbol = value} fits; sizes too large for a 64-bit count fit no
-     * budget (1 fitted, so it is {@code value} that made them overflow).
+     * Whether the plan at {@code symbol = value} fits; sizes too large for a 64-bit count, or a
+     * value the model rejects, fit no budget (1 was accepted, so it is {@code value} at fault).
      */
     private static boolean fits(Reservation schedule, String symbol, Map<String, Long> others, long value,
                                 long budgetBytes) {
         try {
             return peakAt(schedule, symbol, others, value) <= budgetBytes;
-        } catch (InvalidSizeException e) {
-            return false;
+        } catch (EngineUnavailableException e) {
+            throw e;
+        } catch (MemplanException e) {
+            return false; // an overflowing size, or a relation of the model the value breaks
         }
     }
 

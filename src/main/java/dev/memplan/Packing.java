@@ -17,7 +17,7 @@ import java.util.Arrays;
  * {@code upper - 1}, in order), which keeps every overlap and adds none.
  *
  * <pre>{@code
- * Packing.Result r = Packing.pack(lower, upper, sizes, Packing.DEFAULT_EFFORT, EngineMode.AUTO);
+ * Packing.Result r = Packing.pack(lower, upper, sizes, Packing.defaultEffort(sizes.length), EngineMode.AUTO);
  * long arena = r.arenaBytes(); // offsets: r.offset(i)
  * }</pre>
  */
@@ -28,7 +28,41 @@ public final class Packing {
      */
     public static final int DEFAULT_EFFORT = 8;
 
+    /**
+     * The search work {@link #defaultEffort} allows, in buffer decodes (one decode places every
+     * buffer once): a search at effort {@code e >= 2} decodes all {@code n} buffers up to
+     * {@code 3 + 64 * (e - 1)} times (the three rank orders, then the rank swaps), so its work grows
+     * with {@code n} times that count. About two million buffer decodes take a few seconds.
+     */
+    public static final long DEFAULT_WORK_BUDGET = 1L << 21;
+
+    /** Rank orders the offsets planner decodes, and rank swaps per effort unit above 1 (OffsetPlanner's). */
+    private static final long RANK_DECODES = 3;
+    private static final long SWAPS_PER_EFFORT = 64;
+
     private Packing() {
+    }
+
+    /**
+     * The effort {@code memplan pack} uses for {@code buffers} buffers unless told otherwise: the
+     * highest effort up to {@link #DEFAULT_EFFORT} whose search stays within
+     * {@link #DEFAULT_WORK_BUDGET} buffer decodes, and at least 1 (the sweep and the fit, no
+     * repeated decodes: {@code O(n log n)}). Small problems (the hard-packing samples, a graph's
+     * few thousand tensors) search at effort 8; from about 5,000 buffers the effort steps down, to
+     * 1 from about 31,000, so a default pack of any size finishes in seconds. Deterministic: it
+     * depends on the count alone, so both engines plan with the same effort.
+     *
+     * @param buffers the number of buffers, {@code >= 0}
+     * @return an effort in {@code [1, DEFAULT_EFFORT]}
+     */
+    public static int defaultEffort(int buffers) {
+        for (int effort = DEFAULT_EFFORT; effort > 1; effort--) {
+            long decodes = RANK_DECODES + SWAPS_PER_EFFORT * (effort - 1);
+            if (decodes * Math.max(buffers, 1) <= DEFAULT_WORK_BUDGET) {
+                return effort;
+            }
+        }
+        return 1;
     }
 
     /**

@@ -32,4 +32,15 @@ public interface Reservation {
      * @return symbol names, in first-use order
      */
     java.util.Set<String> symbolNames();
+
+    /**
+     * The largest value {@code symbol} may take, where the graph or model imposes one (MiniLM's
+     * {@code sequence_length <= 512}); {@link Admission} never searches past it.
+     *
+     * @param symbol a symbol name
+     * @return the limit, or empty when there is none (the default)
+     */
+    default OptionalLong limit(String symbol) {
+        return OptionalLong.empty();
+    }
 }

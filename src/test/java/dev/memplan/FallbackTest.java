@@ -2,7 +2,6 @@
 package dev.memplan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.testing.EngineProbe;
@@ -19,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Where the native library cannot load, {@code auto} falls back to Java and {@code native} fails
@@ -65,8 +65,22 @@ class FallbackTest {
         Run run = probe(testClassPath(), UNSUPPORTED, "-Dmemplan.engine=auto");
         assertEquals(0, run.exitCode(), run.toString());
         assertEquals("engine=java slots=2", run.stdout(), run.toString());
-        assertTrue(run.stderr().contains("memplan engine auto: using the Java engine (no native library for platform"
-                + " windows-arm64"), "auto says once which engine it chose and why: " + run.stderr());
+        assertEquals("", run.stderr(), "a library is quiet by default: the choice is logged at debug level");
+    }
+
+    /** The choice is logged through the platform logger, at debug level: visible when logging asks for it. */
+    @Test
+    @Timeout(120)
+    void autoLogsItsChoiceAtDebugLevel(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("logging.properties");
+        Files.writeString(config, "handlers=java.util.logging.ConsoleHandler\n"
+                + "java.util.logging.ConsoleHandler.level=ALL\ndev.memplan.level=FINE\n");
+        Run run = probe(testClassPath(), UNSUPPORTED, "-Dmemplan.engine=auto",
+                "-Djava.util.logging.config.file=" + config);
+        assertEquals("engine=java slots=2", run.stdout(), run.toString());
+        assertEquals(1, run.stderr().split("memplan engine auto: using the Java engine \\(no native library for"
+                + " platform windows-arm64", -1).length - 1, "auto says once which engine it chose and why: "
+                + run.stderr());
     }
 
     @Test
@@ -103,6 +117,6 @@ class FallbackTest {
         NativeRequirement.requireNativeEngine();
         Run run = probe(testClassPath(), "-Dmemplan.engine=auto");
         assertEquals("engine=native slots=2", run.stdout(), run.toString());
-        assertFalse(run.stderr().contains("using the Java engine"), run.stderr());
+        assertEquals("", run.stderr(), "nothing on stderr: the choice is logged at debug level");
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.cli;
 
+import dev.memplan.io.TerminalText;
 import picocli.CommandLine;
 
 /**

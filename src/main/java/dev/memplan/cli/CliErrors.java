@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.cli;
 
+import dev.memplan.io.TerminalText;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;
@@ -68,6 +69,15 @@ final class CliErrors {
             return "Invalid value for option '" + option.longestName() + "': expected one of " + names
                     + " but was '" + e.getValue() + "'";
         }
+        if (e.getCause() != null && arg != null && !arg.type().isEnum()
+                && e.getMessage() != null && e.getMessage().contains("cannot convert")) {
+            // picocli's conversion message names the Java type and its exception: say it in words
+            String what = arg instanceof OptionSpec option ? "option '" + option.longestName() + "'"
+                    : arg.paramLabel();
+            return "Invalid value for " + what + ": '" + e.getValue() + "' is not "
+                    + (java.nio.file.Path.class.isAssignableFrom(arg.type()) ? "a file name this system accepts"
+                    : "a valid " + arg.paramLabel());
+        }
         return e.getMessage() == null ? "invalid command line" : e.getMessage();
     }
 
@@ -94,8 +104,10 @@ final class CliErrors {
             err.println(command + ": " + outOfMemory("it"));
             code = ExitCode.OUT_OF_MEMORY;
         } else {
-            err.println(TerminalText.escape(command + ": internal error: " + t
-                    + (verbose ? "" : "; this is a bug: rerun with --verbose and report the output")));
+            // no exception class or message: --verbose prints them, with the stack trace
+            err.println(TerminalText.escape(command + ": internal error"
+                    + (verbose ? " (a bug in memplan; report what follows)"
+                    : "; this is a bug: rerun with --verbose and report the output")));
             code = ExitCode.INTERNAL;
         }
         if (verbose) {

@@ -11,6 +11,7 @@ import dev.memplan.Strategy;
 import dev.memplan.generate.GeneratedGraph;
 import dev.memplan.generate.TransformerConfig;
 import dev.memplan.generate.TransformerGenerator;
+import dev.memplan.io.TerminalText;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.Locale;

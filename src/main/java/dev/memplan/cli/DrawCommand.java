@@ -13,6 +13,7 @@ import dev.memplan.draw.HtmlWriter;
 import dev.memplan.draw.Picture;
 import dev.memplan.draw.PictureBuilder;
 import dev.memplan.draw.SvgWriter;
+import dev.memplan.io.TerminalText;
 import dev.memplan.json.GraphFile;
 import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.OnnxPlan;
@@ -79,25 +80,33 @@ final class DrawCommand implements Callable<Integer> {
             MemPlan.engineName(options.engine()); // fail once, up front, when native cannot load
             Picture picture = picture(strategies, bindings, options);
             String text = svg ? SvgWriter.write(picture, picture.layouts().get(0).name()) : HtmlWriter.write(picture);
-            Files.writeString(output, text, StandardCharsets.UTF_8);
+            try {
+                Files.writeString(output, text, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return fail(err, "cannot write " + output + ": " + ReadErrors.describeWrite(e), ExitCode.INPUT, e);
+            }
             out.println("memplan: drew " + picture.owners().size() + " tensors of " + TerminalText.escape(label) + " ("
                     + String.join(" and ", picture.layouts().stream().map(l -> l.name()).toList()) + " plan"
                     + (picture.layouts().size() > 1 ? "s" : "") + ") to " + TerminalText.escape(output.toString()));
             out.flush();
             return ExitCode.OK;
         } catch (EngineUnavailableException e) {
-            return fail(err, e.getMessage(), ExitCode.INPUT);
+            return fail(err, e.getMessage(), ExitCode.INPUT, e);
         } catch (DeferredPlanException e) {
-            return fail(err, CliErrors.aboutFile(label, e.getMessage()), ExitCode.DEFERRED);
+            return fail(err, CliErrors.aboutFile(label, e.getMessage()), ExitCode.DEFERRED, null);
         } catch (MemplanException | IllegalArgumentException e) {
-            return fail(err, CliErrors.aboutFile(label, e.getMessage()), ExitCode.INPUT);
+            return fail(err, CliErrors.aboutFile(label, e.getMessage()), ExitCode.INPUT, e);
         } catch (IOException e) {
-            return fail(err, label + ": " + ReadErrors.describe(e), ExitCode.INPUT);
+            return fail(err, label + ": " + ReadErrors.describe(e), ExitCode.INPUT, e);
         }
     }
 
-    private static int fail(PrintWriter err, String problem, int exit) {
+    /** One escaped line; with {@code --verbose}, the stack trace of {@code cause} after it. */
+    private int fail(PrintWriter err, String problem, int exit, Throwable cause) {
         err.println("memplan: " + TerminalText.escape(problem));
+        if (cause != null && CliErrors.verbose(spec.commandLine().getParseResult())) {
+            cause.printStackTrace(err);
+        }
         err.flush();
         return exit;
     }
@@ -111,15 +120,20 @@ final class DrawCommand implements Callable<Integer> {
             if (!imported.name().isEmpty()) {
                 title = title + " (" + imported.name() + ")";
             }
+            Map<String, Long> withValues = GraphLoader.withValues(imported, bindings, planning.inputValues());
             List<OnnxPlan> plans = new ArrayList<>();
             for (Strategy s : strategies) {
-                OnnxPlan plan = OnnxPlanner.plan(imported, bindings, options.withStrategy(s));
+                OnnxPlan plan = OnnxPlanner.plan(imported, withValues, options.withStrategy(s));
                 if (!(plan.result() instanceof PlanResult.Complete)) {
                     throw deferred(plan.unboundSymbols());
                 }
                 plans.add(plan);
             }
             return PictureBuilder.ofOnnx(title, plans);
+        }
+        if (!planning.inputValues().isEmpty()) {
+            throw new MemplanException("--value gives the inputs of ONNX models; this is a graph file, whose"
+                    + " sizes only symbols give (use --bind)");
         }
         GraphFile graph = GraphLoader.load(file);
         List<ActivationPlan> plans = new ArrayList<>();
@@ -152,7 +166,8 @@ final class DrawCommand implements Callable<Integer> {
         if (name.endsWith(".svg")) {
             return "svg";
         }
-        throw new CommandLine.ParameterException(spec.commandLine(), "-o " + TerminalText.escape(output.toString())
+        // CliErrors escapes the whole usage message once
+        throw new CommandLine.ParameterException(spec.commandLine(), "-o " + output
                 + ": name a .html file (interactive page) or a .svg file (static picture)");
     }
 

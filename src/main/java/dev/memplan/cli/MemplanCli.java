@@ -5,8 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -26,9 +24,6 @@ import picocli.CommandLine.Spec;
                 DrawCommand.class, OpsCommand.class,
                 CommandLine.HelpCommand.class})
 public final class MemplanCli implements Callable<Integer> {
-    /** Keeps the logger configured (java.util.logging holds loggers weakly). */
-    private static final Logger MEMPLAN_LOG = Logger.getLogger("dev.memplan");
-
     @Spec
     private CommandSpec spec;
 
@@ -54,9 +49,6 @@ public final class MemplanCli implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        // The output names the engine; the library's one-time "auto chose ..." log line would only
-        // repeat it on stderr.
-        MEMPLAN_LOG.setLevel(Level.WARNING);
         System.exit(commandLine().execute(args));
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
+import dev.memplan.json.JsonOutput;
 import dev.memplan.json.OnnxPlanJson;
 import dev.memplan.json.PlanJson;
 import dev.memplan.onnx.OnnxPlan;
@@ -18,7 +19,7 @@ import java.io.UncheckedIOException;
  * admission figure. Written in one pass: the plan's fields, then the report's tree, into one object.
  */
 final class OnnxJson {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = JsonOutput.mapper();
 
     private OnnxJson() {
     }

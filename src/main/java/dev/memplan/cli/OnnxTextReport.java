@@ -4,6 +4,7 @@ package dev.memplan.cli;
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanResult;
 import dev.memplan.Strategy;
+import dev.memplan.io.TerminalText;
 import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.InferenceFailure;
 import dev.memplan.onnx.OnnxPlan;
@@ -15,9 +16,10 @@ import java.util.Locale;
 import java.util.OptionalLong;
 
 /**
- * The text format of {@code memplan plan} for an ONNX model: the same facts as the library's
- * {@link OnnxReport#text}, in the units of the graph report ({@code 1,572,864 B  1.50 MiB}), with
- * every name from the model escaped for the terminal.
+ * The one text rendering of an ONNX plan's report ({@code memplan plan}'s text format): the facts
+ * of {@link OnnxReport} and the plan, in the units of the graph report ({@code 1,572,864 B  1.50 MiB}),
+ * with every name from the model escaped for the terminal once ({@link TerminalText}). The JSON
+ * rendering is {@code OnnxPlanJson}.
  */
 final class OnnxTextReport {
     private OnnxTextReport() {
@@ -34,6 +36,11 @@ final class OnnxTextReport {
         for (InferenceFailure f : imp.inferenceFailures()) {
             out.println("inference  failed (" + f.stage() + ") at " + TerminalText.escape(f.node()) + ": "
                     + TerminalText.escape(f.message()));
+        }
+        for (String node : plan.upperBoundBranches()) {
+            out.println("upper bnd  " + TerminalText.escape(node) + " (If): its condition is unknown at these bindings;"
+                    + " both branches planned, each output at the larger shape (give what the condition reads"
+                    + " with --value or --bind)");
         }
         if (!(plan.result() instanceof PlanResult.Complete c)) {
             List<String> unbound = new ArrayList<>();

@@ -5,9 +5,11 @@ import dev.memplan.EngineUnavailableException;
 import dev.memplan.MemplanException;
 import dev.memplan.Packing;
 import dev.memplan.PlanOptions;
+import dev.memplan.io.TerminalText;
 import java.io.IOException;
 import java.io.PrintWriter;
 import dev.memplan.io.InputFiles;
+import dev.memplan.io.PackingCsv;
 import java.io.Reader;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -46,15 +48,17 @@ final class PackCommand implements Callable<Integer> {
 
     @Option(names = "--effort", paramLabel = "N",
             description = "How hard the planner searches, 0 to " + PlanOptions.MAX_EFFORT
-                    + ", counted in iterations so results are deterministic (default: " + Packing.DEFAULT_EFFORT + ").")
-    private int effort = Packing.DEFAULT_EFFORT;
+                    + ", counted in iterations so results are deterministic (default: " + Packing.DEFAULT_EFFORT
+                    + ", lowered for large problems so the search stays within a fixed work budget, down to 1"
+                    + " from about 31,000 buffers).")
+    private Integer effort;
 
     @Mixin
     private EngineOption engine;
 
     @Override
     public Integer call() {
-        if (effort < 0 || effort > PlanOptions.MAX_EFFORT) {
+        if (effort != null && (effort < 0 || effort > PlanOptions.MAX_EFFORT)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--effort must be in [0, "
                     + PlanOptions.MAX_EFFORT + "], got " + effort);
         }
@@ -68,24 +72,26 @@ final class PackCommand implements Callable<Integer> {
         } catch (CharacterCodingException e) {
             return fail(err, "it is not UTF-8 text; save it as UTF-8");
         } catch (IOException e) {
-            return fail(err, TerminalText.escape(ReadErrors.describe(e)));
+            return fail(err, ReadErrors.describe(e));
         }
         Packing.Result r;
+        int chosen;
         try {
-            r = Packing.pack(problem.lower(), problem.upper(), problem.sizes(), effort, engine.mode());
+            chosen = effort != null ? effort : Packing.defaultEffort(problem.sizes().length);
+            r = Packing.pack(problem.lower(), problem.upper(), problem.sizes(), chosen, engine.mode());
         } catch (EngineUnavailableException e) {
-            err.println("memplan: " + e.getMessage());
+            err.println("memplan: " + TerminalText.escape(e.getMessage()));
             err.flush();
-            return 1;
+            return ExitCode.INPUT;
         }
         try {
             PackingCsv.write(problem, r.offsets(), out);
         } catch (IOException e) {
-            return fail(err, "cannot write the result (" + TerminalText.escape(String.valueOf(e.getMessage())) + ")");
+            return fail(err, "cannot write the result (" + e.getMessage() + ")");
         }
         out.flush();
-        err.println(String.format(Locale.ROOT, "memplan: %s: %d buffers, arena %d bytes, lower bound %d bytes%s",
-                TerminalText.escape(file.toString()), r.size(), r.arenaBytes(), r.lowerBoundBytes(), r.lowerBoundBytes() > 0
+        err.println(String.format(Locale.ROOT, "memplan: %s: %d buffers, effort %d, arena %d bytes, lower bound %d bytes%s",
+                TerminalText.escape(file.toString()), r.size(), chosen, r.arenaBytes(), r.lowerBoundBytes(), r.lowerBoundBytes() > 0
                         ? String.format(Locale.ROOT, ", arena/bound %.4f", (double) r.arenaBytes() / r.lowerBoundBytes())
                         : ""));
         err.flush();
@@ -99,8 +105,7 @@ final class PackCommand implements Callable<Integer> {
     }
 
     private int fail(PrintWriter err, String problem) {
-        // problems quote what they cite from the file already (PackingCsv.quote): escape the name only
-        err.println("memplan: " + TerminalText.escape(file.toString()) + ": " + problem);
+        err.println("memplan: " + TerminalText.escape(file.toString() + ": " + problem));
         err.flush();
         return BAD_INPUT;
     }

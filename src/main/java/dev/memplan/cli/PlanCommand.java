@@ -7,6 +7,7 @@ import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
 import dev.memplan.draw.TextTimeline;
+import dev.memplan.io.TerminalText;
 import dev.memplan.json.PlanJson;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -96,9 +97,13 @@ final class PlanCommand implements Callable<Integer> {
             Path file = files.get(i);
             String label = file.toString();
             try {
-                PlannedFile p = GraphLoader.plan(file, bindings, options, planning.importOptions());
+                PlannedFile p = GraphLoader.plan(file, bindings, planning.inputValues(), options,
+                        planning.importOptions());
                 known.addAll(p.onnx() != null ? p.onnx().imported().symbols().keySet()
                         : p.schedule().graph().symbols().keySet());
+                if (p.onnx() != null) { // a value symbol may be bound with --bind too
+                    p.onnx().imported().valueSymbols().values().forEach(known::addAll);
+                }
                 if (!(p.result() instanceof PlanResult.Complete)) {
                     deferred.add(label);
                 }
@@ -111,7 +116,7 @@ final class PlanCommand implements Callable<Integer> {
                 trace(verbose, e, err);
             } catch (RuntimeException e) {
                 failures.add(CliErrors.aboutFile(label, e instanceof MemplanException ? e.getMessage()
-                        : "internal error: " + e + "; this is a bug: rerun with --verbose and report the output"));
+                        : "internal error; this is a bug: rerun with --verbose and report the output"));
                 exit = Math.max(exit, e instanceof MemplanException ? ExitCode.INPUT : ExitCode.INTERNAL);
                 trace(verbose, e, err);
             } catch (IOException e) {
@@ -194,11 +199,9 @@ final class PlanCommand implements Callable<Integer> {
         if (unmatched.isEmpty()) {
             return null;
         }
-        List<String> symbols = new ArrayList<>();
-        for (String k : known) {
-            symbols.add(TerminalText.escape(k));
-        }
-        return "--bind " + TerminalText.escape(String.join(", ", unmatched))
+        // raw: CliErrors escapes the whole usage message once, so each name reads as --bind takes it
+        List<String> symbols = new ArrayList<>(known);
+        return "--bind " + String.join(", ", unmatched)
                 + (unmatched.size() == 1 ? " matches" : " match") + " no symbol of "
                 + (numFiles > 1 ? "any of the graphs" : "the graph")
                 + (known.isEmpty() ? " (there are none)" : "; the symbols are " + String.join(", ", symbols));

@@ -28,6 +28,11 @@ final class PlanningOptions {
             description = "Binds a symbol (a named dim such as batch or seq) to N >= 0. Repeatable.")
     private List<Binding> binds = new ArrayList<>();
 
+    @Option(names = "--value", paramLabel = "NAME=V[,V...]", converter = InputValue.Converter.class,
+            description = "ONNX models: the value of a small integer or bool input (a sample rate, a flag),"
+                    + " folded like a constant so If conditions and sizes that read it resolve; >= 0. Repeatable.")
+    private List<InputValue> values = new ArrayList<>();
+
     @Option(names = "--include-graph-inputs",
             description = "Graph inputs own bytes too (by default the caller owns its input buffers).")
     private boolean includeGraphInputs;
@@ -70,6 +75,24 @@ final class PlanningOptions {
             if (previous != null && previous != b.value()) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--bind " + b.symbol()
                         + " is given twice, as " + previous + " and " + b.value() + "; bind each symbol once");
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The input values ({@code --value}), by input name, in the order given.
+     *
+     * @throws CommandLine.ParameterException when an input is given twice with different values
+     */
+    Map<String, long[]> inputValues() {
+        Map<String, long[]> out = new LinkedHashMap<>();
+        for (InputValue v : values) {
+            long[] previous = out.putIfAbsent(v.input(), v.values());
+            if (previous != null && !java.util.Arrays.equals(previous, v.values())) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--value " + v.input()
+                        + " is given twice, as " + java.util.Arrays.toString(previous) + " and "
+                        + java.util.Arrays.toString(v.values()) + "; give each input once");
             }
         }
         return out;

@@ -7,7 +7,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 
-/** Says in a few words, without Java class names, why a file could not be read. */
+/** Says in a few words, without Java class names, why a file could not be read or written. */
 final class ReadErrors {
     private ReadErrors() {
     }
@@ -26,5 +26,19 @@ final class ReadErrors {
             return "cannot read it (" + f.getReason() + ")";
         }
         return "cannot read it (" + (e.getMessage() != null ? e.getMessage() : "an I/O error") + ")";
+    }
+
+    /** Why a file could not be written: the reason alone, e.g. "permission denied". */
+    static String describeWrite(IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return "its folder does not exist";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileSystemException f && f.getReason() != null) {
+            return f.getReason();
+        }
+        return e.getMessage() != null ? e.getMessage() : "an I/O error";
     }
 }

@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memplan.MemplanException;
+import dev.memplan.io.TerminalText;
+import dev.memplan.json.JsonOutput;
 import dev.memplan.json.OnnxPlanJson;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.ViewPolicy;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -38,6 +44,11 @@ final class SymbolsCommand implements Callable<Integer> {
             description = "text (one symbol per line) or json (an array) (default: ${DEFAULT-VALUE}).")
     private OutputFormat format;
 
+    @Option(names = "--value", paramLabel = "NAME=V[,V...]", converter = InputValue.Converter.class,
+            description = "The value of a small integer or bool input, as for plan: the If branches it decides"
+                    + " are taken, and the symbols only the other branches use are not listed. Repeatable.")
+    private List<InputValue> values = new ArrayList<>();
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -49,14 +60,25 @@ final class SymbolsCommand implements Callable<Integer> {
                         + " are the string dims of its shapes");
             }
             ImportedGraph imported = GraphLoader.importOnnx(model, new ImportOptions(true, ViewPolicy.ORT));
-            symbols = OnnxPlanJson.symbols(imported, Map.of());
+            Map<String, long[]> given = new LinkedHashMap<>();
+            values.forEach(v -> given.put(v.input(), v.values()));
+            Map<String, Long> valueBindings = GraphLoader.withValues(imported, Map.of(), given);
+            ImportedGraph shown = imported.forBindings(valueBindings);
+            symbols = OnnxPlanJson.symbols(shown, valueBindings);
+            valueSymbols(shown, valueBindings, symbols);
         } catch (MemplanException e) {
             err.println("memplan: " + TerminalText.escape(CliErrors.aboutFile(model.toString(), e.getMessage())));
             err.flush();
             return ExitCode.INPUT;
         }
         if (format == OutputFormat.JSON) {
-            out.println(new ObjectMapper().createObjectNode().put("model", model.toString()).set("symbols", symbols));
+            ObjectMapper json = JsonOutput.mapper();
+            try {
+                out.println(json.writeValueAsString(json.createObjectNode().put("model", model.toString())
+                        .set("symbols", symbols)));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("a tree of strings always writes", e);
+            }
         } else {
             for (int i = 0; i < symbols.size(); i++) {
                 ObjectNode s = (ObjectNode) symbols.get(i);
@@ -67,5 +89,34 @@ final class SymbolsCommand implements Callable<Integer> {
         }
         out.flush();
         return ExitCode.OK;
+    }
+
+    /**
+     * Says which listed symbols are input values, and lists those only If conditions read (no shape
+     * uses them, but giving them decides a branch).
+     */
+    private static void valueSymbols(ImportedGraph imported, Map<String, Long> bound, ArrayNode symbols) {
+        Map<String, String> origins = new LinkedHashMap<>();
+        imported.valueSymbols().forEach((input, names) -> names.forEach(n -> origins.put(n, "value of input '"
+                + input + "': give it with --value " + input + "=" + (names.size() == 1 ? "N" : "N,N,..."))));
+        for (int i = 0; i < symbols.size(); i++) {
+            ObjectNode s = (ObjectNode) symbols.get(i);
+            String origin = origins.remove(s.get("name").asText());
+            if (origin != null) {
+                s.put("origin", origin);
+            }
+        }
+        String conditions = String.join(", ", imported.openConditions().values());
+        origins.forEach((name, origin) -> {
+            if (conditions.contains(name)) {
+                ObjectNode s = symbols.addObject().put("name", name);
+                if (bound.containsKey(name)) {
+                    s.put("bound", bound.get(name));
+                } else {
+                    s.putNull("bound");
+                }
+                s.put("origin", origin + "; an If condition reads it (" + conditions + ")");
+            }
+        });
     }
 }

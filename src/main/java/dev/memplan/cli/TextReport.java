@@ -8,6 +8,7 @@ import dev.memplan.Schedule;
 import dev.memplan.Strategy;
 import dev.memplan.Symbol;
 import dev.memplan.Value;
+import dev.memplan.io.TerminalText;
 import dev.memplan.json.PlanJson;
 import java.io.PrintWriter;
 import java.util.ArrayList;

@@ -1,47 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.draw;
 
+import dev.memplan.io.UnsafeChars;
+
 /**
- * Escapes names from input files for each output the pictures write. A tensor name may hold
- * anything: {@code </script>}, quotes, control characters, bidirectional overrides.
+ * The markup escape of the pictures (HTML and SVG): every name from an input file goes through
+ * {@link #xml} once, where it is written. A tensor name may hold anything: {@code </script>},
+ * quotes, control characters, bidirectional overrides. The page's data is JSON written by the one
+ * JSON escape ({@code dev.memplan.json}), then made safe inside a script by {@link #jsonForScript}.
+ * Terminal text is {@code dev.memplan.io.TerminalText}.
  */
 public final class Escape {
     private Escape() {
     }
 
     /**
-     * Text safe for a terminal: control characters (C0, DEL, C1), bidirectional controls and
-     * unpaired surrogates become visible {@code \}{@code uXXXX}; a backslash is doubled, so an
-     * escape in the output can only come from this method.
-     *
-     * @param s any text, e.g. a tensor name from a model file
-     * @return the text with every unsafe character escaped
-     */
-    public static String terminal(String s) {
-        StringBuilder out = null;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            boolean unsafe = c == '\\' || isUnsafe(s, i);
-            if (unsafe && out == null) {
-                out = new StringBuilder(s.length() + 8).append(s, 0, i);
-            }
-            if (out != null) {
-                if (c == '\\') {
-                    out.append("\\\\");
-                } else if (unsafe) {
-                    out.append(String.format("\\u%04x", (int) c));
-                } else {
-                    out.append(c);
-                }
-            }
-        }
-        return out == null ? s : out.toString();
-    }
-
-    /**
      * {@code s} as XML 1.0 character data, valid in text and in quoted attributes alike: markup
-     * characters become entities; characters XML cannot hold, and the controls {@link #terminal}
-     * escapes, become visible {@code \}{@code uXXXX}.
+     * characters become entities; characters XML cannot hold (U+FFFE, U+FFFF) and those of
+     * {@link UnsafeChars} (controls, invisible and bidi characters, unpaired surrogates) become
+     * visible {@code \}{@code uXXXX}, so the text is valid UTF-8 and shows what it holds.
      *
      * @param s any text
      * @return the text as XML character data
@@ -57,7 +34,7 @@ public final class Escape {
                 case '"' -> out.append("&quot;");
                 case '\'' -> out.append("&#39;");
                 default -> {
-                    if (isUnsafe(s, i) || c == '\uFFFE' || c == '\uFFFF') {
+                    if (UnsafeChars.isUnsafeAt(s, i) || c == '\uFFFE' || c == '\uFFFF') {
                         out.append(String.format("\\u%04x", (int) c));
                     } else {
                         out.append(c);
@@ -90,24 +67,5 @@ public final class Escape {
             }
         }
         return out.toString();
-    }
-
-    /** Control, bidirectional-control or unpaired surrogate character at {@code i}. */
-    private static boolean isUnsafe(String s, int i) {
-        char c = s.charAt(i);
-        if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
-            return true;
-        }
-        if ((c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069') || c == '\u200e' || c == '\u200f'
-                || c == '\u061c') {
-            return true;
-        }
-        if (Character.isHighSurrogate(c)) {
-            return i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1));
-        }
-        if (Character.isLowSurrogate(c)) {
-            return i == 0 || !Character.isHighSurrogate(s.charAt(i - 1));
-        }
-        return false;
     }
 }

@@ -33,7 +33,7 @@ public final class HtmlWriter {
         fills.put(STYLE, resource("timeline.css"));
         fills.put(SCRIPT, resource("timeline.js"));
         fills.put(TITLE, Escape.xml("memplan: " + picture.title()));
-        fills.put(DATA, Escape.jsonForScript(PictureJson.toJson(picture).toString()));
+        fills.put(DATA, Escape.jsonForScript(PictureJson.toText(picture)));
         return fill(resource("timeline.html"), fills);
     }
 

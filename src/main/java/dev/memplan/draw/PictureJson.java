@@ -4,6 +4,7 @@ package dev.memplan.draw;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memplan.json.JsonOutput;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,9 +15,18 @@ import java.util.Map;
  * the page and the SVG agree.
  */
 final class PictureJson {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = JsonOutput.mapper();
 
     private PictureJson() {
+    }
+
+    /** {@code picture} as JSON text, through the one JSON escape ({@link JsonOutput}). */
+    static String toText(Picture picture) {
+        try {
+            return MAPPER.writeValueAsString(toJson(picture));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("a tree of strings and numbers always writes", e);
+        }
     }
 
     /** {@code picture} as a JSON object. */

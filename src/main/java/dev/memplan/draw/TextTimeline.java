@@ -3,6 +3,7 @@ package dev.memplan.draw;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.Schedule;
+import dev.memplan.io.TerminalText;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -105,7 +106,7 @@ public final class TextTimeline {
             int o = owners.get(i);
             int v = s.ownerValue(o);
             out.append("  ").append(LETTERS.charAt(o % LETTERS.length())).append("  ")
-                    .append(Escape.terminal(s.graph().value(v).displayName())).append("  ")
+                    .append(TerminalText.escape(s.graph().value(v).displayName())).append("  ")
                     .append(ByteUnits.human(plan.sizeOf(v))).append(", positions ").append(s.def(o)).append('-')
                     .append(s.useEnd(o)).append('\n');
         }

@@ -1,3 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-/** Reading input files safely: only regular files, and knowing when a file changed while read. */
+/**
+ * Reading input files safely (only regular files, knowing when a file changed while read, the
+ * packing problems' CSV) and writing what came from them safely: {@link dev.memplan.io.UnsafeChars}
+ * says which characters no output writes raw, {@link dev.memplan.io.TerminalText} escapes terminal
+ * text.
+ */
 package dev.memplan.io;

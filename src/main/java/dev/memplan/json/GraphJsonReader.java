@@ -124,9 +124,10 @@ final class GraphJsonReader {
             readDocument();
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation() != null ? e.getLocation() : p.currentLocation();
-            String problem = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Invalid UTF-8")
-                    ? "the file is not UTF-8 (" + e.getOriginalMessage() + "); save it as UTF-8"
-                    : "malformed JSON: " + e.getOriginalMessage();
+            String reason = ParserMessages.plain(e.getOriginalMessage());
+            String problem = reason.startsWith("Invalid UTF-8")
+                    ? "the file is not UTF-8 (" + reason + "); save it as UTF-8"
+                    : "malformed JSON: " + reason;
             throw new GraphFileException(at.getLineNr(), at.getColumnNr(), JsonPaths.of(p.getParsingContext()),
                     problem, e);
         }

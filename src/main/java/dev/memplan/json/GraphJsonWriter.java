@@ -20,7 +20,7 @@ import java.util.Set;
  * graph is written without building a document tree.
  */
 final class GraphJsonWriter {
-    private static final JsonFactory FACTORY = JsonFactory.builder().build();
+    private static final JsonFactory FACTORY = JsonOutput.FACTORY;
 
     private GraphJsonWriter() {
     }

@@ -168,6 +168,8 @@ public final class OnnxPlanJson {
             ObjectNode n = cf.addObject();
             n.put("node", need.node().nodeName());
             n.put("op", need.node().opType());
+            // an If with both branches planned: its condition is unknown at these bindings
+            n.put("upperBound", plan.upperBoundBranches().contains(need.node().nodeName()));
             ArrayNode implicit = n.putArray("implicitInputs");
             need.node().implicitInputs().forEach(implicit::add);
             ArrayNode bodies = n.putArray("bodies");

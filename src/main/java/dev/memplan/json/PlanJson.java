@@ -31,7 +31,7 @@ import java.util.Arrays;
  * (the command line plans several files), {@code "file"} comes first.
  */
 public final class PlanJson {
-    private static final JsonFactory FACTORY = JsonFactory.builder().build();
+    private static final JsonFactory FACTORY = JsonOutput.FACTORY;
 
     private PlanJson() {
     }

@@ -14,6 +14,8 @@ import java.util.Map;
 /** A node's attributes by name, with typed getters that fall back to a default. */
 final class Attrs {
     private final Map<String, AttributeProto> byName = new HashMap<>();
+    /** The attribute a getter read last: what a failed shape rule could not use. */
+    private String lastRead;
 
     Attrs(NodeProto node) {
         for (AttributeProto a : node.getAttributeList()) {
@@ -21,27 +23,36 @@ final class Attrs {
         }
     }
 
+    /** {@return the name of the attribute read last, or null} */
+    String lastRead() {
+        return lastRead;
+    }
+
     boolean has(String name) {
         return byName.containsKey(name);
     }
 
     long getInt(String name, long dflt) {
+        lastRead = name;
         AttributeProto a = byName.get(name);
         return a == null || !a.hasI() ? dflt : a.getI();
     }
 
     float getFloat(String name, float dflt) {
+        lastRead = name;
         AttributeProto a = byName.get(name);
         return a == null || !a.hasF() ? dflt : a.getF();
     }
 
     String getString(String name, String dflt) {
+        lastRead = name;
         AttributeProto a = byName.get(name);
         return a == null || !a.hasS() ? dflt : a.getS().toString(StandardCharsets.UTF_8);
     }
 
     /** The ints, or null when the attribute is absent. */
     long[] getInts(String name) {
+        lastRead = name;
         AttributeProto a = byName.get(name);
         if (a == null) {
             return null;
@@ -54,6 +65,7 @@ final class Attrs {
     }
 
     float[] getFloats(String name) {
+        lastRead = name;
         AttributeProto a = byName.get(name);
         if (a == null) {
             return null;
@@ -66,11 +78,13 @@ final class Attrs {
     }
 
     TensorProto getTensor(String name) {
+        lastRead = name;
         AttributeProto a = byName.get(name);
         return a == null || !a.hasT() ? null : a.getT();
     }
 
     AttributeProto get(String name) {
+        lastRead = name;
         return byName.get(name);
     }
 

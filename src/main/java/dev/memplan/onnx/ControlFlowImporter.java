@@ -44,7 +44,11 @@ final class ControlFlowImporter {
         List<ImportedGraph> imported = new ArrayList<>();
         String op = node.getOpType();
         int numScanInputs = (int) attrs.getInt("num_scan_inputs", 0);
+        String taken = op.equals("If") ? takenBranch(node, nodeDesc) : null;
         for (var entry : Attrs.subgraphs(node)) {
+            if (taken != null && !entry.getKey().equals(taken)) {
+                continue; // the condition is decided: the other branch never runs
+            }
             GraphProto body = entry.getValue();
             List<TensorInfo> hints = new ArrayList<>();
             if (op.equals("Loop")) {
@@ -155,6 +159,25 @@ final class ControlFlowImporter {
         return new ControlFlowDraft(implicit, bodies, outs);
     }
 
+    /**
+     * The branch an If takes when its condition is known here (a constant) or was decided by the
+     * specialization being imported; null when both may run, and then a symbolic condition is
+     * recorded as open, for {@link ImportedGraph#forBindings} to decide per request.
+     */
+    private String takenBranch(NodeProto node, String nodeDesc) {
+        SymCondition cond = SymCondition.of(node.getInputCount() > 0 ? scope.lookup(node.getInput(0)) : null);
+        if (cond == null) {
+            return null;
+        }
+        String label = scope.label(nodeDesc);
+        Boolean decided = cond.evaluate(java.util.Map.of()).orElse(session.decisions().get(label));
+        if (decided == null) {
+            session.openConditions().put(label, cond);
+            return null;
+        }
+        return decided ? "then_branch" : "else_branch";
+    }
+
     /** A name to build symbols from: the node name, else its first output. */
     private static String baseName(NodeProto node) {
         return node.getName().isEmpty() ? (node.getOutputCount() > 0 ? node.getOutput(0) : "loop") : node.getName();
@@ -166,8 +189,12 @@ final class ControlFlowImporter {
     }
 
     private static TensorInfo mergeBranches(TensorInfo a, TensorInfo b) {
-        if (b == null || a.rank() != b.rank() || a.shape == null) {
+        if (b == null || a.shape == null) {
             return a;
+        }
+        if (a.rank() != b.rank()) {
+            // no shape bounds both: leave it to value_info, else a fresh symbol (never one branch's guess)
+            return b.shape == null ? a : null;
         }
         List<Dim> s = new ArrayList<>();
         for (int i = 0; i < a.rank(); i++) {

@@ -100,7 +100,8 @@ final class DeclaredShapes {
             uninferred.add(name);
             dims = List.of(symbols.fresh(name + "_numel", "input '" + name + "' declares no shape"));
         }
-        return new TensorInfo(dt, dims, hint == null ? null : hint.ints, hint == null ? null : hint.floats);
+        return new TensorInfo(dt, dims, hint == null ? null : hint.ints, hint == null ? null : hint.floats,
+                hint == null ? null : hint.condition);
     }
 
     /**
@@ -147,7 +148,8 @@ final class DeclaredShapes {
             uninferred.add(name);
         }
         boolean sameShape = inferred != null && shape.equals(inf);
-        return new TensorInfo(type, shape, sameShape ? inferred.ints : null, sameShape ? inferred.floats : null);
+        return new TensorInfo(type, shape, sameShape ? inferred.ints : null, sameShape ? inferred.floats : null,
+                sameShape ? inferred.condition : null);
     }
 
     /** Declared and inferred shapes of the same rank, dim by dim. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
+import dev.memplan.DataType;
 import dev.memplan.Dim;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.ValueInfoProto;
@@ -44,6 +45,50 @@ final class GraphInputs {
                 }
             }
         }
+        if (scope.path().isEmpty()) {
+            for (String name : inputNames) {
+                withValueSymbols(name, values, session);
+            }
+        }
         return inputNames;
+    }
+
+    /** Inputs of up to this many integer elements get one value symbol per element. */
+    static final int MAX_VALUE_ELEMENTS = 8;
+
+    /**
+     * Gives a small integer or bool input of the main graph one symbol per element (the input's
+     * name for one element, {@code <name>_<i>} for more), so that shapes and If conditions computed
+     * from it are expressions a request's {@code --value} binds. A name some dim already uses
+     * leaves the input's values unknown rather than merge two meanings into one symbol.
+     */
+    private static void withValueSymbols(String name, ValueTable values, ImportSession session) {
+        TensorInfo info = values.lookup(name);
+        if (info == null || info.ints != null || !info.isStaticShape()
+                || !(info.type == DataType.BOOL || ElementValues.isInteger(info.type))) {
+            return;
+        }
+        long n = 1;
+        for (Dim d : info.shape) {
+            n *= ((Dim.Fixed) d).extent();
+        }
+        if (n < 1 || n > MAX_VALUE_ELEMENTS || (n > 1 && info.rank() != 1)) {
+            return;
+        }
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            names.add(n == 1 ? name : name + "_" + i);
+        }
+        for (String s : names) {
+            if (session.symbols().isUsed(s)) {
+                return;
+            }
+        }
+        SymInt[] ints = new SymInt[(int) n];
+        for (int i = 0; i < n; i++) {
+            ints[i] = SymInt.of(session.symbols().named(names.get(i)));
+        }
+        values.put(name, new TensorInfo(info.type, info.shape, ints, null));
+        session.valueSymbols().put(name, List.copyOf(names));
     }
 }

@@ -4,25 +4,45 @@ package dev.memplan.onnx;
 /**
  * How to import an ONNX model.
  *
- * @param foldConstants whether outputs of deterministic nodes whose inputs are all weights become
- *                      weights themselves (reported as folded bytes)
- *
- * @param viewPolicy    which node outputs are views
+ * @param foldConstants  whether outputs of deterministic nodes whose inputs are all weights become
+ *                       weights themselves (reported as folded bytes)
+ * @param viewPolicy     which node outputs are views
+ * @param nchwcBlockSize the channel block of ONNX Runtime's {@code com.microsoft.nchwc} layout in
+ *                       graphs it saved at level all: 16 where its CPU has AVX-512, 8 with AVX2
+ *                       only (a saved graph's nchwc Conv weights have a multiple of it as first dim)
  */
-public record ImportOptions(boolean foldConstants, ViewPolicy viewPolicy) {
+public record ImportOptions(boolean foldConstants, ViewPolicy viewPolicy, int nchwcBlockSize) {
+    /** ONNX Runtime's NCHWc block on an AVX-512 machine. */
+    public static final int DEFAULT_NCHWC_BLOCK = 16;
+
     /**
-     * Rejects a null view policy.
+     * Rejects a null view policy and a block size other than 8 or 16 (or 4, ORT's block on Arm).
      *
-     * @param foldConstants whether constant subgraphs become weights
-     * @param viewPolicy which op outputs become views
+     * @param foldConstants  whether constant subgraphs become weights
+     * @param viewPolicy     which op outputs become views
+     * @param nchwcBlockSize ORT's NCHWc channel block
      */
     public ImportOptions {
         if (viewPolicy == null) {
             throw new IllegalArgumentException("viewPolicy must not be null");
         }
+        if (nchwcBlockSize != 4 && nchwcBlockSize != 8 && nchwcBlockSize != 16) {
+            throw new IllegalArgumentException("nchwcBlockSize must be 4, 8 or 16 (ONNX Runtime's block sizes), got "
+                    + nchwcBlockSize);
+        }
     }
 
-    /** {@return fold constants, ONNX Runtime's views} */
+    /**
+     * Options with the default NCHWc block size.
+     *
+     * @param foldConstants whether constant subgraphs become weights
+     * @param viewPolicy    which op outputs become views
+     */
+    public ImportOptions(boolean foldConstants, ViewPolicy viewPolicy) {
+        this(foldConstants, viewPolicy, DEFAULT_NCHWC_BLOCK);
+    }
+
+    /** {@return fold constants, ONNX Runtime's views, NCHWc block 16} */
     public static ImportOptions defaults() {
         return new ImportOptions(true, ViewPolicy.ORT);
     }
@@ -34,7 +54,7 @@ public record ImportOptions(boolean foldConstants, ViewPolicy viewPolicy) {
      * @return the new options
      */
     public ImportOptions withFoldConstants(boolean fold) {
-        return new ImportOptions(fold, viewPolicy);
+        return new ImportOptions(fold, viewPolicy, nchwcBlockSize);
     }
 
     /**
@@ -44,6 +64,16 @@ public record ImportOptions(boolean foldConstants, ViewPolicy viewPolicy) {
      * @return the new options
      */
     public ImportOptions withViewPolicy(ViewPolicy policy) {
-        return new ImportOptions(foldConstants, policy);
+        return new ImportOptions(foldConstants, policy, nchwcBlockSize);
+    }
+
+    /**
+     * A copy with another NCHWc block size.
+     *
+     * @param block 16 (AVX-512), 8 (AVX2) or 4 (Arm)
+     * @return the new options
+     */
+    public ImportOptions withNchwcBlockSize(int block) {
+        return new ImportOptions(foldConstants, viewPolicy, block);
     }
 }

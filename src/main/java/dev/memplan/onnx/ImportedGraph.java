@@ -32,6 +32,13 @@ public final class ImportedGraph {
     private final List<String> uninferred;
     private final SymbolRelations relations;
     private final List<InferenceFailure> inferenceFailures;
+    /** Set on the main graph by {@link OnnxImporter}; bodies keep the empty defaults. */
+    private Map<String, List<String>> valueSymbols = Map.of();
+    private Map<String, SymCondition> openConditions = Map.of();
+    private Map<String, Boolean> decisions = Map.of();
+    private java.util.function.Function<Map<String, Boolean>, ImportedGraph> specializer;
+    private final Map<Map<String, Boolean>, ImportedGraph> specializations =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     ImportedGraph(String name, Graph graph, ViewMap views, long weightBytes, long foldedBytes, int foldedValues,
                   Map<String, Shape> declaredShapes, List<ShapeDisagreement> disagreements,
@@ -57,6 +64,97 @@ public final class ImportedGraph {
             }
         }
         this.totalWeightBytes = total;
+    }
+
+    /** Called once by {@link OnnxImporter} on the main graph, before the import is handed out. */
+    void setBranching(Map<String, List<String>> valueSymbols, Map<String, SymCondition> openConditions,
+                      Map<String, Boolean> decisions,
+                      java.util.function.Function<Map<String, Boolean>, ImportedGraph> specializer) {
+        this.valueSymbols = Map.copyOf(valueSymbols);
+        this.openConditions = Map.copyOf(openConditions);
+        this.decisions = Map.copyOf(decisions);
+        this.specializer = openConditions.isEmpty() ? null : specializer;
+    }
+
+    /**
+     * The inputs whose values the importer tracks (integer or bool inputs of at most
+     * {@value GraphInputs#MAX_VALUE_ELEMENTS} elements), each with its value symbols: the input's
+     * name for one element, {@code <name>_<i>} for more. Binding them ({@link #valueBindings})
+     * folds the values like constants: If conditions, Reshape targets and Range sizes that read
+     * them resolve.
+     *
+     * @return input name to its symbols, in input order
+     */
+    public Map<String, List<String>> valueSymbols() {
+        return valueSymbols;
+    }
+
+    /**
+     * The symbol bindings that give inputs their values ({@code --value sr=16000}).
+     *
+     * @param values input name to its elements
+     * @return value symbol to value
+     * @throws IllegalArgumentException naming the input when it is not a tracked input, the
+     *                                  element count differs, or a value is negative
+     */
+    public Map<String, Long> valueBindings(Map<String, long[]> values) {
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, long[]> e : values.entrySet()) {
+            List<String> syms = valueSymbols.get(e.getKey());
+            if (syms == null) {
+                throw new IllegalArgumentException("input '" + e.getKey() + "' has no tracked value: values can be"
+                        + " given to " + (valueSymbols.isEmpty() ? "no input of this model"
+                        : "the inputs " + String.join(", ", valueSymbols.keySet()))
+                        + " (integer or bool inputs of at most " + GraphInputs.MAX_VALUE_ELEMENTS + " elements)");
+            }
+            long[] v = e.getValue();
+            if (v.length != syms.size()) {
+                throw new IllegalArgumentException("input '" + e.getKey() + "' has " + syms.size() + " element"
+                        + (syms.size() == 1 ? "" : "s") + ", the value gives " + v.length);
+            }
+            for (int i = 0; i < v.length; i++) {
+                if (v[i] < 0) {
+                    throw new IllegalArgumentException("input '" + e.getKey() + "' value " + v[i]
+                            + " is negative; memplan tracks input values >= 0 only");
+                }
+                out.put(syms.get(i), v[i]);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * If nodes whose condition is an expression of symbols not decided yet, with that expression:
+     * {@link #forBindings} decides them per request. An If whose condition is unknown altogether
+     * is not listed; both kinds plan both branches (an upper bound) until decided.
+     *
+     * @return node label to its condition, as text
+     */
+    public Map<String, String> openConditions() {
+        Map<String, String> out = new java.util.TreeMap<>();
+        openConditions.forEach((k, v) -> out.put(k, v.toString()));
+        return out;
+    }
+
+    /**
+     * This import with every open If condition that {@code bindings} decide resolved to the
+     * branch taken: the untaken branch is gone and the If's outputs have the taken branch's
+     * shapes. Cheap per request: the conditions are evaluated from the bindings, and each set of
+     * decisions is imported once and kept (at most two per If).
+     *
+     * @param bindings symbol values, value symbols included
+     * @return this import when no open condition is decided, else the specialized one
+     */
+    public ImportedGraph forBindings(Map<String, Long> bindings) {
+        if (specializer == null) {
+            return this;
+        }
+        Map<String, Boolean> decided = new java.util.TreeMap<>(decisions);
+        openConditions.forEach((label, cond) -> cond.evaluate(bindings).ifPresent(v -> decided.put(label, v)));
+        if (decided.size() == decisions.size()) {
+            return this;
+        }
+        return specializations.computeIfAbsent(Map.copyOf(decided), specializer).forBindings(bindings);
     }
 
     /** {@return the ONNX graph's name} */

@@ -21,6 +21,11 @@ interface InferenceContext {
     /** The default-domain opset the model imports. */
     long opset();
 
+    /** ONNX Runtime's NCHWc channel block ({@link ImportOptions#nchwcBlockSize()}). */
+    default int nchwcBlockSize() {
+        return ImportOptions.DEFAULT_NCHWC_BLOCK;
+    }
+
     /** A new symbol for a dim inference cannot express: data-dependent or not monotone. */
     Dim fresh(String hint);
 

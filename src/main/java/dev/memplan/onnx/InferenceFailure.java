@@ -12,7 +12,7 @@ package dev.memplan.onnx;
  * @param opType  the node's op type
  * @param stage   {@code "shape"} when shape inference failed, {@code "values"} when computing the
  *                output's values from constant inputs failed (the shape is then kept)
- * @param message what went wrong: the exception's type and message
+ * @param message what went wrong, in words ({@code RuleFailure}: never a Java class name)
  */
 public record InferenceFailure(String node, String domain, String opType, String stage, String message) {
 }

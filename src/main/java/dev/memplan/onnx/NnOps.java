@@ -77,6 +77,31 @@ final class NnOps {
         return TensorInfo.of(type, shape);
     }
 
+    /**
+     * com.microsoft FusedMatMul: MatMul with {@code transA}/{@code transB} swapping the last two
+     * dims of an input first ({@code alpha} only scales). The batch transposes
+     * ({@code transBatchA}/{@code transBatchB}) are not inferred: the output is left to value_info.
+     */
+    static TensorInfo fusedMatmul(InferenceContext c) {
+        if (c.attrs().getInt("transBatchA", 0) != 0 || c.attrs().getInt("transBatchB", 0) != 0) {
+            return null;
+        }
+        TensorInfo a = transposedLast(c.input(0), c.attrs().getInt("transA", 0) != 0);
+        TensorInfo b = transposedLast(c.input(1), c.attrs().getInt("transB", 0) != 0);
+        InferenceContext swapped = RemappedContext.of(c, a, b);
+        return matmul(swapped, null);
+    }
+
+    /** {@code t} with its last two dims swapped when {@code transpose} (a rank-1 tensor is left as is). */
+    private static TensorInfo transposedLast(TensorInfo t, boolean transpose) {
+        if (t == null || !transpose || !t.hasShape() || t.rank() < 2) {
+            return t;
+        }
+        List<Dim> s = new ArrayList<>(t.shape);
+        java.util.Collections.swap(s, s.size() - 1, s.size() - 2);
+        return TensorInfo.of(t.type, s);
+    }
+
     static TensorInfo gemm(InferenceContext c) {
         TensorInfo a = c.input(0);
         TensorInfo b = c.input(1);

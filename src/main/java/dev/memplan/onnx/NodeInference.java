@@ -40,17 +40,18 @@ final class NodeInference {
 
     /** Infers the outputs of {@code node}, labelled {@code nodeDesc} in symbols and failures. */
     Result infer(NodeProto node, String nodeDesc) {
-        InferenceContext ctx = context(node, nodeDesc);
+        int[] lastInput = {-1};
+        InferenceContext ctx = context(node, nodeDesc, lastInput);
         List<TensorInfo> outs;
         try {
             outs = OpInference.infer(ctx);
         } catch (RuntimeException e) {
             // absurd attributes or inputs (a corrupted file), or a bug: the outputs stay uninferred
-            String why = record(node, nodeDesc, "shape", e);
+            String why = record(node, nodeDesc, "shape", e, ctx, lastInput[0]);
             return new Result(List.of(), "inference failed (" + why + ")");
         }
         if (outs.size() == 1 && outs.get(0) != null) {
-            outs = List.of(withValues(node, nodeDesc, ctx, outs.get(0)));
+            outs = List.of(ConditionTracking.apply(ctx, withValues(node, nodeDesc, ctx, outs.get(0))));
         }
         List<TensorInfo> bounded = new ArrayList<>(outs.size());
         for (TensorInfo t : outs) {
@@ -69,9 +70,10 @@ final class NodeInference {
         return Collections.unmodifiableList(failures);
     }
 
-    private String record(NodeProto node, String nodeDesc, String stage, RuntimeException e) {
-        String why = e.getMessage() == null ? e.getClass().getSimpleName()
-                : e.getClass().getSimpleName() + ": " + e.getMessage();
+    private String record(NodeProto node, String nodeDesc, String stage, RuntimeException e, InferenceContext ctx,
+                          int lastInput) {
+        String why = RuleFailure.describe(e, lastInput, lastInput >= 0 ? node.getInput(lastInput) : null,
+                lastInput >= 0 ? ctx.input(lastInput) : null, ctx.attrs().lastRead());
         failures.add(new InferenceFailure(scope.label(nodeDesc), OpRegistry.canonicalDomain(node.getDomain()),
                 node.getOpType(), stage, why));
         return why;
@@ -84,7 +86,7 @@ final class NodeInference {
             return folded == null ? inferred : folded;
         } catch (RuntimeException e) {
             // an overflow or absurd constant: keep what inference said, and say so
-            record(node, nodeDesc, "values", e);
+            record(node, nodeDesc, "values", e, ctx, -1);
             return inferred;
         }
     }
@@ -105,7 +107,7 @@ final class NodeInference {
         return false;
     }
 
-    private InferenceContext context(NodeProto node, String nodeDesc) {
+    private InferenceContext context(NodeProto node, String nodeDesc, int[] lastInput) {
         Attrs attrs = new Attrs(node);
         String firstOut = node.getOutputCount() > 0 ? node.getOutput(0) : nodeDesc;
         SymbolTable symbols = session.symbols();
@@ -118,6 +120,9 @@ final class NodeInference {
 
             @Override
             public TensorInfo input(int i) {
+                if (i >= 0 && i < node.getInputCount()) {
+                    lastInput[0] = i; // what a failed rule could not use
+                }
                 return i < node.getInputCount() ? values.lookup(node.getInput(i)) : null;
             }
 
@@ -144,6 +149,11 @@ final class NodeInference {
             @Override
             public long opset() {
                 return opset;
+            }
+
+            @Override
+            public int nchwcBlockSize() {
+                return session.options().nchwcBlockSize();
             }
 
             @Override

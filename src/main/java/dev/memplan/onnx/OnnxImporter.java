@@ -2,6 +2,8 @@
 package dev.memplan.onnx;
 
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Imports an ONNX model into memplan's graph model.
@@ -26,7 +28,19 @@ public final class OnnxImporter {
      *                             the model's file changed since {@link OnnxModel#read(java.nio.file.Path)}
      */
     public static ImportedGraph importModel(OnnxModel model, ImportOptions options) {
-        ImportSession session = new ImportSession(options, model.defaultOpset(), new SymbolTable(), new HashSet<>());
+        ImportedGraph imported = importWith(model, options, Map.of());
+        model.checkUnchanged(); // rewritten in place: what the import read may mix two versions
+        return imported;
+    }
+
+    /**
+     * Imports with the If nodes in {@code decisions} (by node label) taking the branch given; the
+     * import keeps a way to import again with more decisions, which {@link ImportedGraph#forBindings}
+     * uses when a request's bindings decide an open condition.
+     */
+    private static ImportedGraph importWith(OnnxModel model, ImportOptions options, Map<String, Boolean> decisions) {
+        ImportSession session = new ImportSession(options, model.defaultOpset(), new SymbolTable(), new HashSet<>(),
+                new LinkedHashMap<>(), decisions, new LinkedHashMap<>());
         GraphImporter importer = new GraphImporter(model.proto().getGraph(), session, GraphScope.main(model.source()));
         ImportedGraph imported;
         try {
@@ -34,7 +48,8 @@ public final class OnnxImporter {
         } catch (StackOverflowError e) {
             throw new OnnxFormatException(model.source() + " nests sub-graphs too deeply to import", null);
         }
-        model.checkUnchanged(); // rewritten in place: what the import read may mix two versions
+        imported.setBranching(session.valueSymbols(), session.openConditions(), decisions,
+                more -> importWith(model, options, more));
         return imported;
     }
 }

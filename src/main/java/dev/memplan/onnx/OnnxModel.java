@@ -138,14 +138,14 @@ public final class OnnxModel {
             proto = ModelProto.parseFrom(in);
             in.checkLastTagWas(0);
         } catch (InvalidProtocolBufferException e) {
-            throw new OnnxFormatException(source + " is not a readable ONNX model (" + e.getMessage()
+            throw new OnnxFormatException(source + " is not a readable ONNX model (" + protobufReason(e)
                     + ")" + WireDiagnosis.locate(buffer.duplicate().rewind())
                     + "; the file is truncated, corrupted or not an ONNX protobuf", e);
         } catch (IOException e) {
             throw new OnnxFormatException("cannot read " + source + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             // protobuf reports a few malformed inputs (e.g. negative sizes) as unchecked errors
-            throw new OnnxFormatException(source + " is not a readable ONNX model (" + e + ")"
+            throw new OnnxFormatException(source + " is not a readable ONNX model (" + protobufReason(e) + ")"
                     + "; the file is corrupted or not an ONNX protobuf", e);
         }
         if (!proto.hasGraph()) {
@@ -153,6 +153,43 @@ public final class OnnxModel {
                     + " it is not an ONNX model or it is empty");
         }
         return proto;
+    }
+
+    /**
+     * protobuf's reason for refusing the bytes, in words: its messages name its own classes and
+     * methods ("Use CodedInputStream.setRecursionLimit() to increase the depth limit"), which a
+     * user of memplan cannot call.
+     */
+    private static String protobufReason(Exception e) {
+        String m = e.getMessage() == null ? "" : e.getMessage();
+        if (m.contains("too many levels of nesting")) {
+            return "messages nested deeper than protobuf's limit of 100 levels";
+        }
+        if (m.contains("too large")) {
+            return "a message larger than protobuf's size limit";
+        }
+        if (m.contains("ended unexpectedly")) {
+            return "the data ends in the middle of a field";
+        }
+        if (m.contains("negative size")) {
+            return "a field claims a negative size";
+        }
+        if (m.contains("malformed varint")) {
+            return "a malformed variable-length integer";
+        }
+        if (m.contains("invalid tag")) {
+            return "an invalid field tag";
+        }
+        if (m.contains("wire type")) {
+            return "a field with an invalid wire type";
+        }
+        if (m.contains("end-group tag")) {
+            return "a group end tag that matches no group";
+        }
+        if (m.contains("UTF-8")) {
+            return "a string that is not valid UTF-8";
+        }
+        return "malformed protobuf data";
     }
 
     /** {@return where the model came from (a path, or the name given to {@link #read(String, byte[])})} */

@@ -36,8 +36,31 @@ public record OnnxPlan(ImportedGraph imported, Map<String, Long> bindings, Sched
         return result instanceof PlanResult.Complete && controlFlow.stream().allMatch(n -> n.transientNeed().isPresent());
     }
 
-    /** {@return the outer plan; throws when deferred} */
+    /**
+     * The If nodes of the outer graph whose condition these bindings leave unknown: both branches
+     * are planned and each output has the larger of the two shapes at every dim, so the plan is an
+     * upper bound for them, never a guess. Give the symbols or input values the condition reads
+     * (see {@link ImportedGraph#openConditions()}) to plan the branch taken.
+     *
+     * @return node names, in node order
+     */
+    public List<String> upperBoundBranches() {
+        return controlFlow.stream().map(NodeNeed::node)
+                .filter(n -> n.opType().equals("If") && n.bodies().size() > 1).map(ControlFlowNode::nodeName).toList();
+    }
+
+    /**
+     * The outer plan.
+     *
+     * @return the plan
+     * @throws IllegalStateException naming the symbols to bind when the plan is deferred
+     */
     public ActivationPlan plan() {
+        if (result instanceof PlanResult.Deferred && !unboundSymbols.isEmpty()) {
+            // name what the caller can act on, not the hundreds of value ids a missing symbol leaves unsized
+            throw new IllegalStateException("the plan is deferred: bind " + String.join(", ", unboundSymbols)
+                    + " (planned at " + new java.util.TreeMap<>(bindings) + ")");
+        }
         return result.orElseThrow();
     }
 

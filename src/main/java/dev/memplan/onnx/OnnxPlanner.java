@@ -31,7 +31,9 @@ public final class OnnxPlanner {
      *
      * @throws BindingConflictException when a binding contradicts a relation of the model
      */
-    public static OnnxPlan plan(ImportedGraph imported, Map<String, Long> givenBindings, PlanOptions options) {
+    public static OnnxPlan plan(ImportedGraph given, Map<String, Long> givenBindings, PlanOptions options) {
+        // an If whose condition the bindings decide plans its taken branch only
+        ImportedGraph imported = given.forBindings(given.completeBindings(givenBindings));
         Map<String, Long> bindings = imported.completeBindings(givenBindings);
         Schedule schedule = MemPlan.compile(imported.graph(), imported.views(), options);
         PlanResult result = schedule.plan(bindings);

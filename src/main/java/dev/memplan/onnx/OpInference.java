@@ -119,7 +119,10 @@ final class OpInference {
         r.add("", "Range", 11, firstOutput(ShapeOps::range));
         r.add("", "Pad", 1, firstOutput(ShapeOps::pad));
         r.add("", "MatMul", 1, firstOutput(c -> NnOps.matmul(c, null)));
-        r.add(MS, "FusedMatMul", 1, firstOutput(c -> NnOps.matmul(c, null)));
+        r.add(MS, "FusedMatMul", 1, firstOutput(NnOps::fusedMatmul));
+        r.add(MS, "DynamicQuantizeMatMul", 1, firstOutput(c -> NnOps.matmul(c, DataType.FLOAT32)));
+        r.add(MS, "MatMulIntegerToFloat", 1, firstOutput(c -> NnOps.matmul(c,
+                c.input(2) != null ? c.input(2).type : DataType.FLOAT32)));
         r.add("", "MatMulInteger", 10, firstOutput(c -> NnOps.matmul(c, DataType.INT32)));
         r.add("", "Gemm", 1, firstOutput(NnOps::gemm));
         r.add("", "Conv", 1, firstOutput(c -> SpatialOps.conv(c, null)));
@@ -163,6 +166,8 @@ final class OpInference {
         r.add(MS, "Attention", 1, ContribOps::attention);
         r.add(MS, "EmbedLayerNormalization", 1, ContribOps::embedLayerNorm);
         r.add(MS, "GroupQueryAttention", 1, ContribOps::groupQueryAttention);
+        NchwcOps.register(r);
+        QuantizedOps.register(r);
         return r;
     }
 

@@ -168,6 +168,10 @@ final class SpatialOps {
         TensorInfo sizes = c.opType().equals("Resize") && c.opset() >= 11 ? c.input(3) : null;
         if (sizes != null && sizes.ints != null && sizes.ints.length > 0) {
             long[] axes = c.attrs().getInts("axes");
+            if (axes == null && sizes.ints.length != x.rank()) {
+                throw new IllegalArgumentException("sizes has " + sizes.ints.length + " numbers for input 0 of rank "
+                        + x.rank() + " " + x.shape + "; Resize needs one per dim");
+            }
             List<Dim> shape = new ArrayList<>(x.shape);
             for (int i = 0; i < sizes.ints.length; i++) {
                 int ax = axes == null ? i : i < axes.length ? axis(axes[i], x.rank()) : -1;
@@ -195,6 +199,10 @@ final class SpatialOps {
             return TensorInfo.of(x.type, freshShape(x.rank(), c, "resize_d"));
         }
         long[] axes = c.attrs().getInts("axes");
+        if (axes == null && scales.length != x.rank()) {
+            throw new IllegalArgumentException("scales has " + scales.length + " numbers for input 0 of rank "
+                    + x.rank() + " " + x.shape + "; Resize needs one per dim");
+        }
         List<Dim> shape = new ArrayList<>(x.shape);
         for (int i = 0; i < scales.length; i++) {
             int ax = axes == null ? i : i < axes.length ? axis(axes[i], x.rank()) : -1;

@@ -23,6 +23,11 @@ final class SymbolTable {
         return new Symbol(name);
     }
 
+    /** Whether {@code name} is already a symbol of the model. */
+    boolean isUsed(String name) {
+        return used.containsKey(name);
+    }
+
     RelationLog relations() {
         return relations;
     }

@@ -18,12 +18,24 @@ final class TensorInfo {
     final List<Dim> shape;
     final SymInt[] ints;
     final double[] floats;
+    /** For a one-element bool whose value is an expression of symbols: that expression, else null. */
+    final SymCondition condition;
 
     TensorInfo(DataType type, List<Dim> shape, SymInt[] ints, double[] floats) {
+        this(type, shape, ints, floats, null);
+    }
+
+    TensorInfo(DataType type, List<Dim> shape, SymInt[] ints, double[] floats, SymCondition condition) {
         this.type = type;
         this.shape = shape == null ? null : List.copyOf(shape);
         this.ints = ints;
         this.floats = floats;
+        this.condition = condition;
+    }
+
+    /** This tensor, whose value is {@code c}. */
+    TensorInfo withCondition(SymCondition c) {
+        return new TensorInfo(type, shape, ints, floats, c);
     }
 
     static TensorInfo of(DataType type, List<Dim> shape) {
@@ -31,7 +43,7 @@ final class TensorInfo {
     }
 
     TensorInfo withShape(List<Dim> newShape) {
-        return new TensorInfo(type, newShape, ints, floats);
+        return new TensorInfo(type, newShape, ints, floats, condition);
     }
 
     int rank() {

@@ -86,6 +86,35 @@ public final class Bucketing {
         return Map.copyOf(out);
     }
 
+    /** The symbols this policy has rules for, so a cache can check them against its model. */
+    java.util.Set<String> symbols() {
+        return rules.keySet();
+    }
+
+    /**
+     * {@link #apply(Map)}, but never rounding a symbol past its limit: a value at or below its limit
+     * is rounded up to at most the limit (MiniLM's 510 tokens with {@code multipleOf(.., 100)} plan
+     * at 512, not 600). A value already above its limit is left for planning to reject.
+     */
+    Map<String, Long> apply(Map<String, Long> bindings, Map<String, Long> limits) {
+        Map<String, Long> out = apply(bindings);
+        if (limits.isEmpty()) {
+            return out;
+        }
+        Map<String, Long> clamped = null;
+        for (Map.Entry<String, Long> l : limits.entrySet()) {
+            Long given = bindings.get(l.getKey());
+            Long rounded = out.get(l.getKey());
+            if (given != null && given <= l.getValue() && rounded > l.getValue()) {
+                if (clamped == null) {
+                    clamped = new HashMap<>(out);
+                }
+                clamped.put(l.getKey(), l.getValue());
+            }
+        }
+        return clamped == null ? out : Map.copyOf(clamped);
+    }
+
     private static long round(String symbol, long value, long rule) {
         if (value < 0) {
             throw new IllegalArgumentException("symbol '" + symbol + "' is bound to " + value + "; values must be >= 0");

@@ -48,6 +48,9 @@ public final class CompiledModel implements Reservation {
     private final InputBinder binder;
     private final List<CompiledControlFlow> controlFlow;
     private final List<String> symbols;
+    private final SymbolLimits limits;
+    /** Branch selection: this model compiled again per set of If decisions a request's bindings make. */
+    private final Map<ImportedGraph, CompiledModel> specialized = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** One If/Loop/Scan node with its bodies compiled. */
     private record CompiledControlFlow(ControlFlowNode node, Map<String, CompiledModel> bodies) {
@@ -72,6 +75,7 @@ public final class CompiledModel implements Reservation {
         }
         this.controlFlow = List.copyOf(cfs);
         this.symbols = List.copyOf(imported.symbols().keySet());
+        this.limits = new SymbolLimits(imported.relations());
     }
 
     /**
@@ -226,16 +230,48 @@ public final class CompiledModel implements Reservation {
     }
 
     /**
-     * Plans one request from its input shapes: {@link #bindingsFor} then {@link #plan(Map)}.
+     * Plans one request from its input shapes: {@link #bindingsFor} then {@link #plan(Map)}. Every
+     * input of {@link #inputs()} must be given, as ONNX Runtime requires.
      *
-     * @param inputShapes ONNX input name to the request's extents
+     * @param inputShapes ONNX input name to the request's extents, one entry per graph input
      * @return the plan; deferred (see {@link OnnxPlan#unboundSymbols()}) when the shapes leave a
      *         symbol unbound
-     * @throws IllegalArgumentException naming the input and dim when the shapes do not fit the model
+     * @throws IllegalArgumentException naming the input and dim when an input is missing or unknown,
+     *                                  or its shape does not match its declaration
+     * @throws ModelLimitException naming the symbol when a shape is above the model's limit
+     *                             ({@link #limits()}), for example MiniLM at more than 512 tokens
+     * @throws dev.memplan.onnx.BindingConflictException naming the node when the shapes contradict a
+     *                                                   relation of the model
      * @throws dev.memplan.InvalidSizeException naming the value when a size overflows
      */
     public OnnxPlan planForInputs(Map<String, long[]> inputShapes) {
-        return plan(bindingsFor(inputShapes));
+        Map<String, Long> bindings = bindingsFor(inputShapes);
+        requireEveryInput(inputShapes);
+        return plan(bindings);
+    }
+
+    /**
+     * Plans one request from its input shapes and the values of small integer inputs
+     * ({@link ImportedGraph#valueSymbols()}), such as a sample rate that selects an If branch.
+     *
+     * @param inputShapes ONNX input name to the request's extents
+     * @param inputValues ONNX input name to its elements
+     * @return the plan; deferred when the shapes and values leave a symbol unbound
+     * @throws IllegalArgumentException naming the input when the shapes or values do not fit the model
+     */
+    public OnnxPlan planForInputs(Map<String, long[]> inputShapes, Map<String, long[]> inputValues) {
+        Map<String, Long> bindings = new java.util.HashMap<>(bindingsFor(inputShapes));
+        java.util.Set<String> given = new java.util.HashSet<>(inputShapes.keySet());
+        given.addAll(inputValues.keySet()); // an input given by its values needs no separate shape
+        binder.requireEvery(given);
+        imported.valueBindings(inputValues).forEach((k, v) -> {
+            Long before = bindings.putIfAbsent(k, v);
+            if (before != null && !before.equals(v)) {
+                throw new IllegalArgumentException("symbol '" + k + "' is " + before + " from the input shapes but "
+                        + v + " from the input values; they disagree");
+            }
+        });
+        return plan(bindings);
     }
 
     /**
@@ -248,8 +284,10 @@ public final class CompiledModel implements Reservation {
      *         unknown
      * @throws dev.memplan.InvalidSizeException naming the value when a size overflows or a dim
      *                                          evaluates negative
+     * @throws ModelLimitException naming the symbol when a binding is above its {@link #limits()}
      * @throws dev.memplan.onnx.BindingConflictException naming the node when a binding contradicts
-     *                                                   a relation of the model
+     *                                                   a relation of the model (the family of
+     *                                                   {@link ModelLimitException})
      */
     public OnnxPlan plan(Map<String, Long> bindings) {
         PlanEvent event = new PlanEvent();
@@ -261,8 +299,13 @@ public final class CompiledModel implements Reservation {
 
     /** {@link #plan(Map)} without its JFR event, for callers that record their own. */
     OnnxPlan planUntraced(Map<String, Long> bindings) {
+        limits.check(bindings);
         // the symbols the model derives from others (total_seq_len = past_seq_len + seq_len) need no binding
         Map<String, Long> frozen = Map.copyOf(imported.completeBindings(bindings));
+        ImportedGraph decided = imported.forBindings(frozen); // If conditions the bindings decide
+        if (decided != imported) {
+            return specialized.computeIfAbsent(decided, g -> new CompiledModel(name, g, options)).planUntraced(bindings);
+        }
         long[] sizes = new long[ownerSizes.count()];
         List<Integer> unknown = ownerSizes.fill(frozen, sizes);
         PlanResult result = unknown.isEmpty() ? new PlanResult.Complete(schedule.plan(sizes))
@@ -296,6 +339,9 @@ public final class CompiledModel implements Reservation {
      * @param bounds upper bound of each symbol
      * @return the bytes to reserve, or empty (never zero) when a symbol is unbound
      * @throws dev.memplan.InvalidSizeException naming the value when a size overflows
+     * @throws dev.memplan.onnx.BindingConflictException naming the node (a {@link ModelLimitException}
+     *                                                   naming the symbol) when a bound does not fit
+     *                                                   the model
      */
     @Override
     public OptionalLong reservationBytes(Map<String, Long> bounds) {
@@ -310,5 +356,43 @@ public final class CompiledModel implements Reservation {
     @Override
     public Set<String> symbolNames() {
         return new java.util.LinkedHashSet<>(symbols);
+    }
+
+    // ---- model limits (issue 24): kept apart from planning so the two merge cleanly ----
+
+    /**
+     * The largest value each symbol may take, where the model imposes one: a relation
+     * {@code s = min(s, c)} proved by the import (MiniLM: {@code sequence_length <= 512}, its position
+     * table's rows). A request above a limit fails with {@link ModelLimitException}; a
+     * {@link PlanCache} never buckets past one and {@link dev.memplan.Admission} never searches past one.
+     *
+     * @return symbol name to its largest value, for the limited symbols only, in relation order
+     */
+    public Map<String, Long> limits() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        limits.all().forEach((name, l) -> out.put(name, l.max()));
+        return java.util.Collections.unmodifiableMap(out);
+    }
+
+    /**
+     * The largest value {@code symbol} may take.
+     *
+     * @param symbol a symbol name
+     * @return its limit, or empty when the model imposes none (or has no such symbol)
+     */
+    @Override
+    public OptionalLong limit(String symbol) {
+        SymbolLimits.Limit l = limits.all().get(symbol);
+        return l == null ? OptionalLong.empty() : OptionalLong.of(l.max());
+    }
+
+    /** Throws {@link ModelLimitException} when a binding is above its limit, before anything rounds it. */
+    void checkLimits(Map<String, Long> bindings) {
+        limits.check(bindings);
+    }
+
+    /** Throws naming the graph inputs {@code inputShapes} leaves out; see {@link #planForInputs}. */
+    void requireEveryInput(Map<String, long[]> inputShapes) {
+        binder.requireEvery(inputShapes.keySet());
     }
 }

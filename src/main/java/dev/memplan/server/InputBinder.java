@@ -7,6 +7,7 @@ import dev.memplan.Shape;
 import dev.memplan.Symbol;
 import dev.memplan.Value;
 import java.util.Arrays;
+import java.util.List;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -84,6 +85,26 @@ final class InputBinder {
         }
         checkDerived(shapes, bindings);
         return Map.copyOf(bindings);
+    }
+
+    /**
+     * Requires a shape for every graph input: ONNX Runtime rejects a request that leaves one out,
+     * so a plan for it would promise memory for a run that cannot happen.
+     *
+     * @throws IllegalArgumentException naming the missing inputs
+     */
+    void requireEvery(java.util.Set<String> given) {
+        List<String> missing = new java.util.ArrayList<>();
+        for (String name : inputs.keySet()) {
+            if (!given.contains(name)) {
+                missing.add(name);
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException("the request gives no shape for input" + (missing.size() > 1 ? "s " : " ")
+                    + String.join(", ", missing.stream().map(n -> "'" + n + "'").toList())
+                    + "; the model needs every one of " + inputs.keySet() + " to run");
+        }
     }
 
     private void checkDerived(Map<String, long[]> shapes, Map<String, Long> bindings) {

@@ -24,11 +24,15 @@ public final class PlanCache {
     private final CompiledModel model;
     private final Bucketing bucketing;
     private final Cache<Map<String, Long>, OnnxPlan> plans;
+    private final Map<String, Long> limits;
+    private final java.util.concurrent.atomic.LongAdder planNanos = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder deferred = new java.util.concurrent.atomic.LongAdder();
 
     private PlanCache(CompiledModel model, long maxPlans, Bucketing bucketing) {
         this.model = model;
         this.bucketing = bucketing;
         this.plans = Caffeine.newBuilder().maximumSize(maxPlans).recordStats().build();
+        this.limits = model.limits();
     }
 
     /**
@@ -39,11 +43,19 @@ public final class PlanCache {
      * @param maxPlans  the bound, >= 1
      * @param bucketing how bindings are rounded up before planning
      * @return the cache, empty
-     * @throws IllegalArgumentException when {@code maxPlans} is below 1
+     * @throws IllegalArgumentException when {@code maxPlans} is below 1, or naming the symbol when
+     *                                  {@code bucketing} has a rule for a symbol the model does not
+     *                                  have (a misspelling would otherwise never bucket)
      */
     public static PlanCache of(CompiledModel model, long maxPlans, Bucketing bucketing) {
         if (maxPlans < 1) {
             throw new IllegalArgumentException("a plan cache holds at least 1 plan, got maxPlans=" + maxPlans);
+        }
+        for (String symbol : new java.util.TreeSet<>(bucketing.symbols())) {
+            if (!model.symbols().contains(symbol)) {
+                throw new IllegalArgumentException("the bucketing has a rule for '" + symbol + "', which the model "
+                        + model.name() + " does not have; its symbols are " + model.symbols());
+            }
         }
         return new PlanCache(java.util.Objects.requireNonNull(model, "model"), maxPlans,
                 java.util.Objects.requireNonNull(bucketing, "bucketing"));
@@ -51,24 +63,34 @@ public final class PlanCache {
 
     /**
      * The plan for a request at {@code bindings}: cached, or planned at the bucketed bindings and
-     * cached. Deferred plans (a symbol unbound) are returned but not cached.
+     * cached. Deferred plans (a symbol unbound) are returned but not cached. Bucketing never
+     * rounds a symbol past the model's limit ({@link CompiledModel#limits()}): MiniLM's 510 tokens
+     * with {@code multipleOf("sequence_length", 100)} plan at 512.
      *
      * @param bindings symbol name to value (>= 0)
-     * @return the plan, made at {@code bucketing.apply(bindings)}
+     * @return the plan, made at {@code bucketing.apply(bindings)}, capped at the model's limits
      * @throws IllegalArgumentException naming the symbol when a value is negative
+     * @throws ModelLimitException naming the symbol when a value is above its limit
+     * @throws dev.memplan.onnx.BindingConflictException naming the node when the bindings contradict a
+     *                                                   relation of the model
      * @throws dev.memplan.InvalidSizeException naming the value when a size overflows
      */
     public OnnxPlan plan(Map<String, Long> bindings) {
         PlanEvent event = new PlanEvent();
         event.begin();
-        Map<String, Long> key = bucketing.apply(bindings);
+        model.checkLimits(bindings); // name the request's own value, not the bucket it would round to
+        Map<String, Long> key = bucketing.apply(bindings, limits);
         OnnxPlan plan = plans.getIfPresent(key);
         boolean hit = plan != null;
         if (!hit) {
+            long start = System.nanoTime();
             plan = model.planUntraced(key);
+            planNanos.add(System.nanoTime() - start);
             if (plan.isComplete()) {
                 // two threads missing at once both plan; the plans are identical, either may stay
                 plans.put(key, plan);
+            } else {
+                deferred.increment();
             }
         }
         PlanEvents.commit(event, model, plan, true, hit);
@@ -81,10 +103,17 @@ public final class PlanCache {
      *
      * @param inputShapes ONNX input name to the request's extents
      * @return the plan, made at the bucketed bindings
-     * @throws IllegalArgumentException naming the input and dim when the shapes do not fit the model
+     * @throws IllegalArgumentException naming the input and dim when an input is missing or unknown,
+     *                                  or its shape does not match its declaration
+     * @throws ModelLimitException naming the symbol when a shape is above the model's limit
+     * @throws dev.memplan.onnx.BindingConflictException naming the node when the shapes contradict a
+     *                                                   relation of the model
+     * @throws dev.memplan.InvalidSizeException naming the value when a size overflows
      */
     public OnnxPlan planForInputs(Map<String, long[]> inputShapes) {
-        return plan(model.bindingsFor(inputShapes));
+        Map<String, Long> bindings = model.bindingsFor(inputShapes);
+        model.requireEveryInput(inputShapes);
+        return plan(bindings);
     }
 
     /**
@@ -131,5 +160,17 @@ public final class PlanCache {
      */
     public long misses() {
         return plans.stats().missCount();
+    }
+
+    /**
+     * The cache's figures: hits, misses, evictions, time spent planning.
+     *
+     * @return a snapshot
+     */
+    public PlanCacheStats stats() {
+        plans.cleanUp();
+        com.github.benmanes.caffeine.cache.stats.CacheStats c = plans.stats();
+        return new PlanCacheStats(c.hitCount(), c.missCount(), deferred.sum(), c.evictionCount(),
+                plans.estimatedSize(), java.time.Duration.ofNanos(planNanos.sum()));
     }
 }

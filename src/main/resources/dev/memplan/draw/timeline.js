@@ -363,6 +363,27 @@
     positionAxis(ctx, box);
   }
 
+  // The longest prefix of text that fits width pixels, with an ellipsis when cut: a binary search
+  // on the cut, O(log width) measurements of at most width + 1 characters each, so a name of
+  // 30,000 characters costs what a short one does (no glyph is narrower than a pixel, so no more
+  // than width characters can fit).
+  function fitLabel(ctx, text, width) {
+    var cap = Math.max(1, Math.ceil(width));
+    if (text.length <= cap && ctx.measureText(text).width <= width) { return text; }
+    var lo = 1, hi = Math.min(text.length - 1, cap);
+    while (lo < hi) {
+      var mid = (lo + hi + 1) >> 1;
+      if (ctx.measureText(cut(text, mid) + '\u2026').width <= width) { lo = mid; } else { hi = mid - 1; }
+    }
+    return cut(text, lo) + '\u2026';
+  }
+
+  // The first n UTF-16 units of text, one fewer if the cut would split a surrogate pair.
+  function cut(text, n) {
+    var c = text.charCodeAt(n - 1);
+    return text.slice(0, c >= 0xd800 && c <= 0xdbff && n > 1 ? n - 1 : n);
+  }
+
   // Names inside rectangles that are large enough: what makes a small graph readable.
   function labels(ctx, box) {
     var o = pic.owners;
@@ -374,12 +395,7 @@
       if (r[2] < 50 || r[3] < 14 || !visible(box, r)) { continue; }
       var x0 = Math.max(r[0], box.x) + 3, x1 = Math.min(r[0] + r[2], box.x + box.w) - 3;
       if (x1 - x0 < 30) { continue; }
-      var text = o.name[i];
-      var width = x1 - x0;
-      if (ctx.measureText(text).width > width) {
-        while (text.length > 1 && ctx.measureText(text + '\u2026').width > width) { text = text.slice(0, -1); }
-        text += '\u2026';
-      }
+      var text = fitLabel(ctx, o.name[i], x1 - x0);
       var y = Math.min(Math.max(r[1] + r[3] / 2, box.y + 8), box.y + box.h - 8);
       ctx.fillText(text, x0, y);
       shown++;

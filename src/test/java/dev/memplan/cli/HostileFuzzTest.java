@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.cli;
 
+import dev.memplan.io.UnsafeChars;
+
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -62,7 +64,13 @@ class HostileFuzzTest {
     private static final String[] HUGE = {"4611686018427387904", "9223372036854775807", "9223372036854775808",
             "-1", "0", "1e400", "99999999999999999999999", "2147483648", "3.5"};
     private static final String[] EVIL_NAMES = {"\\u001b[31mred", "line\\nmemplan: forged", "tab\\there", "nul\\u0000",
-            "bidi\\u202eevil", "bell\\u0007", "c1\\u009b2J", "seq ", " seq", "emoji\\ud83d\\ude00", "lone\\ud800"};
+            "bidi\\u202eevil", "bell\\u0007", "c1\\u009b2J", "seq ", " seq", "emoji\\ud83d\\ude00", "lone\\ud800",
+            "iso\\u2066late\\u2069", "rlm\\u200f", "alm\\u061c", "nel\\u0085", "del\\u007f", "ls\\u2028", "zw\\u200b"};
+    /** Words that name a Java or library class: none may reach a user (issue 23). */
+    private static final List<String> CLASS_NAMES = List.of("Exception", "java.", "dev.memplan", "com.fasterxml",
+            "com.google.protobuf", "picocli", "org.bytedeco");
+    /** A packing problem for the pack cases; mutated with raw control characters and long fields. */
+    private static final String CSV = "id,lower,upper,size\na,0,10,100\nb,5,20,50\nc,20,30,100\n";
     private static final byte[][] BAD_BYTES = {{(byte) 0xff}, {(byte) 0xc3, 0x28}, {(byte) 0xed, (byte) 0xa0,
             (byte) 0x80}, {0}, {0x1b, '[', '2', 'J'}, {'\n'}, {(byte) 0xfe, (byte) 0xff}, {(byte) 0xef, (byte) 0xbb,
             (byte) 0xbf}};
@@ -181,9 +189,13 @@ class HostileFuzzTest {
             file = Files.write(dir.resolve("m.onnx"), bytes);
             what = "onnx mutation";
             onnx = true;
-        } else if (kind < 92) {
+        } else if (kind < 90) {
             file = special.get(r.nextInt(special.size()));
             what = "special file";
+        } else if (kind < 95) {
+            file = Files.write(dir.resolve("p.csv"), mutateCsv(r));
+            return new Case(new String[] {"pack", "--engine", "java", file.toString()}, "csv mutation", null, false,
+                    Map.of(), PlanOptions.defaults(), new ImportOptions(true, ViewPolicy.ORT), false);
         } else {
             file = Files.write(dir.resolve("g.json"), jsonBases.get(r.nextInt(jsonBases.size())));
             what = "hostile options";
@@ -301,6 +313,20 @@ class HostileFuzzTest {
         return text.substring(0, s[0]) + with.apply(one) + text.substring(s[1]);
     }
 
+    /** The packing CSV with a raw unsafe character, a long id, or byte edits. */
+    private static byte[] mutateCsv(Random r) {
+        StringBuilder text = new StringBuilder(CSV);
+        switch (r.nextInt(4)) {
+            case 0 -> text.insert(20 + r.nextInt(text.length() - 20), unescapeJson(EVIL_NAMES[r.nextInt(EVIL_NAMES.length)]));
+            case 1 -> text.insert(20, "x".repeat(4_000 + r.nextInt(200)));
+            case 2 -> text.append("d,0,5,").append(HUGE[r.nextInt(HUGE.length)]).append('\n');
+            default -> {
+                return mutateBytes(CSV.getBytes(StandardCharsets.UTF_8), r);
+            }
+        }
+        return text.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
     private static byte[] mutateOnnx(byte[] base, Random r) {
         return r.nextInt(6) == 0 ? base.clone() : mutateBytes(base, r);
     }
@@ -356,6 +382,12 @@ class HostileFuzzTest {
             problems.add("a stack trace: " + where);
             return;
         }
+        for (String word : CLASS_NAMES) {
+            if (all.contains(word)) {
+                problems.add("a class name (" + word + "): " + where);
+                return;
+            }
+        }
         if (hasRawControl(run.err(), false) || hasRawControl(run.out(), true)) {
             problems.add("a raw control character: " + where);
             return;
@@ -383,13 +415,18 @@ class HostileFuzzTest {
     }
 
     /**
-     * Whether {@code text} holds a character {@link TerminalText} would have escaped: a control
+     * Whether {@code text} holds a character {@link UnsafeChars} lists (every output escapes them): a control
      * character, a bidi override, a lone surrogate. Newlines end lines; a tab separates the
      * columns of {@code memplan symbols}.
      */
     private static boolean hasRawControl(String text, boolean tabs) {
-        return text.codePoints().anyMatch(cp -> cp < 0x10000 && cp != '\n' && cp != '\\' && !(tabs && cp == '\t')
-                && TerminalText.needsEscape((char) cp));
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c != '\n' && !(tabs && c == '\t') && UnsafeChars.isUnsafeAt(text, i)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** What the library says about the same file and options; null when the CLI agrees. */

@@ -8,12 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.memplan.io.TerminalText;
 import dev.memplan.onnx.TestOnnxModels;
 import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.time.Duration;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
@@ -215,6 +217,43 @@ class HostileInputTest {
         CliRun both = promptly("plan", "--format", "json", "--bind", "seq=2", "--bind", "seq\\x00=5", nul.toString());
         assertEquals(0, both.exit(), both::toString);
         assertTrue(both.out().contains("\"status\":\"complete\""), both::toString);
+    }
+
+    /** The unmatched-binding error names each symbol escaped once: the name it shows binds as shown. */
+    @Test
+    void theUnmatchedBindingErrorShowsSymbolsAsTheyAreBound(@TempDir Path dir) throws IOException {
+        Path nul = dir.resolve("nul.json");
+        Files.writeString(nul, graph("x", "h", "y", "seq\u0000"));
+        CliRun typo = promptly("plan", "--bind", "sequence=2", nul.toString());
+        assertEquals(ExitCode.USAGE, typo.exit(), typo::toString);
+        assertTrue(typo.err().contains("the symbols are seq\\x00;"), typo::toString);
+        String shown = typo.err().replaceAll("(?s).*the symbols are (\\S+);.*", "$1");
+        CliRun typedBack = promptly("plan", "--format", "json", "--bind", shown + "=2", nul.toString());
+        assertEquals(0, typedBack.exit(), typedBack::toString);
+        assertTrue(typedBack.out().contains("\"status\":\"complete\""), typedBack::toString);
+    }
+
+    /** An unpaired surrogate (and a bidi override) in a name: every output format writes it escaped, as valid UTF-8. */
+    @Test
+    void aNameWithAnUnpairedSurrogateIsWrittenInEveryFormat(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("lone.json");
+        Files.writeString(file, graph("x", "h", "y", "seq").replace("\"h\"", "\"h\\ud800\\u202e\""));
+        for (String out : List.of("lone.html", "lone.svg")) {
+            Path picture = dir.resolve(out);
+            CliRun run = promptly("draw", "--bind", "seq=4", file.toString(), "-o", picture.toString());
+            assertEquals(0, run.exit(), run::toString);
+            String text = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(picture))).toString();
+            assertTrue(text.contains("h\\ud800\\u202e") || text.contains("h\\uD800\\u202E"), out);
+            assertFalse(text.contains("\u202e"), out);
+        }
+        CliRun json = promptly("plan", "--format", "json", "--bind", "seq=4", file.toString());
+        assertEquals(0, json.exit(), json::toString);
+        assertTrue(json.out().contains("\"h\\uD800\\u202E\""), json::toString);
+        assertEquals("h\ud800\u202e", new ObjectMapper().readTree(json.out()).get("owners").get(0).get("value").asText());
+        CliRun text = promptly("plan", "--timeline", "--bind", "seq=4", file.toString());
+        assertEquals(0, text.exit(), text::toString);
+        assertFalse(text.out().contains("\ud800") || text.out().contains("\u202e"), text::toString);
     }
 
     // ---- case 10: @file is a file name, not an argument file

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memplan.EngineMode;
 import dev.memplan.Packing;
 import dev.memplan.testing.EngineIndependent;
+import dev.memplan.testing.PackingChecker;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,7 +27,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 @EngineIndependent
 class PackCommandTest {
     private static final Pattern SUMMARY = Pattern.compile(
-            "memplan: .*: (\\d+) buffers, arena (\\d+) bytes, lower bound (\\d+) bytes(, arena/bound [\\d.]+)?\n");
+            "memplan: .*: (\\d+) buffers, effort (\\d+), arena (\\d+) bytes, lower bound (\\d+) bytes(, arena/bound [\\d.]+)?\n");
 
     @TempDir
     Path dir;
@@ -81,8 +82,9 @@ class PackCommandTest {
         Matcher m = SUMMARY.matcher(run.err());
         assertTrue(m.matches(), run::toString);
         assertEquals(rows.size(), Long.parseLong(m.group(1)));
-        assertEquals(highestEnd, Long.parseLong(m.group(2)), "the arena is the highest row end");
-        long bound = Long.parseLong(m.group(3));
+        assertEquals(Packing.DEFAULT_EFFORT, Long.parseLong(m.group(2)), "300 buffers search at the full default");
+        assertEquals(highestEnd, Long.parseLong(m.group(3)), "the arena is the highest row end");
+        long bound = Long.parseLong(m.group(4));
         assertTrue(bound > 0 && bound <= highestEnd, run::toString);
         // the command is the facade at the default effort
         long[] lo = rows.stream().mapToLong(x -> x[0]).toArray();
@@ -122,10 +124,10 @@ class PackCommandTest {
         CliRun run = CliRun.of("pack", write("none.csv", "id,lower,upper,size\n").toString());
         assertEquals(0, run.exit(), run::toString);
         assertEquals("id,lower,upper,size,offset\n", run.out());
-        assertTrue(run.err().contains("0 buffers, arena 0 bytes, lower bound 0 bytes"), run::toString);
+        assertTrue(run.err().contains("0 buffers, effort 8, arena 0 bytes, lower bound 0 bytes"), run::toString);
     }
 
-    /** Each bad input: exit 2, nothing on stdout, one line on stderr naming the line and column. */
+    /** Each bad input: exit 1, nothing on stdout, one line on stderr naming the line and column. */
     @ParameterizedTest
     @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
             "``                                     | line 1: the file is empty; expected the header id,lower,upper,size",
@@ -142,10 +144,19 @@ class PackCommandTest {
             "`id,lower,upper,size\\n,0,5,1`          | line 2, column 1 (id): the id is empty",
             "`id,lower,upper,size\\n1,0,99999999999999999999,1` | line 2, column 3 (upper): '99999999999999999999' is not an integer in [-2^63, 2^63)",
             "`id,lower,upper,size\\n1,0,5,9223372036854775807\\n2,0,5,1` | line 3, column 4 (size): the sizes up to this row overflow a 64-bit byte count",
-            "`id,lower,upper,size\\nb\\u001b[31m,0,5,1` | line 2, column 1 (id): the id 'b\\u001b[31m' has characters outside printable ASCII",
+            "`id,lower,upper,size\\nb\\u001b[31m,0,5,1` | line 2, column 1 (id): a control or invisible character (U+001B) at character 2",
+            "`id,lower,upper,size\\n\\u001b[31mred,0,5,1` | line 2, column 1 (id): a control or invisible character (U+001B) at character 1",
+            "`id,lower,upper,size\\n red\\u001b ,0,5,1` | line 2, column 1 (id): a control or invisible character (U+001B) at character 4",
+            "`id,lower,upper,size\\na,0,5,8\\u0000`   | line 2, column 4 (size): a control or invisible character (U+0000) at character 2",
+            "`id,lower,upper,size\\na,0,5,8\\n\\u202eb,0,5,1` | line 3, column 1 (id): a control or invisible character (U+202E) at character 1",
+            "`id,lower,upper,size\\na,\\u00090,5,8`   | line 2, column 2 (lower): a control or invisible character (U+0009) at character 1",
+            "`id,lower,upper,size\\n\\u00e9,0,5,1`    | line 2, column 1 (id): the id 'é' has characters outside printable ASCII",
+            "`id,lower,upper,size\\na,0,5,1,2,3,4`   | line 2: more than 4 columns, expected 4",
             "`id,lower,upper,size\\n\"open,0,5,1`    | malformed CSV"})
     void badInputNamesLineAndColumn(String content, String message) throws IOException {
-        Path file = write("bad.csv", content.replace("\\n", "\n").replace("\\u001b", "\u001b"));
+        Path file = write("bad.csv", content.replace("\\n", "\n").replace("\\u001b", "\u001b")
+                .replace("\\u0000", "\u0000").replace("\\u202e", "\u202e").replace("\\u0009", "\t")
+                .replace("\\u00e9", "\u00e9"));
         CliRun run = CliRun.of("pack", file.toString());
         assertEquals(1, run.exit(), run::toString);
         assertEquals("", run.out(), run::toString);
@@ -154,6 +165,78 @@ class PackCommandTest {
         assertEquals(1, run.err().lines().count(), "one line: " + run);
         assertFalse(run.err().contains("Exception") || run.err().contains("\tat "), "no stack trace: " + run);
         assertFalse(run.err().contains("\u001b"), "nothing from the file reaches the terminal raw: " + run);
+    }
+
+    /** A field of 20,000,001 characters (past Jackson's old string limit): one line naming the line, exit 1. */
+    @Test
+    void anOverlongFieldIsOneLineNamingTheLine() throws IOException {
+        Path file = dir.resolve("long.csv");
+        try (var w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            w.write("id,lower,upper,size\na,0,5,1\n");
+            char[] chunk = new char[1_000_000];
+            java.util.Arrays.fill(chunk, 'x');
+            for (int i = 0; i < 20; i++) {
+                w.write(chunk);
+            }
+            w.write("x,0,5,1\n");
+        }
+        CliRun run = CliRun.of("pack", file.toString());
+        assertEquals(1, run.exit(), run::toString);
+        assertEquals("", run.out());
+        assertEquals("memplan: " + file + ": line 3, column 1 (id): the field is longer than 4,096 characters;"
+                + " an id or a 64-bit number is far shorter\n", run.err());
+    }
+
+    /** The default effort steps down as problems grow, so the search stays within the work budget. */
+    @Test
+    void theDefaultEffortKeepsTheSearchWithinTheWorkBudget() {
+        assertEquals(Packing.DEFAULT_EFFORT, Packing.defaultEffort(0));
+        assertEquals(Packing.DEFAULT_EFFORT, Packing.defaultEffort(4_000), "the hard-packing samples search fully");
+        assertEquals(1, Packing.defaultEffort(100_000));
+        assertEquals(1, Packing.defaultEffort(1_000_000));
+        int previous = Packing.DEFAULT_EFFORT;
+        for (int n = 1; n <= 200_000; n += 97) {
+            int effort = Packing.defaultEffort(n);
+            assertTrue(effort <= previous && effort >= 1, "not monotone at " + n);
+            long decodes = effort <= 1 ? 0 : 3 + 64L * (effort - 1);
+            assertTrue(decodes * n <= Packing.DEFAULT_WORK_BUDGET, n + " buffers at effort " + effort);
+            previous = effort;
+        }
+    }
+
+    /** A large file packs at the lowered default, identically on both engines. */
+    @Test
+    void aLargeProblemPacksAtTheLoweredDefaultOnBothEngines() throws IOException {
+        Random r = new Random(23);
+        StringBuilder csv = new StringBuilder("id,lower,upper,size\n");
+        int n = 40_000;
+        for (int i = 0; i < n; i++) {
+            int lower = r.nextInt(n);
+            csv.append(i).append(',').append(lower).append(',').append(lower + 1 + r.nextInt(300)).append(',')
+                    .append(1 + r.nextInt(1 << 16)).append('\n');
+        }
+        Path file = write("large.csv", csv.toString());
+        CliRun java = CliRun.of("pack", "--engine", "java", file.toString());
+        CliRun auto = CliRun.of("pack", "--engine", "auto", file.toString());
+        assertEquals(0, java.exit(), java::toString);
+        assertTrue(java.err().contains(n + " buffers, effort " + Packing.defaultEffort(n) + ","), java.err());
+        assertEquals(java.out(), auto.out(), "the same offsets on both engines");
+        List<String> rows = java.out().lines().skip(1).toList();
+        assertEquals(n, rows.size());
+        int[] lo = new int[n];
+        int[] up = new int[n];
+        long[] sz = new long[n];
+        long[] off = new long[n];
+        long arena = 0;
+        for (int i = 0; i < n; i++) {
+            String[] c = rows.get(i).split(",");
+            lo[i] = Integer.parseInt(c[1]);
+            up[i] = Integer.parseInt(c[2]);
+            sz[i] = Long.parseLong(c[3]);
+            off[i] = Long.parseLong(c[4]);
+            arena = Math.max(arena, off[i] + sz[i]);
+        }
+        PackingChecker.check(lo, up, sz, off, arena); // no two live buffers share a byte
     }
 
     @Test
@@ -181,6 +264,6 @@ class PackCommandTest {
         assertEquals(0, help.exit());
         assertTrue(help.out().contains("id,lower,upper,size"), help.out());
         assertTrue(help.out().contains("--effort=N") && help.out().contains("--engine=ENGINE"), help.out());
-        assertTrue(help.out().contains("(default: " + Packing.DEFAULT_EFFORT + ")"), help.out());
+        assertTrue(help.out().contains("(default: " + Packing.DEFAULT_EFFORT + ","), help.out());
     }
 }

@@ -18,15 +18,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 class EscapeAndUnitsTest {
 
     @Test
-    void terminalTextHoldsNoControlCharacter() {
-        String raw = "a\u001b[31mred\u0007\u0085\u202e\u2066x\\y\ud800";
-        String safe = Escape.terminal(raw);
-        assertEquals("a\\u001b[31mred\\u0007\\u0085\\u202e\\u2066x\\\\y\\ud800", safe);
-        assertEquals("plain name/with:ok_chars", Escape.terminal("plain name/with:ok_chars"));
-        assertEquals("\ud83d\ude00", Escape.terminal("\ud83d\ude00"), "a paired surrogate is a character");
-    }
-
-    @Test
     void xmlTextHasNoMarkupAndOnlyLegalCharacters() {
         assertEquals("&lt;/script&gt;&amp;&quot;&#39;\\u0001\\ufffe", Escape.xml("</script>&\"'\u0001\ufffe"));
     }

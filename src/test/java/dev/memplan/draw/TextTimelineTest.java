@@ -76,6 +76,6 @@ class TextTimelineTest {
         assertTrue(rows <= 8, text);
         assertFalse(text.contains("\u001b"), "no raw escape character reaches the terminal");
         assertFalse(text.contains("\u202e"), "no raw bidi override reaches the terminal");
-        assertTrue(text.contains("\\u001b[2J\\u202e"), text);
+        assertTrue(text.contains("\\x1b[2J\\u202e"), text); // the terminal escape (TerminalText)
     }
 }

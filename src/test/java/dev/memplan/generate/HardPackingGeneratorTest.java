@@ -91,8 +91,8 @@ class HardPackingGeneratorTest {
     @Test
     void sameSeedSameInstanceOtherSeedOtherInstance() {
         assertEquals(HardPackingGenerator.generate(7), HardPackingGenerator.generate(7));
-        assertEquals(PackingCsv.toCsv(HardPackingGenerator.generate(7)),
-                PackingCsv.toCsv(HardPackingGenerator.generate(7)));
+        assertEquals(SamplePackingFiles.csv(HardPackingGenerator.generate(7)),
+                SamplePackingFiles.csv(HardPackingGenerator.generate(7)));
         assertNotEquals(HardPackingGenerator.generate(7), HardPackingGenerator.generate(8));
         assertEquals(321, HardPackingGenerator.generate(3, 321).size());
     }
@@ -109,7 +109,7 @@ class HardPackingGeneratorTest {
     @Test
     void csvHasMiniMallocsHeaderAndOneHalfOpenRowPerBuffer() {
         PackingInstance inst = HardPackingGenerator.generate(5);
-        String[] lines = PackingCsv.toCsv(inst).split("\n");
+        String[] lines = SamplePackingFiles.csv(inst).split("\n");
         assertEquals("id,lower,upper,size", lines[0]);
         assertEquals(inst.size() + 1, lines.length);
         for (int i = 0; i < inst.size(); i++) {

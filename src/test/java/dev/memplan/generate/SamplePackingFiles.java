@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.generate;
 
+import dev.memplan.io.PackingCsv;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,6 +31,11 @@ public final class SamplePackingFiles {
         return "hard-seed" + seed + ".csv";
     }
 
+    /** {@code inst} in the CSV form, ids the row numbers, through the one packing CSV writer. */
+    static String csv(PackingInstance inst) {
+        return PackingCsv.toCsv(PackingCsv.Problem.numbered(inst.lower(), inst.upper(), inst.sizes()));
+    }
+
     /** Writes every sample into {@code args[0]}, or {@link #DIR} without arguments. */
     public static void main(String[] args) throws IOException {
         Path dir = args.length > 0 ? Path.of(args[0]) : DIR;
@@ -36,7 +43,7 @@ public final class SamplePackingFiles {
         for (long seed : SEEDS) {
             PackingInstance inst = HardPackingGenerator.generate(seed);
             Path file = dir.resolve(fileName(seed));
-            PackingCsv.write(inst, file);
+            Files.writeString(file, csv(inst), StandardCharsets.UTF_8);
             System.out.println(file + ": " + inst);
         }
     }

@@ -47,7 +47,9 @@ class InferenceFailureTest {
         assertEquals("", f.domain());
         assertEquals("DepthToSpace", f.opType());
         assertEquals("shape", f.stage());
-        assertTrue(!f.message().isBlank(), "the exception's message is kept");
+        assertTrue(!f.message().isBlank(), "the rule's message is kept");
+        assertTrue(f.message().contains("attribute 'blocksize'"), "says what it could not use: " + f.message());
+        assertNoCodeNames(f.message());
         // the output stays uninferred (and so does its type, which Relu passes on), and its fresh symbol says why
         assertEquals(List.of("y", "z"), imp.uninferred());
         String origin = imp.freshSymbols().get("y_numel");
@@ -81,6 +83,33 @@ class InferenceFailureTest {
         String line = out.toString().lines().filter(l -> l.startsWith("inference")).findFirst().orElse("");
         assertTrue(line.contains("failed (shape) at node 0 'y_node' (DepthToSpace): "), out.toString());
         assertEquals(0, exit, "a deferred plan without --require-complete is not a failure: " + out);
+    }
+
+    /** A rule whose own code fails (an index past a too-short input) names the input, not the failure's class. */
+    @Test
+    void aRuleThatFailsOnATooShortInputNamesItWithoutCodeNames() {
+        // Resize of a rank-1 tensor (what an unknown NCHWc output became) with four scales
+        OnnxModel model = OnnxWriter.graph().input("x", type(FLOAT, 48))
+                .initializer(OnnxWriter.floats("roi", 0))
+                .initializer(dev.memplan.onnx.proto.OnnxProto.TensorProto.newBuilder().setName("scales")
+                        .setDataType(FLOAT).addDims(4).setRawData(com.google.protobuf.ByteString.copyFrom(
+                                java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN).putFloat(1f)
+                                        .putFloat(1f).putFloat(2f).putFloat(2f).array())).build())
+                .node("Resize", in("x", "roi", "scales"), out("y"))
+                .outputNoShape("y").model(17);
+        ImportedGraph imp = OnnxImporter.importModel(model, ImportOptions.defaults());
+        assertEquals(1, imp.inferenceFailures().size(), imp.inferenceFailures().toString());
+        for (InferenceFailure f : imp.inferenceFailures()) {
+            assertNoCodeNames(f.message());
+            assertTrue(f.message().contains("'scales'") || f.message().contains("'x'"), f.message());
+        }
+        imp.freshSymbols().values().forEach(InferenceFailureTest::assertNoCodeNames);
+    }
+
+    static void assertNoCodeNames(String text) {
+        for (String bad : List.of("Exception", "java.", "dev.memplan", "com.google", "Error:")) {
+            assertTrue(!text.contains(bad), "'" + bad + "' in a user message: " + text);
+        }
     }
 
     @Test

@@ -190,6 +190,46 @@ class OpRegistryTest {
         all.add(c("Pad").in("f[2,3]", "i[4]=0,1,2,0").expect("float32[4, 4]"));
         all.add(c("MatMul").in("f[2,3]", "f[3,4]").expect("float32[2, 4]"));
         all.add(c(MS, "FusedMatMul").in("f[2,3]", "f[3,4]").expect("float32[2, 4]"));
+        all.add(c(MS, "DynamicQuantizeMatMul").in("f[2,3]", "u8[3,4]", "f[]", "u8[]").expect("float32[2, 4]"));
+        all.add(c(MS, "MatMulIntegerToFloat").in("u8[2,3]", "u8[3,4]", "f[]", "f[]").expect("float32[2, 4]"));
+        all.add(c("QLinearMatMul").in("u8[2,3]", "f[]", "u8[]", "u8[3,4]", "f[]", "u8[]", "f[]", "u8[]")
+                .expect("uint8[2, 4]"));
+        all.add(c("QLinearConv").in("u8[1,3,8,8]", "f[]", "u8[]", "u8[4,3,3,3]", "f[]", "u8[]", "f[]", "u8[]")
+                .expect("uint8[1, 4, 6, 6]"));
+        for (String op : List.of("QLinearAdd", "QLinearMul")) {
+            all.add(c(MS, op).in("u8[2,3]", "f[]", "u8[]", "u8[1,3]", "f[]", "u8[]", "f[]", "u8[]")
+                    .expect("uint8[2, 3]"));
+        }
+        for (String op : List.of("QLinearSigmoid", "QLinearLeakyRelu", "QLinearSoftmax")) {
+            all.add(c(MS, op).in("u8[2,3]", "f[]", "u8[]", "f[]", "u8[]").expect("uint8[2, 3]"));
+        }
+        all.add(c(MS, "QLinearAveragePool").in("u8[1,8,9,7]", "f[]", "u8[]", "f[]", "u8[]")
+                .attr(is("kernel_shape", 2, 2)).attr(i("channels_last", 1)).expect("uint8[1, 7, 8, 7]"));
+        all.add(c(MS, "QLinearGlobalAveragePool").in("u8[1,3,5,5]", "f[]", "u8[]", "f[]", "u8[]")
+                .expect("uint8[1, 3, 1, 1]"));
+        all.add(c(MS, "QLinearConcat").in("f[]", "u8[]", "u8[2,3]", "f[]", "u8[]", "u8[2,5]", "f[]", "u8[]")
+                .attr(i("axis", 1)).expect("uint8[2, 8]"));
+        all.add(c(MS, "QGemm").in("u8[2,3]", "f[]", "u8[]", "u8[3,4]", "f[]", "u8[]", "-", "f[]", "u8[]")
+                .expect("uint8[2, 4]"));
+        all.add(c(MS, "FusedGemm").in("f[2,3]", "f[4,3]").attr(i("transB", 1)).expect("float32[2, 4]"));
+        all.add(c(MS, "MatMulNBits").in("f[2,5,32]", "u8[8,1,16]", "f[8]").attr(i("K", 32)).attr(i("N", 8))
+                .expect("float32[2, 5, 8]"));
+        all.add(c(MS, "NhwcMaxPool").in("u8[1,6,6,2]").attr(is("kernel_shape", 2, 2)).expect("uint8[1, 5, 5, 2]"));
+        all.add(c(MS, "QuantizeLinear").in("f[2,3]", "f[]", "u8[]").expect("uint8[2, 3]"));
+        all.add(c(MS, "DequantizeLinear").in("u8[2,3]", "f[]").expect("float32[2, 3]"));
+        all.add(c(MS, "MultiHeadAttention").in("f[2,4,8]", "f[2,5,8]", "f[2,5,8]").attr(i("num_heads", 2))
+                .expect("float32[2, 4, 8]", "float32[2, 2, 5, 4]", "float32[2, 2, 5, 4]"));
+        String nchwc = "com.microsoft.nchwc";
+        all.add(c(nchwc, "Conv").in("f[1,16,8,8]", "f[32,16,3,3]").expect("float32[1, 32, 6, 6]"));
+        all.add(c(nchwc, "MaxPool").in("f[1,16,8,8]").attr(is("kernel_shape", 2, 2)).expect("float32[1, 16, 7, 7]"));
+        all.add(c(nchwc, "AveragePool").in("f[1,16,8,8]").attr(is("kernel_shape", 2, 2)).attr(is("strides", 2, 2))
+                .expect("float32[1, 16, 4, 4]"));
+        all.add(c(nchwc, "GlobalMaxPool").in("f[1,16,8,8]").expect("float32[1, 16, 1, 1]"));
+        all.add(c(nchwc, "GlobalAveragePool").in("f[1,16,8,8]").expect("float32[1, 16, 1, 1]"));
+        all.add(c(nchwc, "ReorderInput").in("f[1,24,8,8]").expect("float32[1, 32, 8, 8]"));
+        all.add(c(nchwc, "ReorderInput").in("f[1,8,8,24]").attr(i("channels_last", 1)).expect("float32[1, 32, 8, 8]"));
+        all.add(c(nchwc, "ReorderOutput").in("f[1,32,8,8]").attr(i("channels", 24)).expect("float32[1, 24, 8, 8]"));
+        all.add(c(nchwc, "Upsample").in("f[1,16,4,5]").attr(is("scales", 2, 3)).expect("float32[1, 16, 8, 15]"));
         all.add(c("MatMulInteger").in("u8[2,3]", "u8[3,4]").expect("int32[2, 4]"));
         all.add(c("Gemm").in("f[2,3]", "f[4,3]").attr(i("transB", 1)).expect("float32[2, 4]"));
         all.add(c("Conv").in("f[1,3,8,8]", "f[4,3,3,3]").expect("float32[1, 4, 6, 6]"));

@@ -31,4 +31,27 @@ public final class TestOnnxModels {
                 .output("y", type(FLOAT, batch, (long) hidden))
                 .bytes(17);
     }
+
+    /**
+     * {@code Resize} of a rank-1 input with two target sizes: the rule reads past the input's dims,
+     * which used to reach the report as "IndexOutOfBoundsException: Index 1 out of bounds for length 1".
+     */
+    public static byte[] resizeWithMoreSizesThanDims() {
+        return OnnxWriter.graph()
+                .input("x", type(FLOAT, 4L))
+                .initializer(OnnxWriter.int64s("sizes", 8, 8))
+                .node("Resize", in("x", "", "", "sizes"), out("y"))
+                .output("y", type(FLOAT, (Object) null))
+                .bytes(13);
+    }
+
+    /** An op memplan does not know ({@code NoSuchOp}): its output stays without a size. */
+    public static byte[] unknownOp() {
+        return OnnxWriter.graph()
+                .input("x", type(FLOAT, "batch", 4L))
+                .node("NoSuchOp", in("x"), out("y"))
+                .node("Relu", in("y"), out("z"))
+                .output("z", type(FLOAT, "batch", 4L))
+                .bytes(17);
+    }
 }

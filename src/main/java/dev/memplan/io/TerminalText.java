@@ -1,29 +1,33 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan.cli;
+package dev.memplan.io;
 
 /**
- * Makes text from input files safe to print: every name, label and message the command line
- * writes to a terminal goes through {@link #escape}, so an ANSI escape or a newline inside a
- * value name can neither recolour the terminal nor forge a line. {@link #unescape} reads the
- * escaped form back, so a symbol shown as {@code seq\x00} is bound with {@code --bind seq\x00=8}.
+ * Terminal text: the one escape of every name, label and message the command line prints (and
+ * of the text pictures), so an ANSI escape or a newline inside a value name can neither recolour
+ * the terminal nor forge a line. {@link #unescape} reads the escaped form back, so a symbol shown
+ * as {@code seq\x00} is bound with {@code --bind seq\x00=8}. Escape a message once, where it is
+ * printed: escaping twice doubles its backslashes.
  */
-final class TerminalText {
+public final class TerminalText {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private TerminalText() {
     }
 
     /**
-     * {@code text} with control characters (C0, DEL, C1), Unicode line and paragraph separators,
-     * bidirectional overrides, lone surrogates and backslashes escaped: {@code \n}, {@code \t}, {@code \r},
-     * {@code \\}, {@code \xNN} and {@code \}{@code uNNNN}. Printable text passes unchanged.
+     * {@code text} with backslashes and the characters of {@link UnsafeChars} escaped:
+     * {@code \n}, {@code \t}, {@code \r}, {@code \\}, {@code \xNN} (other characters below U+0100)
+     * and {@code \}{@code uNNNN}. Everything else, surrogate pairs (emoji) included, passes unchanged.
+     *
+     * @param text any text, e.g. a tensor name from a model file; null prints as {@code null}
+     * @return the text, safe to print
      */
-    static String escape(String text) {
+    public static String escape(String text) {
         if (text == null) {
             return "null";
         }
         int i = 0;
-        while (i < text.length() && !needsEscape(text.charAt(i))) {
+        while (i < text.length() && !needsEscape(text, i)) {
             i++;
         }
         if (i == text.length()) {
@@ -32,11 +36,8 @@ final class TerminalText {
         StringBuilder sb = new StringBuilder(text.length() + 16).append(text, 0, i);
         for (; i < text.length(); i++) {
             char c = text.charAt(i);
-            if (!needsEscape(c)) {
+            if (!needsEscape(text, i)) {
                 sb.append(c);
-            } else if (Character.isHighSurrogate(c) && i + 1 < text.length()
-                    && Character.isLowSurrogate(text.charAt(i + 1))) {
-                sb.append(c).append(text.charAt(++i)); // a well-formed pair (an emoji): printable
             } else if (c == '\\') {
                 sb.append("\\\\");
             } else if (c == '\n') {
@@ -59,8 +60,11 @@ final class TerminalText {
      * The inverse of {@link #escape}: {@code \n}, {@code \t}, {@code \r}, {@code \\}, {@code \xNN}
      * and {@code \}{@code uNNNN} become the characters they stand for; a backslash before anything
      * else stays a backslash.
+     *
+     * @param text escaped text, e.g. a symbol typed as the output showed it
+     * @return the text it stands for
      */
-    static String unescape(String text) {
+    public static String unescape(String text) {
         if (text.indexOf('\\') < 0) {
             return text;
         }
@@ -87,15 +91,9 @@ final class TerminalText {
         return sb.toString();
     }
 
-    /** Whether {@code c} is escaped: it could move the cursor, change colours or reorder text. */
-    static boolean needsEscape(char c) {
-        return c < 0x20 || c == '\\' || (c >= 0x7f && c <= 0x9f)
-                || c == '\u2028' || c == '\u2029'              // line and paragraph separators
-                || (c >= '\u202a' && c <= '\u202e')            // bidi embeddings and overrides
-                || (c >= '\u2066' && c <= '\u2069')            // bidi isolates
-                || c == '\u200e' || c == '\u200f' || c == '\u061c' // directional marks
-                || c == '\ufeff'                               // zero-width no-break space (BOM)
-                || Character.isSurrogate(c);                   // checked in pairs by escape
+    /** Whether the character at {@code i} is escaped: a backslash, or unsafe in any output. */
+    private static boolean needsEscape(String text, int i) {
+        return text.charAt(i) == '\\' || UnsafeChars.isUnsafeAt(text, i);
     }
 
     private static boolean isHex(String s) {

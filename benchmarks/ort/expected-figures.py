@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Regenerates the ORT-measured figures the Java replay (dev.memplan.ort) is tested against.
+
+usage: expected-figures.py [--graphs N] [--shared-only]
+Writes replay-check.py's seeded random graphs (seed 7: Pad/Slice/Concat only; seed 11 with
+--planner's Relu and Exp) as ONNX files into src/test/resources/ort/random/, measures each with
+arena-x.py at ort-arena.py's settings (level none, two runs, memory pattern on, default arena),
+predicts it with replay-check.py, and writes src/test/resources/ort/random/expected.tsv:
+  file, ORT's activation figure, the Python replay's prediction.
+OrtArenaRandomGraphsTest imports each file with memplan's ONNX importer and asserts that the
+Java replay equals both columns.
+It also measures the shared models (../shared/models) at level none, at the bindings listed in
+SHARED below, into src/test/resources/ort/shared-level-none.tsv: model, bindings, ORT's figure
+(OrtArenaSharedModelsTest). Figures are for ONNX Runtime 1.30.0 (the venv's wheel), CPU.
+Run it with the ORT venv: /work/ortvenv/bin/python benchmarks/ort/expected-figures.py
+"""
+import importlib.util, os, random, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "..", "src", "test", "resources", "ort", "random")
+sys.dont_write_bytecode = True
+spec = importlib.util.spec_from_file_location("replay_check", os.path.join(HERE, "replay-check.py"))
+rc = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(rc)
+
+
+SHARED = [("onnx-light/light_squeezenet.onnx", ""), ("onnx-light/light_resnet50.onnx", ""),
+          ("onnx-light/light_inception_v1.onnx", ""), ("onnx-light/light_densenet121.onnx", ""),
+          ("ort-ext/FastestDet.onnx", ""),
+          ("ort-ext/pytorch_super_resolution.onnx", "batch_size=1"),
+          ("ort-ext/pytorch_super_resolution.onnx", "batch_size=2"),
+          ("ort-ext/pytorch_super_resolution.onnx", "batch_size=4"),
+          ("minilm/all-minilm-l6-v2-q.onnx", "batch_size=1,sequence_length=128"),
+          ("minilm/all-minilm-l6-v2-q.onnx", "batch_size=2,sequence_length=64"),
+          ("minilm/all-minilm-l6-v2-q.onnx", "batch_size=4,sequence_length=512")]
+
+
+def shared(models_dir):
+    import onnxruntime
+    rows = ["# model\tbindings\tort_activation\t(ONNX Runtime %s, CPU, level none, ort-arena.py settings; "
+            "regenerate with benchmarks/ort/expected-figures.py)" % onnxruntime.__version__]
+    for model, dims in SHARED:
+        path = os.path.join(models_dir, model)
+        import subprocess
+        p = subprocess.run([sys.executable, os.path.join(HERE, "arena-x.py"), path, "--opt", "none"]
+                           + [d for d in dims.split(",") if d], capture_output=True, text=True, errors="replace")
+        if p.returncode != 0:
+            raise SystemExit("expected-figures.py: ORT failed on %s: %s" % (model, rc.safe(p.stderr[-300:])))
+        import json
+        rows.append("%s\t%s\t%d" % (model, dims, json.loads(p.stdout.strip().splitlines()[-1])["activation"]))
+        print(rows[-1], flush=True)
+    with open(os.path.join(OUT, "..", "shared-level-none.tsv"), "w") as f:
+        f.write("\n".join(rows) + "\n")
+
+
+def main():
+    import onnxruntime
+    shared(os.path.join(HERE, "..", "..", "..", "shared", "models"))
+    if "--shared-only" in sys.argv:
+        return
+    graphs = int(sys.argv[sys.argv.index("--graphs") + 1]) if "--graphs" in sys.argv else 20
+    os.makedirs(OUT, exist_ok=True)
+    rows = ["# file\tort_activation\tpython_replay\t(ONNX Runtime %s, CPU, level none, ort-arena.py settings; "
+            "regenerate with benchmarks/ort/expected-figures.py)" % onnxruntime.__version__]
+    for seed, planner in ((7, False), (11, True)):
+        for g in range(graphs):
+            rng = random.Random(seed * 1_000_003 + g)
+            name = "seed%d-g%02d.onnx" % (seed, g)
+            path = os.path.join(OUT, name)
+            sizes, nodes, out = rc.random_graph(rng, path, planner)
+            want, err = rc.measure(path)
+            if err:
+                raise SystemExit("expected-figures.py: ORT failed on %s: %s" % (name, rc.safe(err)))
+            got, _ = rc.predict(sizes, nodes, {"X"}, {out})
+            rows.append("%s\t%d\t%d" % (name, want, got))
+            print(rows[-1], flush=True)
+    with open(os.path.join(OUT, "expected.tsv"), "w") as f:
+        f.write("\n".join(rows) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.example;
+
+import dev.memplan.server.BudgetStats;
+import dev.memplan.server.MemoryBudget;
+import dev.memplan.server.PlanCacheStats;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A bounded, in-process load test of {@link EmbeddingService}: a fixed number of threads send a
+ * fixed number of requests of random shapes (batch 1-8, 8-512 tokens), then it reports what was
+ * answered, what the budget and the plan cache saw, and how the process's resident memory grew.
+ *
+ * <pre>
+ * java -cp ... dev.memplan.example.LoadTest MODEL.onnx [requests] [threads] [defaults|recommended|no-arena] [budget MiB]
+ * </pre>
+ */
+public final class LoadTest {
+    /**
+     * What to run.
+     *
+     * @param model     MiniLM's file
+     * @param requests  how many requests in total
+     * @param threads   how many at once
+     * @param settings  ONNX Runtime memory settings
+     * @param budget    bytes requests share
+     * @param waitLimit how long one request may wait for room
+     * @param seed      the shapes' seed
+     * @param deadline  how long the whole run may take before it counts as a deadlock
+     */
+    public record Config(Path model, int requests, int threads, OrtSettings settings, long budget, Duration waitLimit,
+                         long seed, Duration deadline) {
+    }
+
+    /**
+     * What happened.
+     *
+     * @param config      what ran
+     * @param answered    requests answered, whatever the answer
+     * @param ok          requests embedded
+     * @param busy        requests answered BUSY (no room within the wait limit)
+     * @param tooLarge    requests the model or budget could never take
+     * @param failures    exceptions other than those answers (none expected)
+     * @param finished    false when the run did not end before its deadline
+     * @param seconds     wall time of the load
+     * @param latencyP50  median latency of OK requests, ms
+     * @param latencyP99  99th percentile, ms
+     * @param maxHeld     the most bytes leases held at once, counted outside the budget
+     * @param heldAtEnd   bytes still held when the load ended, counted outside the budget
+     * @param budget      the budget's figures at the end
+     * @param cache       the plan cache's figures at the end
+     * @param rssBaseline resident bytes after start-up and one warm-up request
+     * @param rssPeak     the most resident bytes seen during the load (sampled every 10 ms)
+     * @param rssEnd      resident bytes after the load
+     */
+    public record Report(Config config, int answered, int ok, int busy, int tooLarge, List<String> failures,
+                         boolean finished, double seconds, double latencyP50, double latencyP99, long maxHeld,
+                         long heldAtEnd, BudgetStats budget, PlanCacheStats cache, long rssBaseline, long rssPeak,
+                         long rssEnd) {
+
+        /** {@return how far resident memory rose above the baseline during the load} */
+        public long rssGrowth() {
+            return rssPeak - rssBaseline;
+        }
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, String.join("\n",
+                    "load: %d requests on %d threads, batch 1-8 x 8-512 tokens, ONNX Runtime settings %s",
+                    "answered %d of %d (ok %d, busy %d, too large %d), failures %d, finished %s",
+                    "time %.1f s, %.1f requests/s, latency p50 %.0f ms, p99 %.0f ms",
+                    "budget %s: leased at most %s of %s (peak %s), waited %d, timed out %d, leaked %d, total wait %.1f s",
+                    "plan cache: %d requests, hit rate %.2f, %d plans, %.1f ms planning in total",
+                    "resident memory: baseline %s, peak %s (+%s, %.2fx the budget), after the load %s"),
+                    config.requests(), config.threads(), config.settings().name().toLowerCase(Locale.ROOT).replace('_', '-'),
+                    answered, config.requests(), ok, busy, tooLarge, failures.size(), finished,
+                    seconds, ok / seconds, latencyP50, latencyP99,
+                    mib(budget.capacityBytes()), mib(maxHeld), mib(budget.leasableBytes()), mib(budget.peakInUseBytes()),
+                    budget.waited(), budget.timedOut(), budget.leaked(), budget.totalWait().toMillis() / 1e3,
+                    cache.requests(), cache.hitRate(), cache.size(), cache.planTime().toNanos() / 1e6,
+                    mib(rssBaseline), mib(rssPeak), mib(rssGrowth()), (double) rssGrowth() / budget.capacityBytes(),
+                    mib(rssEnd));
+        }
+
+        private static String mib(long bytes) {
+            return String.format(Locale.ROOT, "%.0f MiB", bytes / 1048576.0);
+        }
+    }
+
+    private LoadTest() {
+    }
+
+    /**
+     * Runs the load.
+     *
+     * @param c what to run
+     * @return the report
+     * @throws Exception when the service cannot start
+     */
+    public static Report run(Config c) throws Exception {
+        MemoryBudget budget = MemoryBudget.of("embeddings", c.budget(), 0);
+        try (EmbeddingService service = new EmbeddingService(c.model(), c.settings(), budget, c.waitLimit())) {
+            service.embed(tokens(new Random(0), 1, 8)); // loads the kernels: part of the baseline, not the load
+            System.gc();
+            long baseline = ResidentMemory.bytes();
+            AtomicInteger ok = new AtomicInteger();
+            AtomicInteger busy = new AtomicInteger();
+            AtomicInteger tooLarge = new AtomicInteger();
+            List<String> failures = Collections.synchronizedList(new ArrayList<>());
+            List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
+            ExecutorService pool = Executors.newFixedThreadPool(c.threads());
+            long start = System.nanoTime();
+            boolean finished;
+            long peak;
+            try (ResidentMemory.PeakSampler sampler = new ResidentMemory.PeakSampler(10)) {
+                List<Future<?>> futures = new ArrayList<>();
+                for (int i = 0; i < c.requests(); i++) {
+                    Random r = new Random(c.seed() * 1_000_003 + i);
+                    long[][] request = tokens(r, 1 + r.nextInt(8), 8 + r.nextInt(505));
+                    futures.add(pool.submit(() -> {
+                        long t0 = System.nanoTime();
+                        try {
+                            EmbeddingService.Response resp = service.embed(request);
+                            switch (resp.status()) {
+                                case OK -> {
+                                    ok.incrementAndGet();
+                                    latencies.add((System.nanoTime() - t0) / 1e6);
+                                }
+                                case BUSY -> busy.incrementAndGet();
+                                case TOO_LARGE -> tooLarge.incrementAndGet();
+                                default -> throw new AssertionError(resp.status());
+                            }
+                        } catch (Exception e) {
+                            failures.add(String.valueOf(e));
+                        }
+                        return null;
+                    }));
+                }
+                pool.shutdown();
+                finished = pool.awaitTermination(c.deadline().toMillis(), TimeUnit.MILLISECONDS);
+                if (!finished) {
+                    pool.shutdownNow();
+                }
+                peak = sampler.peak();
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            List<Double> sorted = new ArrayList<>(latencies);
+            Collections.sort(sorted);
+            return new Report(c, ok.get() + busy.get() + tooLarge.get(), ok.get(), busy.get(), tooLarge.get(),
+                    List.copyOf(failures), finished, seconds, percentile(sorted, 0.5), percentile(sorted, 0.99),
+                    service.maxHeldBytes(), service.heldBytes(), budget.stats(), service.plans().stats(), baseline,
+                    peak, ResidentMemory.bytes());
+        }
+    }
+
+    private static double percentile(List<Double> sorted, double p) {
+        return sorted.isEmpty() ? 0 : sorted.get(Math.min(sorted.size() - 1, (int) Math.floor(p * sorted.size())));
+    }
+
+    private static long[][] tokens(Random r, int batch, int seq) {
+        long[][] t = new long[batch][seq];
+        for (long[] row : t) {
+            row[0] = 101; // [CLS]
+            for (int i = 1; i < seq - 1; i++) {
+                row[i] = 1000 + r.nextInt(29_000);
+            }
+            row[seq - 1] = 102; // [SEP]
+        }
+        return t;
+    }
+
+    /**
+     * Runs the load from the command line and prints the report.
+     *
+     * @param args MODEL.onnx [requests] [threads] [settings] [budget MiB]
+     * @throws Exception when the service cannot start
+     */
+    public static void main(String[] args) throws Exception {
+        if (args.length < 1) {
+            System.err.println("usage: LoadTest MODEL.onnx [requests] [threads] [defaults|recommended|no-arena] [budget MiB]");
+            System.exit(2);
+        }
+        Config c = new Config(Path.of(args[0]), args.length > 1 ? Integer.parseInt(args[1]) : 200,
+                args.length > 2 ? Integer.parseInt(args[2]) : 8,
+                OrtSettings.parse(args.length > 3 ? args[3] : "recommended"),
+                (args.length > 4 ? Long.parseLong(args[4]) : 256) << 20, Duration.ofSeconds(30), 1,
+                Duration.ofMinutes(10));
+        Report r = run(c);
+        System.out.println(r);
+        System.exit(r.finished() && r.failures().isEmpty() && r.answered() == c.requests() ? 0 : 1);
+    }
+}

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.example;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The example server under bounded load: every request answered, leases never above the budget,
+ * none leaked, no deadlock. Prints the report (resident memory growth included) for the CI log.
+ */
+class ServerLoadTest {
+
+    @Test
+    void everyRequestIsAnsweredWithinTheBudget() throws Exception {
+        Path model = Path.of(System.getProperty("memplan.shared.dir", "../../../shared"), "models", "minilm",
+                "all-minilm-l6-v2-q.onnx");
+        if (System.getenv("CI") == null) {
+            assumeTrue(Files.isRegularFile(model), "no shared model at " + model);
+        }
+        LoadTest.Config c = new LoadTest.Config(model, Integer.getInteger("load.requests", 120),
+                Integer.getInteger("load.threads", 8), OrtSettings.parse(System.getProperty("load.settings", "recommended")),
+                256L << 20, Duration.ofSeconds(60), 1, Duration.ofMinutes(5));
+        LoadTest.Report r = LoadTest.run(c);
+        System.out.println(r);
+        assertTrue(r.finished(), "the load did not end within " + c.deadline() + ": a deadlock?");
+        assertEquals(List.of(), r.failures());
+        assertEquals(c.requests(), r.answered(), "every request answered");
+        assertTrue(r.ok() > 0, "some requests embedded");
+        assertEquals(0, r.tooLarge(), "batch <= 8 and <= 512 tokens always fit MiniLM and 256 MiB");
+        assertTrue(r.maxHeld() <= r.budget().leasableBytes(), "leases held " + r.maxHeld() + " bytes at once");
+        assertTrue(r.budget().peakInUseBytes() <= r.budget().leasableBytes());
+        assertEquals(0, r.heldAtEnd(), "no lease left open");
+        assertEquals(0, r.budget().inUseBytes(), "the budget got every byte back");
+        assertEquals(0, r.budget().leaked());
+        assertEquals(0, r.budget().waiting());
+        assertEquals(r.ok() + 1, r.budget().admitted(), "one lease per embedded request, and the warm-up's");
+    }
+}

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.onnx;
+
+import dev.memplan.DataType;
+import java.util.Set;
+
+/**
+ * Carries {@link SymCondition}s through the ops that build an If condition: comparisons of
+ * one-element integers of which one is symbolic, {@code Not}, {@code And}/{@code Or}/{@code Xor},
+ * and the ops that only move or retype one element (Identity, Squeeze, Reshape, Cast...). A
+ * condition that turns out constant becomes the output's value instead.
+ */
+final class ConditionTracking {
+    private ConditionTracking() {
+    }
+
+    private static final Set<String> COMPARISONS = Set.of("Equal", "Less", "Greater", "LessOrEqual",
+            "GreaterOrEqual");
+    private static final Set<String> LOGICAL = Set.of("And", "Or", "Xor");
+    private static final Set<String> SAME_ELEMENT = Set.of("Identity", "Squeeze", "Unsqueeze", "Reshape",
+            "Flatten", "Cast", "Expand");
+
+    /** Output 0 of {@code c}'s node with its condition, or {@code inferred} unchanged. */
+    static TensorInfo apply(InferenceContext c, TensorInfo inferred) {
+        if (inferred == null || !OpRegistry.canonicalDomain(c.domain()).isEmpty() || oneElementKnown(inferred)) {
+            return inferred;
+        }
+        String op = c.opType();
+        TensorInfo a = c.input(0);
+        if (a == null) {
+            return inferred;
+        }
+        SymCondition cond = null;
+        if (COMPARISONS.contains(op)) {
+            TensorInfo b = c.input(1);
+            cond = b == null ? null : SymCondition.compare(op, a.ints, b.ints);
+        } else if (op.equals("Not")) {
+            SymCondition x = SymCondition.of(a);
+            cond = x == null ? null : new SymCondition.Not(x);
+        } else if (LOGICAL.contains(op)) {
+            SymCondition x = SymCondition.of(a);
+            SymCondition y = SymCondition.of(c.input(1));
+            cond = x == null || y == null ? null : new SymCondition.Logical(op, x, y);
+        } else if (SAME_ELEMENT.contains(op) && a.condition != null) {
+            cond = a.condition;
+        }
+        if (cond == null || !oneElement(inferred)) {
+            return inferred;
+        }
+        var decided = cond.evaluate(java.util.Map.of());
+        if (decided.isPresent() && (inferred.type == DataType.BOOL || ElementValues.isInteger(inferred.type))) {
+            return new TensorInfo(inferred.type, inferred.shape, new SymInt[]{SymInt.of(decided.get() ? 1 : 0)},
+                    null);
+        }
+        return inferred.withCondition(cond);
+    }
+
+    private static boolean oneElementKnown(TensorInfo t) {
+        return t.ints != null && t.ints.length == 1 && t.ints[0].isConst();
+    }
+
+    /** Whether {@code t} is statically one element (a scalar, or every extent 1). */
+    private static boolean oneElement(TensorInfo t) {
+        if (t.shape == null) {
+            return false;
+        }
+        for (var d : t.shape) {
+            if (!(d instanceof dev.memplan.Dim.Fixed f) || f.extent() != 1) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

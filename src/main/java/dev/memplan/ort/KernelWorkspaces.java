@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.ort;
+
+import dev.memplan.Graph;
+import dev.memplan.Node;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * What a kernel takes from the arena during its compute, beyond its outputs: allocated in order,
+ * all freed at its end, never part of the memory pattern. Each rule was measured with ORT 1.30
+ * ({@code benchmarks/ort/workspace-probe.py}, {@code inplace-probe.py}; docs/ort-runtime.md,
+ * section 5). A kernel with no measured rule gets an allowance (its inputs' and outputs' bytes)
+ * and is reported as unmodelled: that allowance is a guess, not a proven bound (GPT-2's Attention
+ * alone takes 10.7 MB, more than its inputs and outputs).
+ */
+final class KernelWorkspaces {
+    /** MLAS's per-thread cap on the convolution working buffer, in floats ({@code MlasConvPrepare}). */
+    static final long MLAS_CONV_FLOATS = 16_384;
+    private static final long FLOAT_BYTES = 4;
+
+    /** Kernels measured to take nothing beyond their outputs (at ORT's default single thread). */
+    private static final Set<String> NONE = Set.of("Relu", "LeakyRelu", "Sigmoid", "Tanh", "Elu", "HardSigmoid",
+            "Softplus", "Clip", "Cast", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "DepthToSpace",
+            "MaxPool", "AveragePool", "GlobalAveragePool", "Concat", "Pad", "Slice", "Dropout", "Add", "Sub", "Mul",
+            "Div", "Pow", "Sum", "Exp", "Sqrt", "Abs", "Neg", "Erf", "ConstantOfShape", "BatchNormalization",
+            "InstanceNormalization", "LayerNormalization", "Gemm", "MatMul", "Transpose");
+
+    /** A node's workspaces for one request. */
+    interface Rule {
+        /** {@return the bytes the kernel allocates during its compute, in order} */
+        long[] bytes(BoundShapes shapes);
+    }
+
+    private static final Rule NO_WORKSPACE = shapes -> new long[0];
+
+    private KernelWorkspaces() {
+    }
+
+    /** {@return whether ORT's kernel for {@code node} has a measured workspace rule} */
+    static boolean isModelled(Node node, NodeAttributes attributes) {
+        if (!OrtKernels.isDefaultDomain(node)) {
+            return false;
+        }
+        return switch (node.opType()) {
+            case "Conv", "Softmax", "LogSoftmax" -> true;
+            case "LRN" -> attributes.integer(node.id(), "size").isPresent();
+            default -> NONE.contains(node.opType());
+        };
+    }
+
+    /** {@return the rule for {@code node}, decided once per graph} */
+    static Rule of(Graph graph, Node node, NodeAttributes attributes) {
+        if (!isModelled(node, attributes)) {
+            return allowance(node);
+        }
+        return switch (node.opType()) {
+            case "Conv" -> conv(node, attributes);
+            case "LRN" -> lrn(node, attributes.integer(node.id(), "size").getAsLong());
+            case "Softmax", "LogSoftmax" -> softmax(node, attributes);
+            default -> NO_WORKSPACE;
+        };
+    }
+
+    /**
+     * MLAS's working buffer, one thread: none for a pointwise Conv (1 x 1, stride 1, no pads, one
+     * group); the whole im2col (output pixels x K floats) when the Conv has more filters than output
+     * pixels; else 16,384 floats.
+     */
+    private static Rule conv(Node node, NodeAttributes attributes) {
+        int id = node.id();
+        Optional<long[]> strides = attributes.integers(id, "strides");
+        Optional<long[]> pads = attributes.integers(id, "pads");
+        OptionalLong group = attributes.integer(id, "group");
+        boolean known = attributes.known(id);
+        int x = node.input(0);
+        int w = node.input(1);
+        int y = node.output(0);
+        return shapes -> {
+            long[] xs = shapes.dims(x);
+            long[] ws = shapes.dims(w);
+            long[] ys = shapes.dims(y);
+            long kernel = product(ws, 2);
+            long groups = group.orElse(known || ws[1] == 0 ? 1 : Math.max(1, xs[1] / ws[1]));
+            boolean stride1 = known ? strides.map(s -> allEqual(s, 1)).orElse(true) : sameSpatial(xs, ys);
+            boolean noPads = known ? pads.map(p -> allEqual(p, 0)).orElse(true) : sameSpatial(xs, ys);
+            if (kernel == 1 && stride1 && noPads && groups == 1) {
+                return new long[0];
+            }
+            long k = xs[1] / groups * kernel;
+            long filters = ys[1] / groups;
+            long pixels = product(ys, 2);
+            if (groups == 1 && filters > pixels) {
+                return new long[] {FLOAT_BYTES * pixels * k};
+            }
+            return new long[] {FLOAT_BYTES * MLAS_CONV_FLOATS};
+        };
+    }
+
+    /** An input-sized scale buffer, then the squares padded by {@code size - 1} channels. */
+    private static Rule lrn(Node node, long size) {
+        int x = node.input(0);
+        return shapes -> {
+            long[] xs = shapes.dims(x);
+            long pixels = product(xs, 2);
+            return new long[] {FLOAT_BYTES * xs[0] * xs[1] * pixels, FLOAT_BYTES * xs[0] * (xs[1] + size - 1) * pixels};
+        };
+    }
+
+    /**
+     * Opset 13+ on a non-last axis: two transposed copies of the input; none on the last axis or
+     * before opset 13 (which flattens to 2-D). Unknown attributes count the two copies: a bound.
+     */
+    private static Rule softmax(Node node, NodeAttributes attributes) {
+        int x = node.input(0);
+        boolean known = attributes.known(node.id());
+        long axis = attributes.integer(node.id(), "axis").orElse(-1);
+        boolean before13 = attributes.opset().isPresent() && attributes.opset().getAsLong() < 13;
+        return shapes -> {
+            long[] xs = shapes.dims(x);
+            boolean last = xs.length == 0 || Math.floorMod(axis, xs.length) == xs.length - 1;
+            if (known && (last || before13)) {
+                return new long[0];
+            }
+            long bytes = shapes.bytes(x);
+            return new long[] {bytes, bytes};
+        };
+    }
+
+    /** An unmodelled kernel: one buffer of its inputs' and outputs' bytes (a guess, not a bound). */
+    private static Rule allowance(Node node) {
+        int[] inputs = node.inputs();
+        int[] outputs = node.outputs();
+        return shapes -> {
+            long total = 0;
+            for (int[] side : new int[][] {inputs, outputs}) {
+                for (int v : side) {
+                    if (v != Graph.ABSENT) {
+                        total = Math.addExact(total, shapes.bytes(v));
+                    }
+                }
+            }
+            return new long[] {total};
+        };
+    }
+
+    private static long product(long[] dims, int from) {
+        long p = 1;
+        for (int i = from; i < dims.length; i++) {
+            p = Math.multiplyExact(p, dims[i]);
+        }
+        return p;
+    }
+
+    private static boolean allEqual(long[] values, long expected) {
+        for (long v : values) {
+            if (v != expected) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean sameSpatial(long[] in, long[] out) {
+        if (in.length != out.length) {
+            return false;
+        }
+        for (int i = 2; i < in.length; i++) {
+            if (in[i] != out[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

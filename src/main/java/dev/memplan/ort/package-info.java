@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
+/**
+ * A replay of ONNX Runtime 1.30's CPU arena (internal, not exported): predicts the bytes
+ * {@code ort-arena.py} reports as {@code activation} for a request, without running ONNX Runtime.
+ *
+ * <p>The pieces follow docs/ort-runtime.md, one class each: {@link dev.memplan.ort.OrtExecutionOrder}
+ * (ORT's reverse-DFS order), {@link dev.memplan.ort.OrtReusePlan} (its allocation planner: aliases,
+ * in-place kernels, the exact-shape freelist, decided once per graph), {@link dev.memplan.ort.MemoryPattern}
+ * (the second run's block), {@link dev.memplan.ort.BfcArena} (bins, whole chunks, power-of-two
+ * regions) and {@link dev.memplan.ort.KernelWorkspaces}; {@link dev.memplan.ort.OrtArenaPredictor}
+ * runs them for a request. It is a port of {@code benchmarks/ort/replay-check.py} and
+ * {@code replay-model.py}, and is tested against their figures and ORT's.
+ */
+package dev.memplan.ort;
