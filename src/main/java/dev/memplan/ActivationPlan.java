@@ -38,8 +38,11 @@ public final class ActivationPlan {
     private final long peakBytes;
     private final long naiveBytes;
     private final long lowerBoundBytes;
-    /** The bound without in-place reuse, computed on first use (-1 until then): reports ask, requests do not. */
-    private volatile long lowerBoundWithoutInPlace = -1;
+    /**
+     * The bound without in-place reuse plus one, computed on first use (0 until then, a default
+     * value, so making a plan stores nothing here): reports ask, requests do not.
+     */
+    private volatile long lowerBoundWithoutInPlacePlusOne;
 
     ActivationPlan(Schedule schedule, LongBuffer ownerSizes, Allocation allocation) {
         this.schedule = schedule;
@@ -249,10 +252,10 @@ public final class ActivationPlan {
      * @return the lower bound without in-place reuse, in bytes
      */
     public long lowerBoundWithoutInPlaceBytes() {
-        long b = lowerBoundWithoutInPlace;
+        long b = lowerBoundWithoutInPlacePlusOne - 1;
         if (b < 0) {
             b = schedule.numInPlace() == 0 ? lowerBoundBytes : schedule.lowerBoundWithoutInPlace(ownerSizes);
-            lowerBoundWithoutInPlace = b;
+            lowerBoundWithoutInPlacePlusOne = b + 1; // at Long.MAX_VALUE it wraps and the read above wraps back
         }
         return b;
     }
