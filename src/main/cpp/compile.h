@@ -12,6 +12,7 @@
 
 #include "abi.h"
 #include "buffers.h"
+#include "in_place_links.h"
 
 namespace memplan_detail {
 
@@ -208,6 +209,7 @@ inline int memplan_compile(
     const int* outputs,
     const int* value_root,
     const int* value_flags,
+    const int* in_place_mask,  // optional: nullptr for no in-place reuse
     int include_graph_inputs,
     int* order,
     int* owner_value,
@@ -216,6 +218,7 @@ inline int memplan_compile(
     int* def_offsets,
     int* free_offsets,
     int* free_owners,
+    int* value_buffer,  // out: the owner of each value's bytes (views, in-place links)
     int* num_owners,
     int* error_node) {
     using namespace memplan_detail;
@@ -230,7 +233,8 @@ inline int memplan_compile(
     }
     if (num_nodes > 0 && order == nullptr) return MEMPLAN_BAD_ARGUMENT;
     if (num_values > 0 && (value_root == nullptr || value_flags == nullptr || owner_value == nullptr ||
-                           owner_def == nullptr || owner_use_end == nullptr || free_owners == nullptr)) {
+                           owner_def == nullptr || owner_use_end == nullptr || free_owners == nullptr ||
+                           value_buffer == nullptr)) {
         return MEMPLAN_BAD_ARGUMENT;
     }
     int num_inputs = 0;
@@ -268,10 +272,28 @@ inline int memplan_compile(
         *error_node = first_waiting(num_nodes, indegree.get());
         return MEMPLAN_CYCLE;
     }
-    const int count = collect_owners(num_values, num_nodes, num_positions, output_offsets, outputs, value_root,
+    // From here on a value's "root" is the owner of its bytes: its view root, or
+    // the buffer an in-place link gave it (JavaEngine.compile).
+    if (in_place_mask == nullptr) {
+        for (int v = 0; v < num_values; ++v) value_buffer[v] = value_root[v];
+    } else {
+        if (!valid_in_place(num_values, input_offsets, inputs, producer.get(), in_place_mask)) {
+            return MEMPLAN_BAD_ARGUMENT;
+        }
+        IntBuffer last_read(static_cast<unsigned long long>(num_values));
+        IntBuffer given_at(static_cast<unsigned long long>(num_values));
+        IntBuffer escapes(static_cast<unsigned long long>(num_values));
+        if (last_read.get() == nullptr || given_at.get() == nullptr || escapes.get() == nullptr) {
+            return MEMPLAN_OUT_OF_MEMORY;
+        }
+        link_in_place(num_values, num_nodes, input_offsets, inputs, output_offsets, outputs, value_root,
+                      value_flags, in_place_mask, order, value_buffer, last_read.get(), given_at.get(),
+                      escapes.get());
+    }
+    const int count = collect_owners(num_values, num_nodes, num_positions, output_offsets, outputs, value_buffer,
                                      value_flags, include_graph_inputs, order, owner_index.get(), owner_value,
                                      owner_def, owner_use_end, def_offsets);
-    compute_use_ends(num_values, num_nodes, num_positions, input_offsets, inputs, value_root, value_flags, order,
+    compute_use_ends(num_values, num_nodes, num_positions, input_offsets, inputs, value_buffer, value_flags, order,
                      owner_index.get(), owner_use_end);
     bucket_by_use_end(count, num_positions, owner_use_end, free_offsets, free_owners, cursor.get());
     *num_owners = count;

@@ -31,6 +31,7 @@
 // Compile and slots (docs/design.md §3, §5).
 #include "treap_priority.h"
 #include "free_slot_set.h"
+#include "in_place_links.h"
 #include "compile.h"
 #include "slots_allocate.h"
 

@@ -210,8 +210,8 @@ void test_empty_graphs() {
     int owners = -1, err = -5;
     int def_off[2] = {-1, -1}, free_off[2] = {-1, -1};
     const int zero[1] = {0};
-    CHECK_EQ(memplan_compile(0, 0, zero, nullptr, zero, nullptr, nullptr, nullptr, 0, nullptr, nullptr, nullptr,
-                             nullptr, def_off, free_off, nullptr, &owners, &err),
+    CHECK_EQ(memplan_compile(0, 0, zero, nullptr, zero, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr,
+                             nullptr, nullptr, def_off, free_off, nullptr, nullptr, &owners, &err),
              MEMPLAN_OK);
     CHECK_EQ(owners, 0);
     long long stats[4] = {9, 9, 9, 9};
@@ -284,12 +284,12 @@ struct RawCompile {
     int include = 1;
     std::vector<int> order = std::vector<int>(2), ov = std::vector<int>(3), od = std::vector<int>(3),
                      oe = std::vector<int>(3), doff = std::vector<int>(3), foff = std::vector<int>(3),
-                     fo = std::vector<int>(3);
+                     fo = std::vector<int>(3), vb = std::vector<int>(3);
     int owners = -1, err = -1;
     int run() {
         return memplan_compile(nv, nn, cptr(in_off), cptr(in), cptr(out_off), cptr(out), cptr(root), cptr(flags),
-                               include, ptr(order), ptr(ov), ptr(od), ptr(oe), ptr(doff), ptr(foff), ptr(fo),
-                               &owners, &err);
+                               nullptr, include, ptr(order), ptr(ov), ptr(od), ptr(oe), ptr(doff), ptr(foff),
+                               ptr(fo), ptr(vb), &owners, &err);
     }
 };
 
@@ -335,12 +335,13 @@ void test_compile_bad_arguments() {
     {
         RawCompile q;
         CHECK_EQ(memplan_compile(q.nv, q.nn, q.in_off.data(), q.in.data(), q.out_off.data(), q.out.data(),
-                                 q.root.data(), q.flags.data(), 1, q.order.data(), q.ov.data(), q.od.data(),
-                                 q.oe.data(), q.doff.data(), q.foff.data(), q.fo.data(), nullptr, &q.err),
+                                 q.root.data(), q.flags.data(), nullptr, 1, q.order.data(), q.ov.data(), q.od.data(),
+                                 q.oe.data(), q.doff.data(), q.foff.data(), q.fo.data(), q.vb.data(), nullptr, &q.err),
                  MEMPLAN_BAD_ARGUMENT);
         CHECK_EQ(memplan_compile(q.nv, q.nn, q.in_off.data(), q.in.data(), q.out_off.data(), q.out.data(),
-                                 q.root.data(), q.flags.data(), 1, q.order.data(), q.ov.data(), q.od.data(),
-                                 q.oe.data(), q.doff.data(), q.foff.data(), q.fo.data(), &q.owners, nullptr),
+                                 q.root.data(), q.flags.data(), nullptr, 1, q.order.data(), q.ov.data(), q.od.data(),
+                                 q.oe.data(), q.doff.data(), q.foff.data(), q.fo.data(), q.vb.data(), &q.owners,
+                                 nullptr),
                  MEMPLAN_BAD_ARGUMENT);
     }
 }
@@ -373,13 +374,14 @@ void test_million_node_chain() {
     c.owner_def.resize(static_cast<std::size_t>(nv));
     c.owner_use_end.resize(static_cast<std::size_t>(nv));
     c.free_owners.resize(static_cast<std::size_t>(nv));
+    c.value_buffer.resize(static_cast<std::size_t>(nv));
     c.def_offsets.resize(static_cast<std::size_t>(n) + 1);
     c.free_offsets.resize(static_cast<std::size_t>(n) + 1);
     auto t0 = std::chrono::steady_clock::now();
-    c.rc = memplan_compile(nv, n, in_off.data(), in.data(), out_off.data(), out.data(), root.data(), flags.data(), 0,
+    c.rc = memplan_compile(nv, n, in_off.data(), in.data(), out_off.data(), out.data(), root.data(), flags.data(), nullptr, 0,
                            c.order.data(), c.owner_value.data(), c.owner_def.data(), c.owner_use_end.data(),
-                           c.def_offsets.data(), c.free_offsets.data(), c.free_owners.data(), &c.num_owners,
-                           &c.error_node);
+                           c.def_offsets.data(), c.free_offsets.data(), c.free_owners.data(), c.value_buffer.data(),
+                           &c.num_owners, &c.error_node);
     const double compile_ms = ms_since(t0);
     CHECK_EQ(c.rc, MEMPLAN_OK);
     CHECK_EQ(c.num_owners, n);
@@ -417,10 +419,10 @@ void test_million_node_chain() {
         in[static_cast<std::size_t>(node)] = i;
         out[static_cast<std::size_t>(node)] = i + 1;
     }
-    c.rc = memplan_compile(nv, n, in_off.data(), in.data(), out_off.data(), out.data(), root.data(), flags.data(), 0,
+    c.rc = memplan_compile(nv, n, in_off.data(), in.data(), out_off.data(), out.data(), root.data(), flags.data(), nullptr, 0,
                            c.order.data(), c.owner_value.data(), c.owner_def.data(), c.owner_use_end.data(),
-                           c.def_offsets.data(), c.free_offsets.data(), c.free_owners.data(), &c.num_owners,
-                           &c.error_node);
+                           c.def_offsets.data(), c.free_offsets.data(), c.free_owners.data(), c.value_buffer.data(),
+                           &c.num_owners, &c.error_node);
     CHECK_EQ(c.rc, MEMPLAN_OK);
     CHECK_EQ(c.order[0], n - 1);
     CHECK_EQ(c.order[static_cast<std::size_t>(n) - 1], 0);
@@ -482,11 +484,14 @@ void test_corrupted_inputs_never_crash() {
         std::vector<int> order(static_cast<std::size_t>(n)), ov(static_cast<std::size_t>(g.nv)),
             od(static_cast<std::size_t>(g.nv)), oe(static_cast<std::size_t>(g.nv)),
             doff(static_cast<std::size_t>(positions) + 1), foff(static_cast<std::size_t>(positions) + 1),
-            fo(static_cast<std::size_t>(g.nv));
+            fo(static_cast<std::size_t>(g.nv)), vb(static_cast<std::size_t>(std::max(g.nv, 1)));
+        std::vector<int> mask(static_cast<std::size_t>(g.nv), 0);  // in-place masks, sometimes garbage
+        for (int& m : mask) m = pick(rng, 0, 2) == 0 ? pick(rng, INT_MIN, INT_MAX) : pick(rng, 0, 3);
         int owners = -1, err = -1;
         const int rc = memplan_compile(g.nv, n, c.in_off.data(), cptr(c.in), c.out_off.data(), cptr(c.out),
-                                       cptr(root), cptr(flags), 1, ptr(order), ptr(ov), ptr(od), ptr(oe), doff.data(),
-                                       foff.data(), ptr(fo), &owners, &err);
+                                       cptr(root), cptr(flags), pick(rng, 0, 1) == 0 ? nullptr : cptr(mask), 1,
+                                       ptr(order), ptr(ov), ptr(od), ptr(oe), doff.data(), foff.data(), ptr(fo),
+                                       vb.data(), &owners, &err);
         CHECK(rc == MEMPLAN_OK || rc == MEMPLAN_CYCLE || rc == MEMPLAN_BAD_ARGUMENT);
 
         // Now corrupt a valid compile result before allocating.

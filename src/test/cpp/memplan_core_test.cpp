@@ -7,6 +7,7 @@
 int main() {
     using namespace memplan_test;
     run_compile_tests();
+    run_in_place_links_tests();
     run_compile_helpers_tests();
     run_slots_allocate_tests();
     run_treap_priority_tests();

@@ -129,9 +129,10 @@ struct Compiled {
     int num_owners = -1;
     int error_node = -2;
     std::vector<int> order, owner_value, owner_def, owner_use_end, def_offsets, free_offsets, free_owners;
+    std::vector<int> value_buffer;
 };
 
-inline Compiled compile_graph(const Graph& g, int include) {
+inline Compiled compile_graph(const Graph& g, int include, const std::vector<int>* in_place_mask = nullptr) {
     const Csr c = to_csr(g);
     const int n = g.num_nodes();
     const std::size_t v = static_cast<std::size_t>(g.nv);
@@ -143,12 +144,15 @@ inline Compiled compile_graph(const Graph& g, int include) {
     r.owner_def.assign(v, -7);
     r.owner_use_end.assign(v, -7);
     r.free_owners.assign(v, -7);
+    r.value_buffer.assign(std::max<std::size_t>(v, 1), -7);
     r.def_offsets.assign(static_cast<std::size_t>(r.positions) + 1, -7);
     r.free_offsets.assign(static_cast<std::size_t>(r.positions) + 1, -7);
     r.rc = memplan_compile(g.nv, n, c.in_off.data(), cptr(c.in), c.out_off.data(), cptr(c.out), cptr(g.root),
-                           cptr(g.flags), include, ptr(r.order), ptr(r.owner_value), ptr(r.owner_def),
-                           ptr(r.owner_use_end), r.def_offsets.data(), r.free_offsets.data(), ptr(r.free_owners),
+                           cptr(g.flags), in_place_mask == nullptr ? nullptr : cptr(*in_place_mask), include,
+                           ptr(r.order), ptr(r.owner_value), ptr(r.owner_def), ptr(r.owner_use_end),
+                           r.def_offsets.data(), r.free_offsets.data(), ptr(r.free_owners), r.value_buffer.data(),
                            &r.num_owners, &r.error_node);
+    r.value_buffer.resize(v);
     const std::size_t k = static_cast<std::size_t>(std::max(r.num_owners, 0));
     r.owner_value.resize(k);
     r.owner_def.resize(k);
@@ -561,6 +565,7 @@ struct RawAlloc {
 };
 
 void run_compile_tests();
+void run_in_place_links_tests();
 void run_compile_helpers_tests();
 void run_slots_allocate_tests();
 void run_treap_priority_tests();

@@ -38,6 +38,11 @@ public final class ActivationPlan {
     private final long peakBytes;
     private final long naiveBytes;
     private final long lowerBoundBytes;
+    /**
+     * The bound without in-place reuse plus one, computed on first use (0 until then, a default
+     * value, so making a plan stores nothing here): reports ask, requests do not.
+     */
+    private volatile long lowerBoundWithoutInPlacePlusOne;
 
     ActivationPlan(Schedule schedule, LongBuffer ownerSizes, Allocation allocation) {
         this.schedule = schedule;
@@ -235,6 +240,35 @@ public final class ActivationPlan {
      */
     public long lowerBoundBytes() {
         return lowerBoundBytes;
+    }
+
+    /**
+     * The lower bound of these sizes if no value took an input's buffer in place: the bound of
+     * docs/design.md §3 alone, each value placed in place counted at its buffer's size (rule (d)
+     * makes them equal) over its own interval. Equal to {@link #lowerBoundBytes()} when in-place
+     * reuse is off or found nothing; never below it. Computed on first call (a linear pass, and once
+     * per schedule a compile without in-place reuse), never on the request path.
+     *
+     * @return the lower bound without in-place reuse, in bytes
+     */
+    public long lowerBoundWithoutInPlaceBytes() {
+        long b = lowerBoundWithoutInPlacePlusOne - 1;
+        if (b < 0) {
+            b = schedule.numInPlace() == 0 ? lowerBoundBytes : schedule.lowerBoundWithoutInPlace(ownerSizes);
+            lowerBoundWithoutInPlacePlusOne = b + 1; // at Long.MAX_VALUE it wraps and the read above wraps back
+        }
+        return b;
+    }
+
+    /**
+     * {@return the value whose buffer {@code valueId} took in place, or -1} Shorthand for
+     * {@link Schedule#inPlaceSource}; the value's bytes are at {@link #offsetOf} of
+     * {@link Schedule#bufferOf}.
+     *
+     * @param valueId a value id of the planned graph
+     */
+    public int inPlaceSource(int valueId) {
+        return schedule.inPlaceSource(valueId);
     }
 
     @Override

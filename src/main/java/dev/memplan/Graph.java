@@ -223,6 +223,47 @@ public final class Graph {
         }
 
         /**
+         * Gives node {@code nodeId} an in-place hint: its first output may take the buffer of any
+         * of the inputs at {@code inputPositions} whose buffer dies at this node (docs/design.md
+         * §3b). The planner applies it only where every rule holds: equal byte sizes symbolically,
+         * the input's buffer read for the last time here and only through that input, and neither a
+         * graph input, a weight nor a graph output. A later call replaces the hint.
+         *
+         * @param nodeId         a node added to this builder
+         * @param inputPositions input positions, {@code 0..}{@link Node#MAX_IN_PLACE_INPUT}, each a
+         *                       present input of the node
+         * @return this builder
+         * @throws InvalidGraphException naming the node when a position is out of range or absent,
+         *                               or the node has no output
+         */
+        public Builder inPlace(int nodeId, int... inputPositions) {
+            if (nodeId < 0 || nodeId >= nodes.size()) {
+                throw new InvalidGraphException("an in-place hint names node id " + nodeId + ", but the graph has "
+                        + nodes.size() + " nodes; add the node first");
+            }
+            Node node = nodes.get(nodeId);
+            if (node.outputCount() == 0) {
+                throw new InvalidGraphException(node.describe() + " has an in-place hint but no output to place;"
+                        + " drop the hint");
+            }
+            int[] positions = java.util.Arrays.stream(inputPositions).distinct().sorted().toArray();
+            for (int k : positions) {
+                if (k < 0 || k >= node.inputCount() || k > Node.MAX_IN_PLACE_INPUT) {
+                    throw new InvalidGraphException(node.describe() + " has an in-place hint on input " + k
+                            + ", but it has inputs 0 to " + (node.inputCount() - 1)
+                            + (node.inputCount() > Node.MAX_IN_PLACE_INPUT + 1 ? " (a hint may name 0 to "
+                            + Node.MAX_IN_PLACE_INPUT + ")" : "") + "; name one of those");
+                }
+                if (node.input(k) == ABSENT) {
+                    throw new InvalidGraphException(node.describe() + " has an in-place hint on input " + k
+                            + ", which is absent; name a present input");
+                }
+            }
+            nodes.set(nodeId, node.withInPlaceInputs(positions));
+            return this;
+        }
+
+        /**
          * Declares graph inputs, in order.
          *
          * @param valueIds the input value ids

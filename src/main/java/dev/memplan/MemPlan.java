@@ -35,7 +35,8 @@ public final class MemPlan {
         PlanningEngine engine = EngineSelector.engineFor(options.engine());
         CompiledGraph compiled;
         try {
-            compiled = engine.compile(graph.flat(), roots, options.includeGraphInputs());
+            int[] inPlace = options.inPlaceEnabled() ? InPlaceCandidates.masks(graph, views) : null;
+            compiled = engine.compile(graph.flat(), roots, inPlace, options.includeGraphInputs());
         } catch (GraphCycleException e) {
             throw new InvalidGraphException("the graph has a cycle through " + graph.node(e.nodeId()).describe()
                     + ": its inputs depend on its own outputs; remove the back edge", e);

@@ -16,14 +16,47 @@ public final class Node {
     private final String domain;
     private final int[] inputs;
     private final int[] outputs;
+    /** Input positions output 0 may overwrite (the in-place hint), ascending; empty for none. */
+    private final int[] inPlaceInputs;
 
     Node(int id, String name, String opType, String domain, int[] inputs, int[] outputs) {
+        this(id, name, opType, domain, inputs, outputs, NO_HINT);
+    }
+
+    Node(int id, String name, String opType, String domain, int[] inputs, int[] outputs, int[] inPlaceInputs) {
         this.id = id;
         this.name = name;
         this.opType = opType;
         this.domain = domain;
         this.inputs = inputs;
         this.outputs = outputs;
+        this.inPlaceInputs = inPlaceInputs;
+    }
+
+    private static final int[] NO_HINT = new int[0];
+
+    /** The most inputs a hint can name: the engines carry a hint as one 32-bit mask of input positions. */
+    public static final int MAX_IN_PLACE_INPUT = 31;
+
+    /**
+     * The in-place hint: the input positions whose buffer this node's first output may take, when
+     * that input dies here (docs/design.md §3b), ascending; empty when the node has no hint. A hint is
+     * a permission, not an order: the planner applies it only where every rule holds.
+     *
+     * @return a copy of the input positions
+     */
+    public int[] inPlaceInputs() {
+        return inPlaceInputs.clone();
+    }
+
+    /** {@return whether this node carries an in-place hint} */
+    public boolean hasInPlaceHint() {
+        return inPlaceInputs.length > 0;
+    }
+
+    /** The same node with an in-place hint (checked by the builder). */
+    Node withInPlaceInputs(int[] positions) {
+        return new Node(id, name, opType, domain, inputs, outputs, positions);
     }
 
     /** {@return the node id (its creation order)} */

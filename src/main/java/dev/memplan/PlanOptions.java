@@ -12,9 +12,11 @@ package dev.memplan;
  * @param effort             how hard the offsets planner searches (>= 0; see {@link #DEFAULT_EFFORT}):
  *                           counted in iterations, never in time, so plans stay deterministic and
  *                           identical on both engines; ignored by slots plans
+ * @param inPlace            whether an output may take the buffer of an input that dies at its node
+ *                           ({@link InPlace#AUTO}: on for offsets plans, off for slots plans)
  */
 public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode engine, Strategy strategy,
-                          int effort) {
+                          int effort, InPlace inPlace) {
 
     /** The effort of {@link #defaults()}: a few greedy orders, then a short improvement phase. */
     public static final int DEFAULT_EFFORT = 1;
@@ -30,6 +32,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @param engine the engine to plan with
      * @param strategy offsets (one arena) or slots
      * @param effort search effort in iterations, {@code 0..MAX_EFFORT}
+     * @param inPlace in-place reuse: auto, on or off
      */
     public PlanOptions {
         if (alignment < 1) {
@@ -44,11 +47,32 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
         if (effort < 0 || effort > MAX_EFFORT) {
             throw new IllegalArgumentException("effort must be in [0, " + MAX_EFFORT + "], got " + effort);
         }
+        if (inPlace == null) {
+            throw new IllegalArgumentException("inPlace must not be null");
+        }
     }
 
-    /** {@return the default options: graph inputs excluded, alignment 1, the engine of {@code memplan.engine}, offsets, default effort} */
+    /**
+     * The options of the five fields before in-place reuse existed, with {@link InPlace#AUTO}.
+     *
+     * @param includeGraphInputs whether graph inputs get their own buffers
+     * @param alignment the multiple sizes and offsets are rounded up to, >= 1
+     * @param engine the engine to plan with
+     * @param strategy offsets (one arena) or slots
+     * @param effort search effort in iterations, {@code 0..MAX_EFFORT}
+     */
+    public PlanOptions(boolean includeGraphInputs, long alignment, EngineMode engine, Strategy strategy, int effort) {
+        this(includeGraphInputs, alignment, engine, strategy, effort, InPlace.AUTO);
+    }
+
+    /** {@return whether this schedule's outputs may take the buffers of inputs that die at their node} */
+    public boolean inPlaceEnabled() {
+        return inPlace.enabledFor(strategy);
+    }
+
+    /** {@return the default options: graph inputs excluded, alignment 1, the engine of {@code memplan.engine}, offsets, default effort, in-place auto (on for offsets)} */
     public static PlanOptions defaults() {
-        return new PlanOptions(false, 1, EngineMode.fromSystemProperty(), Strategy.OFFSETS, DEFAULT_EFFORT);
+        return new PlanOptions(false, 1, EngineMode.fromSystemProperty(), Strategy.OFFSETS, DEFAULT_EFFORT, InPlace.AUTO);
     }
 
     /**
@@ -58,7 +82,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withIncludeGraphInputs(boolean include) {
-        return new PlanOptions(include, alignment, engine, strategy, effort);
+        return new PlanOptions(include, alignment, engine, strategy, effort, inPlace);
     }
 
     /**
@@ -68,7 +92,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withAlignment(long bytes) {
-        return new PlanOptions(includeGraphInputs, bytes, engine, strategy, effort);
+        return new PlanOptions(includeGraphInputs, bytes, engine, strategy, effort, inPlace);
     }
 
     /**
@@ -78,7 +102,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withEngine(EngineMode mode) {
-        return new PlanOptions(includeGraphInputs, alignment, mode, strategy, effort);
+        return new PlanOptions(includeGraphInputs, alignment, mode, strategy, effort, inPlace);
     }
 
     /**
@@ -88,7 +112,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withStrategy(Strategy s) {
-        return new PlanOptions(includeGraphInputs, alignment, engine, s, effort);
+        return new PlanOptions(includeGraphInputs, alignment, engine, s, effort, inPlace);
     }
 
     /**
@@ -98,6 +122,26 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withEffort(int e) {
-        return new PlanOptions(includeGraphInputs, alignment, engine, strategy, e);
+        return new PlanOptions(includeGraphInputs, alignment, engine, strategy, e, inPlace);
+    }
+
+    /**
+     * A copy with in-place reuse set.
+     *
+     * @param mode auto (on for offsets, off for slots), on or off
+     * @return the new options
+     */
+    public PlanOptions withInPlace(InPlace mode) {
+        return new PlanOptions(includeGraphInputs, alignment, engine, strategy, effort, mode);
+    }
+
+    /**
+     * A copy with in-place reuse on or off, whatever the strategy.
+     *
+     * @param on whether outputs may take the buffers of inputs that die at their node
+     * @return the new options
+     */
+    public PlanOptions withInPlace(boolean on) {
+        return withInPlace(on ? InPlace.ON : InPlace.OFF);
     }
 }

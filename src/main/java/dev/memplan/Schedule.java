@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 
+
 /**
  * A graph compiled for planning: its execution order, its owners and their live intervals. Made
  * once by {@link MemPlan#compile}; then {@link #plan} turns one request's sizes into slots without
@@ -30,6 +31,11 @@ public final class Schedule implements Reservation {
     private final IntBuffer ownerValues;
     private final IntBuffer ownerDefs;
     private final IntBuffer ownerUseEnds;
+    /** The value owning each value's bytes through views and in-place links; {@code roots} when none. */
+    private final int[] buffers;
+    private final int numInPlace;
+    /** This schedule compiled without in-place reuse, made on first use (only reports need it). */
+    private volatile Schedule withoutInPlace;
 
     Schedule(Graph graph, ViewMap views, PlanOptions options, int[] roots, CompiledGraph compiled) {
         this.graph = graph;
@@ -37,6 +43,14 @@ public final class Schedule implements Reservation {
         this.options = options;
         this.roots = roots;
         this.compiled = compiled;
+        this.buffers = checkedBuffers(graph, roots, compiled.valueBuffers());
+        int links = 0;
+        for (int v = 0; v < buffers.length; v++) {
+            if (buffers[v] != roots[v]) {
+                links++;
+            }
+        }
+        this.numInPlace = links;
         this.ownerValues = compiled.ownerValues();
         this.ownerDefs = compiled.ownerDefs();
         this.ownerUseEnds = compiled.ownerUseEnds();
@@ -134,6 +148,105 @@ public final class Schedule implements Reservation {
      */
     public int root(int valueId) {
         return roots[valueId];
+    }
+
+    /**
+     * {@return the value that owns the bytes of {@code valueId} once in-place links are followed}
+     * Itself for an owner; the view root for a view; for a value placed in place of an input (and
+     * a view of one), the owner of the buffer the chain of in-place links started in.
+     *
+     * @param valueId a value id
+     */
+    public int bufferOf(int valueId) {
+        return buffers[valueId];
+    }
+
+    /**
+     * The input whose buffer {@code valueId} took in place (docs/design.md §3b), or -1 when the
+     * value was not placed in place: a view, an owner, an input, a weight.
+     *
+     * @param valueId a value id
+     * @return the value id of its producer's input whose buffer it took, or -1
+     */
+    public int inPlaceSource(int valueId) {
+        if (buffers[valueId] == roots[valueId] || roots[valueId] != valueId) {
+            return -1;
+        }
+        Node producer = graph.node(graph.value(valueId).producer());
+        for (int k : producer.inPlaceInputs()) {
+            int in = producer.input(k);
+            if (buffers[in] == buffers[valueId]) {
+                return in;
+            }
+        }
+        return -1; // unreachable for a checked schedule: a link always follows a hinted input
+    }
+
+    /** {@return how many values took an input's buffer in place (0 when in-place reuse is off)} */
+    public int numInPlace() {
+        return numInPlace;
+    }
+
+    /**
+     * {@return this graph compiled without in-place reuse (itself when no value is placed in place)}
+     * Compiled on first use and kept: only reports (the bound without in-place) need it.
+     */
+    public Schedule withoutInPlace() {
+        if (numInPlace == 0) {
+            return this;
+        }
+        Schedule s = withoutInPlace;
+        if (s == null) {
+            s = MemPlan.compile(graph, views, options.withInPlace(InPlace.OFF));
+            withoutInPlace = s;
+        }
+        return s;
+    }
+
+    /**
+     * The lower bound these owner sizes would have without in-place reuse: every value placed in
+     * place counted as an owner of its own, at its buffer's size (rule (d) makes them equal), over
+     * its own interval. Linear in the graph; a report figure, never computed per request.
+     */
+    long lowerBoundWithoutInPlace(LongBuffer ownerSizes) {
+        Schedule plain = withoutInPlace();
+        int n = plain.numOwners();
+        long[] delta = new long[plain.numPositions() + 1];
+        for (int o = 0; o < n; o++) {
+            long size = ownerSizes.get(ownerIndex[buffers[plain.ownerValue(o)]]);
+            delta[plain.def(o)] += size;
+            delta[plain.useEnd(o) + 1] -= size;
+        }
+        long live = 0;
+        long max = 0;
+        for (int p = 0; p < plain.numPositions(); p++) {
+            live += delta[p];
+            max = Math.max(max, live);
+        }
+        return max;
+    }
+
+    /**
+     * Copies the engine's buffer of each value after checking what the rest of this class relies
+     * on: each entry is its own buffer, and differs from the view root only for a produced value
+     * whose root is itself or another linked value.
+     */
+    private static int[] checkedBuffers(Graph graph, int[] roots, IntBuffer fromEngine) {
+        int n = graph.valueCount();
+        if (fromEngine.limit() != n) {
+            throw new IllegalStateException("the engine returned " + fromEngine.limit() + " value buffers for "
+                    + n + " values");
+        }
+        int[] out = new int[n];
+        fromEngine.duplicate().get(out);
+        for (int v = 0; v < n; v++) {
+            int b = out[v];
+            if (b < 0 || b >= n || out[b] != b || (b != roots[v] && graph.value(roots[v]).producer() < 0)) {
+                throw new IllegalStateException("the engine returned buffer " + b + " for value " + v
+                        + ", which is not a buffer it can have");
+            }
+        }
+        return out;
     }
 
     /**

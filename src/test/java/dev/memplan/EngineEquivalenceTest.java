@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The native and Java engines agree value for value on seeded random graphs, for both strategies:
  * order, owners, intervals, offsets per owner, totals, and for slots the slot per value and the
  * capacities; every plan passes the validator. Each seed plans offsets (at effort 0, 1 or 2, by
- * seed) and slots, so the {@value #CASES} seeds are {@value #CASES} offsets cases.
+ * seed) and slots, each with in-place reuse on and off, on a graph that carries in-place hints
+ * (some that rule (d) refuses), so the {@value #CASES} seeds are {@value #CASES} offsets cases of each.
  */
 @EngineIndependent
 class EngineEquivalenceTest {
@@ -38,10 +39,17 @@ class EngineEquivalenceTest {
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
     void nativeAndJavaGiveTheSamePlan(long seed) {
-        RandomGraphs.Case generated = RandomGraphs.generate(seed);
+        RandomGraphs.Case generated = RandomGraphs.generate(seed, true);
         for (Strategy strategy : Strategy.values()) {
-            RandomGraphs.Case c = generated.withStrategy(strategy);
-            PlanOptions options = c.options().withEffort((int) (seed % 3));
+            for (boolean inPlace : new boolean[] {true, false}) {
+                compare(seed, generated.withStrategy(strategy), strategy, inPlace);
+            }
+        }
+    }
+
+    private static void compare(long seed, RandomGraphs.Case c, Strategy strategy, boolean inPlace) {
+        {
+            PlanOptions options = c.options().withEffort((int) (seed % 3)).withInPlace(inPlace);
             Schedule java = MemPlan.compile(c.graph(), c.views(), options.withEngine(EngineMode.JAVA));
             Schedule nat = MemPlan.compile(c.graph(), c.views(), options.withEngine(EngineMode.NATIVE));
             assertEquals("java", java.engine());
@@ -60,6 +68,13 @@ class EngineEquivalenceTest {
             for (int o = 0; o < java.numOwners(); o++) {
                 assertEquals(java.def(o), nat.def(o), c + ": def of owner " + java.ownerValue(o));
                 assertEquals(java.useEnd(o), nat.useEnd(o), c + ": useEnd of owner " + java.ownerValue(o));
+            }
+            assertEquals(java.numInPlace(), nat.numInPlace(), c + ": in-place links");
+            for (int v = 0; v < c.graph().valueCount(); v++) {
+                assertEquals(java.bufferOf(v), nat.bufferOf(v), c + ": buffer of value " + v);
+            }
+            if (!inPlace) {
+                assertEquals(0, java.numInPlace(), c + ": in-place off links nothing");
             }
         }
     }

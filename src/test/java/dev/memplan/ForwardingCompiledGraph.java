@@ -60,6 +60,11 @@ class ForwardingCompiledGraph implements CompiledGraph {
     }
 
     @Override
+    public IntBuffer valueBuffers() {
+        return inner.valueBuffers();
+    }
+
+    @Override
     public IntBuffer ownerValues() {
         return inner.ownerValues();
     }

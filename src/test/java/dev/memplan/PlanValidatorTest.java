@@ -233,7 +233,7 @@ class PlanValidatorTest {
                 ForwardingCompiledGraph.rootsOf(real), shortened);
         ActivationPlan plan = wrong.plan(SizeOracle.staticShapes()).orElseThrow();
         rejects(plan, "the schedule gives 'a' (value 1) the interval [0, 2]; recomputed: [0, 3]",
-                "'av' (value 2) is read by 'n2' (Add, node 3) at position 3 (a view of 'a' (value 1)),"
+                "'av' (value 2) is read by 'n2' (Add, node 3) at position 3 (in the buffer of 'a' (value 1)),"
                         + " outside its buffer's reported interval [0, 2]");
     }
 

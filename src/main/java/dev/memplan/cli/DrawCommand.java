@@ -67,11 +67,14 @@ final class DrawCommand implements Callable<Integer> {
     public Integer call() {
         boolean svg = kind().equals("svg");
         Map<String, Long> bindings = planning.bindings();
-        PlanOptions options = planning.planOptions();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<Strategy> strategies = planning.strategy().given().map(List::of)
                 .orElse(svg ? List.of(Strategy.OFFSETS) : List.of(Strategy.OFFSETS, Strategy.SLOTS));
+        // The strategies of one picture share one schedule's tensors: in-place reuse is decided
+        // once, by the first strategy (on for offsets unless --in-place off), for all of them.
+        PlanOptions first = planning.planOptions().withStrategy(strategies.get(0));
+        PlanOptions options = first.withInPlace(first.inPlaceEnabled());
         String label = file.toString(); // escaped where printed, once
         try {
             MemPlan.engineName(options.engine()); // fail once, up front, when native cannot load

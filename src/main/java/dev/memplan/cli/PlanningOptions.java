@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.cli;
 
+import dev.memplan.InPlace;
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ViewPolicy;
@@ -42,6 +43,12 @@ final class PlanningOptions {
 
     @Mixin
     private StrategyOptions strategy;
+
+    @Option(names = "--in-place", paramLabel = "on|off",
+            description = "Whether a node's output may take the buffer of an input that dies at that node"
+                    + " (ReLU, Add, BatchNormalization... on ONNX models; the \"inPlace\" hint of graph files):"
+                    + " on or off (default: on for offsets plans, off for slots plans).")
+    private InPlace inPlace = InPlace.AUTO;
 
     @Mixin
     private EngineOption engine;
@@ -100,7 +107,8 @@ final class PlanningOptions {
         if (alignment < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--alignment must be >= 1, got " + alignment);
         }
-        return new PlanOptions(includeGraphInputs, alignment, engine.mode(), strategy.strategy(), strategy.effort());
+        return new PlanOptions(includeGraphInputs, alignment, engine.mode(), strategy.strategy(), strategy.effort(),
+                inPlace);
     }
 
     /** How ONNX models are imported: constant folding and the view policy. */

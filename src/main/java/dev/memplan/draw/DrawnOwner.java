@@ -15,9 +15,28 @@ package dev.memplan.draw;
  * @param bytes      bytes planned for it (after alignment)
  * @param def        the position where it is produced
  * @param useEnd     the last position that reads it (inclusive)
+ * @param inPlace    the values that took this buffer in place (docs/design.md §3b), in execution
+ *                   order: the buffer's later segments; empty for most owners
  */
 public record DrawnOwner(int valueId, String name, String opType, String dataType, String shape, String boundShape,
-                         long bytes, int def, int useEnd) {
+                         long bytes, int def, int useEnd, java.util.List<Segment> inPlace) {
+
+    /**
+     * A value living in an owner's buffer from the position that produced it in place.
+     *
+     * @param name   the value's name
+     * @param opType the op that produced it
+     * @param def    its position
+     * @param useEnd its own last read
+     */
+    public record Segment(String name, String opType, int def, int useEnd) {
+    }
+
+    /** An owner that no value took in place. */
+    public DrawnOwner(int valueId, String name, String opType, String dataType, String shape, String boundShape,
+                      long bytes, int def, int useEnd) {
+        this(valueId, name, opType, dataType, shape, boundShape, bytes, def, useEnd, java.util.List.of());
+    }
 
     /**
      * Whether two owners are live at one same position (inclusive intervals).

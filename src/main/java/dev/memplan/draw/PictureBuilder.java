@@ -118,6 +118,7 @@ public final class PictureBuilder {
             nodeOps[p] = g.node(order[p]).opType();
         }
         ActivationPlan firstPlan = plans.get(0);
+        Map<Integer, List<DrawnOwner.Segment>> segments = inPlaceSegments(s);
         List<DrawnOwner> owners = new ArrayList<>(s.numOwners());
         long[] delta = new long[positions + 1];
         for (int o = 0; o < s.numOwners(); o++) {
@@ -125,7 +126,7 @@ public final class PictureBuilder {
             long bytes = firstPlan.sizeOf(v.id());
             String op = v.producer() >= 0 ? g.node(v.producer()).opType() : "input";
             owners.add(new DrawnOwner(v.id(), v.displayName(), op, v.dataType().jsonName(), v.shape().toString(),
-                    boundShape(v, bindings), bytes, s.def(o), s.useEnd(o)));
+                    boundShape(v, bindings), bytes, s.def(o), s.useEnd(o), segments.getOrDefault(v.id(), List.of())));
             delta[s.def(o)] += bytes;
             delta[s.useEnd(o) + 1] -= bytes;
         }
@@ -151,6 +152,24 @@ public final class PictureBuilder {
         }
         return new Picture(title, bound, firstPlan.engine(), nodeNames, nodeOps, owners, layouts,
                 firstPlan.naiveBytes(), firstPlan.lowerBoundBytes(), boundAt, live, controlFlow);
+    }
+
+    /** Each owner's in-place segments (docs/design.md §3b): the values that took its buffer, by position. */
+    private static Map<Integer, List<DrawnOwner.Segment>> inPlaceSegments(Schedule s) {
+        Map<Integer, List<DrawnOwner.Segment>> out = new java.util.HashMap<>();
+        if (s.numInPlace() == 0) {
+            return out;
+        }
+        Schedule plain = s.withoutInPlace();
+        Graph g = s.graph();
+        for (int o = 0; o < plain.numOwners(); o++) { // allocation order: by position
+            int v = plain.ownerValue(o);
+            if (s.inPlaceSource(v) >= 0) {
+                out.computeIfAbsent(s.bufferOf(v), k -> new ArrayList<>()).add(new DrawnOwner.Segment(
+                        g.value(v).displayName(), g.node(g.value(v).producer()).opType(), plain.def(o), plain.useEnd(o)));
+            }
+        }
+        return out;
     }
 
     private static Layout layout(ActivationPlan plan) {

@@ -71,7 +71,16 @@ final class PictureJson {
         ArrayNode bytes = owners.putArray("bytes");
         ArrayNode def = owners.putArray("def");
         ArrayNode end = owners.putArray("end");
+        ObjectNode inPlace = owners.putObject("inPlace"); // owner index -> [[name, op, def, end], ...]
+        int index = 0;
         for (DrawnOwner o : picture.owners()) {
+            if (!o.inPlace().isEmpty()) {
+                ArrayNode segs = inPlace.putArray(Integer.toString(index));
+                for (DrawnOwner.Segment seg : o.inPlace()) {
+                    segs.addArray().add(seg.name()).add(seg.opType()).add(seg.def()).add(seg.useEnd());
+                }
+            }
+            index++;
             value.add(o.valueId());
             name.add(o.name());
             op.add(opIndex.get(o.opType()));

@@ -94,7 +94,19 @@ public final class SvgWriter {
                     .append(" (").append(Escape.xml(o.opType())).append(") ").append(Escape.xml(o.boundShape()))
                     .append(' ').append(Escape.xml(o.dataType())).append(", ").append(ByteUnits.human(o.bytes()))
                     .append(", positions ").append(o.def()).append('-').append(o.useEnd()).append(", offset ")
-                    .append(offset).append("</title></rect>\n");
+                    .append(offset);
+            for (DrawnOwner.Segment seg : o.inPlace()) {
+                svg.append("; then in place from position ").append(seg.def()).append(": ")
+                        .append(Escape.xml(seg.name())).append(" (").append(Escape.xml(seg.opType())).append(')');
+            }
+            svg.append("</title></rect>\n");
+            for (DrawnOwner.Segment seg : o.inPlace()) { // one buffer, its in-place segments split by a line
+                double sx = LEFT + seg.def() * xScale;
+                svg.append("<line class=\"in-place\" data-value=\"").append(o.valueId()).append("\" data-def=\"")
+                        .append(seg.def()).append("\" x1=\"").append(num(sx)).append("\" x2=\"").append(num(sx))
+                        .append("\" y1=\"").append(num(y)).append("\" y2=\"").append(num(y + h))
+                        .append("\" stroke=\"#fff\" stroke-width=\"1\" stroke-dasharray=\"2 1\"/>\n");
+            }
         }
         svg.append("</g>\n");
         positionAxis(svg, positions, arenaTop + ARENA_HEIGHT, xScale);

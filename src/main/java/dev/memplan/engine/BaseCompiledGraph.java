@@ -17,9 +17,11 @@ abstract class BaseCompiledGraph implements CompiledGraph {
     private final IntBuffer ownerValue;
     private final IntBuffer ownerDef;
     private final IntBuffer ownerUseEnd;
+    private final IntBuffer valueBuffer;
 
     BaseCompiledGraph(String engineName, int numValues, int numPositions, IntBuffer order, IntBuffer ownerValue,
-                      IntBuffer ownerDef, IntBuffer ownerUseEnd) {
+                      IntBuffer ownerDef, IntBuffer ownerUseEnd, IntBuffer valueBuffer) {
+        this.valueBuffer = valueBuffer;
         this.engineName = engineName;
         this.numValues = numValues;
         this.numOwners = ownerValue.limit();
@@ -53,6 +55,11 @@ abstract class BaseCompiledGraph implements CompiledGraph {
     @Override
     public final IntBuffer order() {
         return order.asReadOnlyBuffer();
+    }
+
+    @Override
+    public final IntBuffer valueBuffers() {
+        return valueBuffer.asReadOnlyBuffer();
     }
 
     @Override

@@ -27,6 +27,12 @@ public interface CompiledGraph {
     /** Node ids in execution order. */
     IntBuffer order();
 
+    /**
+     * The value that owns each value's bytes, by value id: its view root, followed through in-place
+     * links (docs/design.md §3b); the view roots exactly when no value was placed in place.
+     */
+    IntBuffer valueBuffers();
+
     /** The value id of each owner. */
     IntBuffer ownerValues();
 

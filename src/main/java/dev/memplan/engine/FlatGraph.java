@@ -88,6 +88,46 @@ public record FlatGraph(int numValues, int numNodes, int[] inputOffsets, int[] i
         }
     }
 
+    /**
+     * Checks an in-place mask ({@code valid_in_place} in in_place_links.h): one entry per value,
+     * bits only on produced values, each naming a present input of the producer.
+     *
+     * @param mask {@code [numValues]} or null (no in-place reuse)
+     * @throws IllegalArgumentException naming the first value that breaks one
+     */
+    void validateInPlace(int[] mask) {
+        if (mask == null) {
+            return;
+        }
+        if (mask.length != numValues) {
+            throw invalid("inPlaceMask has " + mask.length + " entries, expected " + numValues);
+        }
+        int[] producer = new int[numValues];
+        java.util.Arrays.fill(producer, NONE);
+        for (int n = 0; n < numNodes; n++) {
+            for (int k = outputOffsets[n]; k < outputOffsets[n + 1]; k++) {
+                producer[outputs[k]] = n;
+            }
+        }
+        for (int v = 0; v < numValues; v++) {
+            int m = mask[v];
+            if (m == 0) {
+                continue;
+            }
+            int n = producer[v];
+            if (n == NONE) {
+                throw invalid("value " + v + " has an in-place mask but no node produces it");
+            }
+            int numInputs = inputOffsets[n + 1] - inputOffsets[n];
+            for (int k = 0; k < 32; k++) {
+                if ((m & (1 << k)) != 0 && (k >= numInputs || inputs[inputOffsets[n] + k] == NONE)) {
+                    throw invalid("value " + v + " may overwrite input " + k + " of node " + n
+                            + ", which has no such present input");
+                }
+            }
+        }
+    }
+
     private void checkCsr(int[] offsets, int[] ids, String what, boolean allowAbsent) {
         if (offsets.length != numNodes + 1) {
             throw invalid(what + " offsets have " + offsets.length + " entries, expected " + (numNodes + 1));

@@ -19,9 +19,9 @@ final class JavaCompiledGraph extends BaseCompiledGraph {
     private final ConcurrentLinkedQueue<FreeSlotSet> pool = new ConcurrentLinkedQueue<>();
 
     JavaCompiledGraph(int numValues, int numPositions, int[] order, int[] ownerValue, int[] ownerDef,
-                      int[] ownerUseEnd, int[] defOffsets, int[] freeOffsets, int[] freeOwners) {
+                      int[] ownerUseEnd, int[] defOffsets, int[] freeOffsets, int[] freeOwners, int[] valueBuffer) {
         super("java", numValues, numPositions, IntBuffer.wrap(order), IntBuffer.wrap(ownerValue),
-                IntBuffer.wrap(ownerDef), IntBuffer.wrap(ownerUseEnd));
+                IntBuffer.wrap(ownerDef), IntBuffer.wrap(ownerUseEnd), IntBuffer.wrap(valueBuffer));
         this.ownerDef = ownerDef;
         this.ownerUseEnd = ownerUseEnd;
         this.defOffsets = defOffsets;

@@ -24,12 +24,13 @@ public final class JavaEngine implements PlanningEngine {
      * the graph. {@code memplan_compile} in compile.h runs the same helpers, named alike.
      */
     @Override
-    public CompiledGraph compile(FlatGraph g, int[] valueRoot, boolean includeGraphInputs) {
+    public CompiledGraph compile(FlatGraph g, int[] valueRoot, int[] inPlaceMask, boolean includeGraphInputs) {
         g.validate(); // as the native engine does: a public engine accepts no array it would misread
         int numValues = g.numValues();
         int numNodes = g.numNodes();
         int numPositions = g.numPositions();
         g.validateValues(valueRoot);
+        g.validateInPlace(inPlaceMask);
         int[] producer = findProducers(g);
 
         int[] indegree = new int[numNodes];
@@ -40,20 +41,23 @@ public final class JavaEngine implements PlanningEngine {
             throw new GraphCycleException(firstWaiting(indegree));
         }
 
+        // From here on a value's "root" is the owner of its bytes: its view root, or the buffer an
+        // in-place link gave it. Owners and intervals follow without knowing about in-place reuse.
+        int[] valueBuffer = inPlaceMask == null ? valueRoot : InPlaceLinks.link(g, valueRoot, inPlaceMask, order);
         int[] ownerIndex = new int[numValues];
         int[] ownerValue = new int[numValues];
         int[] ownerDef = new int[numValues];
         int[] ownerUseEnd = new int[numValues];
         int[] defOffsets = new int[numPositions + 1];
-        int count = collectOwners(g, valueRoot, includeGraphInputs, order, ownerIndex, ownerValue, ownerDef,
+        int count = collectOwners(g, valueBuffer, includeGraphInputs, order, ownerIndex, ownerValue, ownerDef,
                 ownerUseEnd, defOffsets);
-        computeUseEnds(g, valueRoot, order, ownerIndex, ownerUseEnd);
+        computeUseEnds(g, valueBuffer, order, ownerIndex, ownerUseEnd);
         int[] freeOffsets = new int[numPositions + 1];
         int[] freeOwners = new int[count];
         bucketByUseEnd(count, numPositions, ownerUseEnd, freeOffsets, freeOwners);
         return new JavaCompiledGraph(numValues, numPositions, order, Arrays.copyOf(ownerValue, count),
                 Arrays.copyOf(ownerDef, count), Arrays.copyOf(ownerUseEnd, count), defOffsets, freeOffsets,
-                freeOwners);
+                freeOwners, valueBuffer == valueRoot ? valueRoot.clone() : valueBuffer);
     }
 
     /** The producing node of every value, {@link FlatGraph#NONE} for graph inputs and initializers. */

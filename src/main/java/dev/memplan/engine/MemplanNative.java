@@ -80,12 +80,12 @@ final class MemplanNative {
                                       @Cast("const int*") long inputOffsets, @Cast("const int*") long inputs,
                                       @Cast("const int*") long outputOffsets, @Cast("const int*") long outputs,
                                       @Cast("const int*") long valueRoot, @Cast("const int*") long valueFlags,
-                                      int includeGraphInputs,
+                                      @Cast("const int*") long inPlaceMask, int includeGraphInputs,
                                       @Cast("int*") long order, @Cast("int*") long ownerValue,
                                       @Cast("int*") long ownerDef, @Cast("int*") long ownerUseEnd,
                                       @Cast("int*") long defOffsets, @Cast("int*") long freeOffsets,
-                                      @Cast("int*") long freeOwners, @Cast("int*") long numOwners,
-                                      @Cast("int*") long errorNode);
+                                      @Cast("int*") long freeOwners, @Cast("int*") long valueBuffer,
+                                      @Cast("int*") long numOwners, @Cast("int*") long errorNode);
 
     static native long memplan_allocate_scratch_bytes(int numOwners);
 

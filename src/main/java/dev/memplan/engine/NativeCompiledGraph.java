@@ -36,8 +36,9 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
 
     private NativeCompiledGraph(int numValues, int numPositions, int[] schedule, IntBuffer order,
                                 IntBuffer ownerValue, IntBuffer ownerDef, IntBuffer ownerUseEnd,
-                                IntBuffer defOffsets, IntBuffer freeOffsets, IntBuffer freeOwners) {
-        super("native", numValues, numPositions, order, ownerValue, ownerDef, ownerUseEnd);
+                                IntBuffer defOffsets, IntBuffer freeOffsets, IntBuffer freeOwners,
+                                IntBuffer valueBuffer) {
+        super("native", numValues, numPositions, order, ownerValue, ownerDef, ownerUseEnd, valueBuffer);
         this.scratchBytes = MemplanNative.memplan_allocate_scratch_bytes(numOwners);
         this.offsetsSweepBytes = NativeEngine.offsetsScratchBytes(numOwners, Math.max(numPositions, 1), false);
         this.offsetsFullBytes = NativeEngine.offsetsScratchBytes(numOwners, Math.max(numPositions, 1), true);
@@ -51,7 +52,7 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
     }
 
     /** Runs the native compile on a graph the caller validated, and checks what comes back. */
-    static NativeCompiledGraph compile(FlatGraph g, int[] valueRoot, boolean includeGraphInputs) {
+    static NativeCompiledGraph compile(FlatGraph g, int[] valueRoot, int[] inPlaceMask, boolean includeGraphInputs) {
         int v = g.numValues();
         int n = g.numNodes();
         int p = g.numPositions();
@@ -61,8 +62,8 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
         long bytes = NativeBlock.intBytes(g.inputOffsets().length) + NativeBlock.intBytes(g.inputs().length)
                 + NativeBlock.intBytes(g.outputOffsets().length) + NativeBlock.intBytes(g.outputs().length)
                 + NativeBlock.intBytes(valueRoot.length) + NativeBlock.intBytes(g.valueFlags().length)
-                + NativeBlock.intBytes(n) + 4 * NativeBlock.intBytes(v) + 2 * NativeBlock.intBytes(p + 1)
-                + NativeBlock.intBytes(2);
+                + NativeBlock.intBytes(n) + 5 * NativeBlock.intBytes(v) + 2 * NativeBlock.intBytes(p + 1)
+                + NativeBlock.intBytes(2) + (inPlaceMask == null ? 0 : NativeBlock.intBytes(v));
         NativeBlock block = NativeBlockPool.SHARED.take(bytes);
         try {
             IntBuffer inputOffsets = block.copy(g.inputOffsets());
@@ -71,6 +72,8 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
             IntBuffer outputs = block.copy(g.outputs());
             IntBuffer roots = block.copy(valueRoot);
             IntBuffer flags = block.copy(g.valueFlags());
+            long mask = inPlaceMask == null ? 0 : address(block.copy(inPlaceMask)); // 0: no in-place reuse
+            IntBuffer valueBuffer = block.ints(v);
             IntBuffer order = block.ints(n);
             IntBuffer ownerValue = block.ints(v);
             IntBuffer ownerDef = block.ints(v);
@@ -80,10 +83,10 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
             IntBuffer freeOwners = block.ints(v);
             IntBuffer counts = block.ints(2);
             int rc = MemplanNative.memplan_compile(v, n, address(inputOffsets), address(inputs),
-                    address(outputOffsets), address(outputs), address(roots), address(flags),
+                    address(outputOffsets), address(outputs), address(roots), address(flags), mask,
                     includeGraphInputs ? 1 : 0, address(order), address(ownerValue), address(ownerDef),
                     address(ownerUseEnd), address(defOffsets), address(freeOffsets), address(freeOwners),
-                    address(counts), address(counts) + Integer.BYTES);
+                    address(valueBuffer), address(counts), address(counts) + Integer.BYTES);
             if (rc == MemplanNative.CYCLE) {
                 throw new GraphCycleException(counts.get(1));
             }
@@ -93,7 +96,7 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
                 throw new IllegalStateException("native compile reported " + owners + " owners for " + v + " values");
             }
             // What the schedule keeps moves to one right-sized Java array, checked once here.
-            Kept kept = new Kept(n + 2 * (p + 1) + 4 * owners);
+            Kept kept = new Kept(n + 2 * (p + 1) + 4 * owners + v);
             IntBuffer defs = kept.copy(defOffsets, p + 1);
             IntBuffer frees = kept.copy(freeOffsets, p + 1);
             checkOffsets(defs, p, owners, "def");
@@ -107,8 +110,15 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
                     throw new IllegalStateException("native compile returned an owner id out of range at " + i);
                 }
             }
+            IntBuffer buffers = kept.copy(valueBuffer, v);
+            for (int i = 0; i < v; i++) {
+                int b = buffers.get(i);
+                if (b < 0 || b >= v || buffers.get(b) != b) {
+                    throw new IllegalStateException("native compile returned value buffer " + b + " for value " + i);
+                }
+            }
             return new NativeCompiledGraph(v, p, kept.array, kept.copy(order, n), values, kept.copy(ownerDef, owners),
-                    kept.copy(ownerUseEnd, owners), defs, frees, freed);
+                    kept.copy(ownerUseEnd, owners), defs, frees, freed, buffers);
         } finally {
             NativeBlockPool.SHARED.give(block);
         }

@@ -76,10 +76,11 @@ public final class NativeEngine implements PlanningEngine {
     }
 
     @Override
-    public CompiledGraph compile(FlatGraph graph, int[] valueRoot, boolean includeGraphInputs) {
+    public CompiledGraph compile(FlatGraph graph, int[] valueRoot, int[] inPlaceMask, boolean includeGraphInputs) {
         graph.validate();
         graph.validateValues(valueRoot);
-        return NativeCompiledGraph.compile(graph, valueRoot, includeGraphInputs);
+        graph.validateInPlace(inPlaceMask);
+        return NativeCompiledGraph.compile(graph, valueRoot, inPlaceMask, includeGraphInputs);
     }
 
     /**

@@ -21,7 +21,20 @@ public interface PlanningEngine {
      * @throws GraphCycleException when the nodes cannot be ordered
      * @throws IllegalArgumentException when the arrays are inconsistent (both engines check them)
      */
-    CompiledGraph compile(FlatGraph graph, int[] valueRoot, boolean includeGraphInputs);
+    default CompiledGraph compile(FlatGraph graph, int[] valueRoot, boolean includeGraphInputs) {
+        return compile(graph, valueRoot, null, includeGraphInputs);
+    }
+
+    /**
+     * As {@link #compile(FlatGraph, int[], boolean)}, with in-place reuse (docs/design.md §3b):
+     * walking the order, each value whose mask names an input of its producer takes that input's
+     * buffer when the buffer dies at this node, is no graph input, weight or graph output, and is
+     * read by this node through that input only (the first such input in position order).
+     *
+     * @param inPlaceMask {@code [numValues]}: per value, bit k set when it may overwrite input k of
+     *                    its producer (rule (d) checked by the caller); null for no in-place reuse
+     */
+    CompiledGraph compile(FlatGraph graph, int[] valueRoot, int[] inPlaceMask, boolean includeGraphInputs);
 
     /**
      * Places arbitrary live intervals at byte offsets in one arena: the offsets planner without a

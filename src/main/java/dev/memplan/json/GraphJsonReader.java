@@ -10,6 +10,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import dev.memplan.DataType;
 import dev.memplan.Dim;
 import dev.memplan.Graph;
+import dev.memplan.Node;
 import dev.memplan.Shape;
 import dev.memplan.ViewMap;
 import java.io.BufferedInputStream;
@@ -38,7 +39,7 @@ final class GraphJsonReader {
     private static final List<String> GRAPH_FIELDS =
             List.of("values", "nodes", "inputs", "outputs", "initializers", "views");
     private static final List<String> VALUE_FIELDS = List.of("name", "dtype", "shape");
-    private static final List<String> NODE_FIELDS = List.of("name", "op", "domain", "inputs", "outputs");
+    private static final List<String> NODE_FIELDS = List.of("name", "op", "domain", "inputs", "outputs", "inPlace");
 
     private final JsonParser p;
 
@@ -56,6 +57,12 @@ final class GraphJsonReader {
     private final IntList inputsCount = new IntList();
     private final IntList outputsFirst = new IntList();
     private final IntList outputsCount = new IntList();
+    /** In-place hints: node id to the input positions its first output may overwrite. */
+    private final Map<Integer, InPlaceHint> inPlaceHints = new HashMap<>();
+
+    /** A node's in-place hint and where the file gives it. */
+    private record InPlaceHint(int[] positions, JsonLocation at) {
+    }
     /** Op types and domains repeat: keep one string of each. */
     private final Map<String, String> interned = new HashMap<>();
     /** Shapes repeat too (immutable, so safe to share): keep one of each. */
@@ -250,6 +257,8 @@ final class GraphJsonReader {
             String domain = "";
             int[] ins = {0, 0};
             int[] outs = {0, 0};
+            int[] inPlace = null;
+            JsonLocation inPlaceAt = null;
             int seen = 0;
             while (next() == JsonToken.FIELD_NAME) {
                 seen = markField(seen, NODE_FIELDS, "a node has");
@@ -273,8 +282,16 @@ final class GraphJsonReader {
                     case "domain" -> domain = intern(readString("an op domain"));
                     case "inputs" -> ins = readNames(NameRefs.NODE_INPUT, id, "node inputs");
                     case "outputs" -> outs = readNames(NameRefs.NODE_OUTPUT, id, "node outputs");
+                    case "inPlace" -> {
+                        inPlaceAt = p.currentTokenLocation();
+                        inPlace = readInputPositions();
+                    }
                     default -> throw new IllegalStateException("markField accepts only known fields");
                 }
+            }
+            if (inPlace != null) {
+                checkInPlace(inPlaceAt, id, inPlace, ins[1], outs[1]);
+                inPlaceHints.put(id, new InPlaceHint(inPlace, inPlaceAt));
             }
             if (op == null) {
                 throw errorAt(start, "$.nodes[" + id + "]", "the node has no \"op\"; add its op type, e.g. \"op\":\"MatMul\"");
@@ -286,6 +303,43 @@ final class GraphJsonReader {
             inputsCount.add(ins[1]);
             outputsFirst.add(outs[0]);
             outputsCount.add(outs[1]);
+        }
+    }
+
+    /** An in-place hint: a list of input positions, e.g. [0]. */
+    private int[] readInputPositions() throws IOException {
+        expect(JsonToken.START_ARRAY, "\"inPlace\" lists the input positions the node's first output may"
+                + " overwrite, e.g. [0]");
+        IntList positions = new IntList();
+        while (next() != JsonToken.END_ARRAY) {
+            if (p.currentToken() != JsonToken.VALUE_NUMBER_INT) {
+                throw error("an in-place hint names an input by its position (0 for the first input), not "
+                        + describe(p.currentToken()));
+            }
+            long k = p.getLongValue();
+            if (k < 0 || k > Node.MAX_IN_PLACE_INPUT) {
+                throw error("in-place input position " + k + " is out of range; use 0 to "
+                        + Node.MAX_IN_PLACE_INPUT);
+            }
+            positions.add((int) k);
+        }
+        int[] out = new int[positions.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = positions.get(i);
+        }
+        return out;
+    }
+
+    private static void checkInPlace(JsonLocation at, int node, int[] positions, int numInputs, int numOutputs) {
+        if (numOutputs == 0) {
+            throw errorAt(at, "$.nodes[" + node + "].inPlace", "the node has no output to place in place;"
+                    + " drop \"inPlace\" or add an output");
+        }
+        for (int k : positions) {
+            if (k >= numInputs) {
+                throw errorAt(at, "$.nodes[" + node + "].inPlace", "in-place input position " + k
+                        + " names no input: the node has " + numInputs + " (positions 0 to " + (numInputs - 1) + ")");
+            }
         }
     }
 
@@ -361,6 +415,17 @@ final class GraphJsonReader {
         for (int n = 0; n < nodeOps.size(); n++) {
             b.node(nodeNames.get(n), nodeDomains.get(n), nodeOps.get(n),
                     resolve(inputsFirst.get(n), inputsCount.get(n)), resolve(outputsFirst.get(n), outputsCount.get(n)));
+        }
+        for (Map.Entry<Integer, InPlaceHint> hint : inPlaceHints.entrySet()) {
+            int node = hint.getKey();
+            int[] ins = resolve(inputsFirst.get(node), inputsCount.get(node));
+            for (int k : hint.getValue().positions()) {
+                if (ins[k] == Graph.ABSENT) {
+                    throw errorAt(hint.getValue().at(), "$.nodes[" + node + "].inPlace", "in-place input position " + k
+                            + " names an absent input (\"\"); name a present input");
+                }
+            }
+            b.inPlace(node, hint.getValue().positions());
         }
         b.input(resolve(graphInputs[0], graphInputs[1]));
         b.output(resolve(graphOutputs[0], graphOutputs[1]));

@@ -74,6 +74,13 @@ final class GraphJsonWriter {
                     g.writeString(names[n.output(i)]);
                 }
                 g.writeEndArray();
+                if (n.hasInPlaceHint()) {
+                    g.writeArrayFieldStart("inPlace");
+                    for (int k : n.inPlaceInputs()) {
+                        g.writeNumber(k);
+                    }
+                    g.writeEndArray();
+                }
                 g.writeEndObject();
             }
             g.writeEndArray();

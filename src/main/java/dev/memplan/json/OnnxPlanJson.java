@@ -70,6 +70,10 @@ public final class OnnxPlanJson {
             root.put("peakBytes", ap.peakBytes());
             root.put("naiveBytes", ap.naiveBytes());
             root.put("lowerBoundBytes", ap.lowerBoundBytes());
+            if (s.options().inPlaceEnabled()) {
+                root.put("lowerBoundWithoutInPlaceBytes", ap.lowerBoundWithoutInPlaceBytes());
+                root.put("inPlaceValues", s.numInPlace());
+            }
             if (ap.strategy() == Strategy.SLOTS) {
                 root.put("numSlots", ap.numSlots());
             }
@@ -86,11 +90,29 @@ public final class OnnxPlanJson {
             viewsOf.add(null);
         }
         for (Map.Entry<Integer, Integer> e : imp.views().edges().entrySet()) {
-            int r = s.root(e.getKey());
+            int r = s.bufferOf(e.getKey());
             if (viewsOf.get(r) == null) {
                 viewsOf.set(r, new ArrayList<>());
             }
             viewsOf.get(r).add(g.value(e.getKey()).name());
+        }
+        // values placed in place in each owner's buffer, in execution order
+        List<List<String>> inPlaceOf = new ArrayList<>();
+        for (int i = 0; i < g.valueCount(); i++) {
+            inPlaceOf.add(null);
+        }
+        if (s.numInPlace() > 0) {
+            for (int node : s.order()) {
+                for (int v : g.node(node).outputs()) {
+                    if (s.inPlaceSource(v) >= 0) {
+                        int b = s.bufferOf(v);
+                        if (inPlaceOf.get(b) == null) {
+                            inPlaceOf.set(b, new ArrayList<>());
+                        }
+                        inPlaceOf.get(b).add(g.value(v).name());
+                    }
+                }
+            }
         }
         ArrayNode owners = root.putArray("owners");
         for (int o = 0; o < s.numOwners(); o++) {
@@ -122,6 +144,10 @@ public final class OnnxPlanJson {
             if (viewsOf.get(v) != null) {
                 ArrayNode vs = n.putArray("views");
                 viewsOf.get(v).forEach(vs::add);
+            }
+            if (inPlaceOf.get(v) != null) {
+                ArrayNode ip = n.putArray("inPlace");
+                inPlaceOf.get(v).forEach(ip::add);
             }
         }
         if (ap != null) {

@@ -20,6 +20,9 @@ import java.util.Arrays;
  * <p>Complete: {@code {"engine":"java","status":"complete","strategy":"offsets","order":[node names],
  * "owners":[{"value":"h","bytes":3072,"def":0,"useEnd":2,"offset":0}],"peakBytes":...,
  * "naiveBytes":...,"savingsRatio":...,"lowerBoundBytes":...}}, owners in ascending (def, value id).
+ * With in-place reuse on (docs/design.md §3b), then {@code "lowerBoundWithoutInPlaceBytes"} and
+ * {@code "inPlace":[{"value":"r1","buffer":"c0","over":"c0","def":1,"useEnd":2}]}: each value that
+ * took an input's buffer, the owner whose buffer it is, the input it overwrote and its own interval.
  * A slots plan (strategy {@code "slots"}) also gives each owner its {@code "slot"} (after
  * {@code "offset"}, the slot's base), and after the owners {@code "slots":[{"id":0,"capacityBytes":3072}]}
  * in ascending id, and {@code "numSlots"} after {@code "naiveBytes"}; an offsets plan has neither.
@@ -152,6 +155,44 @@ public final class PlanJson {
         }
         g.writeNumberField("savingsRatio", plan.savingsRatio());
         g.writeNumberField("lowerBoundBytes", plan.lowerBoundBytes());
+        writeInPlace(g, schedule, plan);
+    }
+
+    /**
+     * With in-place reuse on: the bound without it, and every value placed in place: the owner
+     * whose buffer it is in ({@code "buffer"}), the input it overwrote ({@code "over"}) and its
+     * own interval. Nothing when in-place reuse is off, so such plans read as before.
+     *
+     * @param g an open generator, inside the plan object
+     * @param schedule the schedule planned on
+     * @param plan the plan
+     * @throws IOException when the generator's target fails
+     */
+    public static void writeInPlace(JsonGenerator g, Schedule schedule, ActivationPlan plan) throws IOException {
+        if (!schedule.options().inPlaceEnabled()) {
+            return;
+        }
+        g.writeNumberField("lowerBoundWithoutInPlaceBytes", plan.lowerBoundWithoutInPlaceBytes());
+        Graph graph = schedule.graph();
+        g.writeArrayFieldStart("inPlace");
+        if (schedule.numInPlace() > 0) {
+            Schedule plain = schedule.withoutInPlace();
+            for (int o : ownersByDefThenId(plain)) {
+                int v = plain.ownerValue(o);
+                int over = schedule.inPlaceSource(v);
+                if (over < 0) {
+                    continue;
+                }
+                g.writeStartObject();
+                g.writeStringField("value", graph.value(v).displayName());
+                g.writeStringField("buffer", graph.value(schedule.bufferOf(v)).displayName());
+                g.writeStringField("over", graph.value(over).displayName());
+                g.writeNumberField("def", plain.def(o));
+                g.writeNumberField("useEnd", plain.useEnd(o));
+                g.writeEndObject();
+            }
+        }
+        g.writeEndArray();
     }
 
     /**

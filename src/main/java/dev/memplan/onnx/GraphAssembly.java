@@ -145,11 +145,25 @@ final class GraphAssembly {
         int[] inIds = ints(ins);
         int[] outIds = ints(outs);
         int id = builder.node(node.getName(), node.getDomain(), node.getOpType(), inIds, outIds);
+        hintInPlace(id, node, inIds, outIds);
         if (draft != null) {
             controlFlow.add(new ControlFlowNode(id, node.getName().isEmpty() ? node.getOpType() + "#" + id
                     : node.getName(), node.getOpType(), draft.implicitInputs(), draft.bodies()));
         }
         ViewProposals.propose(session.options().viewPolicy(), node, inIds, outIds, views);
+    }
+
+    /** The in-place hint of the op registry's table (InPlaceOps), on the node's present inputs. */
+    private void hintInPlace(int id, NodeProto node, int[] inIds, int[] outIds) {
+        InPlaceOps.Entry entry = InPlaceOps.of(node.getDomain(), node.getOpType());
+        if (entry == null || outIds.length == 0 || node.getOutput(0).isEmpty()) {
+            return; // an absent first output: output 0 of the node is another ONNX output
+        }
+        int[] present = java.util.Arrays.stream(entry.inputs())
+                .filter(k -> k < inIds.length && inIds[k] != Graph.ABSENT).toArray();
+        if (present.length > 0) {
+            builder.inPlace(id, present);
+        }
     }
 
     /**

@@ -19,8 +19,12 @@ import java.util.PriorityQueue;
 final class IndependentLiveness {
     /** Node ids in execution order; null when the nodes cannot be ordered. */
     final int[] order;
-    /** The root (owner of the bytes) of each value id. */
+    /** The view root of each value id. */
     final int[] root;
+    /** The owner of each value's bytes through views and in-place links: {@link #root} when none. */
+    final int[] buffer;
+    /** Why each in-place candidate was refused, by value id (null where none was); for messages. */
+    final String[] refusal;
     /** Whether each value id owns a slot. */
     final boolean[] isOwner;
     /** {@code def} and {@code useEnd} by value id; meaningful for owners only. */
@@ -29,10 +33,12 @@ final class IndependentLiveness {
     final int numPositions;
     final int numOwners;
 
-    private IndependentLiveness(int[] order, int[] root, boolean[] isOwner, int[] def, int[] useEnd,
-                                int numPositions, int numOwners) {
+    private IndependentLiveness(int[] order, int[] root, int[] buffer, String[] refusal, boolean[] isOwner,
+                                int[] def, int[] useEnd, int numPositions, int numOwners) {
         this.order = order;
         this.root = root;
+        this.buffer = buffer;
+        this.refusal = refusal;
         this.isOwner = isOwner;
         this.def = def;
         this.useEnd = useEnd;
@@ -41,12 +47,17 @@ final class IndependentLiveness {
     }
 
     /** Recomputes everything; problems it meets (a cycle, a view cycle) go to {@code problems}. */
-    static IndependentLiveness of(Graph graph, ViewMap views, boolean includeGraphInputs, Problems problems) {
+    static IndependentLiveness of(Graph graph, ViewMap views, boolean includeGraphInputs, boolean inPlace,
+                                  Problems problems) {
         int numValues = graph.valueCount();
         int numNodes = graph.nodeCount();
         int numPositions = Math.max(numNodes, 1);
         int[] order = kahnOrder(graph, problems);
-        int[] root = roots(numValues, views.edges(), graph, problems);
+        int[] viewRoot = roots(numValues, views.edges(), graph, problems);
+        String[] refusal = new String[numValues];
+        int[] buffer = inPlace && order != null ? IndependentInPlace.buffers(graph, views, order, viewRoot, refusal)
+                : viewRoot.clone();
+        int[] root = buffer; // below, "root" is the owner of the bytes: the view root or the in-place buffer
 
         boolean[] isOwner = new boolean[numValues];
         int[] def = new int[numValues];
@@ -90,7 +101,8 @@ final class IndependentLiveness {
                 useEnd[root[out]] = numPositions - 1;
             }
         }
-        return new IndependentLiveness(order, root, isOwner, def, useEnd, numPositions, numOwners);
+        return new IndependentLiveness(order, viewRoot, buffer, refusal, isOwner, def, useEnd, numPositions,
+                numOwners);
     }
 
     /**

@@ -45,7 +45,7 @@ public final class PlanValidator {
         Graph graph = schedule.graph();
         Problems problems = new Problems();
         IndependentLiveness live = IndependentLiveness.of(graph, schedule.views(),
-                schedule.options().includeGraphInputs(), problems);
+                schedule.options().includeGraphInputs(), schedule.options().inPlaceEnabled(), problems);
         if (live.order == null) {
             problems.throwIfAny();
         }
@@ -86,6 +86,9 @@ public final class PlanValidator {
                 problems.add("the schedule gives " + g.value(v).describe() + " root " + s.root(v)
                         + "; its view edges lead to " + live.root[v]);
             }
+            if (s.bufferOf(v) != live.buffer[v]) {
+                problems.add(inPlaceMismatch(s, live, v));
+            }
             int o = s.ownerIndexOf(v);
             if ((o >= 0) != live.isOwner[v]) {
                 problems.add(g.value(v).describe() + (live.isOwner[v] ? " owns a buffer but the schedule lists it"
@@ -96,6 +99,23 @@ public final class PlanValidator {
             }
         }
         checkReadsInsideReportedIntervals(s, live, problems);
+    }
+
+    /** Why the schedule's buffer of {@code v} is not the one the in-place rules give. */
+    private static String inPlaceMismatch(Schedule s, IndependentLiveness live, int v) {
+        Graph g = s.graph();
+        int claimed = s.bufferOf(v);
+        int own = live.buffer[v];
+        if (claimed != live.root[v]) {
+            int link = live.root[v]; // the value whose link the schedule claims
+            String why = live.refusal[link];
+            return "the schedule places " + g.value(v).describe() + " in place, in the buffer of "
+                    + g.value(claimed).describe() + ", but the in-place rules "
+                    + (own == live.root[v] ? "refuse it" : "give the buffer of " + g.value(own).describe())
+                    + (why == null ? "" : ": " + why);
+        }
+        return "the schedule gives " + g.value(v).describe() + " a buffer of its own, but the in-place rules place it"
+                + " in the buffer of " + g.value(own).describe();
     }
 
     /**
@@ -111,16 +131,16 @@ public final class PlanValidator {
                 if (u == Graph.ABSENT) {
                     continue;
                 }
-                int o = s.ownerIndexOf(live.root[u]);
+                int o = s.ownerIndexOf(live.buffer[u]);
                 if (o >= 0 && (p < s.def(o) || p > s.useEnd(o))) {
                     problems.add(g.value(u).describe() + " is read by " + node.describe() + " at position " + p
-                            + (u == live.root[u] ? "" : " (a view of " + g.value(live.root[u]).describe() + ")")
+                            + (u == live.buffer[u] ? "" : " (in the buffer of " + g.value(live.buffer[u]).describe() + ")")
                             + ", outside its buffer's reported interval [" + s.def(o) + ", " + s.useEnd(o) + "]");
                 }
             }
         }
         for (int out : g.outputs()) {
-            int o = s.ownerIndexOf(live.root[out]);
+            int o = s.ownerIndexOf(live.buffer[out]);
             if (o >= 0 && s.useEnd(o) != live.numPositions - 1) {
                 problems.add("graph output " + g.value(out).describe() + " must stay live to the last position "
                         + (live.numPositions - 1) + ", but its buffer's reported interval ends at " + s.useEnd(o));

@@ -346,6 +346,7 @@
       }
     });
     signature = (Math.imul(sig, 31) + drawn) | 0;
+    inPlaceSegments(ctx, box);
     labels(ctx, box);
     matches.forEach(function (i) { outlineOwner(ctx, box, i, '#d400d4', 2); });
     if (hover >= 0) { outlineOwner(ctx, box, hover, '#000', 1.5); }
@@ -625,6 +626,30 @@
     return best;
   }
 
+  // One buffer, several tensors: a dashed line where each in-place segment starts.
+  function inPlaceSegments(ctx, box) {
+    var o = pic.owners;
+    if (!o.inPlace) { return; }
+    ctx.save();
+    ctx.strokeStyle = 'rgba(255,255,255,0.9)';
+    ctx.lineWidth = 1;
+    ctx.setLineDash([3, 2]);
+    Object.keys(o.inPlace).forEach(function (key) {
+      var i = Number(key);
+      var r = rectOf(box, i);
+      if (!visible(box, r)) { return; }
+      var span = o.end[i] - o.def[i] + 1;
+      o.inPlace[key].forEach(function (seg) {
+        var x = r[0] + (seg[2] - o.def[i]) / span * r[2];
+        ctx.beginPath();
+        ctx.moveTo(x, r[1]);
+        ctx.lineTo(x, r[1] + r[3]);
+        ctx.stroke();
+      });
+    });
+    ctx.restore();
+  }
+
   function describe(i, into) {
     var o = pic.owners;
     into.textContent = '';
@@ -644,6 +669,12 @@
     var where = 'offset ' + exact(layout.offsets[i]);
     if (layout.slots) { where = 'slot ' + layout.slots[i] + ', ' + where; }
     line(layout.name, where);
+    var segs = o.inPlace && o.inPlace[String(i)];
+    if (segs) {
+      segs.forEach(function (seg) {
+        line('in place', seg[0] + ' (' + seg[1] + '), positions ' + seg[2] + '\u2013' + seg[3]);
+      });
+    }
   }
 
   function pinPanel() {

@@ -131,7 +131,7 @@ class TimelinePageBrowserTest {
         Path model = sharedModel(SQUEEZENET);
         Path page = drawWithCli(model, "squeezenet.html");
         Schedule schedule = MemPlan.compile(importModel(model).graph(), importModel(model).views(),
-                PlanOptions.defaults().withStrategy(Strategy.SLOTS));
+                PlanOptions.defaults().withStrategy(Strategy.SLOTS).withInPlace(true)); // the page's strategies share offsets' in-place decision
         ActivationPlan plan = schedule.plan(Map.of()).orElseThrow();
         Pictures.validate(plan);
 

@@ -67,7 +67,7 @@ class GraphJsonErrorTest {
     @Test
     void unknownNodeField() {
         fails(doc(X + "," + Y, RELU.replace("\"op\":\"Relu\"", "\"op\":\"Relu\",\"attrs\":{}"), IO),
-                "\"attrs\"", "$.nodes[0].attrs", "unknown field \"attrs\"", "name, op, domain, inputs and outputs");
+                "\"attrs\"", "$.nodes[0].attrs", "unknown field \"attrs\"", "name, op, domain, inputs, outputs and inPlace");
     }
 
     @Test

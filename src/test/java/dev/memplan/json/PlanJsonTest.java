@@ -44,7 +44,9 @@ class PlanJsonTest {
     private static final List<String> SLOTS_FIELDS = List.of("engine", "status", "strategy", "order", "owners", "slots",
             "peakBytes", "naiveBytes", "numSlots", "savingsRatio", "lowerBoundBytes");
     private static final List<String> OFFSETS_FIELDS = List.of("engine", "status", "strategy", "order", "owners",
-            "peakBytes", "naiveBytes", "savingsRatio", "lowerBoundBytes");
+            "peakBytes", "naiveBytes", "savingsRatio", "lowerBoundBytes", "lowerBoundWithoutInPlaceBytes", "inPlace");
+    /** An offsets plan with in-place reuse off reads as before in-place reuse existed. */
+    private static final List<String> OFFSETS_FIELDS_WITHOUT_IN_PLACE = OFFSETS_FIELDS.subList(0, 9);
 
     static Stream<Arguments> examplesAndStrategies() {
         List<Arguments> out = new ArrayList<>();
@@ -170,11 +172,33 @@ class PlanJsonTest {
         assertThrows(IllegalArgumentException.class, () -> PlanJson.toJson(b, r));
     }
 
+    /** The in-place fields say what the schedule says: every linked value once, its buffer and the input it took. */
+    private static void checkInPlace(Schedule s, ActivationPlan plan, JsonNode doc) {
+        Graph g = s.graph();
+        assertEquals(plan.lowerBoundWithoutInPlaceBytes(), doc.get("lowerBoundWithoutInPlaceBytes").asLong());
+        assertTrue(plan.lowerBoundWithoutInPlaceBytes() >= plan.lowerBoundBytes());
+        assertEquals(s.numInPlace(), doc.get("inPlace").size());
+        for (JsonNode link : doc.get("inPlace")) {
+            int v = idOf(g, link.get("value").asText());
+            assertEquals(g.value(s.bufferOf(v)).displayName(), link.get("buffer").asText());
+            assertEquals(g.value(s.inPlaceSource(v)).displayName(), link.get("over").asText());
+            assertEquals(-1, s.ownerIndexOf(v), "a value placed in place owns nothing");
+        }
+    }
+
     private static void checkComplete(Schedule s, ActivationPlan plan, String json) throws IOException {
         assertFalse(json.contains("\n"));
         JsonNode doc = MAPPER.readTree(json);
         boolean slotsPlan = plan.strategy() == Strategy.SLOTS;
-        assertEquals(slotsPlan ? SLOTS_FIELDS : OFFSETS_FIELDS, fieldNames(doc));
+        boolean inPlace = s.options().inPlaceEnabled();
+        List<String> expected = new ArrayList<>(slotsPlan ? SLOTS_FIELDS : OFFSETS_FIELDS_WITHOUT_IN_PLACE);
+        if (inPlace) {
+            expected.addAll(List.of("lowerBoundWithoutInPlaceBytes", "inPlace"));
+        }
+        assertEquals(expected, fieldNames(doc));
+        if (inPlace) {
+            checkInPlace(s, plan, doc);
+        }
         assertEquals(plan.strategy().toString(), doc.get("strategy").asText());
         assertEquals(plan.engine(), doc.get("engine").asText());
         assertEquals(s.engine(), plan.engine());

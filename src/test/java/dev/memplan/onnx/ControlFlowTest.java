@@ -87,10 +87,13 @@ class ControlFlowTest {
     @Test
     void bodiesArePlannedAndTheAdmissionFigureAddsTheLargestTransientNeed() {
         ImportedGraph imp = model();
-        OnnxPlan plan = OnnxPlanner.plan(imp, Map.of(), PlanOptions.defaults());
+        OnnxPlan plan = OnnxPlanner.plan(imp, Map.of(), PlanOptions.defaults().withInPlace(false));
         OnnxPlan.NodeNeed need = plan.controlFlow().get(0);
         // then: t (4 KiB) and t2 (4 KiB) are both live when t2 is made; else: e alone
         assertEquals(8192L, need.bodyPeaks().get("then_branch").getAsLong());
+        // with in-place reuse (the default) t2 takes t's buffer: bodies are planned with the outer options
+        assertEquals(4096L, OnnxPlanner.plan(imp, Map.of(), PlanOptions.defaults()).controlFlow().get(0).bodyPeaks()
+                .get("then_branch").getAsLong());
         assertEquals(4096L, need.bodyPeaks().get("else_branch").getAsLong());
         assertEquals(8192L, need.transientNeed().getAsLong());
         assertEquals(plan.plan().peakBytes() + 8192L, plan.admissionBytes().getAsLong());

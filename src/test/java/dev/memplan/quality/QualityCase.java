@@ -31,6 +31,9 @@ public record QualityCase(String family, String name, Graph graph, ViewMap views
 
     /** The plan with {@code strategy}, or empty when some owner has no size (a deferred plan). */
     public Optional<ActivationPlan> plan(Strategy strategy) {
-        return MemPlan.plan(graph, views, oracle, options.withStrategy(strategy)).asComplete();
+        // both strategies on one liveness: the in-place decision of the case's own options
+        // (on for its default offsets), so their bounds stay comparable
+        return MemPlan.plan(graph, views, oracle, options.withStrategy(strategy).withInPlace(options.inPlaceEnabled()))
+                .asComplete();
     }
 }

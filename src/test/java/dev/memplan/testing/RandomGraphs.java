@@ -58,6 +58,19 @@ public final class RandomGraphs {
         return new Generator(seed).generate();
     }
 
+    /**
+     * The case of {@code seed}, with in-place hints when {@code inPlaceHints}: about half the nodes
+     * hint an input whose type and shape their first output copies (and, when that input is a view,
+     * so does every view up to its root), some hint an input whose shape differs, which rule (d)
+     * refuses. The hints draw from a random sequence of their own, so without them the case is
+     * exactly {@link #generate(long)}'s.
+     */
+    public static Case generate(long seed, boolean inPlaceHints) {
+        Generator g = new Generator(seed);
+        g.inPlaceHints = inPlaceHints;
+        return g.generate();
+    }
+
     /** A case of the mixed family with {@code nodes} nodes. */
     public static Case generateMixed(long seed, int nodes) {
         return new Generator(seed).generate(Family.MIXED, nodes);
@@ -79,10 +92,14 @@ public final class RandomGraphs {
         /** Values a node may read: graph inputs, initializers, produced values. */
         private final List<Integer> readable = new ArrayList<>();
         private final List<Integer> produced = new ArrayList<>();
+        /** Whether build() adds in-place hints, from {@link #hintRnd}. */
+        boolean inPlaceHints;
+        private Random hintRnd;
 
         Generator(long seed) {
             this.seed = seed;
             this.rnd = new Random(seed * 0x9E3779B97F4A7C15L + 17);
+            this.hintRnd = new Random(seed * 0xC2B2AE3D27D4EB4FL + 29);
         }
 
         Case generate() {
@@ -200,7 +217,42 @@ public final class RandomGraphs {
             }
         }
 
+        /**
+         * Per node (by generation index), the input positions of its hint (null for none); copies
+         * types and shapes so that most hints pass rule (d). Runs before the values are built.
+         */
+        private int[][] hints() {
+            int[][] hint = new int[nodeInputs.size()][];
+            for (int n = 0; n < hint.length; n++) {
+                int[] ins = nodeInputs.get(n);
+                List<Integer> present = new ArrayList<>();
+                for (int k = 0; k < ins.length; k++) {
+                    if (ins[k] != Graph.ABSENT) {
+                        present.add(k);
+                    }
+                }
+                if (present.isEmpty() || hintRnd.nextInt(2) == 0) {
+                    continue;
+                }
+                int k = present.get(hintRnd.nextInt(present.size()));
+                int out = nodeOutputs.get(n)[0];
+                if (hintRnd.nextInt(6) > 0) { // else a hint whose sizes likely differ
+                    types.set(out, types.get(ins[k]));
+                    shapes.set(out, shapes.get(ins[k]));
+                    for (Integer v = ins[k], src = views.get(v); src != null && hintRnd.nextInt(4) > 0;
+                            v = src, src = views.get(src)) {
+                        types.set(v, types.get(src));
+                        shapes.set(v, shapes.get(src));
+                    }
+                }
+                int other = present.get(hintRnd.nextInt(present.size()));
+                hint[n] = hintRnd.nextInt(4) == 0 && other != k ? new int[] {other, k} : new int[] {k};
+            }
+            return hint;
+        }
+
         private Case build(Family family) {
+            int[][] hint = inPlaceHints ? hints() : new int[nodeInputs.size()][];
             int numValues = types.size();
             int numNodes = nodeInputs.size();
             int[] valueId = identityOrShuffled(numValues, rnd.nextInt(3) == 0);
@@ -217,6 +269,9 @@ public final class RandomGraphs {
                 int orig = nodeAt[id];
                 b.node("n" + id, rnd.nextInt(6) == 0 ? "Split" : "Op", remap(nodeInputs.get(orig), valueId),
                         remap(nodeOutputs.get(orig), valueId));
+                if (hint[orig] != null) {
+                    b.inPlace(id, hint[orig]);
+                }
             }
             List<Integer> inputs = new ArrayList<>(graphInputs);
             Collections.shuffle(inputs, rnd);
@@ -234,7 +289,7 @@ public final class RandomGraphs {
                     ? SizeMode.SHAPES_BOUND : pick < 93 ? SizeMode.SOMETIMES_UNKNOWN : SizeMode.SHAPES_STATIC;
             SizeOracle oracle = oracle(mode, numValues);
             String description = family + ", " + numNodes + " nodes, " + numValues + " values, " + views.size()
-                    + " views, sizes " + mode + ", includeGraphInputs=" + options.includeGraphInputs()
+                    + " views, " + java.util.Arrays.stream(hint).filter(h -> h != null).count() + " in-place hints, sizes " + mode + ", includeGraphInputs=" + options.includeGraphInputs()
                     + ", alignment=" + options.alignment();
             return new Case(seed, description, b.build(), ViewMap.of(viewEdges), options, oracle);
         }
