@@ -45,7 +45,7 @@ case "$1" in
             }
         done
         mkdir -p "$OUT"
-        "$CXX_ARM64" "${FLAGS[@]}" -O2 "$SRC" -o "$OUT/memplan_core_test_arm64"
+        "$CXX_ARM64" "${FLAGS[@]}" -O2 "${SRC[@]}" -o "$OUT/memplan_core_test_arm64"
         qemu-aarch64 -L "$ARM64_SYSROOT" "$OUT/memplan_core_test_arm64"
         ;;
     clean)
