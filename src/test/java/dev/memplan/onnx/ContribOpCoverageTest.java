@@ -2,6 +2,9 @@
 package dev.memplan.onnx;
 
 import static dev.memplan.onnx.OnnxWriter.FLOAT;
+import static dev.memplan.onnx.OnnxWriter.UINT8;
+import static dev.memplan.onnx.OnnxWriter.stringAttr;
+import static dev.memplan.onnx.OnnxWriter.uint8s;
 import static dev.memplan.onnx.OnnxWriter.in;
 import static dev.memplan.onnx.OnnxWriter.intAttr;
 import static dev.memplan.onnx.OnnxWriter.ints;
@@ -40,26 +43,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code n} (bound to 2): every output's size equals what ORT allocates (optimizations off).
  */
 class ContribOpCoverageTest {
-    private static final int UINT8 = 2;
     private static final String MS = "com.microsoft";
-
-    private static TensorProto uint8s(String name, long... dims) {
-        long n = 1;
-        TensorProto.Builder t = TensorProto.newBuilder().setName(name).setDataType(UINT8);
-        for (long d : dims) {
-            t.addDims(d);
-            n *= d;
-        }
-        return t.setRawData(ByteString.copyFrom(new byte[(int) n])).build();
-    }
 
     private static TensorProto floatScalar(String name, float v) {
         return TensorProto.newBuilder().setName(name).setDataType(FLOAT).setRawData(ByteString.copyFrom(
                 ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putFloat(v).array())).build();
-    }
-
-    private static AttributeProto str(String name, String v) {
-        return AttributeProto.newBuilder().setName(name).setType(3).setS(ByteString.copyFromUtf8(v)).build();
     }
 
     /** A uint8 quantization pair: scale {@code <p>_s} = 0.1 and zero point {@code <p>_z} = 0. */
@@ -119,7 +107,7 @@ class ContribOpCoverageTest {
                 .node("QLinearConcat", in("y_s", "y_z", "x", "a_s", "a_z", "x", "a_s", "a_z"), out("y"),
                         intAttr("axis", 1)).outputNoShape("y")));
         all.add(c("FusedGemm Relu", () -> f32("n", 16).initializer(OnnxWriter.floats("b", 8, 16))
-                .node("FusedGemm", in("x", "b"), out("y"), intAttr("transB", 1), str("activation", "Relu"))
+                .node("FusedGemm", in("x", "b"), out("y"), intAttr("transB", 1), stringAttr("activation", "Relu"))
                 .outputNoShape("y")));
         all.add(c("MatMulNBits 4-bit", () -> f32("n", 32).initializer(uint8s("b", 8, 1, 16))
                 .initializer(OnnxWriter.floats("s", 8))

@@ -17,6 +17,7 @@ import java.nio.ByteOrder;
 /** Builds small ONNX models in tests, through the generated protobuf classes. */
 final class OnnxWriter {
     static final int FLOAT = 1;
+    static final int UINT8 = 2;
     static final int INT64 = 7;
     static final int BOOL = 9;
 
@@ -68,6 +69,21 @@ final class OnnxWriter {
             n *= d;
         }
         return t.setRawData(ByteString.copyFrom(new byte[(int) (n * 4)])).build();
+    }
+
+    /** A uint8 tensor of zeros with these dims. */
+    static TensorProto uint8s(String name, long... dims) {
+        long n = 1;
+        TensorProto.Builder t = TensorProto.newBuilder().setName(name).setDataType(UINT8);
+        for (long d : dims) {
+            t.addDims(d);
+            n *= d;
+        }
+        return t.setRawData(ByteString.copyFrom(new byte[(int) n])).build();
+    }
+
+    static AttributeProto stringAttr(String name, String v) {
+        return AttributeProto.newBuilder().setName(name).setType(3).setS(ByteString.copyFromUtf8(v)).build();
     }
 
     static AttributeProto ints(String name, long... v) {

@@ -4,6 +4,9 @@ package dev.memplan.onnx;
 import static dev.memplan.onnx.OnnxWriter.BOOL;
 import static dev.memplan.onnx.OnnxWriter.FLOAT;
 import static dev.memplan.onnx.OnnxWriter.INT64;
+import static dev.memplan.onnx.OnnxWriter.UINT8;
+import static dev.memplan.onnx.OnnxWriter.stringAttr;
+import static dev.memplan.onnx.OnnxWriter.uint8s;
 import static dev.memplan.onnx.OnnxWriter.in;
 import static dev.memplan.onnx.OnnxWriter.int64s;
 import static dev.memplan.onnx.OnnxWriter.intAttr;
@@ -41,7 +44,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (bound to 2), one case per op and attribute combination, each output's size must equal ORT's.
  */
 class OpCoverageTest {
-    private static final int UINT8 = 2;
 
     private static TensorProto floatTensor(String name, float[] values, long... dims) {
         ByteBuffer b = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
@@ -54,20 +56,6 @@ class OpCoverageTest {
             t.addDims(d);
         }
         return t.build();
-    }
-
-    private static TensorProto uint8s(String name, long... dims) {
-        long n = 1;
-        TensorProto.Builder t = TensorProto.newBuilder().setName(name).setDataType(UINT8);
-        for (long d : dims) {
-            t.addDims(d);
-            n *= d;
-        }
-        return t.setRawData(ByteString.copyFrom(new byte[(int) n])).build();
-    }
-
-    private static AttributeProto str(String name, String v) {
-        return AttributeProto.newBuilder().setName(name).setType(3).setS(ByteString.copyFromUtf8(v)).build();
     }
 
     private static AttributeProto floatsAttr(String name, float... v) {
@@ -89,11 +77,11 @@ class OpCoverageTest {
     static Stream<Arguments> cases() {
         List<Arguments> all = new ArrayList<>();
         all.add(c("Conv SAME_UPPER stride 2", 17, () -> x("n", 3, 17, 17).initializer(OnnxWriter.floats("w", 8, 3, 3, 3))
-                .node("Conv", in("x", "w"), out("y"), str("auto_pad", "SAME_UPPER"), ints("strides", 2, 2)).outputNoShape("y")));
+                .node("Conv", in("x", "w"), out("y"), stringAttr("auto_pad", "SAME_UPPER"), ints("strides", 2, 2)).outputNoShape("y")));
         all.add(c("Conv dilation 2 pads 1", 17, () -> x("n", 3, 15, 16).initializer(OnnxWriter.floats("w", 4, 3, 3, 3))
                 .node("Conv", in("x", "w"), out("y"), ints("dilations", 2, 2), ints("pads", 1, 1, 1, 1)).outputNoShape("y")));
         all.add(c("Conv grouped VALID", 17, () -> x("n", 4, 9, 9).initializer(OnnxWriter.floats("w", 8, 2, 3, 3))
-                .node("Conv", in("x", "w"), out("y"), intAttr("group", 2), str("auto_pad", "VALID")).outputNoShape("y")));
+                .node("Conv", in("x", "w"), out("y"), intAttr("group", 2), stringAttr("auto_pad", "VALID")).outputNoShape("y")));
         all.add(c("ConvTranspose stride 2 output_padding", 17, () -> x("n", 4, 7, 7).initializer(OnnxWriter.floats("w", 4, 6, 3, 3))
                 .node("ConvTranspose", in("x", "w"), out("y"), ints("strides", 2, 2), ints("pads", 1, 1, 1, 1),
                         ints("output_padding", 1, 1)).outputNoShape("y")));
@@ -179,7 +167,7 @@ class OpCoverageTest {
         all.add(c("GRU bidirectional", 17, () -> x(5, "n", 4).initializer(OnnxWriter.floats("W", 2, 24, 4))
                 .initializer(OnnxWriter.floats("R", 2, 24, 8))
                 .node("GRU", in("x", "W", "R"), out("Y", "Yh"), intAttr("hidden_size", 8),
-                        str("direction", "bidirectional")).outputNoShape("Y").outputNoShape("Yh")));
+                        stringAttr("direction", "bidirectional")).outputNoShape("Y").outputNoShape("Yh")));
         all.add(c("TopK", 17, () -> x("n", 10).initializer(int64s("k", 3))
                 .node("TopK", in("x", "k"), out("v", "i")).outputNoShape("v").outputNoShape("i")));
         all.add(c("DepthToSpace and SpaceToDepth", 17, () -> x("n", 8, 3, 5)
