@@ -5,10 +5,12 @@
  * <p>Exported: the planning API ({@code dev.memplan}), plan pictures ({@code dev.memplan.draw}), the
  * ONNX reader and importer
  * ({@code dev.memplan.onnx}), the compile-once server path with its plan cache
- * ({@code dev.memplan.server}), the independent plan checker ({@code dev.memplan.validate}), JSON graph and plan files ({@code dev.memplan.json}, needs
- * Jackson) and synthetic graph generators ({@code dev.memplan.generate}). The engines
- * ({@code dev.memplan.engine}), the generated ONNX protobuf classes and the command line stay
- * inside the module.
+ * ({@code dev.memplan.server}), the independent plan checker ({@code dev.memplan.validate}) and JSON
+ * graph and plan files ({@code dev.memplan.json}, needs Jackson): six packages. The engines
+ * ({@code dev.memplan.engine}), the file and terminal helpers ({@code dev.memplan.io}), ONNX
+ * Runtime's arena model ({@code dev.memplan.ort}), the generated ONNX protobuf classes and the
+ * command line stay inside the module; the synthetic graph generators are test code (the
+ * test-jar), which the benchmarks use.
  *
  * <p>Optional modules, read only when present: {@code com.fasterxml.jackson.databind} (JSON files),
  * {@code com.github.benmanes.caffeine} ({@code PlanCache}),
@@ -30,8 +32,6 @@ module dev.memplan {
 
     exports dev.memplan;
     exports dev.memplan.draw;
-    exports dev.memplan.generate;
-    exports dev.memplan.io; // InputFiles: the refusal of non-regular files that GraphJson.read documents
     exports dev.memplan.json;
     exports dev.memplan.onnx;
     exports dev.memplan.server;

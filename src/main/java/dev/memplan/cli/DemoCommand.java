@@ -8,10 +8,9 @@ import dev.memplan.InvalidSizeException;
 import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
 import dev.memplan.Strategy;
-import dev.memplan.generate.GeneratedGraph;
-import dev.memplan.generate.TransformerConfig;
-import dev.memplan.generate.TransformerGenerator;
+import dev.memplan.MemPlan;
 import dev.memplan.io.TerminalText;
+import dev.memplan.json.GraphFile;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.Locale;
@@ -81,27 +80,26 @@ final class DemoCommand implements Callable<Integer> {
     private int render(PrintWriter out) {
         PlanOptions options = PlanOptions.defaults().withEngine(engine.mode())
                 .withStrategy(strategy.strategy()).withEffort(strategy.effort());
-        TransformerConfig config = TransformerConfig.gpt2Small();
-        GeneratedGraph model = TransformerGenerator.build(config);
+        GraphFile model = DemoDecoder.load();
         Schedule schedule;
         Schedule offsets;
         Schedule slots;
         try {
             // once each; every length below re-plans without a graph walk
-            offsets = model.compile(options.withStrategy(Strategy.OFFSETS));
-            slots = model.compile(options.withStrategy(Strategy.SLOTS));
+            offsets = MemPlan.compile(model.graph(), model.views(), options.withStrategy(Strategy.OFFSETS));
+            slots = MemPlan.compile(model.graph(), model.views(), options.withStrategy(Strategy.SLOTS));
         } catch (EngineUnavailableException e) {
             spec.commandLine().getErr().println("memplan: " + TerminalText.escape(e.getMessage()));
             return ExitCode.INPUT;
         }
         schedule = options.strategy() == Strategy.OFFSETS ? offsets : slots;
-        Map<String, Long> batchOnly = Map.of("batch", batch);
-        out.printf(Locale.ROOT, "GPT-2 small decoder (%s), batch %d, %d owners, engine %s%n", config, batch,
+        Map<String, Long> batchOnly = Map.of(DemoDecoder.BATCH, batch);
+        out.printf(Locale.ROOT, "GPT-2 small decoder (%s), batch %d, %d owners, engine %s%n", DemoDecoder.DESCRIPTION, batch,
                 schedule.numOwners(), schedule.engine());
         out.printf(Locale.ROOT, "%8s  %16s  %16s  %16s  %16s  %13s  %11s%n", "seq", "naive bytes", "offsets peak",
                 "slots peak", "lower bound", "offsets/bound", "slots/bound");
         for (long seq = 128; seq <= 8192; seq *= 2) {
-            Map<String, Long> bindings = Map.of("batch", batch, "seq", seq);
+            Map<String, Long> bindings = DemoDecoder.bindings(batch, seq);
             ActivationPlan byOffsets = offsets.plan(bindings).orElseThrow();
             ActivationPlan bySlots = slots.plan(bindings).orElseThrow();
             long bound = byOffsets.lowerBoundBytes();
@@ -112,10 +110,10 @@ final class DemoCommand implements Callable<Integer> {
         out.println();
         out.println("the budget answer below plans with " + options.strategy()
                 + " (--strategy offsets|slots chooses)");
-        OptionalLong longest = Admission.largestFitting(schedule, "seq", batchOnly, budget, MAX_SEQUENCE);
+        OptionalLong longest = Admission.largestFitting(schedule, DemoDecoder.SEQUENCE, batchOnly, budget, MAX_SEQUENCE);
         if (longest.isEmpty()) {
             out.printf(Locale.ROOT, "budget %s: not even a 1-token sequence fits (it needs %,d bytes)%n",
-                    ByteCount.format(budget), Admission.peakAt(schedule, "seq", batchOnly, 1));
+                    ByteCount.format(budget), Admission.peakAt(schedule, DemoDecoder.SEQUENCE, batchOnly, 1));
         } else if (longest.getAsLong() == MAX_SEQUENCE) {
             out.printf(Locale.ROOT, "budget %s: every sequence up to %,d tokens fits%n", ByteCount.format(budget),
                     MAX_SEQUENCE);
@@ -123,8 +121,8 @@ final class DemoCommand implements Callable<Integer> {
             long seq = longest.getAsLong();
             out.printf(Locale.ROOT, "budget %s: the longest sequence that fits is %,d tokens (reserve %,d bytes);"
                             + " %,d tokens would need %,d bytes%n", ByteCount.format(budget), seq,
-                    Admission.peakAt(schedule, "seq", batchOnly, seq), seq + 1,
-                    Admission.peakAt(schedule, "seq", batchOnly, seq + 1));
+                    Admission.peakAt(schedule, DemoDecoder.SEQUENCE, batchOnly, seq), seq + 1,
+                    Admission.peakAt(schedule, DemoDecoder.SEQUENCE, batchOnly, seq + 1));
         }
         out.flush();
         return ExitCode.OK;

@@ -10,7 +10,7 @@ import dev.memplan.Strategy;
 import dev.memplan.Value;
 import dev.memplan.onnx.ControlFlowNode;
 import dev.memplan.onnx.OnnxPlan;
-import dev.memplan.onnx.OnnxPlanner;
+import dev.memplan.server.OnnxPlanner;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.ArrayList;

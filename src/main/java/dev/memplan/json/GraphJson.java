@@ -45,8 +45,8 @@ public final class GraphJson {
      * @param file the file
      * @return the graph and its views
      * @throws java.nio.file.NoSuchFileException       when it does not exist
-     * @throws InputFiles.NotRegularFileException       when it is a directory, FIFO or device: refused
-     *                                                  at once, never blocked on
+     * @throws java.nio.file.FileSystemException      naming the file when it is a directory, FIFO or
+     *                                                  device: refused at once, never blocked on
      * @throws IOException                              when it cannot be read
      */
     public static GraphFile read(Path file) throws IOException {

@@ -11,7 +11,11 @@ import dev.memplan.testing.EngineIndependent;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
 import dev.memplan.Strategy;
+import dev.memplan.generate.GeneratedGraph;
+import dev.memplan.generate.TransformerConfig;
 import dev.memplan.generate.TransformerGenerator;
+import dev.memplan.json.GraphFile;
+import dev.memplan.json.GraphJson;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -86,6 +90,19 @@ class DemoCommandTest {
 
     private static long number(String column) {
         return Long.parseLong(column.replace(",", ""));
+    }
+
+    /** The jar's demo model is the test generator's GPT-2 small, value for value and view for view. */
+    @Test
+    void theDemoModelIsTheGeneratorsGpt2Small() {
+        GeneratedGraph generated = TransformerGenerator.gpt2Small();
+        GraphFile bundled = DemoDecoder.load();
+        assertEquals(GraphJson.toJson(generated.graph(), generated.views()),
+                GraphJson.toJson(bundled.graph(), bundled.views()),
+                "regenerate src/main/resources/dev/memplan/cli/" + DemoDecoder.RESOURCE
+                        + " with GraphJson.write(TransformerGenerator.gpt2Small()...)");
+        assertEquals(TransformerConfig.gpt2Small().toString(), DemoDecoder.DESCRIPTION);
+        assertEquals(generated.bindings().keySet(), DemoDecoder.bindings(1, 1).keySet());
     }
 
     @Test

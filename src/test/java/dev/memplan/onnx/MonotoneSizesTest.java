@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
+import dev.memplan.server.OnnxPlanner;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.ActivationPlan;

@@ -14,7 +14,7 @@ import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxImporter;
 import dev.memplan.onnx.OnnxModel;
 import dev.memplan.onnx.OnnxPlan;
-import dev.memplan.onnx.OnnxPlanner;
+import dev.memplan.server.OnnxPlanner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

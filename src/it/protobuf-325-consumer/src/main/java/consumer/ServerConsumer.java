@@ -8,7 +8,7 @@ import com.google.protobuf.Value;
 import dev.memplan.Admission;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.Strategy;
-import dev.memplan.onnx.OnnxPlanner;
+import dev.memplan.server.OnnxPlanner;
 import dev.memplan.onnx.OnnxModel;
 import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.server.CompiledModel;

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan.onnx;
+package dev.memplan.server;
 
 import dev.memplan.PlanOptions;
-import dev.memplan.server.CompiledModel;
+import dev.memplan.onnx.BindingConflictException;
+import dev.memplan.onnx.ImportedGraph;
+import dev.memplan.onnx.OnnxPlan;
 import java.util.Map;
 
 /**
  * Plans an imported model once, for the command line and the pictures: a thin facade over
  * {@link CompiledModel}, so that one path (branch selection, model limits, control-flow bodies,
- * the unbound-symbol rule) gives every caller the same plan. Kept because it is public API; a
+ * the unbound-symbol rule) gives every caller the same plan. It lives beside {@code CompiledModel}
+ * so that {@code dev.memplan.onnx} (the importer) never depends on {@code dev.memplan.server}; a
  * server that plans many requests should compile a {@link CompiledModel} once instead.
  */
 public final class OnnxPlanner {
@@ -26,7 +29,7 @@ public final class OnnxPlanner {
      * @return the plan, complete or deferred, with the completed bindings
      *
      * @throws BindingConflictException when a binding contradicts a relation of the model, or (as a
-     *                                  {@link dev.memplan.server.ModelLimitException}, naming the
+     *                                  {@link ModelLimitException}, naming the
      *                                  symbol) is above the model's limit
      * @throws dev.memplan.InvalidSizeException naming the value when a size overflows
      */
