@@ -2,47 +2,41 @@
 package dev.memplan.onnx;
 
 import dev.memplan.DataType;
-import java.util.Set;
 
 /**
  * Carries {@link SymCondition}s through the ops that build an If condition: comparisons of
  * one-element integers of which one is symbolic, {@code Not}, {@code And}/{@code Or}/{@code Xor},
- * and the ops that only move or retype one element (Identity, Squeeze, Reshape, Cast...). A
- * condition that turns out constant becomes the output's value instead.
+ * and the ops that only move or retype one element (Identity, Squeeze, Reshape, Cast...): each op's
+ * {@link ConditionRule} in {@link OpRegistry}. A condition that turns out constant becomes the
+ * output's value instead.
  */
 final class ConditionTracking {
     private ConditionTracking() {
     }
-
-    private static final Set<String> COMPARISONS = Set.of("Equal", "Less", "Greater", "LessOrEqual",
-            "GreaterOrEqual");
-    private static final Set<String> LOGICAL = Set.of("And", "Or", "Xor");
-    private static final Set<String> SAME_ELEMENT = Set.of("Identity", "Squeeze", "Unsqueeze", "Reshape",
-            "Flatten", "Cast", "Expand");
 
     /** Output 0 of {@code c}'s node with its condition, or {@code inferred} unchanged. */
     static TensorInfo apply(InferenceContext c, TensorInfo inferred) {
         if (inferred == null || !OpRegistry.canonicalDomain(c.domain()).isEmpty() || oneElementKnown(inferred)) {
             return inferred;
         }
-        String op = c.opType();
+        OpRegistry.Entry entry = OpRegistry.DEFAULT.entry(c.domain(), c.opType());
+        ConditionRule rule = entry == null ? null : entry.condition();
         TensorInfo a = c.input(0);
-        if (a == null) {
+        if (a == null || rule == null) {
             return inferred;
         }
-        SymCondition cond = null;
-        if (COMPARISONS.contains(op)) {
-            TensorInfo b = c.input(1);
-            cond = b == null ? null : SymCondition.compare(op, a.ints, b.ints);
-        } else if (op.equals("Not")) {
+        SymCondition cond;
+        if (rule instanceof ConditionRule.Compares k) {
+            cond = c.input(1) == null ? null : SymCondition.compare(k.comparison(), a.ints, c.input(1).ints);
+        } else if (rule instanceof ConditionRule.Negates) {
             SymCondition x = SymCondition.of(a);
             cond = x == null ? null : new SymCondition.Not(x);
-        } else if (LOGICAL.contains(op)) {
+        } else if (rule instanceof ConditionRule.Combines l) {
             SymCondition x = SymCondition.of(a);
             SymCondition y = SymCondition.of(c.input(1));
-            cond = x == null || y == null ? null : new SymCondition.Logical(op, x, y);
-        } else if (SAME_ELEMENT.contains(op) && a.condition != null) {
-            cond = a.condition;
+            cond = x == null || y == null ? null : new SymCondition.Logical(l.logic(), x, y);
+        } else {
+            cond = a.condition; // passes through
         }
         if (cond == null || !oneElement(inferred)) {
             return inferred;

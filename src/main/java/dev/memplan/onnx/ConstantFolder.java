@@ -4,7 +4,6 @@ package dev.memplan.onnx;
 import dev.memplan.DataType;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Evaluates a node whose inputs are all small known constants, whatever their rank: data movement
@@ -14,54 +13,44 @@ import java.util.Set;
  * lets chains such as PyTorch's {@code F.pad} export ({@code Concat -> Reshape(-1, 2) ->
  * Slice(step -1) -> Transpose -> Reshape(-1)}) reach the op that reads them as known numbers.
  *
- * <p>Returns null when an input is not fully known, an op is not covered, or the result would
+ * <p>Which op folds how is its {@link OpRegistry} entry's {@link FoldRule}, one of the constants
+ * below. Returns null when an input is not fully known, an op is not covered, or the result would
  * exceed {@link TensorInfo#MAX_TRACKED_ELEMENTS}: the caller then keeps what inference said.
  */
 final class ConstantFolder {
     private ConstantFolder() {
     }
 
-    private static final Set<String> SAME_DATA = Set.of("Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze");
-    private static final Set<String> ARITHMETIC = Set.of("Add", "Sub", "Mul", "Div", "Max", "Min", "Mod");
-    private static final Set<String> COMPARISONS = Set.of("Equal", "Less", "Greater", "LessOrEqual",
-            "GreaterOrEqual");
+    // The folds the registry gives ops (OpInference.registerAll); each needs input 0 fully known
+    // except ConstantOfShape's, whose input is a shape.
+
+    /** Identity, Reshape, Flatten, (Un)Squeeze: the same elements under the inferred shape. */
+    static final FoldRule SAME_DATA = FoldRule.ofInput((c, x, inferred) -> reshaped(x, inferred));
+    /** Arithmetic and comparisons of two inputs with numpy broadcasting ({@link Elementwise#binary}). */
+    static final FoldRule BINARY = FoldRule.ofInput((c, x, inferred) ->
+            Elementwise.binary(c.opType(), x, DenseTensor.of(c.input(1))));
+    static final FoldRule TRANSPOSE = FoldRule.ofInput((c, x, inferred) -> transpose(x, c.attrs().getInts("perm")));
+    static final FoldRule SLICE = FoldRule.ofInput((c, x, inferred) -> slice(c, x));
+    static final FoldRule CONCAT = FoldRule.ofInput((c, x, inferred) -> concat(c));
+    static final FoldRule GATHER = FoldRule.ofInput((c, x, inferred) ->
+            gather(x, DenseTensor.of(c.input(1)), c.attrs().getInt("axis", 0)));
+    static final FoldRule CAST = FoldRule.ofInput((c, x, inferred) ->
+            Elementwise.cast(x, InferenceSupport.dtype(c.attrs().getInt("to", 0))));
+    static final FoldRule WHERE = FoldRule.ofInput((c, x, inferred) ->
+            Elementwise.where(x, DenseTensor.of(c.input(1)), DenseTensor.of(c.input(2))));
+    static final FoldRule EXPAND = FoldRule.ofInput((c, x, inferred) -> expand(x, DenseTensor.of(c.input(1))));
+    static final FoldRule TILE = FoldRule.ofInput((c, x, inferred) -> tile(x, DenseTensor.of(c.input(1))));
+    static final FoldRule CONSTANT_OF_SHAPE = (c, inferred) -> constantOfShape(c);
 
     /**
-     * Output 0 of the node in {@code c} with its values, or null.
+     * Output 0 of the node in {@code c} with its values, or null: the fold the op's registry entry
+     * gives it, if any.
      *
      * @param inferred what shape inference made of output 0 (gives the shape of pure reshapes)
      */
     static TensorInfo fold(InferenceContext c, TensorInfo inferred) {
-        if (!c.domain().isEmpty() && !c.domain().equals("ai.onnx")) {
-            return null;
-        }
-        String op = c.opType();
-        if (op.equals("ConstantOfShape")) {
-            return constantOfShape(c);
-        }
-        DenseTensor x = DenseTensor.of(c.input(0));
-        if (x == null) {
-            return null;
-        }
-        DenseTensor out;
-        if (SAME_DATA.contains(op)) {
-            out = reshaped(x, inferred);
-        } else if (ARITHMETIC.contains(op) || COMPARISONS.contains(op)) {
-            out = Elementwise.binary(op, x, DenseTensor.of(c.input(1)));
-        } else {
-            out = switch (op) {
-                case "Transpose" -> transpose(x, c.attrs().getInts("perm"));
-                case "Slice" -> slice(c, x);
-                case "Concat" -> concat(c);
-                case "Gather" -> gather(x, DenseTensor.of(c.input(1)), c.attrs().getInt("axis", 0));
-                case "Cast" -> Elementwise.cast(x, InferenceSupport.dtype(c.attrs().getInt("to", 0)));
-                case "Where" -> Elementwise.where(x, DenseTensor.of(c.input(1)), DenseTensor.of(c.input(2)));
-                case "Expand" -> expand(x, DenseTensor.of(c.input(1)));
-                case "Tile" -> tile(x, DenseTensor.of(c.input(1)));
-                default -> null;
-            };
-        }
-        return out == null ? null : out.toInfo();
+        OpRegistry.Entry entry = OpRegistry.DEFAULT.entry(c.domain(), c.opType());
+        return entry == null || entry.fold() == null ? null : entry.fold().fold(c, inferred);
     }
 
     /** A pure reshape: the same elements under the static shape inference found, if any. */

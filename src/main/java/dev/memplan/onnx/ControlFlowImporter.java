@@ -42,22 +42,22 @@ final class ControlFlowImporter {
         Attrs attrs = new Attrs(node);
         List<ControlFlowNode.Body> bodies = new ArrayList<>();
         List<ImportedGraph> imported = new ArrayList<>();
-        String op = node.getOpType();
+        OpRegistry.Structure op = Nodes.structure(node);
         int numScanInputs = (int) attrs.getInt("num_scan_inputs", 0);
-        String taken = op.equals("If") ? takenBranch(node, nodeDesc) : null;
+        String taken = op == OpRegistry.Structure.IF ? takenBranch(node, nodeDesc) : null;
         for (var entry : Attrs.subgraphs(node)) {
             if (taken != null && !entry.getKey().equals(taken)) {
                 continue; // the condition is decided: the other branch never runs
             }
             GraphProto body = entry.getValue();
             List<TensorInfo> hints = new ArrayList<>();
-            if (op.equals("Loop")) {
+            if (op == OpRegistry.Structure.LOOP) {
                 hints.add(TensorInfo.of(DataType.INT64, List.of()));
                 hints.add(TensorInfo.of(DataType.BOOL, List.of()));
                 for (int i = 2; i < node.getInputCount(); i++) {
                     hints.add(scope.lookup(node.getInput(i)));
                 }
-            } else if (op.equals("Scan")) {
+            } else if (op == OpRegistry.Structure.SCAN) {
                 // opset 8 Scan: input 0 is sequence_lens, and every tensor has a leading batch axis
                 boolean v8 = session.opset() < 9;
                 int first = v8 ? 1 : 0;
@@ -91,7 +91,7 @@ final class ControlFlowImporter {
             ImportedGraph first = imported.get(0);
             int[] bodyOuts = first.graph().outputs();
             switch (op) {
-                case "If" -> {
+                case IF -> {
                     for (int i = 0; i < node.getOutputCount(); i++) {
                         TensorInfo t = i < bodyOuts.length ? infoOf(first, bodyOuts[i]) : null;
                         for (int b = 1; b < imported.size() && t != null; b++) {
@@ -101,7 +101,7 @@ final class ControlFlowImporter {
                         outs.add(t);
                     }
                 }
-                case "Loop" -> {
+                case LOOP -> {
                     int carried = Math.max(0, node.getInputCount() - 2);
                     TensorInfo m = scope.lookup(node.getInputCount() > 0 ? node.getInput(0) : "");
                     Dim trips = m != null && m.ints != null && m.ints.length == 1 && m.ints[0].toDim() != null

@@ -8,8 +8,8 @@ import java.util.Set;
 /**
  * The import step that decides whether a node is folded: computed at import time, its outputs
  * become weights and the node leaves the plan. A node folds when it is deterministic, has no
- * bodies, reads only weights and has static output shapes; Shape and Size fold whenever their
- * value is known from the input's shape alone.
+ * bodies, reads only weights and has static output shapes; an op whose registry entry says its
+ * value follows from its input's shape (Shape, Size) folds whenever that value is known.
  */
 final class FoldDecision {
     /** Ops never folded: their outputs differ run to run. */
@@ -25,8 +25,8 @@ final class FoldDecision {
                 || !Attrs.subgraphs(node).isEmpty() || node.getOutputCount() == 0) {
             return false;
         }
-        String op = node.getOpType();
-        if (op.equals("Shape") || op.equals("Size")) {
+        OpRegistry.Entry entry = OpRegistry.DEFAULT.entry(node.getDomain(), node.getOpType());
+        if (entry != null && entry.valueFromShape()) {
             // the output is known from the input's shape alone
             return !outs.isEmpty() && outs.get(0) != null && outs.get(0).ints != null
                     && outs.get(0).constInts() != null;

@@ -25,15 +25,20 @@ final class Nodes {
         return OpRegistry.canonicalDomain(node.getDomain()).isEmpty();
     }
 
+    /** {@return which op the importer handles itself the node is (registry), or null} */
+    static OpRegistry.Structure structure(NodeProto node) {
+        return OpRegistry.DEFAULT.structure(node.getDomain(), node.getOpType());
+    }
+
     /** Whether the node is an If, Loop or Scan, whose bodies the importer imports as graphs. */
     static boolean isControlFlow(NodeProto node) {
-        String op = node.getOpType();
-        return isDefaultDomain(node) && (op.equals("If") || op.equals("Loop") || op.equals("Scan"));
+        OpRegistry.Structure s = structure(node);
+        return s != null && s.isControlFlow();
     }
 
     /** Whether the node is a default-domain Constant. */
     static boolean isConstant(NodeProto node) {
-        return isDefaultDomain(node) && node.getOpType().equals("Constant");
+        return structure(node) == OpRegistry.Structure.CONSTANT;
     }
 
     /** Names a node reads: its inputs plus the outer names its bodies read. */

@@ -8,7 +8,8 @@ import java.util.List;
  *
  * @param domain       the op's domain; {@code ""} is the default ONNX domain ({@code ai.onnx})
  * @param opType       the op type, as in a node's {@code op_type}
- * @param sinceVersion the first opset version of the domain the op is inferred for
+ * @param sinceVersion the first opset version of the domain the op is listed for; listing-only:
+ *                     the importer applies the op's rule at any opset (docs/design.md, the op registry)
  * @param lastVersion  the last opset version it exists in, or {@link #CURRENT} when it still does
  */
 public record OnnxOp(String domain, String opType, int sinceVersion, int lastVersion) {
@@ -30,8 +31,8 @@ public record OnnxOp(String domain, String opType, int sinceVersion, int lastVer
      * Constant becomes a weight; If, Loop and Scan have their bodies imported as graphs.
      */
     public static List<OnnxOp> importedByStructure() {
-        return List.of(new OnnxOp("", "Constant", 1, CURRENT), new OnnxOp("", "If", 1, CURRENT),
-                new OnnxOp("", "Loop", 1, CURRENT), new OnnxOp("", "Scan", 8, CURRENT));
+        return OpRegistry.DEFAULT.structural().stream()
+                .map(e -> new OnnxOp(e.domain(), e.opType(), e.sinceVersion(), e.lastVersion())).toList();
     }
 
     /** {@return the domain as users write it: {@code ai.onnx} for the default domain} */

@@ -47,7 +47,7 @@ public record OnnxPlan(ImportedGraph imported, Map<String, Long> bindings, Sched
      */
     public List<String> upperBoundBranches() {
         return controlFlow.stream().map(NodeNeed::node)
-                .filter(n -> n.opType().equals("If") && n.bodies().size() > 1).map(ControlFlowNode::nodeName).toList();
+                .filter(n -> n.opType().equals(OpRegistry.Structure.IF.opType()) && n.bodies().size() > 1).map(ControlFlowNode::nodeName).toList();
     }
 
     /**

@@ -5,6 +5,9 @@ import static dev.memplan.onnx.InferenceSupport.*;
 import static dev.memplan.onnx.ShapeRule.firstOutput;
 
 import dev.memplan.DataType;
+import dev.memplan.onnx.OpRegistry.ViewKind;
+import dev.memplan.onnx.SymCondition.Comparison;
+import dev.memplan.onnx.SymCondition.Logic;
 import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
 import java.util.ArrayList;
@@ -18,9 +21,11 @@ import java.util.Set;
  * {@code Shape -> Gather -> Concat -> Reshape} keeps batch and sequence symbolic). An output left
  * null is not inferred; the importer then uses value_info or a fresh symbol.
  *
- * <p>{@link #registerAll} is the table of supported ops (domain, op type, first opset, rule); the
- * rules of elementwise ops, Cast and Where live here, the op families in {@link ShapeOps},
- * {@link SpatialOps}, {@link NnOps} and {@link ContribOps}.
+ * <p>{@link #registerAll} is the table of every op memplan knows: domain, op type, first opset, shape
+ * rule, and the op's other facts ({@link OpRegistry.Entry}). The rules of elementwise ops, Cast and
+ * Where live here, the op families in {@link ShapeOps}, {@link SpatialOps}, {@link NnOps},
+ * {@link ContribOps}, {@link QuantizedOps} and {@link NchwcOps}, the folds in {@link ConstantFolder}
+ * and {@link Elementwise}.
  */
 final class OpInference {
     private OpInference() {
@@ -54,20 +59,23 @@ final class OpInference {
 
     /** Registers every supported op in {@code r}; returns {@code r}. */
     static OpRegistry registerAll(OpRegistry r) {
-        // (op, first opset of the default domain) for ops whose output 0 is input 0's type and shape
-        Object[] same = {"Relu", 1, "Sigmoid", 1, "Tanh", 1, "Sqrt", 1, "Erf", 9, "Exp", 1, "Log", 1, "Neg", 1,
-            "Abs", 1, "Reciprocal", 1, "Floor", 1, "Ceil", 1, "Round", 11, "LeakyRelu", 1, "Elu", 1, "Selu", 1,
-            "HardSigmoid", 1, "HardSwish", 14, "Softplus", 1, "Softsign", 1, "Gelu", 20, "Sin", 7, "Cos", 7,
-            "Tan", 7, "Asin", 7, "Acos", 7, "Atan", 7, "Sinh", 9, "Cosh", 9, "Asinh", 9, "Acosh", 9, "Atanh", 9,
-            "Clip", 1, "Softmax", 1, "LogSoftmax", 1, "Hardmax", 1, "LRN", 1, "InstanceNormalization", 1,
-            "Sign", 9, "Mish", 18, "Shrink", 9, "ThresholdedRelu", 10, "Celu", 12, "Trilu", 14, "CumSum", 11,
-            "ReverseSequence", 10, "MeanVarianceNormalization", 9, "LpNormalization", 1, "BitwiseNot", 18,
-            "Not", 1, "GroupNormalization", 18, "RotaryEmbedding", 23,
-            // ONNX Runtime registers this one in the default domain
-            "SimplifiedLayerNormalization", 1};
-        for (int i = 0; i < same.length; i += 2) {
-            r.add("", (String) same[i], (Integer) same[i + 1], SAME_AS_INPUT);
-        }
+        // Each op's whole entry is here: shape rule, then what else memplan knows of it (its fold,
+        // view kind, in-place inputs, how it carries an If condition). The planning core names no op.
+
+        // ops whose output 0 is input 0's type and shape: (op, first opset of the default domain)
+        same(r, InPlaceOps.ACTIVATIONS, "Relu", 1, "Sigmoid", 1, "Tanh", 1, "LeakyRelu", 1, "Elu", 1, "Selu", 1,
+                "HardSigmoid", 1, "Softplus", 1, "Softsign", 1, "ThresholdedRelu", 10);
+        same(r, InPlaceOps.CLIP, "Clip", 1);
+        same(r, InPlaceOps.ELEMENTWISE, "Sqrt", 1, "Erf", 9, "Exp", 1, "Log", 1, "Neg", 1, "Abs", 1, "Reciprocal", 1,
+                "Floor", 1, "Ceil", 1);
+        same(r, null, "Round", 11, "HardSwish", 14, "Gelu", 20, "Sin", 7, "Cos", 7, "Tan", 7, "Asin", 7, "Acos", 7,
+                "Atan", 7, "Sinh", 9, "Cosh", 9, "Asinh", 9, "Acosh", 9, "Atanh", 9, "Softmax", 1, "LogSoftmax", 1,
+                "Hardmax", 1, "LRN", 1, "InstanceNormalization", 1, "Sign", 9, "Mish", 18, "Shrink", 9, "Celu", 12,
+                "Trilu", 14, "CumSum", 11, "ReverseSequence", 10, "MeanVarianceNormalization", 9, "LpNormalization", 1,
+                "BitwiseNot", 18, "GroupNormalization", 18, "RotaryEmbedding", 23,
+                // ONNX Runtime registers this one in the default domain
+                "SimplifiedLayerNormalization", 1);
+        r.add("", "Not", 1, SAME_AS_INPUT).condition(ConditionRule.NEGATES);
         for (String op : List.of("FastGelu", "BiasGelu", "QuickGelu", "Gelu", "RotaryEmbedding", "BiasSoftmax")) {
             r.add(MS, op, 1, SAME_AS_INPUT);
         }
@@ -78,44 +86,74 @@ final class OpInference {
                 fill(out, 3, TensorInfo.of(x.type, x.shape));
             }
         });
-        r.add("", "Identity", 1, firstOutput(c -> c.input(0)));
-        Object[] broadcast = {"Add", 1, "Sub", 1, "Mul", 1, "Div", 1, "Pow", 1, "Max", 1, "Min", 1, "Mod", 10,
-            "And", 1, "Or", 1, "Xor", 1, "Equal", 1, "Less", 1, "Greater", 1, "LessOrEqual", 12,
-            "GreaterOrEqual", 12, "BitShift", 11, "Sum", 1, "Mean", 1, "PRelu", 1, "BitwiseAnd", 18,
-            "BitwiseOr", 18, "BitwiseXor", 18};
+        r.add("", "Identity", 1, firstOutput(c -> c.input(0))).fold(ConstantFolder.SAME_DATA)
+                .view(ViewKind.ALIAS).condition(ConditionRule.PASSES_THROUGH);
+
+        // numpy broadcasting of all inputs
+        String sameBytes = "issue 18 (elementwise binary, as Add)";
+        r.add("", "Add", 1, BROADCAST).fold(ConstantFolder.BINARY).inPlace(InPlaceOps.FUSED_SUM, 0, 1);
+        r.add("", "Sub", 1, BROADCAST).fold(ConstantFolder.BINARY).inPlace(sameBytes, 0, 1);
+        r.add("", "Mul", 1, BROADCAST).fold(ConstantFolder.BINARY).inPlace(sameBytes, 0, 1);
+        r.add("", "Div", 1, BROADCAST).fold(ConstantFolder.BINARY).inPlace(sameBytes, 0, 1);
+        r.add("", "Sum", 1, BROADCAST).inPlace(InPlaceOps.FUSED_SUM, 0, 1, 2, 3, 4, 5, 6, 7);
+        r.add("", "Max", 1, BROADCAST).fold(ConstantFolder.BINARY);
+        r.add("", "Min", 1, BROADCAST).fold(ConstantFolder.BINARY);
+        r.add("", "Mod", 10, BROADCAST).fold(ConstantFolder.BINARY);
+        compare(r, "Equal", 1, Comparison.EQUAL);
+        compare(r, "Less", 1, Comparison.LESS);
+        compare(r, "Greater", 1, Comparison.GREATER);
+        compare(r, "LessOrEqual", 12, Comparison.LESS_OR_EQUAL);
+        compare(r, "GreaterOrEqual", 12, Comparison.GREATER_OR_EQUAL);
+        r.add("", "And", 1, BROADCAST).condition(new ConditionRule.Combines(Logic.AND));
+        r.add("", "Or", 1, BROADCAST).condition(new ConditionRule.Combines(Logic.OR));
+        r.add("", "Xor", 1, BROADCAST).condition(new ConditionRule.Combines(Logic.XOR));
+        Object[] broadcast = {"Pow", 1, "BitShift", 11, "Mean", 1, "PRelu", 1, "BitwiseAnd", 18, "BitwiseOr", 18,
+            "BitwiseXor", 18};
         for (int i = 0; i < broadcast.length; i += 2) {
             r.add("", (String) broadcast[i], (Integer) broadcast[i + 1], BROADCAST);
         }
         r.add(MS, "BiasAdd", 1, BROADCAST);
-        r.add("", "Cast", 1, firstOutput(OpInference::cast));
+        r.add("", "Cast", 1, firstOutput(OpInference::cast)).fold(ConstantFolder.CAST)
+                .inPlace("issue 18 (Cast between equal element widths; rule (d) refuses any other): ORT's"
+                        + " cpu/tensor/cast_op.cc declares no MayInplace", 0)
+                .condition(ConditionRule.PASSES_THROUGH);
         r.add("", "CastLike", 15, firstOutput(OpInference::cast));
-        r.add("", "Dropout", 1, OpInference::dropout);
+        r.add("", "Dropout", 1, OpInference::dropout).inPlace("ORT removes an inference Dropout"
+                + " (optimizer/dropout_elimination.cc): its output is its input", 0);
         r.add("", "IsNaN", 9, firstOutput(OpInference::boolOfInput));
         r.add("", "IsInf", 10, firstOutput(OpInference::boolOfInput));
-        r.add("", "BatchNormalization", 1, OpInference::batchNorm);
+        r.add("", "BatchNormalization", 1, OpInference::batchNorm).inPlace(InPlaceOps.BATCH_NORM, 0);
         r.add("", "LayerNormalization", 17, NnOps::layerNorm);
         r.add(MS, "SkipLayerNormalization", 1, NnOps::layerNorm);
-        r.add("", "Where", 9, firstOutput(OpInference::where));
-        r.add("", "Shape", 1, firstOutput(ShapeOps::shapeOp));
-        r.add("", "Size", 1, firstOutput(OpInference::size));
-        r.add("", "Gather", 1, firstOutput(ShapeOps::gather));
+        r.add("", "Where", 9, firstOutput(OpInference::where)).fold(ConstantFolder.WHERE);
+        r.add("", "Shape", 1, firstOutput(ShapeOps::shapeOp)).valueFromShape();
+        r.add("", "Size", 1, firstOutput(OpInference::size)).valueFromShape();
+        r.add("", "Gather", 1, firstOutput(ShapeOps::gather)).fold(ConstantFolder.GATHER);
         r.add("", "GatherElements", 11, firstOutput(c -> c.input(0) == null || c.input(1) == null ? null
                 : TensorInfo.of(c.input(0).type, c.input(1).shape)));
         r.add("", "GatherND", 11, firstOutput(ShapeOps::gatherNd));
         r.add("", "ScatterND", 11, SAME_AS_INPUT);
         r.add("", "ScatterElements", 11, SAME_AS_INPUT);
         r.add("", "Scatter", 9, 10, SAME_AS_INPUT);
-        r.add("", "Unsqueeze", 1, firstOutput(ShapeOps::unsqueeze));
-        r.add("", "Squeeze", 1, firstOutput(ShapeOps::squeeze));
-        r.add("", "Concat", 1, firstOutput(ShapeOps::concat));
-        r.add("", "Reshape", 1, firstOutput(ShapeOps::reshape));
-        r.add("", "Flatten", 1, firstOutput(ShapeOps::flatten));
-        r.add("", "Transpose", 1, firstOutput(ShapeOps::transpose));
-        r.add("", "Slice", 1, firstOutput(ShapeOps::slice));
+        // the same bytes under another shape: ONNX Runtime aliases them
+        r.add("", "Unsqueeze", 1, firstOutput(ShapeOps::unsqueeze)).fold(ConstantFolder.SAME_DATA)
+                .view(ViewKind.ALIAS).condition(ConditionRule.PASSES_THROUGH);
+        r.add("", "Squeeze", 1, firstOutput(ShapeOps::squeeze)).fold(ConstantFolder.SAME_DATA)
+                .view(ViewKind.ALIAS).condition(ConditionRule.PASSES_THROUGH);
+        r.add("", "Reshape", 1, firstOutput(ShapeOps::reshape)).fold(ConstantFolder.SAME_DATA)
+                .view(ViewKind.ALIAS).condition(ConditionRule.PASSES_THROUGH);
+        r.add("", "Flatten", 1, firstOutput(ShapeOps::flatten)).fold(ConstantFolder.SAME_DATA)
+                .view(ViewKind.ALIAS).condition(ConditionRule.PASSES_THROUGH);
+        // strided views of input 0: only an executor with strides aliases them
+        r.add("", "Transpose", 1, firstOutput(ShapeOps::transpose)).fold(ConstantFolder.TRANSPOSE)
+                .view(ViewKind.STRIDED);
+        r.add("", "Slice", 1, firstOutput(ShapeOps::slice)).fold(ConstantFolder.SLICE).view(ViewKind.STRIDED);
+        r.add("", "Expand", 8, firstOutput(ShapeOps::expand)).fold(ConstantFolder.EXPAND).view(ViewKind.STRIDED)
+                .condition(ConditionRule.PASSES_THROUGH);
+        r.add("", "Concat", 1, firstOutput(ShapeOps::concat)).fold(ConstantFolder.CONCAT);
         r.add("", "Split", 1, ShapeOps::split);
-        r.add("", "Expand", 8, firstOutput(ShapeOps::expand));
-        r.add("", "Tile", 1, firstOutput(ShapeOps::tile));
-        r.add("", "ConstantOfShape", 9, firstOutput(ShapeOps::constantOfShape));
+        r.add("", "Tile", 1, firstOutput(ShapeOps::tile)).fold(ConstantFolder.TILE);
+        r.add("", "ConstantOfShape", 9, firstOutput(ShapeOps::constantOfShape)).fold(ConstantFolder.CONSTANT_OF_SHAPE);
         r.add("", "Range", 11, firstOutput(ShapeOps::range));
         r.add("", "Pad", 1, firstOutput(ShapeOps::pad));
         r.add("", "MatMul", 1, firstOutput(c -> NnOps.matmul(c, null)));
@@ -169,6 +207,25 @@ final class OpInference {
         NchwcOps.register(r);
         QuantizedOps.register(r);
         return r;
+    }
+
+    /**
+     * Registers default-domain ops whose output 0 is input 0's type and shape, from (op, first
+     * opset) pairs; with a {@code source}, each may overwrite input 0 in place.
+     */
+    private static void same(OpRegistry r, String inPlaceSource, Object... opsAndVersions) {
+        for (int i = 0; i < opsAndVersions.length; i += 2) {
+            OpRegistry.Registration op = r.add("", (String) opsAndVersions[i], (Integer) opsAndVersions[i + 1],
+                    SAME_AS_INPUT);
+            if (inPlaceSource != null) {
+                op.inPlace(inPlaceSource, 0);
+            }
+        }
+    }
+
+    /** Registers a comparison: broadcast to bool, folded, and an If condition when one side is symbolic. */
+    private static void compare(OpRegistry r, String op, int since, Comparison comparison) {
+        r.add("", op, since, BROADCAST).fold(ConstantFolder.BINARY).condition(new ConditionRule.Compares(comparison));
     }
 
     // ---- small rules -------------------------------------------------------------------------

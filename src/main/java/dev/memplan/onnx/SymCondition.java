@@ -21,8 +21,36 @@ sealed interface SymCondition {
      */
     Optional<Boolean> evaluate(Map<String, Long> bindings);
 
+    /** How two integers compare: the comparison ops of the registry, and the non-zero test. */
+    enum Comparison {
+        EQUAL("=="), NOT_EQUAL("!="), LESS("<"), LESS_OR_EQUAL("<="), GREATER(">"), GREATER_OR_EQUAL(">=");
+
+        private final String sign;
+
+        Comparison(String sign) {
+            this.sign = sign;
+        }
+
+        /** {@return whether the comparison holds when {@code Long.compare} gave {@code cmp}} */
+        boolean holds(int cmp) {
+            return switch (this) {
+                case EQUAL -> cmp == 0;
+                case NOT_EQUAL -> cmp != 0;
+                case LESS -> cmp < 0;
+                case LESS_OR_EQUAL -> cmp <= 0;
+                case GREATER -> cmp > 0;
+                case GREATER_OR_EQUAL -> cmp >= 0;
+            };
+        }
+    }
+
+    /** How two conditions combine. */
+    enum Logic {
+        AND, OR, XOR
+    }
+
     /** A comparison of two integers, at least one symbolic. */
-    record Compare(String op, SymInt left, SymInt right) implements SymCondition {
+    record Compare(Comparison op, SymInt left, SymInt right) implements SymCondition {
         @Override
         public Optional<Boolean> evaluate(Map<String, Long> bindings) {
             OptionalLong a = value(left, bindings);
@@ -30,15 +58,7 @@ sealed interface SymCondition {
             if (a.isEmpty() || b.isEmpty()) {
                 return Optional.empty();
             }
-            int cmp = Long.compare(a.getAsLong(), b.getAsLong());
-            return Optional.of(switch (op) {
-                case "Equal" -> cmp == 0;
-                case "NotEqual" -> cmp != 0;
-                case "Less" -> cmp < 0;
-                case "LessOrEqual" -> cmp <= 0;
-                case "Greater" -> cmp > 0;
-                default -> cmp >= 0; // GreaterOrEqual: the only other op {@link #compare} makes
-            });
+            return Optional.of(op.holds(Long.compare(a.getAsLong(), b.getAsLong())));
         }
 
         private static OptionalLong value(SymInt x, Map<String, Long> bindings) {
@@ -47,15 +67,7 @@ sealed interface SymCondition {
 
         @Override
         public String toString() {
-            String sign = switch (op) {
-                case "Equal" -> "==";
-                case "NotEqual" -> "!=";
-                case "Less" -> "<";
-                case "LessOrEqual" -> "<=";
-                case "Greater" -> ">";
-                default -> ">=";
-            };
-            return left + " " + sign + " " + right;
+            return left + " " + op.sign + " " + right;
         }
     }
 
@@ -73,31 +85,31 @@ sealed interface SymCondition {
     }
 
     /** {@code And}, {@code Or} or {@code Xor} of two conditions. */
-    record Logical(String op, SymCondition left, SymCondition right) implements SymCondition {
+    record Logical(Logic op, SymCondition left, SymCondition right) implements SymCondition {
         @Override
         public Optional<Boolean> evaluate(Map<String, Long> bindings) {
             Optional<Boolean> a = left.evaluate(bindings);
             Optional<Boolean> b = right.evaluate(bindings);
             // a known side may decide And / Or alone
-            if (op.equals("And") && (a.equals(Optional.of(false)) || b.equals(Optional.of(false)))) {
+            if (op == Logic.AND && (a.equals(Optional.of(false)) || b.equals(Optional.of(false)))) {
                 return Optional.of(false);
             }
-            if (op.equals("Or") && (a.equals(Optional.of(true)) || b.equals(Optional.of(true)))) {
+            if (op == Logic.OR && (a.equals(Optional.of(true)) || b.equals(Optional.of(true)))) {
                 return Optional.of(true);
             }
             if (a.isEmpty() || b.isEmpty()) {
                 return Optional.empty();
             }
             return Optional.of(switch (op) {
-                case "And" -> a.get() && b.get();
-                case "Or" -> a.get() || b.get();
-                default -> a.get() ^ b.get();
+                case AND -> a.get() && b.get();
+                case OR -> a.get() || b.get();
+                case XOR -> a.get() ^ b.get();
             });
         }
 
         @Override
         public String toString() {
-            return "(" + left + ") " + op.toLowerCase(java.util.Locale.ROOT) + " (" + right + ")";
+            return "(" + left + ") " + op.name().toLowerCase(java.util.Locale.ROOT) + " (" + right + ")";
         }
     }
 
@@ -118,14 +130,11 @@ sealed interface SymCondition {
      * The condition a comparison of two one-element integer tensors makes, or null when they are
      * not both known.
      */
-    static SymCondition compare(String op, SymInt[] a, SymInt[] b) {
+    static SymCondition compare(Comparison op, SymInt[] a, SymInt[] b) {
         if (a == null || b == null || a.length != 1 || b.length != 1) {
             return null;
         }
-        return switch (op) {
-            case "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual" -> new Compare(op, a[0], b[0]);
-            default -> null;
-        };
+        return new Compare(op, a[0], b[0]);
     }
 
     /**
@@ -141,7 +150,7 @@ sealed interface SymCondition {
         }
         if (t.ints != null && t.ints.length == 1) {
             SymInt v = t.ints[0];
-            return v.isConst() ? new Constant(v.constant() != 0) : new Compare("NotEqual", v, SymInt.of(0));
+            return v.isConst() ? new Constant(v.constant() != 0) : new Compare(Comparison.NOT_EQUAL, v, SymInt.of(0));
         }
         if (t.floats != null && t.floats.length == 1) {
             return new Constant(t.floats[0] != 0);

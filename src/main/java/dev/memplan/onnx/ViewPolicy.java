@@ -4,31 +4,34 @@ package dev.memplan.onnx;
 import java.util.Set;
 
 /**
- * Which node outputs are views of their input 0 (own no buffer), by op type. The planning core
- * never hard-codes op names; this policy proposes the view map for ONNX graphs.
+ * Which node outputs are views of their input 0 (own no buffer), by the view kind of the op's
+ * registry entry. The planning core never hard-codes op names; this policy proposes the view map
+ * for ONNX graphs.
  */
 public enum ViewPolicy {
     /** What ONNX Runtime aliases: Reshape, Flatten, Squeeze, Unsqueeze, Identity. */
-    ORT(Set.of("Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity")),
+    ORT(Set.of(OpRegistry.ViewKind.ALIAS)),
     /** ORT's views plus the strided ones an executor with strides can alias: Slice, Transpose, Expand. */
-    STRIDED(Set.of("Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Slice", "Transpose", "Expand")),
+    STRIDED(Set.of(OpRegistry.ViewKind.ALIAS, OpRegistry.ViewKind.STRIDED)),
     /** Every node output owns its buffer. */
     NONE(Set.of());
 
-    private final Set<String> viewOps;
+    private final Set<OpRegistry.ViewKind> kinds;
 
-    ViewPolicy(Set<String> viewOps) {
-        this.viewOps = viewOps;
+    ViewPolicy(Set<OpRegistry.ViewKind> kinds) {
+        this.kinds = kinds;
     }
 
     /**
-     * {@return whether output 0 of a default-domain {@code opType} node is a view of its input 0}
+     * {@return whether output 0 of an {@code opType} node is a view of its input 0} Only
+     * default-domain ops are views.
      *
      * @param domain the op's domain
      * @param opType the op type
      */
     public boolean isView(String domain, String opType) {
-        return (domain.isEmpty() || domain.equals("ai.onnx")) && viewOps.contains(opType);
+        OpRegistry.Entry e = OpRegistry.DEFAULT.entry(domain, opType);
+        return e != null && kinds.contains(e.view());
     }
 
     /**
