@@ -4,6 +4,7 @@ package dev.memplan.onnx;
 import dev.memplan.DataType;
 import java.util.List;
 import java.util.function.BinaryOperator;
+import java.util.function.DoubleBinaryOperator;
 
 /**
  * Elementwise evaluation of small constant tensors for {@link ConstantFolder}: numpy broadcasting,
@@ -90,17 +91,9 @@ final class Elementwise {
         }
         double[] out = new double[p.length];
         SymInt[] flags = compare ? new SymInt[p.length] : null;
+        DoubleBinaryOperator arithmetic = compare ? null : floatOp(op);
         for (int i = 0; i < p.length; i++) {
-            double v = switch (op) {
-                case "Add" -> p[i] + q[i];
-                case "Sub" -> p[i] - q[i];
-                case "Mul" -> p[i] * q[i];
-                case "Div" -> p[i] / q[i];
-                case "Max" -> Math.max(p[i], q[i]);
-                case "Min" -> Math.min(p[i], q[i]);
-                case "Mod" -> p[i] % q[i];
-                default -> compare(op, Double.compare(p[i], q[i])) ? 1 : 0;
-            };
+            double v = compare ? (compare(op, Double.compare(p[i], q[i])) ? 1 : 0) : arithmetic.applyAsDouble(p[i], q[i]);
             out[i] = v;
             if (compare) {
                 flags[i] = SymInt.of((long) v);
@@ -119,8 +112,28 @@ final class Elementwise {
         };
     }
 
-    /** Integer ops; symbolic elements go through {@link SymInt}'s monotone arithmetic. */
-    private static BinaryOperator<SymInt> integerOp(String op) {
+    /**
+     * The arithmetic of a float {@code op} (Add, Sub, Mul, Div, Max, Min, Mod), shared with shape
+     * inference's small-vector values ({@code OpInference}); null for any other op.
+     */
+    static DoubleBinaryOperator floatOp(String op) {
+        return switch (op) {
+            case "Add" -> (p, q) -> p + q;
+            case "Sub" -> (p, q) -> p - q;
+            case "Mul" -> (p, q) -> p * q;
+            case "Div" -> (p, q) -> p / q;
+            case "Max" -> Math::max;
+            case "Min" -> Math::min;
+            case "Mod" -> (p, q) -> p % q;
+            default -> null;
+        };
+    }
+
+    /**
+     * Integer ops, shared with shape inference's small-vector values ({@code OpInference});
+     * symbolic elements go through {@link SymInt}'s monotone arithmetic.
+     */
+    static BinaryOperator<SymInt> integerOp(String op) {
         return switch (op) {
             case "Add" -> SymInt::add;
             case "Sub" -> SymInt::sub;

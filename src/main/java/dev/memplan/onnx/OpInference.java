@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.function.DoubleBinaryOperator;
 
 /**
  * Symbolic shape inference, one op at a time: given what is known of a node's inputs, what its
@@ -35,6 +36,11 @@ final class OpInference {
 
     private static final Set<String> COMPARISONS = Set.of(
             "And", "Or", "Xor", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual");
+
+    /** Ops whose small integer vectors keep their values through inference (Elementwise's arithmetic). */
+    private static final Set<String> INTEGER_VALUES = Set.of("Add", "Sub", "Mul", "Div", "Max", "Min", "Equal");
+    /** Ops whose small float vectors keep their values through inference. */
+    private static final Set<String> FLOAT_VALUES = Set.of("Add", "Sub", "Mul", "Div");
 
     /** Output 0 has input 0's type and shape. */
     private static final ShapeRule SAME_AS_INPUT = firstOutput(c -> c.input(0) == null ? null
@@ -336,17 +342,7 @@ final class OpInference {
         TensorInfo a = c.input(0);
         TensorInfo b = c.input(1);
         if (a != null && b != null && shape != null && shape.size() <= 1) {
-            data = switch (op) {
-                case "Add" -> elementwise(a.ints, b.ints, SymInt::add);
-                case "Sub" -> elementwise(a.ints, b.ints, SymInt::sub);
-                case "Mul" -> elementwise(a.ints, b.ints, SymInt::mul);
-                case "Div" -> elementwise(a.ints, b.ints, SymInt::div);
-                case "Max" -> elementwise(a.ints, b.ints, SymInt::max);
-                case "Min" -> elementwise(a.ints, b.ints, SymInt::min);
-                case "Equal" -> elementwise(a.ints, b.ints, (p, q) -> p.isConst() && q.isConst()
-                        ? SymInt.of(p.constant() == q.constant() ? 1 : 0) : p.equals(q) ? SymInt.of(1) : null);
-                default -> null;
-            };
+            data = INTEGER_VALUES.contains(op) ? elementwise(a.ints, b.ints, Elementwise.integerOp(op)) : null;
         }
         double[] floats = null;
         if (data == null && a != null && b != null && shape != null && shape.size() <= 1
@@ -364,19 +360,13 @@ final class OpInference {
         if (n < 0) {
             return null;
         }
+        DoubleBinaryOperator f = FLOAT_VALUES.contains(op) ? Elementwise.floatOp(op) : null;
+        if (f == null) {
+            return null;
+        }
         double[] out = new double[n];
         for (int i = 0; i < n; i++) {
-            double p = a[a.length == 1 ? 0 : i];
-            double q = b[b.length == 1 ? 0 : i];
-            switch (op) {
-                case "Add" -> out[i] = p + q;
-                case "Sub" -> out[i] = p - q;
-                case "Mul" -> out[i] = p * q;
-                case "Div" -> out[i] = p / q;
-                default -> {
-                    return null;
-                }
-            }
+            out[i] = f.applyAsDouble(a[a.length == 1 ? 0 : i], b[b.length == 1 ? 0 : i]);
         }
         return out;
     }
