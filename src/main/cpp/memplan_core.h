@@ -13,8 +13,7 @@
 // The same program as the Java engine, written twice, file for file: each
 // header below pairs with the dev.memplan.engine class of the same name
 // (gap_arena.h = GapArena.java, ...; docs/design.md §12 lists the pairs).
-// compile.h pairs with JavaEngine (compile and its helpers) and
-// slots_allocate.h with JavaCompiledGraph.allocate. abi.h, buffers.h,
+// compile.h pairs with Compile and slots_allocate.h with SlotsAllocate. abi.h, buffers.h,
 // offsets_scratch.h and packed_schedule.h are C++ only: what only this side does is check its
 // caller and carve its scratch. The Java side validates everything before it
 // crosses the boundary, but this code still re-checks every count, offset and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // slots_allocate.h - greedy best-fit slot allocation (docs/design.md §5):
-// memplan_allocate is JavaCompiledGraph.allocate, step for step, over a
+// memplan_allocate is SlotsAllocate.run, step for step, over a
 // FreeSlotSet in the caller's scratch.
 
 #ifndef MEMPLAN_SLOTS_ALLOCATE_H
@@ -19,7 +19,7 @@ inline long long memplan_allocate_scratch_bytes(int num_owners) {
 }
 
 // Greedy best fit (docs/design.md §5) over a compiled schedule: the per-request hot
-// path, JavaCompiledGraph.allocate step for step. One pass over positions; no
+// path, SlotsAllocate.run step for step. One pass over positions; no
 // graph walk and no heap allocation. Writes stats[MEMPLAN_NUM_STATS].
 inline int memplan_allocate(
     int num_values, int num_owners, int num_positions,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests for compile.h, helper by helper: each mirrors the JavaEngine method of
+// Tests for compile.h, helper by helper: each mirrors the Compile method of
 // the same name.
 
 #include "test_support.h"
@@ -8,7 +8,7 @@ namespace memplan_test {
 namespace {
 
 // ---------------------------------------------------------------- compile helpers, one by one
-// Each helper of memplan_compile mirrors the JavaEngine method of the same name.
+// Each helper of memplan_compile mirrors the Compile method of the same name.
 
 void test_find_producers() {
     using memplan_detail::find_producers;

@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The Java engine's schedule: plain int arrays, never mutated after construction. {@link #allocate}
- * is {@code memplan_allocate} in slots_allocate.h, step for step.
+ * runs {@link SlotsAllocate} on a pooled free-slot set.
  */
 final class JavaCompiledGraph extends BaseCompiledGraph {
     private final int[] ownerDef;
@@ -38,42 +38,14 @@ final class JavaCompiledGraph extends BaseCompiledGraph {
     public Allocation allocate(LongBuffer ownerSizes) {
         SizeChecks.check(ownerSizes, numOwners);
         long[] size = sizesOf(ownerSizes, numOwners);
-        int[] ownerSlot = new int[numOwners];
         FreeSlotSet free = pool.poll();
         if (free == null) {
             free = new FreeSlotSet(numOwners);
         }
-        long live = 0;
-        long lowerBound = 0;
-        long naive = 0;
-        long peak = 0;
-        for (int p = 0; p < numPositions; p++) {
-            for (int o = defOffsets[p]; o < defOffsets[p + 1]; o++) {
-                long need = size[o];
-                naive += need; // SizeChecks: no sum overflows
-                int slot = free.pollCeiling(need);
-                if (slot == FreeSlotSet.NONE) {
-                    slot = free.open(need);
-                    peak += need;
-                }
-                ownerSlot[o] = slot;
-                live += need;
-            }
-            if (live > lowerBound) {
-                lowerBound = live;
-            }
-            // Free after allocating: a node's outputs never land on its own inputs.
-            for (int k = freeOffsets[p]; k < freeOffsets[p + 1]; k++) {
-                int o = freeOwners[k];
-                free.add(ownerSlot[o]);
-                live -= size[o];
-            }
-        }
-        long[] capacity = free.capacities();
+        Allocation allocation = SlotsAllocate.run(numPositions, defOffsets, freeOffsets, freeOwners, size, free);
         free.reset();
         pool.offer(free);
-        return new Allocation(capacity.length, peak, naive, lowerBound,
-                IntBuffer.wrap(ownerSlot).asReadOnlyBuffer(), LongBuffer.wrap(capacity).asReadOnlyBuffer());
+        return allocation;
     }
 
     /** The sizes as an array: the buffer's own when it is exactly one, else a copy. */
