@@ -144,7 +144,7 @@ final class PlanCommand implements Callable<Integer> {
             return p;
         }
         OnnxPlan o = p.onnx();
-        ActivationPlan plan = c.plan().withRuntime(runtime, profile.predict(o.bindings()).activationBytes());
+        ActivationPlan plan = c.plan().withRuntime(runtime, profile.predict(o.imported(), o.bindings()).activationBytes());
         return PlannedFile.of(p.label(), new OnnxPlan(o.imported(), o.bindings(), o.schedule(),
                 new PlanResult.Complete(plan), o.controlFlow(), o.unboundSymbols()));
     }

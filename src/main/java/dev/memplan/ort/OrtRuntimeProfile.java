@@ -138,13 +138,27 @@ public final class OrtRuntimeProfile {
     /**
      * The prediction for one request.
      *
-     * @param bindings the request's symbol values (as the model's own import names them)
+     * @param model    the model's own import, whose symbols {@code bindings} name
+     * @param bindings the request's symbol values
      * @return the predicted arena figure and its parts
      * @throws dev.memplan.InvalidSizeException naming the value of ORT's graph whose size the
      *                                          bindings leave unknown
      */
-    public OrtArenaPrediction predict(Map<String, Long> bindings) {
-        return predictor.predict(ortGraph.completeBindings(bindings));
+    public OrtArenaPrediction predict(ImportedGraph model, Map<String, Long> bindings) {
+        return predictor.predict(ortGraph.completeBindings(namedByTheModel(model, bindings)));
+    }
+
+    /**
+     * The bindings of symbols the model's file names (its dim_params and value symbols). A fresh
+     * symbol (an unnamed dim) or a derived one belongs to one import: ORT's graph is imported apart
+     * and may name its own differently, so passing them on could size a tensor of ORT's graph by
+     * another's extent; left out, ORT's graph derives its own or the prediction fails naming the value.
+     */
+    private static Map<String, Long> namedByTheModel(ImportedGraph model, Map<String, Long> bindings) {
+        Map<String, Long> out = new java.util.HashMap<>(bindings);
+        out.keySet().removeAll(model.freshSymbols().keySet());
+        out.keySet().removeAll(model.derivedSymbols().keySet());
+        return out;
     }
 
     /** {@return the runtime (level) this profile predicts for} */

@@ -387,7 +387,7 @@ public final class CompiledModel implements Reservation {
     /** {@code plan} with the ort runtime's prediction at {@code bindings}; as it is for the memplan runtime. */
     private ActivationPlan withRuntimeBytes(ActivationPlan plan, Map<String, Long> bindings) {
         return ortProfile == null ? plan
-                : plan.withRuntime(options.runtime(), ortProfile.predict(bindings).activationBytes());
+                : plan.withRuntime(options.runtime(), ortProfile.predict(imported, bindings).activationBytes());
     }
 
     /**
