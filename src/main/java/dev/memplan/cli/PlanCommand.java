@@ -12,6 +12,7 @@ import dev.memplan.draw.TextTimeline;
 import dev.memplan.io.TerminalText;
 import dev.memplan.json.PlanJson;
 import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.ort.OrtArenaPrediction;
 import dev.memplan.ort.OrtRuntimeProfile;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -125,15 +126,25 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     /**
+     * A file's plan with its runtime's figure.
+     *
+     * @param file        the plan; for the ort runtime its {@link ActivationPlan#runtimeBytes()} is the prediction
+     * @param allowanceOps the ops whose ORT kernels have no measured workspace rule, so an allowance
+     *                     stands in for them in the prediction (empty for memplan's own runtime)
+     */
+    private record WithRuntime(PlannedFile file, Set<String> allowanceOps) {
+    }
+
+    /**
      * {@code p} with {@code runtime}'s figure: for the ort runtime, ONNX Runtime's graph of the
      * model is obtained (so a model ORT cannot load fails here, deferred or not) and the plan's
      * {@link ActivationPlan#runtimeBytes()} becomes its prediction at the plan's bindings.
      *
      * @throws dev.memplan.MemplanException for a graph file, or with ORT's reason when it cannot load the model
      */
-    private static PlannedFile withRuntime(PlannedFile p, Path file, ExecutionRuntime runtime) {
+    private static WithRuntime withRuntime(PlannedFile p, Path file, ExecutionRuntime runtime) {
         if (!runtime.isOrt()) {
-            return p;
+            return new WithRuntime(p, Set.of());
         }
         if (p.onnx() == null) {
             throw new MemplanException("--runtime ort predicts ONNX Runtime's arena for ONNX models, and this is a"
@@ -141,12 +152,13 @@ final class PlanCommand implements Callable<Integer> {
         }
         OrtRuntimeProfile profile = OrtRuntimeProfile.load(file, runtime);
         if (!(p.result() instanceof PlanResult.Complete c)) {
-            return p;
+            return new WithRuntime(p, Set.of());
         }
         OnnxPlan o = p.onnx();
-        ActivationPlan plan = c.plan().withRuntime(runtime, profile.predict(o.imported(), o.bindings()).activationBytes());
-        return PlannedFile.of(p.label(), new OnnxPlan(o.imported(), o.bindings(), o.schedule(),
-                new PlanResult.Complete(plan), o.controlFlow(), o.unboundSymbols()));
+        OrtArenaPrediction prediction = profile.predict(o.imported(), o.bindings());
+        ActivationPlan plan = c.plan().withRuntime(runtime, prediction.activationBytes());
+        return new WithRuntime(PlannedFile.of(p.label(), new OnnxPlan(o.imported(), o.bindings(), o.schedule(),
+                new PlanResult.Complete(plan), o.controlFlow(), o.unboundSymbols())), prediction.unmodelledOps());
     }
 
     /**
@@ -164,8 +176,9 @@ final class PlanCommand implements Callable<Integer> {
             Path file = files.get(i);
             String label = file.toString();
             try {
-                PlannedFile p = withRuntime(GraphLoader.plan(file, bindings, planning.inputValues(), options,
+                WithRuntime planned = withRuntime(GraphLoader.plan(file, bindings, planning.inputValues(), options,
                         planning.importOptions()), file, runtime);
+                PlannedFile p = planned.file();
                 known.addAll(p.onnx() != null ? p.onnx().imported().symbols().keySet()
                         : p.schedule().graph().symbols().keySet());
                 if (p.onnx() != null) { // a value symbol may be bound with --bind too
@@ -175,7 +188,7 @@ final class PlanCommand implements Callable<Integer> {
                     deferred.add(label);
                 }
                 if (failures.isEmpty()) { // once one file failed, nothing will be printed
-                    print(p, i, files.size() > 1, bindings, spool.writer());
+                    print(p, planned.allowanceOps(), i, files.size() > 1, bindings, spool.writer());
                 }
             } catch (OutOfMemoryError e) {
                 failures.add(CliErrors.outOfMemory(label));
@@ -230,7 +243,8 @@ final class PlanCommand implements Callable<Integer> {
         }
     }
 
-    private void print(PlannedFile p, int index, boolean several, Map<String, Long> bindings, PrintWriter out) {
+    private void print(PlannedFile p, Set<String> allowanceOps, int index, boolean several, Map<String, Long> bindings,
+                       PrintWriter out) {
         if (format == OutputFormat.JSON) {
             String file = several ? p.label() : null;
             out.println(p.onnx() == null ? PlanJson.toJson(file, p.schedule(), p.result())
@@ -243,6 +257,12 @@ final class PlanCommand implements Callable<Integer> {
                 TextReport.write(p, bindings, out);
             } else {
                 OnnxTextReport.write(p.label(), p.onnx(), out);
+                if (!allowanceOps.isEmpty()) { // say where the ort figure is an allowance, not a replay
+                    List<String> ops = new ArrayList<>();
+                    allowanceOps.forEach(op -> ops.add(TerminalText.escape(op)));
+                    out.println("           an allowance, not a measured rule, for the kernels of "
+                            + String.join(", ", ops));
+                }
                 p.result().asComplete().ifPresent(plan ->
                         out.println("strategies " + StrategyComparison.of(plan, bindings).line()));
             }

@@ -12,6 +12,10 @@ import dev.memplan.ExecutionRuntime;
 import dev.memplan.ExecutionRuntime.OrtOptimization;
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
+import dev.memplan.onnx.OnnxImporter;
+import dev.memplan.onnx.OnnxModel;
+import dev.memplan.ort.OrtArenaPrediction;
+import dev.memplan.ort.OrtRuntimeProfile;
 import dev.memplan.ort.OrtTestModels;
 import dev.memplan.server.CompiledModel;
 import dev.memplan.testing.SharedModels;
@@ -59,6 +63,23 @@ class RuntimeOptionTest {
         CliRun plain = CliRun.of("plan", "--bind", "batch_size=2", SharedModels.require(SUPER_RESOLUTION).toString());
         assertEquals(0, plain.exit(), plain.toString());
         assertTrue(plain.out().lines().noneMatch(l -> l.startsWith("ort ")), plain.toString());
+    }
+
+    @Test
+    void textSaysWhichKernelsTheFigureHasAnAllowanceFor() {
+        SharedModels.requirePresent();
+        Path model = SharedModels.require("onnx-light/light_squeezenet.onnx");
+        OrtArenaPrediction prediction = OrtRuntimeProfile.load(model, ExecutionRuntime.ort()).predict(
+                OnnxImporter.importModel(OnnxModel.read(model), ImportOptions.defaults()), Map.of());
+        CliRun run = CliRun.of("plan", "--runtime", "ort", model.toString());
+        assertEquals(0, run.exit(), run.toString());
+        String line = "           an allowance, not a measured rule, for the kernels of ";
+        assertTrue(run.out().contains(String.format(Locale.ROOT, "%,d B", prediction.activationBytes())), run.toString());
+        if (prediction.unmodelledOps().isEmpty()) {
+            assertFalse(run.out().contains(line), run.toString());
+        } else {
+            assertTrue(run.out().contains(line + String.join(", ", prediction.unmodelledOps()) + "\n"), run.toString());
+        }
     }
 
     @Test
