@@ -27,6 +27,7 @@ module dev.memplan {
     requires static com.fasterxml.jackson.databind;
     requires static com.github.benmanes.caffeine;
     requires static micrometer.core; // MemplanMetrics only
+    requires static com.microsoft.onnxruntime; // the ort runtime only (dev.memplan.ort.OrtOptimizedGraph)
     requires static info.picocli;
     requires static java.logging; // the relocated protobuf (GeneratedMessage) holds a java.util.logging Logger
 

@@ -14,9 +14,13 @@ package dev.memplan;
  *                           identical on both engines; ignored by slots plans
  * @param inPlace            whether an output may take the buffer of an input that dies at its node
  *                           ({@link InPlace#AUTO}: on for offsets plans, off for slots plans)
+ * @param runtime            the executor a request's bytes are counted for ({@link ExecutionRuntime#memplan()},
+ *                           the default, or ONNX Runtime): a compiled ONNX model
+ *                           ({@code dev.memplan.server.CompiledModel}) and {@code memplan plan --runtime}
+ *                           read it; a {@link Schedule} always plans for memplan's own executor
  */
 public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode engine, Strategy strategy,
-                          int effort, InPlace inPlace) {
+                          int effort, InPlace inPlace, ExecutionRuntime runtime) {
 
     /** The effort of {@link #defaults()}: a few greedy orders, then a short improvement phase. */
     public static final int DEFAULT_EFFORT = 1;
@@ -33,6 +37,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @param strategy offsets (one arena) or slots
      * @param effort search effort in iterations, {@code 0..MAX_EFFORT}
      * @param inPlace in-place reuse: auto, on or off
+     * @param runtime the executor the bytes are counted for
      */
     public PlanOptions {
         if (alignment < 1) {
@@ -50,6 +55,24 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
         if (inPlace == null) {
             throw new IllegalArgumentException("inPlace must not be null");
         }
+        if (runtime == null) {
+            throw new IllegalArgumentException("runtime must not be null");
+        }
+    }
+
+    /**
+     * The options of the six fields before runtimes existed, for memplan's own executor.
+     *
+     * @param includeGraphInputs whether graph inputs get their own buffers
+     * @param alignment the multiple sizes and offsets are rounded up to, >= 1
+     * @param engine the engine to plan with
+     * @param strategy offsets (one arena) or slots
+     * @param effort search effort in iterations, {@code 0..MAX_EFFORT}
+     * @param inPlace in-place reuse: auto, on or off
+     */
+    public PlanOptions(boolean includeGraphInputs, long alignment, EngineMode engine, Strategy strategy, int effort,
+                       InPlace inPlace) {
+        this(includeGraphInputs, alignment, engine, strategy, effort, inPlace, ExecutionRuntime.memplan());
     }
 
     /**
@@ -70,9 +93,10 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
         return inPlace.enabledFor(strategy);
     }
 
-    /** {@return the default options: graph inputs excluded, alignment 1, the engine of {@code memplan.engine}, offsets, default effort, in-place auto (on for offsets)} */
+    /** {@return the default options: graph inputs excluded, alignment 1, the engine of {@code memplan.engine}, offsets, default effort, in-place auto (on for offsets), the memplan runtime} */
     public static PlanOptions defaults() {
-        return new PlanOptions(false, 1, EngineMode.fromSystemProperty(), Strategy.OFFSETS, DEFAULT_EFFORT, InPlace.AUTO);
+        return new PlanOptions(false, 1, EngineMode.fromSystemProperty(), Strategy.OFFSETS, DEFAULT_EFFORT, InPlace.AUTO,
+                ExecutionRuntime.memplan());
     }
 
     /**
@@ -82,7 +106,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withIncludeGraphInputs(boolean include) {
-        return new PlanOptions(include, alignment, engine, strategy, effort, inPlace);
+        return new PlanOptions(include, alignment, engine, strategy, effort, inPlace, runtime);
     }
 
     /**
@@ -92,7 +116,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withAlignment(long bytes) {
-        return new PlanOptions(includeGraphInputs, bytes, engine, strategy, effort, inPlace);
+        return new PlanOptions(includeGraphInputs, bytes, engine, strategy, effort, inPlace, runtime);
     }
 
     /**
@@ -102,7 +126,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withEngine(EngineMode mode) {
-        return new PlanOptions(includeGraphInputs, alignment, mode, strategy, effort, inPlace);
+        return new PlanOptions(includeGraphInputs, alignment, mode, strategy, effort, inPlace, runtime);
     }
 
     /**
@@ -112,7 +136,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withStrategy(Strategy s) {
-        return new PlanOptions(includeGraphInputs, alignment, engine, s, effort, inPlace);
+        return new PlanOptions(includeGraphInputs, alignment, engine, s, effort, inPlace, runtime);
     }
 
     /**
@@ -122,7 +146,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withEffort(int e) {
-        return new PlanOptions(includeGraphInputs, alignment, engine, strategy, e, inPlace);
+        return new PlanOptions(includeGraphInputs, alignment, engine, strategy, e, inPlace, runtime);
     }
 
     /**
@@ -132,7 +156,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withInPlace(InPlace mode) {
-        return new PlanOptions(includeGraphInputs, alignment, engine, strategy, effort, mode);
+        return new PlanOptions(includeGraphInputs, alignment, engine, strategy, effort, mode, runtime);
     }
 
     /**
@@ -143,5 +167,15 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      */
     public PlanOptions withInPlace(boolean on) {
         return withInPlace(on ? InPlace.ON : InPlace.OFF);
+    }
+
+    /**
+     * A copy with the runtime set.
+     *
+     * @param r the executor a request's bytes are counted for
+     * @return the new options
+     */
+    public PlanOptions withRuntime(ExecutionRuntime r) {
+        return new PlanOptions(includeGraphInputs, alignment, engine, strategy, effort, inPlace, r);
     }
 }

@@ -52,7 +52,7 @@ final class OnnxTextReport {
         }
         ActivationPlan p = c.plan();
         OptionalLong adm = plan.admissionBytes();
-        w = width(p.naiveBytes(), adm.orElse(0));
+        w = width(p.naiveBytes(), adm.orElse(0), p.runtimeBytes());
         out.println("owners     " + plan.schedule().numOwners());
         out.println("strategy   " + p.strategy());
         if (p.strategy() == Strategy.SLOTS) {
@@ -74,6 +74,12 @@ final class OnnxTextReport {
         }
         out.println("in-place   " + InPlaceSavings.of(p, plan.bindings()).line());
         out.println("admission  " + (adm.isPresent() ? TextReport.bytes(adm.getAsLong(), w) : "deferred"));
+        if (p.runtime().isOrt()) { // beside memplan's own figure, never instead of it
+            out.println("ort        " + TextReport.bytes(p.runtimeBytes(), w) + "  predicted for ONNX Runtime's CPU"
+                    + " arena (level " + p.runtime().ortOptimization() + ", one intra-op thread): "
+                    + String.format(Locale.ROOT, "%.2f", p.peakBytes() == 0 ? 0.0
+                            : (double) p.runtimeBytes() / p.peakBytes()) + "x the peak");
+        }
     }
 
     /** The width of the largest of {@code counts} with thousands separators. */

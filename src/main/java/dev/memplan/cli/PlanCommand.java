@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.cli;
 
+import dev.memplan.ActivationPlan;
 import dev.memplan.EngineUnavailableException;
+import dev.memplan.ExecutionRuntime;
 import dev.memplan.MemPlan;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
@@ -9,6 +11,9 @@ import dev.memplan.PlanResult;
 import dev.memplan.draw.TextTimeline;
 import dev.memplan.io.TerminalText;
 import dev.memplan.json.PlanJson;
+import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.ort.OrtArenaPrediction;
+import dev.memplan.ort.OrtRuntimeProfile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -65,29 +70,103 @@ final class PlanCommand implements Callable<Integer> {
                     + " for scripts that need a number.")
     private boolean requireComplete;
 
+    @Option(names = "--runtime", paramLabel = "memplan|ort", defaultValue = "memplan",
+            description = "Whose bytes runtimeBytes counts: memplan (the plan's peak; the default) or ort (ONNX"
+                    + " Runtime's CPU arena, predicted for ONNX models from the graph ONNX Runtime runs; needs ONNX"
+                    + " Runtime Java, which the build puts in target/lib).")
+    private String runtimeName;
+
+    @Option(names = "--ort-level", paramLabel = "LEVEL",
+            description = "With --runtime ort: ONNX Runtime's graph optimization level, none, basic, extended or all"
+                    + " (default: all, ONNX Runtime's own default).")
+    private String ortLevel;
+
     @Override
     public Integer call() {
         Map<String, Long> bindings = planning.bindings();
         PlanOptions options = planning.planOptions();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        ExecutionRuntime runtime = runtime();
         try {
             MemPlan.engineName(options.engine()); // fail once, up front, when native cannot load
         } catch (EngineUnavailableException e) {
             err.println("memplan: " + TerminalText.escape(e.getMessage()));
             return ExitCode.INPUT;
         }
-        try (OutputSpool spool = new OutputSpool()) {
-            return planAll(bindings, options, spool, out, err);
+        if (runtime.isOrt() && !OrtRuntimeProfile.ortJavaPresent()) { // once, up front, not per file
+            err.println("memplan: " + OrtRuntimeProfile.ORT_MISSING + " (the command line reads it from lib/"
+                    + " beside its jar: mvn package puts it there)");
+            return ExitCode.INPUT;
         }
+        try (OutputSpool spool = new OutputSpool()) {
+            return planAll(bindings, options, runtime, spool, out, err);
+        }
+    }
+
+    /**
+     * {@code --runtime} and {@code --ort-level} as a runtime.
+     *
+     * @throws CommandLine.ParameterException naming the choices for an unknown name, or for
+     *                                        {@code --ort-level} without {@code --runtime ort}
+     */
+    private ExecutionRuntime runtime() {
+        try {
+            ExecutionRuntime runtime = ExecutionRuntime.of(runtimeName);
+            if (ortLevel == null) {
+                return runtime;
+            }
+            if (!runtime.isOrt()) {
+                throw new IllegalArgumentException("--ort-level applies to --runtime ort only");
+            }
+            return ExecutionRuntime.ort(ExecutionRuntime.OrtOptimization.of(ortLevel));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    /**
+     * A file's plan with its runtime's figure.
+     *
+     * @param file        the plan; for the ort runtime its {@link ActivationPlan#runtimeBytes()} is the prediction
+     * @param allowanceOps the ops whose ORT kernels have no measured workspace rule, so an allowance
+     *                     stands in for them in the prediction (empty for memplan's own runtime)
+     */
+    private record WithRuntime(PlannedFile file, Set<String> allowanceOps) {
+    }
+
+    /**
+     * {@code p} with {@code runtime}'s figure: for the ort runtime, ONNX Runtime's graph of the
+     * model is obtained (so a model ORT cannot load fails here, deferred or not) and the plan's
+     * {@link ActivationPlan#runtimeBytes()} becomes its prediction at the plan's bindings.
+     *
+     * @throws dev.memplan.MemplanException for a graph file, or with ORT's reason when it cannot load the model
+     */
+    private static WithRuntime withRuntime(PlannedFile p, Path file, ExecutionRuntime runtime) {
+        if (!runtime.isOrt()) {
+            return new WithRuntime(p, Set.of());
+        }
+        if (p.onnx() == null) {
+            throw new MemplanException("--runtime ort predicts ONNX Runtime's arena for ONNX models, and this is a"
+                    + " graph file; plan it with --runtime memplan");
+        }
+        OrtRuntimeProfile profile = OrtRuntimeProfile.load(file, runtime);
+        if (!(p.result() instanceof PlanResult.Complete c)) {
+            return new WithRuntime(p, Set.of());
+        }
+        OnnxPlan o = p.onnx();
+        OrtArenaPrediction prediction = profile.predict(o.imported(), o.bindings());
+        ActivationPlan plan = c.plan().withRuntime(runtime, prediction.activationBytes());
+        return new WithRuntime(PlannedFile.of(p.label(), new OnnxPlan(o.imported(), o.bindings(), o.schedule(),
+                new PlanResult.Complete(plan), o.controlFlow(), o.unboundSymbols())), prediction.unmodelledOps());
     }
 
     /**
      * Plans each file in turn and renders its output into {@code spool} at once, so only one
      * file's plan is in memory at a time; prints the spool only when every file planned.
      */
-    private int planAll(Map<String, Long> bindings, PlanOptions options, OutputSpool spool, PrintWriter out,
-                        PrintWriter err) {
+    private int planAll(Map<String, Long> bindings, PlanOptions options, ExecutionRuntime runtime, OutputSpool spool,
+                        PrintWriter out, PrintWriter err) {
         boolean verbose = CliErrors.verbose(spec.commandLine().getParseResult());
         List<String> failures = new ArrayList<>();
         List<String> deferred = new ArrayList<>();
@@ -97,8 +176,9 @@ final class PlanCommand implements Callable<Integer> {
             Path file = files.get(i);
             String label = file.toString();
             try {
-                PlannedFile p = GraphLoader.plan(file, bindings, planning.inputValues(), options,
-                        planning.importOptions());
+                WithRuntime planned = withRuntime(GraphLoader.plan(file, bindings, planning.inputValues(), options,
+                        planning.importOptions()), file, runtime);
+                PlannedFile p = planned.file();
                 known.addAll(p.onnx() != null ? p.onnx().imported().symbols().keySet()
                         : p.schedule().graph().symbols().keySet());
                 if (p.onnx() != null) { // a value symbol may be bound with --bind too
@@ -108,7 +188,7 @@ final class PlanCommand implements Callable<Integer> {
                     deferred.add(label);
                 }
                 if (failures.isEmpty()) { // once one file failed, nothing will be printed
-                    print(p, i, files.size() > 1, bindings, spool.writer());
+                    print(p, planned.allowanceOps(), i, files.size() > 1, bindings, spool.writer());
                 }
             } catch (OutOfMemoryError e) {
                 failures.add(CliErrors.outOfMemory(label));
@@ -163,7 +243,8 @@ final class PlanCommand implements Callable<Integer> {
         }
     }
 
-    private void print(PlannedFile p, int index, boolean several, Map<String, Long> bindings, PrintWriter out) {
+    private void print(PlannedFile p, Set<String> allowanceOps, int index, boolean several, Map<String, Long> bindings,
+                       PrintWriter out) {
         if (format == OutputFormat.JSON) {
             String file = several ? p.label() : null;
             out.println(p.onnx() == null ? PlanJson.toJson(file, p.schedule(), p.result())
@@ -176,6 +257,12 @@ final class PlanCommand implements Callable<Integer> {
                 TextReport.write(p, bindings, out);
             } else {
                 OnnxTextReport.write(p.label(), p.onnx(), out);
+                if (!allowanceOps.isEmpty()) { // say where the ort figure is an allowance, not a replay
+                    List<String> ops = new ArrayList<>();
+                    allowanceOps.forEach(op -> ops.add(TerminalText.escape(op)));
+                    out.println("           an allowance, not a measured rule, for the kernels of "
+                            + String.join(", ", ops));
+                }
                 p.result().asComplete().ifPresent(plan ->
                         out.println("strategies " + StrategyComparison.of(plan, bindings).line()));
             }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.server;
 
+import dev.memplan.ActivationPlan;
+import dev.memplan.ExecutionRuntime;
 import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
@@ -13,6 +15,7 @@ import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.OnnxImporter;
 import dev.memplan.onnx.OnnxModel;
 import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.ort.OrtRuntimeProfile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,6 +38,12 @@ import java.util.Set;
  * long reserve = plan.admissionBytes().orElseThrow(); // plus control-flow transient need
  * }</pre>
  *
+ * <p>With the ort runtime ({@link PlanOptions#runtime()}, {@link ExecutionRuntime#ort()}), the
+ * compile also obtains the graph ONNX Runtime runs (through ONNX Runtime Java, which must then be on
+ * the class path) and compiles a predictor of its CPU arena on it; each plan's
+ * {@link ActivationPlan#runtimeBytes()} is then that prediction for the request, and
+ * {@link #reservationBytes} (what {@link dev.memplan.Admission} searches) answers from it.
+ *
  * <p>Immutable and thread-safe: any number of threads may plan on one instance at once. Each
  * compile and each plan is recorded as a JDK Flight Recorder event ({@code dev.memplan.Compile},
  * {@code dev.memplan.Plan}) when a recording enables them.
@@ -49,6 +58,8 @@ public final class CompiledModel implements Reservation {
     private final List<CompiledControlFlow> controlFlow;
     private final List<String> symbols;
     private final SymbolLimits limits;
+    /** The ort runtime's predictor, compiled once; null for the memplan runtime. */
+    private final OrtRuntimeProfile ortProfile;
     /** Branch selection: this model compiled again per set of If decisions a request's bindings make. */
     private final Map<ImportedGraph, CompiledModel> specialized = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -56,11 +67,13 @@ public final class CompiledModel implements Reservation {
     private record CompiledControlFlow(ControlFlowNode node, Map<String, CompiledModel> bodies) {
     }
 
-    private CompiledModel(String name, ImportedGraph imported, PlanOptions options) {
+    private CompiledModel(String name, ImportedGraph imported, PlanOptions options, OrtRuntimeProfile ortProfile) {
         this.name = name;
         this.imported = imported;
         this.options = options;
-        this.schedule = MemPlan.compile(imported.graph(), imported.views(), options);
+        this.ortProfile = ortProfile;
+        // the schedule is memplan's own plan whatever the runtime; the runtime's figure comes on top
+        this.schedule = MemPlan.compile(imported.graph(), imported.views(), options.withRuntime(ExecutionRuntime.memplan()));
         this.ownerSizes = new OwnerSizes(schedule);
         this.binder = new InputBinder(imported.graph());
         List<CompiledControlFlow> cfs = new ArrayList<>();
@@ -69,7 +82,8 @@ public final class CompiledModel implements Reservation {
             for (ControlFlowNode.Body body : cf.bodies()) {
                 // a body's inputs (outer values, loop state) are owned outside it: never count them twice
                 bodies.put(body.attribute(), new CompiledModel(name + "/" + cf.nodeName() + "." + body.attribute(),
-                        body.graph(), options.withIncludeGraphInputs(false)));
+                        body.graph(), options.withIncludeGraphInputs(false).withRuntime(ExecutionRuntime.memplan()),
+                        null));
             }
             cfs.add(new CompiledControlFlow(cf, java.util.Collections.unmodifiableMap(bodies)));
         }
@@ -95,13 +109,28 @@ public final class CompiledModel implements Reservation {
      *
      * @param onnxFile      the {@code .onnx} file
      * @param importOptions constant folding and view policy
-     * @param planOptions   engine, strategy, alignment, graph inputs
+     * @param planOptions   engine, strategy, alignment, graph inputs, runtime
      * @return the compiled model
      * @throws dev.memplan.onnx.OnnxFormatException naming the file and element when the model is
      *                                              unreadable or malformed
+     * @throws dev.memplan.RuntimeUnavailableException with the ort runtime, when ONNX Runtime Java
+     *                                                 is not on the class path
+     * @throws dev.memplan.MemplanException with the ort runtime, with ONNX Runtime's reason when it
+     *                                      cannot load the model, or naming the If/Loop/Scan node the
+     *                                      prediction does not model
      */
     public static CompiledModel compile(Path onnxFile, ImportOptions importOptions, PlanOptions planOptions) {
-        return compile(OnnxModel.read(onnxFile), importOptions, planOptions);
+        OnnxModel model = OnnxModel.read(onnxFile);
+        if (!planOptions.runtime().isOrt()) {
+            return compile(model, importOptions, planOptions);
+        }
+        CompileEvent event = new CompileEvent();
+        event.begin();
+        OrtRuntimeProfile profile = OrtRuntimeProfile.load(onnxFile, planOptions.runtime());
+        CompiledModel compiled = new CompiledModel(model.source(), OnnxImporter.importModel(model, importOptions),
+                planOptions, profile);
+        compiled.commit(event);
+        return compiled;
     }
 
     /**
@@ -109,31 +138,43 @@ public final class CompiledModel implements Reservation {
      *
      * @param model         the model
      * @param importOptions constant folding and view policy
-     * @param planOptions   engine, strategy, alignment, graph inputs
+     * @param planOptions   engine, strategy, alignment, graph inputs; the memplan runtime
      * @return the compiled model
      * @throws dev.memplan.onnx.OnnxFormatException naming the element when the graph is malformed
+     * @throws IllegalArgumentException for the ort runtime, which needs the model's file
      */
     public static CompiledModel compile(OnnxModel model, ImportOptions importOptions, PlanOptions planOptions) {
+        requireMemplanRuntime(planOptions);
         CompileEvent event = new CompileEvent();
         event.begin();
         CompiledModel compiled = new CompiledModel(model.source(), OnnxImporter.importModel(model, importOptions),
-                planOptions);
+                planOptions, null);
         compiled.commit(event);
         return compiled;
+    }
+
+    /** The ort runtime needs the file ONNX Runtime loads: only {@link #compile(Path, ImportOptions, PlanOptions)} has it. */
+    private static void requireMemplanRuntime(PlanOptions planOptions) {
+        if (planOptions.runtime().isOrt()) {
+            throw new IllegalArgumentException("the ort runtime needs the model's file, which ONNX Runtime loads:"
+                    + " compile with CompiledModel.compile(Path, ImportOptions, PlanOptions)");
+        }
     }
 
     /**
      * Compiles a graph already imported.
      *
      * @param imported    the import
-     * @param planOptions engine, strategy, alignment, graph inputs
+     * @param planOptions engine, strategy, alignment, graph inputs; the memplan runtime
      * @return the compiled model
      * @throws dev.memplan.InvalidGraphException naming the value when the views are invalid
+     * @throws IllegalArgumentException for the ort runtime, which needs the model's file
      */
     public static CompiledModel compile(ImportedGraph imported, PlanOptions planOptions) {
+        requireMemplanRuntime(planOptions);
         CompileEvent event = new CompileEvent();
         event.begin();
-        CompiledModel compiled = new CompiledModel(imported.name(), imported, planOptions);
+        CompiledModel compiled = new CompiledModel(imported.name(), imported, planOptions, null);
         compiled.commit(event);
         return compiled;
     }
@@ -185,6 +226,16 @@ public final class CompiledModel implements Reservation {
      */
     public PlanOptions options() {
         return options;
+    }
+
+    /**
+     * The executor each plan's {@link ActivationPlan#runtimeBytes()} and {@link #reservationBytes}
+     * count for.
+     *
+     * @return the runtime of {@link #options()}
+     */
+    public ExecutionRuntime runtime() {
+        return options.runtime();
     }
 
     /**
@@ -304,11 +355,12 @@ public final class CompiledModel implements Reservation {
         Map<String, Long> frozen = Map.copyOf(imported.completeBindings(bindings));
         ImportedGraph decided = imported.forBindings(frozen); // If conditions the bindings decide
         if (decided != imported) {
-            return specialized.computeIfAbsent(decided, g -> new CompiledModel(name, g, options)).planUntraced(bindings);
+            return specialized.computeIfAbsent(decided, g -> new CompiledModel(name, g, options, ortProfile))
+                    .planUntraced(bindings);
         }
         long[] sizes = new long[ownerSizes.count()];
         List<Integer> unknown = ownerSizes.fill(frozen, sizes);
-        PlanResult result = unknown.isEmpty() ? new PlanResult.Complete(schedule.plan(sizes))
+        PlanResult result = unknown.isEmpty() ? new PlanResult.Complete(withRuntimeBytes(schedule.plan(sizes), frozen))
                 : new PlanResult.Deferred(unknown);
         List<OnnxPlan.NodeNeed> needs = new ArrayList<>(controlFlow.size());
         for (CompiledControlFlow cf : controlFlow) {
@@ -332,9 +384,17 @@ public final class CompiledModel implements Reservation {
         return new OnnxPlan(imported, frozen, schedule, result, needs, unbound);
     }
 
+    /** {@code plan} with the ort runtime's prediction at {@code bindings}; as it is for the memplan runtime. */
+    private ActivationPlan withRuntimeBytes(ActivationPlan plan, Map<String, Long> bindings) {
+        return ortProfile == null ? plan
+                : plan.withRuntime(options.runtime(), ortProfile.predict(imported, bindings).activationBytes());
+    }
+
     /**
-     * The admission figure at {@code bounds}: the outer plan's peak plus the largest transient need
-     * of any If/Loop/Scan body, as {@link OnnxPlan#admissionBytes()}. Pass this model to
+     * The admission figure at {@code bounds}: for the memplan runtime, the outer plan's peak plus
+     * the largest transient need of any If/Loop/Scan body, as {@link OnnxPlan#admissionBytes()};
+     * for the ort runtime, the plan's {@link ActivationPlan#runtimeBytes()}, ONNX Runtime's predicted
+     * arena figure (a model with If/Loop/Scan does not compile with it). Pass this model to
      * {@link dev.memplan.Admission} to search for the largest request that fits a budget.
      *
      * @param bounds upper bound of each symbol
@@ -346,7 +406,18 @@ public final class CompiledModel implements Reservation {
      */
     @Override
     public OptionalLong reservationBytes(Map<String, Long> bounds) {
-        return planUntraced(bounds).admissionBytes();
+        return requestBytes(planUntraced(bounds));
+    }
+
+    /**
+     * The bytes a plan of a compiled model holds in its runtime: {@link ActivationPlan#runtimeBytes()}
+     * for the ort runtime, else {@link OnnxPlan#admissionBytes()}; empty when deferred.
+     */
+    static OptionalLong requestBytes(OnnxPlan plan) {
+        if (plan.result() instanceof PlanResult.Complete c && c.plan().runtime().isOrt()) {
+            return OptionalLong.of(c.plan().runtimeBytes());
+        }
+        return plan.admissionBytes();
     }
 
     /**

@@ -145,7 +145,8 @@ public final class MemoryBudget {
 
     /**
      * {@link #acquire(long)} for the bytes a plan reserves ({@link OnnxPlan#admissionBytes()}: the
-     * outer arena plus the largest If/Loop/Scan body need).
+     * outer arena plus the largest If/Loop/Scan body need; for a model compiled with the ort runtime,
+     * the plan's {@link dev.memplan.ActivationPlan#runtimeBytes()}, ONNX Runtime's predicted figure).
      *
      * @param plan a complete plan
      * @return the lease
@@ -231,7 +232,7 @@ public final class MemoryBudget {
     }
 
     private static long bytesOf(OnnxPlan plan) {
-        return plan.admissionBytes().orElseThrow(() -> new IllegalArgumentException(
+        return CompiledModel.requestBytes(plan).orElseThrow(() -> new IllegalArgumentException(
                 "the plan is deferred, so its bytes are unknown: bind " + plan.unboundSymbols()
                         + " before asking a budget for it"));
     }

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 @EngineIndependent
 class ApiDependenciesTest {
     private static final Path CLASSES = Path.of("target/classes");
-    private static final List<String> OPTIONAL = List.of("com.fasterxml.", "info.picocli.", "com.github.benmanes.");
+    private static final List<String> OPTIONAL = List.of("com.fasterxml.", "info.picocli.", "com.github.benmanes.",
+            "ai.onnxruntime.");
     private static final String JSON_PACKAGE = "dev.memplan.json";
 
     @Test

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.ort;
+
+import dev.memplan.ExecutionRuntime;
+import dev.memplan.MemplanException;
+import dev.memplan.RuntimeUnavailableException;
+import dev.memplan.onnx.ControlFlowNode;
+import dev.memplan.onnx.ImportOptions;
+import dev.memplan.onnx.ImportedGraph;
+import dev.memplan.onnx.OnnxImporter;
+import dev.memplan.onnx.OnnxModel;
+import dev.memplan.onnx.proto.OnnxProto.ModelProto;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The ort runtime's figure for a model: the graph ONNX Runtime runs at the server's optimization
+ * level (obtained through ONNX Runtime Java, {@link OrtOptimizedGraph}), imported by memplan's
+ * importer as ORT saved it, and an {@link OrtArenaPredictor} compiled on it once. Per request,
+ * {@link #predict} replays the request's sizes. Immutable and thread-safe.
+ */
+public final class OrtRuntimeProfile {
+    /** What a caller reads when ONNX Runtime Java is absent (documented in docs/library.md). */
+    public static final String ORT_MISSING = "ONNX Runtime Java (com.microsoft.onnxruntime:onnxruntime) is not"
+            + " on the class path; add it or use the memplan runtime";
+
+    private final ExecutionRuntime runtime;
+    private final ImportedGraph ortGraph;
+    private final OrtArenaPredictor predictor;
+
+    private OrtRuntimeProfile(ExecutionRuntime runtime, ImportedGraph ortGraph, OrtArenaPredictor predictor) {
+        this.runtime = runtime;
+        this.ortGraph = ortGraph;
+        this.predictor = predictor;
+    }
+
+    /**
+     * Obtains the graph ONNX Runtime runs for {@code model} at {@code runtime}'s level and compiles
+     * the predictor on it.
+     *
+     * @param model   the {@code .onnx} file a server loads
+     * @param runtime an ort runtime
+     * @return the profile
+     * @throws RuntimeUnavailableException when ONNX Runtime Java is not on the class path or its
+     *                                     native library cannot load
+     * @throws MemplanException            with ORT's reason when ORT cannot load the model, or when
+     *                                     the graph has If/Loop/Scan nodes (not modelled yet)
+     */
+    public static OrtRuntimeProfile load(Path model, ExecutionRuntime runtime) {
+        Objects.requireNonNull(model, "model");
+        if (!runtime.isOrt()) {
+            throw new IllegalArgumentException("an ONNX Runtime profile needs the ort runtime, not " + runtime);
+        }
+        requireOrtJava();
+        Path saved;
+        try {
+            saved = Files.createTempFile("memplan-ort-", ".onnx");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            try {
+                OrtOptimizedGraph.save(model, runtime.ortOptimization(), saved);
+            } catch (LinkageError | IllegalStateException e) {
+                // ORT Java is there but its native library is not (another platform, a broken jar)
+                throw new RuntimeUnavailableException("ONNX Runtime Java is on the class path but cannot start: "
+                        + OrtOptimizedGraph.reason(e.getMessage()) + "; check that its jar matches this platform,"
+                        + " or use the memplan runtime", e);
+            }
+            byte[] bytes = Files.readAllBytes(saved);
+            ModelProto proto = ModelProto.parseFrom(bytes);
+            // as ORT runs it: ORT folded what its level folds, and its NCHWc block is this machine's
+            ImportedGraph graph = OnnxImporter.importModel(OnnxModel.read(model + " as ONNX Runtime runs it", bytes),
+                    ImportOptions.defaults().withFoldConstants(false).withNchwcBlockSize(nchwcBlockSize()));
+            for (ControlFlowNode cf : graph.controlFlow()) {
+                throw new MemplanException("the ort runtime does not predict If, Loop or Scan nodes yet ("
+                        + cf.nodeName() + " is a " + cf.opType() + "); use the memplan runtime for this model");
+            }
+            return new OrtRuntimeProfile(runtime, graph,
+                    OrtArenaPredictor.of(graph.graph(), OnnxNodeAttributes.of(proto, graph.graph())));
+        } catch (IOException e) {
+            throw new MemplanException("cannot read the graph ONNX Runtime saved for the model: " + e.getMessage()
+                    + "; check the free space of the temporary directory (java.io.tmpdir)", e);
+        } finally {
+            try {
+                Files.deleteIfExists(saved);
+            } catch (IOException e) {
+                saved.toFile().deleteOnExit();
+            }
+        }
+    }
+
+    /**
+     * Throws {@link RuntimeUnavailableException} with {@link #ORT_MISSING} when ONNX Runtime Java
+     * cannot be found by this module's class loader (on the module path it must be resolved:
+     * {@code --add-modules com.microsoft.onnxruntime}).
+     */
+    static void requireOrtJava() {
+        try {
+            Class.forName("ai.onnxruntime.OrtSession", false, OrtRuntimeProfile.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new RuntimeUnavailableException(ORT_MISSING, e);
+        }
+    }
+
+    /** {@return whether ONNX Runtime Java is on the class path, so the ort runtime can be asked for} */
+    public static boolean ortJavaPresent() {
+        try {
+            requireOrtJava();
+            return true;
+        } catch (RuntimeUnavailableException e) {
+            return false;
+        }
+    }
+
+    /**
+     * ORT's NCHWc channel block on this machine, as MLAS chooses it on x86: 16 with AVX-512F, else
+     * 8. Elsewhere the importer's default (a saved graph has NCHWc ops only where MLAS has kernels).
+     */
+    private static int nchwcBlockSize() {
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        if (!arch.equals("amd64") && !arch.equals("x86_64")) {
+            return ImportOptions.DEFAULT_NCHWC_BLOCK;
+        }
+        Path cpuinfo = Path.of("/proc/cpuinfo");
+        try {
+            return Files.isReadable(cpuinfo) && Files.readString(cpuinfo).contains(" avx512f") ? 16 : 8;
+        } catch (IOException e) {
+            return 8;
+        }
+    }
+
+    /**
+     * The prediction for one request.
+     *
+     * @param model    the model's own import, whose symbols {@code bindings} name
+     * @param bindings the request's symbol values
+     * @return the predicted arena figure and its parts
+     * @throws dev.memplan.InvalidSizeException naming the value of ORT's graph whose size the
+     *                                          bindings leave unknown
+     */
+    public OrtArenaPrediction predict(ImportedGraph model, Map<String, Long> bindings) {
+        return predictor.predict(ortGraph.completeBindings(namedByTheModel(model, bindings)));
+    }
+
+    /**
+     * The bindings of symbols the model's file names (its dim_params and value symbols). A fresh
+     * symbol (an unnamed dim) or a derived one belongs to one import: ORT's graph is imported apart
+     * and may name its own differently, so passing them on could size a tensor of ORT's graph by
+     * another's extent; left out, ORT's graph derives its own or the prediction fails naming the value.
+     */
+    private static Map<String, Long> namedByTheModel(ImportedGraph model, Map<String, Long> bindings) {
+        Map<String, Long> out = new java.util.HashMap<>(bindings);
+        out.keySet().removeAll(model.freshSymbols().keySet());
+        out.keySet().removeAll(model.derivedSymbols().keySet());
+        return out;
+    }
+
+    /** {@return the runtime (level) this profile predicts for} */
+    public ExecutionRuntime runtime() {
+        return runtime;
+    }
+
+    /** {@return the graph ONNX Runtime runs, as memplan imported it} */
+    public ImportedGraph ortGraph() {
+        return ortGraph;
+    }
+}

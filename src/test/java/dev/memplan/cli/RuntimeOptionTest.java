@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.memplan.ActivationPlan;
+import dev.memplan.ExecutionRuntime;
+import dev.memplan.ExecutionRuntime.OrtOptimization;
+import dev.memplan.PlanOptions;
+import dev.memplan.onnx.ImportOptions;
+import dev.memplan.onnx.OnnxImporter;
+import dev.memplan.onnx.OnnxModel;
+import dev.memplan.ort.OrtArenaPrediction;
+import dev.memplan.ort.OrtRuntimeProfile;
+import dev.memplan.ort.OrtTestModels;
+import dev.memplan.server.CompiledModel;
+import dev.memplan.testing.SharedModels;
+import dev.memplan.validate.PlanValidator;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code memplan plan --runtime ort} (issue 19): the predicted figure beside memplan's own in the
+ * text, {@code runtimeBytes} in the JSON (the peak for the default runtime), and one clear line with
+ * exit 1 where the ort runtime cannot answer.
+ */
+class RuntimeOptionTest {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final String SUPER_RESOLUTION = "ort-ext/pytorch_super_resolution.onnx";
+
+    @TempDir
+    Path dir;
+
+    /** The library's plan with the ort runtime at level none, batch 2: what the command line must print. */
+    private static ActivationPlan libraryPlan() {
+        CompiledModel model = CompiledModel.compile(SharedModels.require(SUPER_RESOLUTION), ImportOptions.defaults(),
+                PlanOptions.defaults().withRuntime(ExecutionRuntime.ort(OrtOptimization.NONE)));
+        ActivationPlan plan = model.plan(Map.of("batch_size", 2L)).plan();
+        PlanValidator.validate(plan);
+        return plan;
+    }
+
+    @Test
+    void textPrintsThePredictionBesideThePeak() {
+        SharedModels.requirePresent();
+        ActivationPlan expected = libraryPlan();
+        CliRun run = CliRun.of("plan", "--runtime", "ort", "--ort-level", "none", "--bind", "batch_size=2",
+                SharedModels.require(SUPER_RESOLUTION).toString());
+        assertEquals(0, run.exit(), run.toString());
+        String peak = String.format(Locale.ROOT, "%,d B", expected.peakBytes());
+        String ort = String.format(Locale.ROOT, "%,d B", expected.runtimeBytes());
+        assertTrue(run.out().lines().anyMatch(l -> l.startsWith("peak ") && l.contains(peak)), run.toString());
+        assertTrue(run.out().lines().anyMatch(l -> l.startsWith("ort ") && l.contains(ort)
+                && l.contains("level none")), run.toString());
+        // the default runtime prints no ort line
+        CliRun plain = CliRun.of("plan", "--bind", "batch_size=2", SharedModels.require(SUPER_RESOLUTION).toString());
+        assertEquals(0, plain.exit(), plain.toString());
+        assertTrue(plain.out().lines().noneMatch(l -> l.startsWith("ort ")), plain.toString());
+    }
+
+    @Test
+    void textSaysWhichKernelsTheFigureHasAnAllowanceFor() {
+        SharedModels.requirePresent();
+        Path model = SharedModels.require("onnx-light/light_squeezenet.onnx");
+        OrtArenaPrediction prediction = OrtRuntimeProfile.load(model, ExecutionRuntime.ort()).predict(
+                OnnxImporter.importModel(OnnxModel.read(model), ImportOptions.defaults()), Map.of());
+        CliRun run = CliRun.of("plan", "--runtime", "ort", model.toString());
+        assertEquals(0, run.exit(), run.toString());
+        String line = "           an allowance, not a measured rule, for the kernels of ";
+        assertTrue(run.out().contains(String.format(Locale.ROOT, "%,d B", prediction.activationBytes())), run.toString());
+        if (prediction.unmodelledOps().isEmpty()) {
+            assertFalse(run.out().contains(line), run.toString());
+        } else {
+            assertTrue(run.out().contains(line + String.join(", ", prediction.unmodelledOps()) + "\n"), run.toString());
+        }
+    }
+
+    @Test
+    void jsonCarriesRuntimeBytes() throws Exception {
+        SharedModels.requirePresent();
+        ActivationPlan expected = libraryPlan();
+        String model = SharedModels.require(SUPER_RESOLUTION).toString();
+        CliRun ort = CliRun.of("plan", "--runtime", "ort", "--ort-level", "none", "--bind", "batch_size=2",
+                "--format", "json", model);
+        assertEquals(0, ort.exit(), ort.toString());
+        JsonNode doc = MAPPER.readTree(ort.out());
+        assertEquals("ort", doc.get("runtime").asText());
+        assertEquals(expected.runtimeBytes(), doc.get("runtimeBytes").asLong());
+        assertEquals(expected.peakBytes(), doc.get("peakBytes").asLong());
+
+        CliRun plain = CliRun.of("plan", "--bind", "batch_size=2", "--format", "json", model);
+        JsonNode own = MAPPER.readTree(plain.out());
+        assertEquals("memplan", own.get("runtime").asText());
+        assertEquals(own.get("peakBytes").asLong(), own.get("runtimeBytes").asLong());
+
+        // deferred: the field is there, with no figure yet
+        CliRun deferred = CliRun.of("plan", "--runtime", "ort", "--format", "json", model);
+        assertEquals(0, deferred.exit(), deferred.toString());
+        JsonNode d = MAPPER.readTree(deferred.out());
+        assertTrue(d.has("runtimeBytes") && d.get("runtimeBytes").isNull(), deferred.toString());
+    }
+
+    @Test
+    void aModelOrtCannotLoadIsOneLineAndExitOne() throws Exception {
+        Path model = OrtTestModels.unloadableModel(dir);
+        assertEquals(0, CliRun.of("plan", model.toString()).exit(), "memplan plans it");
+        CliRun run = CliRun.of("plan", "--runtime", "ort", model.toString());
+        assertEquals(1, run.exit(), run.toString());
+        assertEquals("", run.out(), run.toString());
+        assertEquals(1, run.err().strip().lines().count(), run.toString());
+        assertTrue(run.err().startsWith("memplan: " + model + ": ONNX Runtime cannot load the model: "), run.toString());
+        for (String leak : new String[] {"Exception", "ai.onnxruntime", "dev.memplan", "\tat "}) {
+            assertFalse(run.err().contains(leak), leak + " reached the user: " + run);
+        }
+    }
+
+    @Test
+    void aGraphFileAndBadOptionsAreRefused() {
+        CliRun graph = CliRun.of("plan", "--runtime", "ort", "examples/resnet_block.json");
+        assertEquals(1, graph.exit(), graph.toString());
+        assertEquals(1, graph.err().strip().lines().count(), graph.toString());
+        assertTrue(graph.err().contains("--runtime ort predicts ONNX Runtime's arena for ONNX models"), graph.toString());
+
+        CliRun unknown = CliRun.of("plan", "--runtime", "tensorrt", "examples/resnet_block.json");
+        assertEquals(ExitCode.USAGE, unknown.exit(), unknown.toString());
+        assertTrue(unknown.err().contains("unknown runtime 'tensorrt'; use memplan or ort"), unknown.toString());
+
+        CliRun level = CliRun.of("plan", "--ort-level", "all", "examples/resnet_block.json");
+        assertEquals(ExitCode.USAGE, level.exit(), level.toString());
+        assertTrue(level.err().contains("--ort-level applies to --runtime ort only"), level.toString());
+
+        CliRun badLevel = CliRun.of("plan", "--runtime", "ort", "--ort-level", "max", "examples/resnet_block.json");
+        assertEquals(ExitCode.USAGE, badLevel.exit(), badLevel.toString());
+        assertTrue(badLevel.err().contains("unknown ONNX Runtime optimization level 'max'"), badLevel.toString());
+    }
+}
