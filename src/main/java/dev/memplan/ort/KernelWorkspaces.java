@@ -5,7 +5,6 @@ import dev.memplan.Graph;
 import dev.memplan.Node;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 
 /**
  * What a kernel takes from the arena during its compute, beyond its outputs: allocated in order,
@@ -20,13 +19,6 @@ final class KernelWorkspaces {
     static final long MLAS_CONV_FLOATS = 16_384;
     private static final long FLOAT_BYTES = 4;
 
-    /** Kernels measured to take nothing beyond their outputs (at ORT's default single thread). */
-    private static final Set<String> NONE = Set.of("Relu", "LeakyRelu", "Sigmoid", "Tanh", "Elu", "HardSigmoid",
-            "Softplus", "Clip", "Cast", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "DepthToSpace",
-            "MaxPool", "AveragePool", "GlobalAveragePool", "Concat", "Pad", "Slice", "Dropout", "Add", "Sub", "Mul",
-            "Div", "Pow", "Sum", "Exp", "Sqrt", "Abs", "Neg", "Erf", "ConstantOfShape", "BatchNormalization",
-            "InstanceNormalization", "LayerNormalization", "Gemm", "MatMul", "Transpose");
-
     /** A node's workspaces for one request. */
     interface Rule {
         /** {@return the bytes the kernel allocates during its compute, in order} */
@@ -40,14 +32,11 @@ final class KernelWorkspaces {
 
     /** {@return whether ORT's kernel for {@code node} has a measured workspace rule} */
     static boolean isModelled(Node node, NodeAttributes attributes) {
-        if (!OrtKernels.isDefaultDomain(node)) {
+        OrtKernels.Kernel kernel = OrtKernels.of(node);
+        if (kernel == null) {
             return false;
         }
-        return switch (node.opType()) {
-            case "Conv", "Softmax", "LogSoftmax" -> true;
-            case "LRN" -> attributes.integer(node.id(), "size").isPresent();
-            default -> NONE.contains(node.opType());
-        };
+        return kernel.workspace() != OrtKernels.Workspace.LRN || attributes.integer(node.id(), "size").isPresent();
     }
 
     /** {@return the rule for {@code node}, decided once per graph} */
@@ -55,11 +44,11 @@ final class KernelWorkspaces {
         if (!isModelled(node, attributes)) {
             return allowance(node);
         }
-        return switch (node.opType()) {
-            case "Conv" -> conv(node, attributes);
-            case "LRN" -> lrn(node, attributes.integer(node.id(), "size").getAsLong());
-            case "Softmax", "LogSoftmax" -> softmax(node, attributes);
-            default -> NO_WORKSPACE;
+        return switch (OrtKernels.of(node).workspace()) {
+            case MLAS_CONV -> conv(node, attributes);
+            case LRN -> lrn(node, attributes.integer(node.id(), "size").getAsLong());
+            case SOFTMAX -> softmax(node, attributes);
+            case NONE -> NO_WORKSPACE;
         };
     }
 

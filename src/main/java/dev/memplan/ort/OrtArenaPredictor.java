@@ -43,6 +43,22 @@ public final class OrtArenaPredictor {
      * @return the predictor
      */
     static OrtArenaPredictor of(Graph graph, NodeAttributes attributes) {
+        SameSizeKey[] keys = new SameSizeKey[graph.valueCount()];
+        for (int v = 0; v < keys.length; v++) {
+            keys[v] = SameSizeKey.of(graph.value(v));
+        }
+        return of(graph, attributes, keys);
+    }
+
+    /**
+     * Compiles the predictor for {@code graph}, with the shapes ORT's planner compares.
+     *
+     * @param graph      the graph ORT runs, with its op types and symbolic shapes
+     * @param attributes the node attributes the workspace rules read
+     * @param keys       per value id, the shape ORT's planner knows ({@link OrtPlannerShapes})
+     * @return the predictor
+     */
+    static OrtArenaPredictor of(Graph graph, NodeAttributes attributes, SameSizeKey[] keys) {
         Objects.requireNonNull(graph, "graph");
         Objects.requireNonNull(attributes, "attributes");
         KernelWorkspaces.Rule[] rules = new KernelWorkspaces.Rule[graph.nodeCount()];
@@ -54,7 +70,7 @@ public final class OrtArenaPredictor {
                         : node.domain() + "." + node.opType());
             }
         }
-        return new OrtArenaPredictor(graph, OrtReusePlan.of(graph), rules, unmodelled);
+        return new OrtArenaPredictor(graph, OrtReusePlan.of(graph, keys), rules, unmodelled);
     }
 
     /**

@@ -38,20 +38,31 @@ final class OrtReusePlan {
         this.sharedFromFreelist = sharedFromFreelist;
     }
 
-    /** {@return the plan ORT's planner makes for {@code graph}} */
+    /** {@return the plan ORT's planner makes for {@code graph}, comparing memplan's own shapes} */
     static OrtReusePlan of(Graph graph) {
+        SameSizeKey[] keys = new SameSizeKey[graph.valueCount()];
+        for (int v = 0; v < keys.length; v++) {
+            keys[v] = SameSizeKey.of(graph.value(v));
+        }
+        return of(graph, keys);
+    }
+
+    /**
+     * {@return the plan ORT's planner makes for {@code graph}}
+     *
+     * @param keys per value id, the shape ORT's planner compares ({@code null}: ORT knows none)
+     */
+    static OrtReusePlan of(Graph graph, SameSizeKey[] keys) {
         int values = graph.valueCount();
         int[] order = OrtExecutionOrder.of(graph);
         boolean[] activation = new boolean[values];
         boolean[] input = new boolean[values];
         boolean[] output = new boolean[values];
-        SameSizeKey[] keys = new SameSizeKey[values];
         int[] count = new int[values]; // ComputeReuseCount: the definition counts one use
         for (int v = 0; v < values; v++) {
             activation[v] = !graph.isInitializer(v);
             input[v] = graph.isGraphInput(v) && activation[v];
             output[v] = graph.isGraphOutput(v) && activation[v];
-            keys[v] = SameSizeKey.of(graph.value(v));
             count[v] = 1 + (input[v] ? 1 : 0) + (output[v] ? 1 : 0); // the caller's values are never freed
         }
         for (Node node : graph.nodes()) {
