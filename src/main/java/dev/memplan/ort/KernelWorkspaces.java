@@ -48,6 +48,7 @@ final class KernelWorkspaces {
             case MLAS_CONV -> conv(node, attributes);
             case LRN -> lrn(node, attributes.integer(node.id(), "size").getAsLong());
             case SOFTMAX -> softmax(node, attributes);
+            case QUANTIZED_INPUT -> quantizedInput(node);
             case NONE -> NO_WORKSPACE;
         };
     }
@@ -115,6 +116,12 @@ final class KernelWorkspaces {
             long bytes = shapes.bytes(x);
             return new long[] {bytes, bytes};
         };
+    }
+
+    /** Input 0 quantized to uint8 in the arena: one byte per element. */
+    private static Rule quantizedInput(Node node) {
+        int a = node.input(0);
+        return shapes -> new long[] {product(shapes.dims(a), 0)};
     }
 
     /** An unmodelled kernel: one buffer of its inputs' and outputs' bytes (a guess, not a bound). */

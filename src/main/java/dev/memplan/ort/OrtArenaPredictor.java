@@ -3,6 +3,7 @@ package dev.memplan.ort;
 
 import dev.memplan.Graph;
 import dev.memplan.Node;
+import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -43,23 +44,31 @@ public final class OrtArenaPredictor {
      * @return the predictor
      */
     static OrtArenaPredictor of(Graph graph, NodeAttributes attributes) {
+        Objects.requireNonNull(graph, "graph");
         SameSizeKey[] keys = new SameSizeKey[graph.valueCount()];
         for (int v = 0; v < keys.length; v++) {
             keys[v] = SameSizeKey.of(graph.value(v));
         }
-        return of(graph, attributes, keys);
+        return of(graph, attributes, keys, OrtExecutionOrder.of(graph));
     }
 
     /**
-     * Compiles the predictor for {@code graph}, with the shapes ORT's planner compares.
+     * Compiles the predictor for a graph ORT saved after optimizing (its default level, all):
+     * ORT's planner view of shapes from the saved {@code value_info} ({@link OrtPlannerShapes}),
+     * ORT's execution order as saved, the attributes from the saved nodes.
      *
-     * @param graph      the graph ORT runs, with its op types and symbolic shapes
-     * @param attributes the node attributes the workspace rules read
-     * @param keys       per value id, the shape ORT's planner knows ({@link OrtPlannerShapes})
+     * @param graph the saved graph as memplan's importer imported it
+     * @param saved the saved model, as ORT wrote it
      * @return the predictor
      */
-    static OrtArenaPredictor of(Graph graph, NodeAttributes attributes, SameSizeKey[] keys) {
+    static OrtArenaPredictor ofSaved(Graph graph, ModelProto saved) {
         Objects.requireNonNull(graph, "graph");
+        Objects.requireNonNull(saved, "saved");
+        return of(graph, OnnxNodeAttributes.of(saved, graph), OrtPlannerShapes.of(saved, graph),
+                OrtExecutionOrder.asSaved(graph));
+    }
+
+    private static OrtArenaPredictor of(Graph graph, NodeAttributes attributes, SameSizeKey[] keys, int[] order) {
         Objects.requireNonNull(attributes, "attributes");
         KernelWorkspaces.Rule[] rules = new KernelWorkspaces.Rule[graph.nodeCount()];
         Set<String> unmodelled = new TreeSet<>();
@@ -70,7 +79,7 @@ public final class OrtArenaPredictor {
                         : node.domain() + "." + node.opType());
             }
         }
-        return new OrtArenaPredictor(graph, OrtReusePlan.of(graph, keys), rules, unmodelled);
+        return new OrtArenaPredictor(graph, OrtReusePlan.of(graph, keys, order), rules, unmodelled);
     }
 
     /**

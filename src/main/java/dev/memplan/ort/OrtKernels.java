@@ -28,7 +28,9 @@ final class OrtKernels {
         /** LRN's scale and padded-squares buffers. */
         LRN,
         /** Two transposed copies of the input on a non-last axis. */
-        SOFTMAX
+        SOFTMAX,
+        /** Input 0 quantized to uint8: one byte per element. */
+        QUANTIZED_INPUT
     }
 
     /**
@@ -72,6 +74,17 @@ final class OrtKernels {
             put(NCHWC, op, new Kernel(false, -1, Workspace.NONE));
         }
         put(MS, "FusedConv", new Kernel(false, 3, Workspace.MLAS_CONV));
+        // level all, MiniLM int8 (node-workspaces.py at 1 x 128 and 4 x 512): nothing beyond the outputs
+        for (String op : new String[] {"Shape", "Gather", "DequantizeLinear", "DynamicQuantizeLinear", "Split",
+                "Resize", "Equal"}) {
+            put(ONNX, op, new Kernel(false, -1, Workspace.NONE));
+        }
+        for (String op : new String[] {"MatMulIntegerToFloat", "FusedMatMul", "Gelu"}) {
+            put(MS, op, new Kernel(false, -1, Workspace.NONE));
+        }
+        // dynamic_quantize_matmul.cc: A is quantized into an arena buffer of A's element count in
+        // uint8 before MLAS's integer GEMM (measured: 49,152 B at [1,128,384], 3,145,728 B at [4,512,1536])
+        put(MS, "DynamicQuantizeMatMul", new Kernel(false, -1, Workspace.QUANTIZED_INPUT));
     }
 
     private static void put(String domain, String op, Kernel kernel) {

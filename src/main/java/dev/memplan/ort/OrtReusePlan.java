@@ -44,17 +44,17 @@ final class OrtReusePlan {
         for (int v = 0; v < keys.length; v++) {
             keys[v] = SameSizeKey.of(graph.value(v));
         }
-        return of(graph, keys);
+        return of(graph, keys, OrtExecutionOrder.of(graph));
     }
 
     /**
      * {@return the plan ORT's planner makes for {@code graph}}
      *
-     * @param keys per value id, the shape ORT's planner compares ({@code null}: ORT knows none)
+     * @param keys  per value id, the shape ORT's planner compares ({@code null}: ORT knows none)
+     * @param order node ids in ORT's execution order
      */
-    static OrtReusePlan of(Graph graph, SameSizeKey[] keys) {
+    static OrtReusePlan of(Graph graph, SameSizeKey[] keys, int[] order) {
         int values = graph.valueCount();
-        int[] order = OrtExecutionOrder.of(graph);
         boolean[] activation = new boolean[values];
         boolean[] input = new boolean[values];
         boolean[] output = new boolean[values];

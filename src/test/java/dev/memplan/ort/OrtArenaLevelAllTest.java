@@ -73,9 +73,7 @@ class OrtArenaLevelAllTest {
                 .collect(Collectors.toMap(d -> d[0], d -> Long.parseLong(d[1]))));
         imported = imported.forBindings(bindings);
         ImportedGraph imp = imported;
-        String mode = System.getProperty("memplan.ort.mode", "declared-else-memplan");
-        OrtArenaPredictor predictor = OrtArenaPredictor.of(imp.graph(), OnnxNodeAttributes.of(proto, imp.graph()),
-                OrtPlannerShapes.of(imp.graph(), imp::declaredShape, mode));
+        OrtArenaPredictor predictor = OrtArenaPredictor.ofSaved(imp.graph(), proto);
         OrtArenaPrediction prediction = predictor.predict(bindings);
         double ratio = (double) prediction.activationBytes() / ort;
         System.out.printf("info: LEVELALL %s %s: predicted %,d, ORT %,d (%.3f), %d in place, %d freelist, first %,d"
