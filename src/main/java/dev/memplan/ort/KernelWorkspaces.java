@@ -36,7 +36,12 @@ final class KernelWorkspaces {
         if (kernel == null) {
             return false;
         }
-        return kernel.workspace() != OrtKernels.Workspace.LRN || attributes.integer(node.id(), "size").isPresent();
+        return switch (kernel.workspace()) {
+            case LRN -> attributes.integer(node.id(), "size").isPresent();
+            case ATTENTION -> attributes.integer(node.id(), "num_heads").isPresent()
+                    && attributes.integers(node.id(), "qkv_hidden_sizes").isEmpty();
+            default -> true;
+        };
     }
 
     /** {@return the rule for {@code node}, decided once per graph} */
@@ -49,6 +54,8 @@ final class KernelWorkspaces {
             case LRN -> lrn(node, attributes.integer(node.id(), "size").getAsLong());
             case SOFTMAX -> softmax(node, attributes);
             case QUANTIZED_INPUT -> quantizedInput(node);
+            case OUTPUT_SIZED -> outputSized(node);
+            case ATTENTION -> attention(node, attributes);
             case NONE -> NO_WORKSPACE;
         };
     }
@@ -122,6 +129,44 @@ final class KernelWorkspaces {
     private static Rule quantizedInput(Node node) {
         int a = node.input(0);
         return shapes -> new long[] {product(shapes.dims(a), 0)};
+    }
+
+    /** One buffer the size of output 0. */
+    private static Rule outputSized(Node node) {
+        int y = node.output(0);
+        return shapes -> new long[] {shapes.bytes(y)};
+    }
+
+    /**
+     * com.microsoft Attention (float, one hidden size for Q, K and V), in the order the kernel takes
+     * them: QKV (B x S x 3 x hidden floats, attention.cc), the mask broadcast to B x S x T floats
+     * when there is a mask input (or a causal mask over more than one token), the scores B x heads x
+     * S x T floats, the heads' output B x S x hidden floats (attention_cpu_base.h), T being the
+     * present state's length. Plus 256 B per batch row that node-workspaces.py measures on GPT-2's
+     * Attention at every binding (1, 2 and 4 rows) and the source does not explain: kept as
+     * measured, last.
+     */
+    private static Rule attention(Node node, NodeAttributes attributes) {
+        long heads = attributes.integer(node.id(), "num_heads").getAsLong();
+        boolean unidirectional = attributes.integer(node.id(), "unidirectional").orElse(0) != 0;
+        int x = node.input(0);
+        boolean mask = node.inputCount() > 3 && node.input(3) != Graph.ABSENT;
+        int present = node.outputCount() > 1 ? node.output(1) : Graph.ABSENT;
+        return shapes -> {
+            long[] xs = shapes.dims(x);
+            long b = xs[0];
+            long s = xs[1];
+            long hidden = xs[2];
+            long t = present != Graph.ABSENT ? shapes.dims(present)[3] : s;
+            long qkv = FLOAT_BYTES * b * s * 3 * hidden;
+            long scores = FLOAT_BYTES * b * heads * s * t;
+            long out = FLOAT_BYTES * b * s * hidden;
+            long remainder = 256 * b;
+            if (mask || unidirectional && s > 1) {
+                return new long[] {qkv, FLOAT_BYTES * b * s * t, scores, out, remainder};
+            }
+            return new long[] {qkv, scores, out, remainder};
+        };
     }
 
     /** An unmodelled kernel: one buffer of its inputs' and outputs' bytes (a guess, not a bound). */

@@ -30,7 +30,11 @@ final class OrtKernels {
         /** Two transposed copies of the input on a non-last axis. */
         SOFTMAX,
         /** Input 0 quantized to uint8: one byte per element. */
-        QUANTIZED_INPUT
+        QUANTIZED_INPUT,
+        /** One buffer the size of output 0. */
+        OUTPUT_SIZED,
+        /** com.microsoft Attention's QKV, mask, scores and head outputs, plus a measured remainder. */
+        ATTENTION
     }
 
     /**
@@ -85,6 +89,14 @@ final class OrtKernels {
         // dynamic_quantize_matmul.cc: A is quantized into an arena buffer of A's element count in
         // uint8 before MLAS's integer GEMM (measured: 49,152 B at [1,128,384], 3,145,728 B at [4,512,1536])
         put(MS, "DynamicQuantizeMatMul", new Kernel(false, -1, Workspace.QUANTIZED_INPUT));
+        // level all, tiny GPT-2 (node-workspaces.py at 1 x (1 + 127), 2 x (32 + 224), 4 x (128 + 896))
+        for (String op : new String[] {"EmbedLayerNormalization", "SkipLayerNormalization"}) {
+            put(MS, op, new Kernel(false, -1, Workspace.NONE));
+        }
+        // fast_gelu.cc: with its bias input, the biased input goes to a temporary of the output's size
+        put(MS, "FastGelu", new Kernel(false, -1, Workspace.OUTPUT_SIZED));
+        // attention.cc + attention_cpu_base.h (ApplyAttention)
+        put(MS, "Attention", new Kernel(false, -1, Workspace.ATTENTION));
     }
 
     private static void put(String domain, String op, Kernel kernel) {
