@@ -127,8 +127,16 @@ class OrtArenaLevelAllTest {
         }
     }
 
-    /** ORT's level-all graph of {@code model}, saved once per test run through ORT Java. */
+    /**
+     * ORT's level-all graph of {@code model}, saved once per test run through ORT Java; or, with
+     * {@code -Dmemplan.ort.saved.dir=DIR}, the file {@code DIR/<model with / as _>.onnx} saved by
+     * another ORT (to compare versions: docs/ort-runtime.md, section 7).
+     */
     static synchronized Path saved(String model) {
+        String elsewhere = System.getProperty("memplan.ort.saved.dir");
+        if (elsewhere != null) {
+            return Path.of(elsewhere, model.replace('/', '_') + ".onnx");
+        }
         Path p = SAVED.get(model);
         if (p == null) {
             p = dir.resolve(model.replace('/', '_') + ".all.onnx");
