@@ -65,13 +65,16 @@ final class OrtReusePlan {
             output[v] = graph.isGraphOutput(v) && activation[v];
             count[v] = 1 + (input[v] ? 1 : 0) + (output[v] ? 1 : 0); // the caller's values are never freed
         }
+        boolean[] read = new boolean[values];
         for (Node node : graph.nodes()) {
             for (int in : node.inputs()) {
                 if (in != Graph.ABSENT && activation[in]) {
                     count[in]++;
+                    read[in] = true;
                 }
             }
         }
+        int last = order.length == 0 ? -1 : order[order.length - 1];
         int[] buffer = new int[values];
         for (int v = 0; v < values; v++) {
             buffer[v] = v;
@@ -124,7 +127,8 @@ final class OrtReusePlan {
                     int b = buffer[v];
                     if (--count[b] == 0) {
                         freelist.addFirst(b);
-                        freedAt.put(b, k);
+                        // an output nobody reads is in no node's release list: the frame frees it at the run's end
+                        freedAt.put(b, b == v && !read[v] ? last : k);
                     }
                 }
             }

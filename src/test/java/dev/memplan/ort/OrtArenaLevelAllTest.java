@@ -57,12 +57,10 @@ class OrtArenaLevelAllTest {
      * places. Each is explained in docs/ort-runtime.md, section 7.
      */
     static final Map<String, Double> NOT_EXACT = Map.of(
-            // Attention's scores at 8 x 2048 are 128 MiB: the arena's placement differs (a bound)
+            // Attention's scores at 8 x 2048 are 128 MiB: run 1 is exact, the arena places run 2 differently (a bound)
             "ort-genai/tiny-random-gpt2-fp32_past.onnx batch_size=8,seq_len=512,past_seq_len=1536,total_seq_len=2048",
-            1.0228,
-            // 256 B short in run 1 (one small buffer not found): below ORT, a miss
-            "ort-genai/tiny-random-gpt2-fp32_past.onnx batch_size=1,seq_len=1,past_seq_len=127,total_seq_len=128",
-            0.9992,
+            1.0156,
+            // run 1 exact, run 2 1,536 B short (the BFC arena's placement around Attention): below ORT, a miss
             "ort-genai/tiny-random-gpt2-fp32_past.onnx batch_size=2,seq_len=32,past_seq_len=224,total_seq_len=256",
             0.9993,
             // the If node (its branch runs in a sub-session ORT plans on its own): not modelled, an allowance
@@ -190,9 +188,11 @@ class OrtArenaLevelAllTest {
         OrtArenaPrediction prediction = p.prediction();
         String label = model + " " + dims;
         double ratio = (double) prediction.activationBytes() / ort;
-        System.out.printf("info: ORT level all %s: predicted %,d, ORT %,d, ratio %.4f, %d in place, %d from the"
-                        + " freelist, unmodelled %s%n", label, prediction.activationBytes(), ort, ratio,
-                p.predictor().sharedInPlace(), p.predictor().sharedFromFreelist(), prediction.unmodelledOps());
+        System.out.printf("info: ORT level all %s: predicted %,d, ORT %,d, ratio %.4f (run 1 %,d, pattern block %,d,"
+                        + " outputs held %,d), %d in place, %d from the freelist, unmodelled %s%n", label,
+                prediction.activationBytes(), ort, ratio, prediction.firstRunPeakBytes(), prediction.patternBlockBytes(),
+                prediction.outputsHeldBytes(), p.predictor().sharedInPlace(), p.predictor().sharedFromFreelist(),
+                prediction.unmodelledOps());
         assertEquals(prediction, p.predictor().replay(p.bindings()), label + ": a second replay differs");
         assertEquals(prediction, predict(model, dims).prediction(), label + ": a second compile predicts differently");
         Double listed = NOT_EXACT.get(label);
