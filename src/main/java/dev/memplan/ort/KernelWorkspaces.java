@@ -31,7 +31,7 @@ final class KernelWorkspaces {
     }
 
     /** {@return whether ORT's kernel for {@code node} has a measured workspace rule} */
-    static boolean isModelled(Node node, NodeAttributes attributes) {
+    static boolean isModelled(Graph graph, Node node, NodeAttributes attributes) {
         OrtKernels.Kernel kernel = OrtKernels.of(node);
         if (kernel == null) {
             return false;
@@ -39,14 +39,14 @@ final class KernelWorkspaces {
         return switch (kernel.workspace()) {
             case LRN -> attributes.integer(node.id(), "size").isPresent();
             case ATTENTION -> attributes.integer(node.id(), "num_heads").isPresent()
-                    && attributes.integers(node.id(), "qkv_hidden_sizes").isEmpty();
+                    && attributes.integers(node.id(), "qkv_hidden_sizes").isEmpty() && attentionShapes(graph, node);
             default -> true;
         };
     }
 
     /** {@return the rule for {@code node}, decided once per graph} */
     static Rule of(Graph graph, Node node, NodeAttributes attributes) {
-        if (!isModelled(node, attributes)) {
+        if (!isModelled(graph, node, attributes)) {
             return allowance(node);
         }
         return switch (OrtKernels.of(node).workspace()) {
@@ -146,6 +146,13 @@ final class KernelWorkspaces {
      * Attention at every binding (1, 2 and 4 rows) and the source does not explain: kept as
      * measured, last.
      */
+    /** The shapes the Attention rule reads: input [B, S, hidden], present (if any) [2, B, heads, T, head size]. */
+    private static boolean attentionShapes(Graph graph, Node node) {
+        boolean present = node.outputCount() > 1 && node.output(1) != Graph.ABSENT;
+        return node.inputCount() > 0 && node.input(0) != Graph.ABSENT && graph.value(node.input(0)).shape().rank() == 3
+                && (!present || graph.value(node.output(1)).shape().rank() == 5);
+    }
+
     private static Rule attention(Node node, NodeAttributes attributes) {
         long heads = attributes.integer(node.id(), "num_heads").getAsLong();
         boolean unidirectional = attributes.integer(node.id(), "unidirectional").orElse(0) != 0;
@@ -158,12 +165,13 @@ final class KernelWorkspaces {
             long s = xs[1];
             long hidden = xs[2];
             long t = present != Graph.ABSENT ? shapes.dims(present)[3] : s;
-            long qkv = FLOAT_BYTES * b * s * 3 * hidden;
-            long scores = FLOAT_BYTES * b * heads * s * t;
-            long out = FLOAT_BYTES * b * s * hidden;
-            long remainder = 256 * b;
+            long rows = Math.multiplyExact(FLOAT_BYTES * b, s);
+            long qkv = Math.multiplyExact(rows, 3 * hidden);
+            long scores = Math.multiplyExact(Math.multiplyExact(rows, heads), t);
+            long out = Math.multiplyExact(rows, hidden);
+            long remainder = Math.multiplyExact(256, b);
             if (mask || unidirectional && s > 1) {
-                return new long[] {qkv, FLOAT_BYTES * b * s * t, scores, out, remainder};
+                return new long[] {qkv, Math.multiplyExact(rows, t), scores, out, remainder};
             }
             return new long[] {qkv, scores, out, remainder};
         };

@@ -74,7 +74,7 @@ public final class OrtArenaPredictor {
         Set<String> unmodelled = new TreeSet<>();
         for (Node node : graph.nodes()) {
             rules[node.id()] = KernelWorkspaces.of(graph, node, attributes);
-            if (!KernelWorkspaces.isModelled(node, attributes)) {
+            if (!KernelWorkspaces.isModelled(graph, node, attributes)) {
                 unmodelled.add(node.domain() == null || node.domain().isEmpty() ? node.opType()
                         : node.domain() + "." + node.opType());
             }

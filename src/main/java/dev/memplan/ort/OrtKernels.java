@@ -93,7 +93,8 @@ final class OrtKernels {
         for (String op : new String[] {"EmbedLayerNormalization", "SkipLayerNormalization"}) {
             put(MS, op, new Kernel(false, -1, Workspace.NONE));
         }
-        // fast_gelu.cc: with its bias input, the biased input goes to a temporary of the output's size
+        // measured with its bias input (GPT-2's): a temporary of the output's size, the biased input;
+        // without a bias the same size stands as a bound
         put(MS, "FastGelu", new Kernel(false, -1, Workspace.OUTPUT_SIZED));
         // attention.cc + attention_cpu_base.h (ApplyAttention)
         put(MS, "Attention", new Kernel(false, -1, Workspace.ATTENTION));
