@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Regenerates the ORT-measured figures the Java replay (dev.memplan.ort) is tested against.
 
-usage: expected-figures.py [--graphs N] [--shared-only]
+usage: expected-figures.py [--graphs N] [--shared-only] [--level-all-only]
 Writes replay-check.py's seeded random graphs (seed 7: Pad/Slice/Concat only; seed 11 with
 --planner's Relu and Exp) as ONNX files into src/test/resources/ort/random/, measures each with
 arena-x.py at ort-arena.py's settings (level none, two runs, memory pattern on, default arena),
@@ -13,6 +13,12 @@ Java replay equals both columns.
 It also measures the shared models (../shared/models) at level none, at the bindings listed in
 SHARED below, into src/test/resources/ort/shared-level-none.tsv: model, bindings, ORT's figure
 (OrtArenaSharedModelsTest). Figures are for ONNX Runtime 1.30.0 (the venv's wheel), CPU.
+With --level-all-only (or as part of a full run) it measures the shared models at ORT's default
+level (all) with ../shared/tools/ort-arena.py itself, at the bindings of docs/onnx.md and at least
+two more per model with symbols (LEVEL_ALL below), into src/test/resources/ort/shared-level-all.tsv:
+model, bindings, ORT's figure, with ORT's version and the machine (CPU model, vector extensions:
+the level-all graph's NCHWc block depends on them) in the header. OrtArenaLevelAllTest checks
+the machine before comparing.
 Run it with the ORT venv: /work/ortvenv/bin/python benchmarks/ort/expected-figures.py
 """
 import importlib.util, os, random, sys
@@ -36,6 +42,54 @@ SHARED = [("onnx-light/light_squeezenet.onnx", ""), ("onnx-light/light_resnet50.
           ("minilm/all-minilm-l6-v2-q.onnx", "batch_size=4,sequence_length=512")]
 
 
+LEVEL_ALL = [(m, "") for m in ("onnx-light/light_squeezenet.onnx", "onnx-light/light_resnet50.onnx",
+                                 "onnx-light/light_inception_v1.onnx", "onnx-light/light_densenet121.onnx",
+                                 "ort-ext/FastestDet.onnx")] \
+    + [("ort-ext/pytorch_super_resolution.onnx", "batch_size=%d" % b) for b in (1, 2, 4)] \
+    + [("minilm/all-minilm-l6-v2-q.onnx", "batch_size=%d,sequence_length=%d" % bs)
+       for bs in ((1, 128), (2, 64), (4, 512), (8, 32))] \
+    + [("ort-genai/tiny-random-gpt2-fp32_past.onnx",
+        "batch_size=%d,seq_len=%d,past_seq_len=%d,total_seq_len=%d" % (b, s, p, s + p))
+       for b, s, p in ((4, 128, 896), (1, 1, 127), (2, 32, 224), (8, 512, 1536))] \
+    + [("silero/silero_vad_op18_ifless.onnx", "batch=%d,sequence=%d" % bs) for bs in ((1, 512), (4, 1024), (16, 4096))]
+
+
+def machine():
+    """What decides the level-all graph here: the CPU model and its vector extensions."""
+    import platform
+    flags, name = set(), platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    name = line.split(":", 1)[1].strip()
+                elif line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    vector = ",".join(x for x in ("avx2", "avx512f", "avx512bw", "avx512_vnni") if x in flags) or "none"
+    return "%s %s" % (platform.machine(), name), vector
+
+
+def level_all(models_dir):
+    import json, subprocess, onnxruntime
+    cpu, vector = machine()
+    rows = ["# model\tbindings\tort_activation\t(ONNX Runtime %s, CPU, level all, ort-arena.py; "
+            "regenerate with benchmarks/ort/expected-figures.py --level-all-only)" % onnxruntime.__version__,
+            "# machine\t%s" % cpu, "# vector\t%s" % vector]
+    tool = os.path.join(HERE, "..", "..", "..", "shared", "tools", "ort-arena.py")
+    for model, dims in LEVEL_ALL:
+        p = subprocess.run([sys.executable, tool, os.path.join(models_dir, model)]
+                           + [d for d in dims.split(",") if d] + ["--opt", "all"],
+                           capture_output=True, text=True, errors="replace")
+        if p.returncode != 0:
+            raise SystemExit("expected-figures.py: ORT failed on %s: %s" % (model, rc.safe(p.stderr[-300:])))
+        rows.append("%s\t%s\t%d" % (model, dims, json.loads(p.stdout.strip().splitlines()[-1])["activation"]))
+        print(rows[-1], flush=True)
+    with open(os.path.join(OUT, "..", "shared-level-all.tsv"), "w") as f:
+        f.write("\n".join(rows) + "\n")
+
+
 def shared(models_dir):
     import onnxruntime
     rows = ["# model\tbindings\tort_activation\t(ONNX Runtime %s, CPU, level none, ort-arena.py settings; "
@@ -56,7 +110,11 @@ def shared(models_dir):
 
 def main():
     import onnxruntime
-    shared(os.path.join(HERE, "..", "..", "..", "shared", "models"))
+    models = os.path.join(HERE, "..", "..", "..", "shared", "models")
+    level_all(models)
+    if "--level-all-only" in sys.argv:
+        return
+    shared(models)
     if "--shared-only" in sys.argv:
         return
     graphs = int(sys.argv[sys.argv.index("--graphs") + 1]) if "--graphs" in sys.argv else 20

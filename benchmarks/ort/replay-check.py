@@ -229,6 +229,7 @@ def predict(sizes, nodes, inputs, outputs, workspace=None, kinds=None):
         for v in node.input:
             if v in sizes:
                 count[v] += 1
+    read = {v for node in nodes for v in node.input}
     buffer, freelist, own, freed_at = {v: v for v in sizes}, [], {}, {}
     shared = {"in place": 0, "freelist": 0}
     for k in order:  # the plan, decided once per session
@@ -257,7 +258,9 @@ def predict(sizes, nodes, inputs, outputs, workspace=None, kinds=None):
             count[b] -= 1
             if count[b] == 0:
                 freelist.insert(0, b)
-                freed_at[b] = k  # a buffer taken back from the freelist is freed again later: the last one counts
+                # a buffer taken back from the freelist is freed again later: the last one counts; an output
+                # nobody reads is in no node's release list, so the frame frees it at the run's end
+                freed_at[b] = order[-1] if b == v and v not in read else k
     arena, trace, addresses = BfcArena(), [], {}
     for k in order:  # run 1: a buffer lives from its first value to its last sharer's last reader
         for o in own.get(k, []):

@@ -5,7 +5,6 @@ import dev.memplan.Graph;
 import dev.memplan.Node;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 
 /**
  * What a kernel takes from the arena during its compute, beyond its outputs: allocated in order,
@@ -20,13 +19,6 @@ final class KernelWorkspaces {
     static final long MLAS_CONV_FLOATS = 16_384;
     private static final long FLOAT_BYTES = 4;
 
-    /** Kernels measured to take nothing beyond their outputs (at ORT's default single thread). */
-    private static final Set<String> NONE = Set.of("Relu", "LeakyRelu", "Sigmoid", "Tanh", "Elu", "HardSigmoid",
-            "Softplus", "Clip", "Cast", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "DepthToSpace",
-            "MaxPool", "AveragePool", "GlobalAveragePool", "Concat", "Pad", "Slice", "Dropout", "Add", "Sub", "Mul",
-            "Div", "Pow", "Sum", "Exp", "Sqrt", "Abs", "Neg", "Erf", "ConstantOfShape", "BatchNormalization",
-            "InstanceNormalization", "LayerNormalization", "Gemm", "MatMul", "Transpose");
-
     /** A node's workspaces for one request. */
     interface Rule {
         /** {@return the bytes the kernel allocates during its compute, in order} */
@@ -39,27 +31,32 @@ final class KernelWorkspaces {
     }
 
     /** {@return whether ORT's kernel for {@code node} has a measured workspace rule} */
-    static boolean isModelled(Node node, NodeAttributes attributes) {
-        if (!OrtKernels.isDefaultDomain(node)) {
+    static boolean isModelled(Graph graph, Node node, NodeAttributes attributes) {
+        OrtKernels.Kernel kernel = OrtKernels.of(node);
+        if (kernel == null) {
             return false;
         }
-        return switch (node.opType()) {
-            case "Conv", "Softmax", "LogSoftmax" -> true;
-            case "LRN" -> attributes.integer(node.id(), "size").isPresent();
-            default -> NONE.contains(node.opType());
+        return switch (kernel.workspace()) {
+            case LRN -> attributes.integer(node.id(), "size").isPresent();
+            case ATTENTION -> attributes.integer(node.id(), "num_heads").isPresent()
+                    && attributes.integers(node.id(), "qkv_hidden_sizes").isEmpty() && attentionShapes(graph, node);
+            default -> true;
         };
     }
 
     /** {@return the rule for {@code node}, decided once per graph} */
     static Rule of(Graph graph, Node node, NodeAttributes attributes) {
-        if (!isModelled(node, attributes)) {
+        if (!isModelled(graph, node, attributes)) {
             return allowance(node);
         }
-        return switch (node.opType()) {
-            case "Conv" -> conv(node, attributes);
-            case "LRN" -> lrn(node, attributes.integer(node.id(), "size").getAsLong());
-            case "Softmax", "LogSoftmax" -> softmax(node, attributes);
-            default -> NO_WORKSPACE;
+        return switch (OrtKernels.of(node).workspace()) {
+            case MLAS_CONV -> conv(node, attributes);
+            case LRN -> lrn(node, attributes.integer(node.id(), "size").getAsLong());
+            case SOFTMAX -> softmax(node, attributes);
+            case QUANTIZED_INPUT -> quantizedInput(node);
+            case OUTPUT_SIZED -> outputSized(node);
+            case ATTENTION -> attention(node, attributes);
+            case NONE -> NO_WORKSPACE;
         };
     }
 
@@ -125,6 +122,58 @@ final class KernelWorkspaces {
             }
             long bytes = shapes.bytes(x);
             return new long[] {bytes, bytes};
+        };
+    }
+
+    /** Input 0 quantized to uint8 in the arena: one byte per element. */
+    private static Rule quantizedInput(Node node) {
+        int a = node.input(0);
+        return shapes -> new long[] {product(shapes.dims(a), 0)};
+    }
+
+    /** One buffer the size of output 0. */
+    private static Rule outputSized(Node node) {
+        int y = node.output(0);
+        return shapes -> new long[] {shapes.bytes(y)};
+    }
+
+    /**
+     * com.microsoft Attention (float, one hidden size for Q, K and V), in the order the kernel takes
+     * them: QKV (B x S x 3 x hidden floats, attention.cc), the mask broadcast to B x S x T floats
+     * when there is a mask input (or a causal mask over more than one token), the scores B x heads x
+     * S x T floats, the heads' output B x S x hidden floats (attention_cpu_base.h), T being the
+     * present state's length. Plus 256 B per batch row that node-workspaces.py measures on GPT-2's
+     * Attention at every binding (1, 2 and 4 rows) and the source does not explain: kept as
+     * measured, last.
+     */
+    /** The shapes the Attention rule reads: input [B, S, hidden], present (if any) [2, B, heads, T, head size]. */
+    private static boolean attentionShapes(Graph graph, Node node) {
+        boolean present = node.outputCount() > 1 && node.output(1) != Graph.ABSENT;
+        return node.inputCount() > 0 && node.input(0) != Graph.ABSENT && graph.value(node.input(0)).shape().rank() == 3
+                && (!present || graph.value(node.output(1)).shape().rank() == 5);
+    }
+
+    private static Rule attention(Node node, NodeAttributes attributes) {
+        long heads = attributes.integer(node.id(), "num_heads").getAsLong();
+        boolean unidirectional = attributes.integer(node.id(), "unidirectional").orElse(0) != 0;
+        int x = node.input(0);
+        boolean mask = node.inputCount() > 3 && node.input(3) != Graph.ABSENT;
+        int present = node.outputCount() > 1 ? node.output(1) : Graph.ABSENT;
+        return shapes -> {
+            long[] xs = shapes.dims(x);
+            long b = xs[0];
+            long s = xs[1];
+            long hidden = xs[2];
+            long t = present != Graph.ABSENT ? shapes.dims(present)[3] : s;
+            long rows = Math.multiplyExact(FLOAT_BYTES * b, s);
+            long qkv = Math.multiplyExact(rows, 3 * hidden);
+            long scores = Math.multiplyExact(Math.multiplyExact(rows, heads), t);
+            long out = Math.multiplyExact(rows, hidden);
+            long remainder = Math.multiplyExact(256, b);
+            if (mask || unidirectional && s > 1) {
+                return new long[] {qkv, Math.multiplyExact(rows, t), scores, out, remainder};
+            }
+            return new long[] {qkv, scores, out, remainder};
         };
     }
 

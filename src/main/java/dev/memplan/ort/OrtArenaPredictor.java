@@ -3,6 +3,7 @@ package dev.memplan.ort;
 
 import dev.memplan.Graph;
 import dev.memplan.Node;
+import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -44,17 +45,41 @@ public final class OrtArenaPredictor {
      */
     static OrtArenaPredictor of(Graph graph, NodeAttributes attributes) {
         Objects.requireNonNull(graph, "graph");
+        SameSizeKey[] keys = new SameSizeKey[graph.valueCount()];
+        for (int v = 0; v < keys.length; v++) {
+            keys[v] = SameSizeKey.of(graph.value(v));
+        }
+        return of(graph, attributes, keys, OrtExecutionOrder.of(graph));
+    }
+
+    /**
+     * Compiles the predictor for a graph ORT saved after optimizing (its default level, all):
+     * ORT's planner view of shapes from the saved {@code value_info} ({@link OrtPlannerShapes}),
+     * ORT's execution order as saved, the attributes from the saved nodes.
+     *
+     * @param graph the saved graph as memplan's importer imported it
+     * @param saved the saved model, as ORT wrote it
+     * @return the predictor
+     */
+    static OrtArenaPredictor ofSaved(Graph graph, ModelProto saved) {
+        Objects.requireNonNull(graph, "graph");
+        Objects.requireNonNull(saved, "saved");
+        return of(graph, OnnxNodeAttributes.of(saved, graph), OrtPlannerShapes.of(saved, graph),
+                OrtExecutionOrder.asSaved(graph));
+    }
+
+    private static OrtArenaPredictor of(Graph graph, NodeAttributes attributes, SameSizeKey[] keys, int[] order) {
         Objects.requireNonNull(attributes, "attributes");
         KernelWorkspaces.Rule[] rules = new KernelWorkspaces.Rule[graph.nodeCount()];
         Set<String> unmodelled = new TreeSet<>();
         for (Node node : graph.nodes()) {
             rules[node.id()] = KernelWorkspaces.of(graph, node, attributes);
-            if (!KernelWorkspaces.isModelled(node, attributes)) {
+            if (!KernelWorkspaces.isModelled(graph, node, attributes)) {
                 unmodelled.add(node.domain() == null || node.domain().isEmpty() ? node.opType()
                         : node.domain() + "." + node.opType());
             }
         }
-        return new OrtArenaPredictor(graph, OrtReusePlan.of(graph), rules, unmodelled);
+        return new OrtArenaPredictor(graph, OrtReusePlan.of(graph, keys, order), rules, unmodelled);
     }
 
     /**

@@ -38,29 +38,43 @@ final class OrtReusePlan {
         this.sharedFromFreelist = sharedFromFreelist;
     }
 
-    /** {@return the plan ORT's planner makes for {@code graph}} */
+    /** {@return the plan ORT's planner makes for {@code graph}, comparing memplan's own shapes} */
     static OrtReusePlan of(Graph graph) {
+        SameSizeKey[] keys = new SameSizeKey[graph.valueCount()];
+        for (int v = 0; v < keys.length; v++) {
+            keys[v] = SameSizeKey.of(graph.value(v));
+        }
+        return of(graph, keys, OrtExecutionOrder.of(graph));
+    }
+
+    /**
+     * {@return the plan ORT's planner makes for {@code graph}}
+     *
+     * @param keys  per value id, the shape ORT's planner compares ({@code null}: ORT knows none)
+     * @param order node ids in ORT's execution order
+     */
+    static OrtReusePlan of(Graph graph, SameSizeKey[] keys, int[] order) {
         int values = graph.valueCount();
-        int[] order = OrtExecutionOrder.of(graph);
         boolean[] activation = new boolean[values];
         boolean[] input = new boolean[values];
         boolean[] output = new boolean[values];
-        SameSizeKey[] keys = new SameSizeKey[values];
         int[] count = new int[values]; // ComputeReuseCount: the definition counts one use
         for (int v = 0; v < values; v++) {
             activation[v] = !graph.isInitializer(v);
             input[v] = graph.isGraphInput(v) && activation[v];
             output[v] = graph.isGraphOutput(v) && activation[v];
-            keys[v] = SameSizeKey.of(graph.value(v));
             count[v] = 1 + (input[v] ? 1 : 0) + (output[v] ? 1 : 0); // the caller's values are never freed
         }
+        boolean[] read = new boolean[values];
         for (Node node : graph.nodes()) {
             for (int in : node.inputs()) {
                 if (in != Graph.ABSENT && activation[in]) {
                     count[in]++;
+                    read[in] = true;
                 }
             }
         }
+        int last = order.length == 0 ? -1 : order[order.length - 1];
         int[] buffer = new int[values];
         for (int v = 0; v < values; v++) {
             buffer[v] = v;
@@ -113,7 +127,8 @@ final class OrtReusePlan {
                     int b = buffer[v];
                     if (--count[b] == 0) {
                         freelist.addFirst(b);
-                        freedAt.put(b, k);
+                        // an output nobody reads is in no node's release list: the frame frees it at the run's end
+                        freedAt.put(b, b == v && !read[v] ? last : k);
                     }
                 }
             }

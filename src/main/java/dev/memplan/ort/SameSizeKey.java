@@ -2,6 +2,7 @@
 package dev.memplan.ort;
 
 import dev.memplan.Dim;
+import dev.memplan.Shape;
 import dev.memplan.Symbol;
 import dev.memplan.Value;
 import java.util.ArrayList;
@@ -23,8 +24,13 @@ record SameSizeKey(int bits, List<Object> dims) {
      * (say {@code 2*seq}) has no name in ORT's inferred shape, so it never matches
      */
     static SameSizeKey of(Value value) {
-        List<Object> dims = new ArrayList<>(value.shape().rank());
-        for (Dim d : value.shape().dims()) {
+        return of(value.dataType().bits(), value.shape());
+    }
+
+    /** {@return the key of a shape of {@code bits}-wide elements, or null when a dim is neither an extent nor a symbol} */
+    static SameSizeKey of(int bits, Shape shape) {
+        List<Object> dims = new ArrayList<>(shape.rank());
+        for (Dim d : shape.dims()) {
             if (d instanceof Dim.Fixed fixed) {
                 dims.add(fixed.extent());
             } else if (d instanceof Symbol symbol) {
@@ -33,6 +39,6 @@ record SameSizeKey(int bits, List<Object> dims) {
                 return null;
             }
         }
-        return new SameSizeKey(value.dataType().bits(), List.copyOf(dims));
+        return new SameSizeKey(bits, List.copyOf(dims));
     }
 }

@@ -41,21 +41,13 @@ class OpLiteralTest {
      */
     private static final String ORT_KERNELS = "dev/memplan/ort/OrtKernels.java";
 
-    /**
-     * Files that still hold op literals while their owners move them (to be emptied, then deleted
-     * from this list): {@code KernelWorkspaces}' measured kernels belong in {@link #ORT_KERNELS}, and
-     * the engineers of {@code dev.memplan.ort} are moving them there. {@link #pendingFilesStillNeedTheirPass}
-     * fails once a file here has none left, so the pass cannot outlive its reason.
-     */
-    private static final Set<String> PENDING = Set.of("dev/memplan/ort/KernelWorkspaces.java");
-
     @Test
     void opTypesAppearOnlyInTheRegistryAndItsFamilyFiles() throws IOException {
         Set<String> ops = registeredOpTypes();
         List<String> found = new ArrayList<>();
         for (Path file : javaFiles()) {
             String rel = relative(file);
-            if (REGISTRY_AND_FAMILIES.contains(rel) || rel.equals(ORT_KERNELS) || PENDING.contains(rel)) {
+            if (REGISTRY_AND_FAMILIES.contains(rel) || rel.equals(ORT_KERNELS)) {
                 continue;
             }
             found.addAll(opLiterals(rel, Files.readString(file, StandardCharsets.UTF_8), ops));
@@ -74,16 +66,6 @@ class OpLiteralTest {
             assertTrue(Files.isRegularFile(MAIN.resolve(rel)), rel + " is gone: update the list");
         }
         assertTrue(Files.isRegularFile(MAIN.resolve(ORT_KERNELS)), ORT_KERNELS + " is gone: update the exception");
-    }
-
-    @Test
-    void pendingFilesStillNeedTheirPass() throws IOException {
-        Set<String> ops = registeredOpTypes();
-        for (String rel : PENDING) {
-            Path file = MAIN.resolve(rel);
-            assertFalse(Files.isRegularFile(file) && opLiterals(rel, Files.readString(file, StandardCharsets.UTF_8),
-                    ops).isEmpty(), rel + " has no op literal left: remove it from PENDING");
-        }
     }
 
     @Test

@@ -45,8 +45,7 @@ public final class OrtTestModels {
         byte[] bytes = Files.readAllBytes(saved);
         ImportedGraph graph = OnnxImporter.importModel(OnnxModel.read("saved", bytes),
                 ImportOptions.defaults().withFoldConstants(false).withNchwcBlockSize(blockSize()));
-        OrtArenaPredictor predictor = OrtArenaPredictor.of(graph.graph(),
-                OnnxNodeAttributes.of(ModelProto.parseFrom(bytes), graph.graph()));
+        OrtArenaPredictor predictor = OrtArenaPredictor.ofSaved(graph.graph(), ModelProto.parseFrom(bytes));
         return predictor.predict(graph.completeBindings(bindings)).activationBytes();
     }
 

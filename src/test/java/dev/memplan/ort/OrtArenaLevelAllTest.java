@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.ort;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import dev.memplan.onnx.ImportOptions;
+import dev.memplan.onnx.ImportedGraph;
+import dev.memplan.onnx.OnnxImporter;
+import dev.memplan.onnx.OnnxModel;
+import dev.memplan.onnx.proto.OnnxProto.ModelProto;
+import dev.memplan.testing.EngineIndependent;
+import dev.memplan.testing.SharedModels;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The harness of issue 19: the Java prediction on the graph ONNX Runtime runs at its default level
+ * (all), saved at test time through ORT Java ({@code setOptimizedModelFilePath}) and imported by
+ * memplan's importer, against ORT 1.30's figures measured by {@code ort-arena.py}
+ * ({@code benchmarks/ort/expected-figures.py --level-all-only} writes
+ * src/test/resources/ort/shared-level-all.tsv, with the machine in its header: the level-all
+ * graph's NCHWc layout depends on the CPU's vector width, so on another machine the test skips
+ * and says how to regenerate). Every case must be byte-exact, except those listed in
+ * {@link #NOT_EXACT} with their measured ratio: the test fails when a listed ratio changes (better
+ * or worse: update the list and docs/performance.md) and when a case outside the list is not
+ * exact. The issue's target is prediction / ORT in [1.0, 1.15]; {@link #targetMet} names the
+ * listed cases outside it.
+ */
+@EngineIndependent
+class OrtArenaLevelAllTest {
+    /** Issue 19's band: never below ORT, at most 15% above. */
+    static final double MAX_RATIO = 1.15;
+
+    /**
+     * The cases the replay does not predict to the byte: case to prediction / ORT, rounded to four
+     * places. Each is explained in docs/ort-runtime.md, section 7.
+     */
+    static final Map<String, Double> NOT_EXACT = Map.of(
+            // Attention's scores at 8 x 2048 are 128 MiB: run 1 is exact, the arena places run 2 differently (a bound)
+            "ort-genai/tiny-random-gpt2-fp32_past.onnx batch_size=8,seq_len=512,past_seq_len=1536,total_seq_len=2048",
+            1.0156,
+            // live bytes exact, the BFC arena's placement around Attention differs: 1,536 B below ORT, a miss
+            "ort-genai/tiny-random-gpt2-fp32_past.onnx batch_size=2,seq_len=32,past_seq_len=224,total_seq_len=256",
+            0.9993,
+            // the If node (its branch runs in a sub-session ORT plans on its own): not modelled, an allowance
+            "silero/silero_vad_op18_ifless.onnx batch=1,sequence=512", 390.381,
+            "silero/silero_vad_op18_ifless.onnx batch=4,sequence=1024", 63.8911,
+            "silero/silero_vad_op18_ifless.onnx batch=16,sequence=4096", 3.2416);
+
+    @TempDir
+    static Path dir;
+    private static final Map<String, Path> SAVED = new HashMap<>();
+
+    static Path tsv() throws URISyntaxException {
+        return Path.of(OrtArenaLevelAllTest.class.getResource("/ort/shared-level-all.tsv").toURI());
+    }
+
+    static Stream<Arguments> measured() throws IOException, URISyntaxException {
+        List<String> rows = Files.readAllLines(tsv()).stream().filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
+        return rows.stream().map(l -> l.split("\t", -1)).map(f -> Arguments.of(f[0], f[1], Long.parseLong(f[2])));
+    }
+
+    /** The header's "# key\tvalue" lines. */
+    static Map<String, String> header() throws IOException, URISyntaxException {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String l : Files.readAllLines(tsv())) {
+            String[] f = l.split("\t", -1);
+            if (l.startsWith("# ") && f.length == 2) {
+                out.put(f[0].substring(2), f[1]);
+            }
+        }
+        return out;
+    }
+
+    /** This machine as expected-figures.py describes it: architecture and CPU model, vector extensions. */
+    static Map<String, String> thisMachine() throws IOException {
+        String name = "";
+        Set<String> flags = Set.of();
+        Path cpuinfo = Path.of("/proc/cpuinfo");
+        if (Files.isReadable(cpuinfo)) {
+            for (String line : Files.readAllLines(cpuinfo)) {
+                if (line.startsWith("model name") && name.isEmpty()) {
+                    name = line.substring(line.indexOf(':') + 1).trim();
+                } else if (line.startsWith("flags") && flags.isEmpty()) {
+                    flags = Set.of(line.substring(line.indexOf(':') + 1).trim().split("\\s+"));
+                }
+            }
+        }
+        Set<String> have = flags;
+        String vector = Stream.of("avx2", "avx512f", "avx512bw", "avx512_vnni").filter(have::contains)
+                .collect(Collectors.joining(","));
+        String arch = System.getProperty("os.arch").equals("amd64") ? "x86_64" : System.getProperty("os.arch");
+        return Map.of("machine", arch + " " + name, "vector", vector.isEmpty() ? "none" : vector);
+    }
+
+    /** Skips (outside CI and in it) where the figures were measured on another kind of machine. */
+    static void requireMeasuringMachine() throws Exception {
+        Map<String, String> header = header();
+        Map<String, String> here = thisMachine();
+        for (String key : List.of("machine", "vector")) {
+            Assumptions.assumeTrue(here.get(key).equals(header.get(key)), "skipped: shared-level-all.tsv was measured"
+                    + " on " + header.get(key) + ", this machine is " + here.get(key) + " (ORT's level-all graph depends"
+                    + " on it): regenerate with benchmarks/ort/expected-figures.py --level-all-only");
+        }
+    }
+
+    /**
+     * ORT's level-all graph of {@code model}, saved once per test run through ORT Java; or, with
+     * {@code -Dmemplan.ort.saved.dir=DIR}, the file {@code DIR/<model with / as _>.onnx} saved by
+     * another ORT (to compare versions: docs/ort-runtime.md, section 7).
+     */
+    static synchronized Path saved(String model) {
+        String elsewhere = System.getProperty("memplan.ort.saved.dir");
+        if (elsewhere != null) {
+            return Path.of(elsewhere, model.replace('/', '_') + ".onnx");
+        }
+        Path p = SAVED.get(model);
+        if (p == null) {
+            p = dir.resolve(model.replace('/', '_') + ".all.onnx");
+            try (OrtSession.SessionOptions o = new OrtSession.SessionOptions()) {
+                o.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+                o.setIntraOpNumThreads(1);
+                o.setOptimizedModelFilePath(p.toString());
+                try (OrtSession s = OrtEnvironment.getEnvironment().createSession(SharedModels.path(model).toString(), o)) {
+                    // saved when the session is made
+                }
+            } catch (OrtException | LinkageError e) {
+                Assumptions.abort("skipped: ONNX Runtime Java could not save " + model + "'s level-all graph here ("
+                        + e.getMessage() + ")");
+            }
+            SAVED.put(model, p);
+        }
+        return p;
+    }
+
+    /** One request's prediction, with the compiled predictor and the bindings it was given. */
+    record Predicted(OrtArenaPrediction prediction, OrtArenaPredictor predictor, Map<String, Long> bindings) {
+    }
+
+    /** Saves, imports and compiles {@code model}'s level-all graph, and predicts one request. */
+    static Predicted predict(String model, String dims) throws Exception {
+        Path file = saved(model);
+        ImportedGraph imported = OnnxImporter.importModel(OnnxModel.read(file),
+                ImportOptions.defaults().withNchwcBlockSize(nchwcBlock()));
+        ModelProto proto = ModelProto.parseFrom(Files.readAllBytes(file));
+        Map<String, Long> bindings = new HashMap<>(imported.completeBindings(Arrays.stream(dims.split(","))
+                .filter(d -> !d.isEmpty()).map(d -> d.split("="))
+                .collect(Collectors.toMap(d -> d[0], d -> Long.parseLong(d[1])))));
+        if (imported.valueSymbols().containsKey("sr")) { // ort-arena.py feeds Silero's sample rate as 16000
+            bindings.putAll(imported.valueBindings(Map.of("sr", new long[] {16_000})));
+        }
+        OrtArenaPredictor predictor = OrtArenaPredictor.ofSaved(imported.forBindings(bindings).graph(), proto);
+        return new Predicted(predictor.predict(bindings), predictor, Map.copyOf(bindings));
+    }
+
+    /** ORT's NCHWc block on x86: 16 floats where the CPU has AVX-512F, else 8. */
+    static int nchwcBlock() throws IOException {
+        return thisMachine().get("vector").contains("avx512f") ? 16 : 8;
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("measured")
+    void predictionMatchesOrtAtLevelAll(String model, String dims, long ort) throws Exception {
+        requireMeasuringMachine();
+        SharedModels.require(model);
+        Predicted p = predict(model, dims);
+        OrtArenaPrediction prediction = p.prediction();
+        String label = model + " " + dims;
+        double ratio = (double) prediction.activationBytes() / ort;
+        System.out.printf("info: ORT level all %s: predicted %,d, ORT %,d, ratio %.4f (run 1 %,d, pattern block %,d,"
+                        + " outputs held %,d), %d in place, %d from the freelist, unmodelled %s%n", label,
+                prediction.activationBytes(), ort, ratio, prediction.firstRunPeakBytes(), prediction.patternBlockBytes(),
+                prediction.outputsHeldBytes(), p.predictor().sharedInPlace(), p.predictor().sharedFromFreelist(),
+                prediction.unmodelledOps());
+        assertEquals(prediction, p.predictor().replay(p.bindings()), label + ": a second replay differs");
+        assertEquals(prediction, predict(model, dims).prediction(), label + ": a second compile predicts differently");
+        Double listed = NOT_EXACT.get(label);
+        if (listed == null) {
+            assertEquals(ort, prediction.activationBytes(), label + ": not byte-exact (ratio " + ratio + ");"
+                    + " fix it or list it in NOT_EXACT with its ratio");
+        } else {
+            assertEquals(listed, Math.round(ratio * 10_000) / 10_000.0, 0.0, label + ": the listed ratio changed;"
+                    + " update NOT_EXACT and docs/performance.md");
+        }
+    }
+
+    /** The known misses, in one place: the cases outside issue 19's band [1.0, 1.15]. */
+    static Map<String, Double> targetMissed() {
+        Map<String, Double> out = new TreeMap<>();
+        NOT_EXACT.forEach((k, v) -> {
+            if (v < 1.0 || v > MAX_RATIO) {
+                out.put(k, v);
+            }
+        });
+        return out;
+    }
+
+    @Test
+    void listedCasesAreMeasuredOnes() throws Exception {
+        Set<String> cases = measured().map(a -> a.get()[0] + " " + a.get()[1]).collect(Collectors.toSet());
+        for (String listed : NOT_EXACT.keySet()) {
+            assertTrue(cases.contains(listed), "NOT_EXACT lists " + listed + ", which shared-level-all.tsv does not measure");
+        }
+        assertTrue(cases.size() >= 19, "shared-level-all.tsv lists " + cases.size() + " cases; regenerate it");
+        System.out.println("info: ORT level all, cases outside [1.0, " + MAX_RATIO + "]: " + targetMissed());
+    }
+}
