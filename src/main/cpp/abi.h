@@ -15,7 +15,7 @@
 #define MEMPLAN_CYCLE 1          // compile: graph has a cycle; *error_node = smallest node id that could not be ordered
 #define MEMPLAN_BAD_ARGUMENT 2   // any argument inconsistency detected defensively
 #define MEMPLAN_OVERFLOW 3       // allocate: sum of sizes overflows signed 64-bit
-#define MEMPLAN_OUT_OF_MEMORY 4  // compile: its temporary arrays could not be allocated
+#define MEMPLAN_OUT_OF_MEMORY 4  // offsets plan: a search phase could not allocate the arrays its scratch does not hold
 
 // Where memplan_allocate writes each total in stats[MEMPLAN_NUM_STATS]; MemplanNative
 // names them the same (STAT_NUM_SLOTS, ...).

@@ -1,37 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // buffers.h - C++ only: temporaries owned by one call, malloc'd so that
 // running out of memory is a return code, never an exception crossing the JNI
-// boundary. The Java side uses plain arrays; no Java class pairs with it.
+// boundary (the offsets planner's search phases; compile carves its
+// temporaries from the caller's scratch instead). The Java side uses plain
+// arrays; no Java class pairs with it.
 
 #ifndef MEMPLAN_BUFFERS_H
 #define MEMPLAN_BUFFERS_H
 
 #include <cstdint>
 #include <cstdlib>
-
-namespace memplan_detail {
-
-// Owns one of compile's temporaries. malloc rather than new/vector so that
-// running out of memory is a return code, never an exception crossing the JNI
-// boundary.
-class IntBuffer {
-public:
-    explicit IntBuffer(unsigned long long count) {
-        if (count == 0) count = 1;  // malloc(0) may legally return null
-        if (count <= SIZE_MAX / sizeof(int)) {
-            data_ = static_cast<int*>(std::malloc(static_cast<std::size_t>(count) * sizeof(int)));
-        }
-    }
-    ~IntBuffer() { std::free(data_); }
-    IntBuffer(const IntBuffer&) = delete;
-    IntBuffer& operator=(const IntBuffer&) = delete;
-    int* get() const { return data_; }
-
-private:
-    int* data_ = nullptr;
-};
-
-}  // namespace memplan_detail
 
 namespace memplan_offsets {
 

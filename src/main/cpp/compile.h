@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // compile.h - schedule compilation (docs/design.md §3): memplan_compile and
-// its helpers are JavaEngine.compile and its helpers, method for method
+// its helpers are Compile.run and its helpers, method for method
 // (find_producers = findProducers, kahn_order = kahnOrder, ...); only this side
 // re-checks its caller.
 
@@ -8,16 +8,16 @@
 #define MEMPLAN_COMPILE_H
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 
 #include "abi.h"
-#include "buffers.h"
 #include "in_place_links.h"
 
 namespace memplan_detail {
 
 // ------------------------------------------------------------ compile helpers
-// Each mirrors the JavaEngine method of the same name; they return false (or
+// Each mirrors the Compile method of the same name; they return false (or
 // NONE) where only this side checks its caller.
 
 // The producing node of every value, NONE for graph inputs and initializers;
@@ -195,11 +195,45 @@ inline void bucket_by_use_end(int count, int num_positions, const int* owner_use
     for (int o = 0; o < count; ++o) free_owners[cursor[owner_use_end[o]]++] = o;
 }
 
+// Bytes one of compile's int temporaries takes from its scratch: at least one
+// element, rounded up to 8 bytes so every array stays 8-byte aligned.
+inline long long scratch_int_bytes(long long count) {
+    return (std::max(count, 1LL) * static_cast<long long>(sizeof(int)) + 7) / 8 * 8;
+}
+
+// Hands out consecutive int arrays from scratch whose size memplan_compile
+// checked against memplan_compile_scratch_bytes, which sums the same takes.
+class ScratchInts {
+public:
+    explicit ScratchInts(void* scratch) : next_(static_cast<unsigned char*>(scratch)) {}
+    int* take(long long count) {
+        int* out = reinterpret_cast<int*>(next_);
+        next_ += scratch_int_bytes(count);
+        return out;
+    }
+
+private:
+    unsigned char* next_;
+};
+
 }  // namespace memplan_detail
+
+// Bytes of scratch memplan_compile needs for its temporaries (with the three
+// of in-place reuse when with_in_place is 1); -1 when a count is negative.
+// num_inputs is input_offsets[num_nodes].
+inline long long memplan_compile_scratch_bytes(int num_values, int num_nodes, int num_inputs, int with_in_place) {
+    using memplan_detail::scratch_int_bytes;
+    if (num_values < 0 || num_nodes < 0 || num_inputs < 0 || (with_in_place != 0 && with_in_place != 1)) return -1;
+    const long long v = num_values;
+    const long long n = num_nodes;
+    const long long positions = n > 0 ? n : 1;
+    return 2 * scratch_int_bytes(v) + 2 * scratch_int_bytes(n) + scratch_int_bytes(n + 1) +
+           scratch_int_bytes(num_inputs) + scratch_int_bytes(positions) + with_in_place * 3 * scratch_int_bytes(v);
+}
 
 // Orders the nodes (Kahn, smallest ready id first), finds the owners and their
 // intervals [def, useEnd], and buckets owners by def and by useEnd so that
-// memplan_allocate never walks the graph: JavaEngine.compile, step for step,
+// memplan_allocate never walks the graph: Compile.run, step for step,
 // after checking every argument. See the ABI notes in docs/design.md §8.
 inline int memplan_compile(
     int num_values, int num_nodes,
@@ -220,7 +254,9 @@ inline int memplan_compile(
     int* free_owners,
     int* value_buffer,  // out: the owner of each value's bytes (views, in-place links)
     int* num_owners,
-    int* error_node) {
+    int* error_node,
+    void* scratch,  // memplan_compile_scratch_bytes(...) bytes, 8-byte aligned
+    long long scratch_bytes) {
     using namespace memplan_detail;
     if (num_owners == nullptr || error_node == nullptr) return MEMPLAN_BAD_ARGUMENT;
     *num_owners = 0;
@@ -248,54 +284,55 @@ inline int memplan_compile(
     }
     const int num_positions = num_nodes > 0 ? num_nodes : 1;  // an empty graph still has position 0
 
-    IntBuffer producer(static_cast<unsigned long long>(num_values));
-    IntBuffer owner_index(static_cast<unsigned long long>(num_values));
-    IntBuffer indegree(static_cast<unsigned long long>(num_nodes));
-    IntBuffer successor_offsets(static_cast<unsigned long long>(num_nodes) + 1ULL);
-    IntBuffer successors(static_cast<unsigned long long>(num_inputs));
-    IntBuffer ready(static_cast<unsigned long long>(num_nodes));
-    IntBuffer cursor(static_cast<unsigned long long>(num_positions));  // the fill cursor of both counting sorts
-    if (producer.get() == nullptr || owner_index.get() == nullptr || indegree.get() == nullptr ||
-        successor_offsets.get() == nullptr || successors.get() == nullptr || ready.get() == nullptr ||
-        cursor.get() == nullptr) {
-        return MEMPLAN_OUT_OF_MEMORY;
-    }
-
-    if (!find_producers(num_values, num_nodes, output_offsets, outputs, producer.get()) ||
-        !valid_values(num_values, value_root, value_flags, producer.get()) ||
-        !build_successors(num_values, num_nodes, input_offsets, inputs, producer.get(), indegree.get(),
-                          successor_offsets.get(), successors.get(), cursor.get())) {
+    // Every temporary comes from the caller's scratch (memory a pool keeps
+    // mapped between calls): malloc'd per call, glibc handed the larger ones
+    // back to the OS after each compile, and the next one faulted them in again.
+    const long long needed =
+        memplan_compile_scratch_bytes(num_values, num_nodes, num_inputs, in_place_mask != nullptr ? 1 : 0);
+    if (needed < 0 || scratch_bytes < needed || scratch == nullptr ||
+        reinterpret_cast<std::uintptr_t>(scratch) % alignof(long long) != 0) {
         return MEMPLAN_BAD_ARGUMENT;
     }
-    if (kahn_order(num_nodes, successor_offsets.get(), successors.get(), indegree.get(), ready.get(), order) <
+    ScratchInts carve(scratch);
+    int* const producer = carve.take(num_values);
+    int* const owner_index = carve.take(num_values);
+    int* const indegree = carve.take(num_nodes);
+    int* const successor_offsets = carve.take(static_cast<long long>(num_nodes) + 1);
+    int* const successors = carve.take(num_inputs);
+    int* const ready = carve.take(num_nodes);
+    int* const cursor = carve.take(num_positions);  // the fill cursor of both counting sorts
+
+    if (!find_producers(num_values, num_nodes, output_offsets, outputs, producer) ||
+        !valid_values(num_values, value_root, value_flags, producer) ||
+        !build_successors(num_values, num_nodes, input_offsets, inputs, producer, indegree,
+                          successor_offsets, successors, cursor)) {
+        return MEMPLAN_BAD_ARGUMENT;
+    }
+    if (kahn_order(num_nodes, successor_offsets, successors, indegree, ready, order) <
         num_nodes) {
-        *error_node = first_waiting(num_nodes, indegree.get());
+        *error_node = first_waiting(num_nodes, indegree);
         return MEMPLAN_CYCLE;
     }
     // From here on a value's "root" is the owner of its bytes: its view root, or
-    // the buffer an in-place link gave it (JavaEngine.compile).
+    // the buffer an in-place link gave it (Compile.run).
     if (in_place_mask == nullptr) {
         for (int v = 0; v < num_values; ++v) value_buffer[v] = value_root[v];
     } else {
-        if (!valid_in_place(num_values, input_offsets, inputs, producer.get(), in_place_mask)) {
+        if (!valid_in_place(num_values, input_offsets, inputs, producer, in_place_mask)) {
             return MEMPLAN_BAD_ARGUMENT;
         }
-        IntBuffer last_read(static_cast<unsigned long long>(num_values));
-        IntBuffer given_at(static_cast<unsigned long long>(num_values));
-        IntBuffer escapes(static_cast<unsigned long long>(num_values));
-        if (last_read.get() == nullptr || given_at.get() == nullptr || escapes.get() == nullptr) {
-            return MEMPLAN_OUT_OF_MEMORY;
-        }
+        int* const last_read = carve.take(num_values);
+        int* const given_at = carve.take(num_values);
+        int* const escapes = carve.take(num_values);
         link_in_place(num_values, num_nodes, input_offsets, inputs, output_offsets, outputs, value_root,
-                      value_flags, in_place_mask, order, value_buffer, last_read.get(), given_at.get(),
-                      escapes.get());
+                      value_flags, in_place_mask, order, value_buffer, last_read, given_at, escapes);
     }
     const int count = collect_owners(num_values, num_nodes, num_positions, output_offsets, outputs, value_buffer,
-                                     value_flags, include_graph_inputs, order, owner_index.get(), owner_value,
+                                     value_flags, include_graph_inputs, order, owner_index, owner_value,
                                      owner_def, owner_use_end, def_offsets);
     compute_use_ends(num_values, num_nodes, num_positions, input_offsets, inputs, value_buffer, value_flags, order,
-                     owner_index.get(), owner_use_end);
-    bucket_by_use_end(count, num_positions, owner_use_end, free_offsets, free_owners, cursor.get());
+                     owner_index, owner_use_end);
+    bucket_by_use_end(count, num_positions, owner_use_end, free_offsets, free_owners, cursor);
     *num_owners = count;
     return MEMPLAN_OK;
 }

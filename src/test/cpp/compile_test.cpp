@@ -210,8 +210,10 @@ void test_empty_graphs() {
     int owners = -1, err = -5;
     int def_off[2] = {-1, -1}, free_off[2] = {-1, -1};
     const int zero[1] = {0};
+    CompileScratch empty(0, 0, zero, false);
     CHECK_EQ(memplan_compile(0, 0, zero, nullptr, zero, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr,
-                             nullptr, nullptr, def_off, free_off, nullptr, nullptr, &owners, &err),
+                             nullptr, nullptr, def_off, free_off, nullptr, nullptr, &owners, &err, empty.data(),
+                             empty.bytes),
              MEMPLAN_OK);
     CHECK_EQ(owners, 0);
     long long stats[4] = {9, 9, 9, 9};
@@ -286,10 +288,18 @@ struct RawCompile {
                      oe = std::vector<int>(3), doff = std::vector<int>(3), foff = std::vector<int>(3),
                      fo = std::vector<int>(3), vb = std::vector<int>(3);
     int owners = -1, err = -1;
+    // The scratch of the graph above: shrunk by some bytes, null, or moved off its alignment.
+    long long scratch_short = 0;
+    bool null_scratch = false;
+    int misalign = 0;
     int run() {
+        const int good_in_off[3] = {0, 1, 2};
+        CompileScratch s(3, 2, good_in_off, false);
+        s.memory.push_back(0);  // room to move the scratch off its alignment
+        void* scratch = null_scratch ? nullptr : reinterpret_cast<unsigned char*>(s.data()) + misalign;
         return memplan_compile(nv, nn, cptr(in_off), cptr(in), cptr(out_off), cptr(out), cptr(root), cptr(flags),
                                nullptr, include, ptr(order), ptr(ov), ptr(od), ptr(oe), ptr(doff), ptr(foff),
-                               ptr(fo), ptr(vb), &owners, &err);
+                               ptr(fo), ptr(vb), &owners, &err, scratch, s.bytes - scratch_short);
     }
 };
 
@@ -332,16 +342,29 @@ void test_compile_bad_arguments() {
     r = RawCompile(); r.flags[1] = 8; expect_bad(r, __LINE__);            // unknown flag bit
     r = RawCompile(); r.flags[1] = MEMPLAN_GRAPH_INPUT; expect_bad(r, __LINE__);  // produced input
     r = RawCompile(); r.flags[2] = MEMPLAN_INITIALIZER; expect_bad(r, __LINE__);  // produced weight
+    r = RawCompile(); r.scratch_short = 1; expect_bad(r, __LINE__);       // scratch one byte short
+    r = RawCompile(); r.null_scratch = true; expect_bad(r, __LINE__);     // no scratch
+    r = RawCompile(); r.misalign = 4; expect_bad(r, __LINE__);            // scratch not 8-byte aligned
+    r = RawCompile(); r.scratch_short = -64; CHECK_EQ(r.run(), MEMPLAN_OK);  // more than asked is fine
+    CHECK_EQ(memplan_compile_scratch_bytes(-1, 0, 0, 0), -1);
+    CHECK_EQ(memplan_compile_scratch_bytes(0, -1, 0, 0), -1);
+    CHECK_EQ(memplan_compile_scratch_bytes(0, 0, -1, 0), -1);
+    CHECK_EQ(memplan_compile_scratch_bytes(0, 0, 0, 2), -1);
+    // One 8-byte-rounded array per temporary: 7, and 3 more with in-place reuse; never overflows.
+    CHECK_EQ(memplan_compile_scratch_bytes(0, 0, 0, 0), 7 * 8);
+    CHECK_EQ(memplan_compile_scratch_bytes(3, 2, 2, 1) - memplan_compile_scratch_bytes(3, 2, 2, 0), 3 * 16);
+    CHECK(memplan_compile_scratch_bytes(INT_MAX, INT_MAX, INT_MAX, 1) > 10LL * INT_MAX);
     {
         RawCompile q;
         CHECK_EQ(memplan_compile(q.nv, q.nn, q.in_off.data(), q.in.data(), q.out_off.data(), q.out.data(),
                                  q.root.data(), q.flags.data(), nullptr, 1, q.order.data(), q.ov.data(), q.od.data(),
-                                 q.oe.data(), q.doff.data(), q.foff.data(), q.fo.data(), q.vb.data(), nullptr, &q.err),
+                                 q.oe.data(), q.doff.data(), q.foff.data(), q.fo.data(), q.vb.data(), nullptr, &q.err,
+                                 nullptr, 0),
                  MEMPLAN_BAD_ARGUMENT);
         CHECK_EQ(memplan_compile(q.nv, q.nn, q.in_off.data(), q.in.data(), q.out_off.data(), q.out.data(),
                                  q.root.data(), q.flags.data(), nullptr, 1, q.order.data(), q.ov.data(), q.od.data(),
                                  q.oe.data(), q.doff.data(), q.foff.data(), q.fo.data(), q.vb.data(), &q.owners,
-                                 nullptr),
+                                 nullptr, nullptr, 0),
                  MEMPLAN_BAD_ARGUMENT);
     }
 }
@@ -377,11 +400,12 @@ void test_million_node_chain() {
     c.value_buffer.resize(static_cast<std::size_t>(nv));
     c.def_offsets.resize(static_cast<std::size_t>(n) + 1);
     c.free_offsets.resize(static_cast<std::size_t>(n) + 1);
+    CompileScratch compile_scratch(nv, n, in_off.data(), false);
     auto t0 = std::chrono::steady_clock::now();
     c.rc = memplan_compile(nv, n, in_off.data(), in.data(), out_off.data(), out.data(), root.data(), flags.data(), nullptr, 0,
                            c.order.data(), c.owner_value.data(), c.owner_def.data(), c.owner_use_end.data(),
                            c.def_offsets.data(), c.free_offsets.data(), c.free_owners.data(), c.value_buffer.data(),
-                           &c.num_owners, &c.error_node);
+                           &c.num_owners, &c.error_node, compile_scratch.data(), compile_scratch.bytes);
     const double compile_ms = ms_since(t0);
     CHECK_EQ(c.rc, MEMPLAN_OK);
     CHECK_EQ(c.num_owners, n);
@@ -422,7 +446,7 @@ void test_million_node_chain() {
     c.rc = memplan_compile(nv, n, in_off.data(), in.data(), out_off.data(), out.data(), root.data(), flags.data(), nullptr, 0,
                            c.order.data(), c.owner_value.data(), c.owner_def.data(), c.owner_use_end.data(),
                            c.def_offsets.data(), c.free_offsets.data(), c.free_owners.data(), c.value_buffer.data(),
-                           &c.num_owners, &c.error_node);
+                           &c.num_owners, &c.error_node, compile_scratch.data(), compile_scratch.bytes);
     CHECK_EQ(c.rc, MEMPLAN_OK);
     CHECK_EQ(c.order[0], n - 1);
     CHECK_EQ(c.order[static_cast<std::size_t>(n) - 1], 0);
@@ -488,10 +512,12 @@ void test_corrupted_inputs_never_crash() {
         std::vector<int> mask(static_cast<std::size_t>(g.nv), 0);  // in-place masks, sometimes garbage
         for (int& m : mask) m = pick(rng, 0, 2) == 0 ? pick(rng, INT_MIN, INT_MAX) : pick(rng, 0, 3);
         int owners = -1, err = -1;
+        const bool in_place = pick(rng, 0, 1) == 1;
+        CompileScratch scratch(g.nv, n, c.in_off.data(), in_place);
         const int rc = memplan_compile(g.nv, n, c.in_off.data(), cptr(c.in), c.out_off.data(), cptr(c.out),
-                                       cptr(root), cptr(flags), pick(rng, 0, 1) == 0 ? nullptr : cptr(mask), 1,
+                                       cptr(root), cptr(flags), in_place ? cptr(mask) : nullptr, 1,
                                        ptr(order), ptr(ov), ptr(od), ptr(oe), doff.data(), foff.data(), ptr(fo),
-                                       vb.data(), &owners, &err);
+                                       vb.data(), &owners, &err, scratch.data(), scratch.bytes);
         CHECK(rc == MEMPLAN_OK || rc == MEMPLAN_CYCLE || rc == MEMPLAN_BAD_ARGUMENT);
 
         // Now corrupt a valid compile result before allocating.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests for free_slot_set.h: the treap against a sorted list.
+// Tests for free_slot_set.h: the treap, and the bits it starts with, against a sorted list.
 
 #include "test_support.h"
 
@@ -7,20 +7,21 @@ namespace memplan_test {
 namespace {
 
 // The free set against a sorted vector of (capacity, slot id): every poll takes
-// the smallest capacity >= need, the lowest id among equals, or NONE.
-void test_free_slot_set_against_sorted_list() {
+// the smallest capacity >= need, the lowest id among equals, or NONE. With
+// max_slots <= kSmallSlots the set never leaves its bits; past it, the free
+// slots move into the treap when the 65th opens, some of them free.
+bool free_slot_set_matches_sorted_list(unsigned seed, int max_slots, long long max_need) {
     using memplan_detail::FreeNode;
     using memplan_detail::FreeSlotSet;
     using memplan_detail::NONE;
-    for (unsigned seed = 1; seed <= 20; ++seed) {
+    {
         std::mt19937 rng(seed);
-        const int max_slots = pick(rng, 1, 600);
         std::vector<FreeNode> nodes(static_cast<std::size_t>(max_slots));
         FreeSlotSet set(nodes.data());
         std::vector<std::pair<long long, int>> expected;  // free slots, sorted
         std::vector<long long> capacity;
         for (int step = 0; step < 4000; ++step) {
-            const long long need = pick(rng, 0, 40);
+            const long long need = pick(rng, 0, static_cast<int>(max_need));
             if (pick(rng, 0, 2) == 0 && set.num_slots() < max_slots) {
                 const int slot = set.open(need);
                 CHECK_EQ(slot, static_cast<int>(capacity.size()));
@@ -41,17 +42,50 @@ void test_free_slot_set_against_sorted_list() {
                 }
             }
             if (g_case_failures != 0) {
-                std::printf("  (seed %u, step %d)\n", seed, step);
-                return;
+                std::printf("  (seed %u, max_slots %d, step %d)\n", seed, max_slots, step);
+                return false;
             }
         }
     }
+    return true;
+}
+
+void test_free_slot_set_against_sorted_list() {
+    for (unsigned seed = 1; seed <= 20; ++seed) {
+        std::mt19937 rng(seed);
+        if (!free_slot_set_matches_sorted_list(seed, pick(rng, 1, 600), 40)) return;
+    }
+}
+
+// Around the switch from bits to treap, and with capacities at the extremes
+// (a capacity of LLONG_MAX must still be found by a need of LLONG_MAX).
+void test_free_slot_set_small_and_switch() {
+    const int sizes[] = {1, 2, 63, 64, 65, 66, 129};
+    for (unsigned seed = 1; seed <= 6; ++seed) {
+        for (const int max_slots : sizes) {
+            if (!free_slot_set_matches_sorted_list(100 + seed, max_slots, seed % 2 == 0 ? 3 : 1000)) return;
+        }
+    }
+    using memplan_detail::FreeNode;
+    using memplan_detail::FreeSlotSet;
+    using memplan_detail::NONE;
+    std::vector<FreeNode> nodes(3);
+    FreeSlotSet set(nodes.data());
+    const int big = set.open(LLONG_MAX);
+    const int zero = set.open(0);
+    set.add(big);
+    set.add(zero);
+    CHECK_EQ(set.poll_ceiling(LLONG_MAX), big);
+    CHECK_EQ(set.poll_ceiling(LLONG_MAX), NONE);
+    CHECK_EQ(set.poll_ceiling(0), zero);
+    CHECK_EQ(set.poll_ceiling(0), NONE);
 }
 
 }  // namespace
 
 void run_free_slot_set_tests() {
     run_case("FreeSlotSet against a sorted list", test_free_slot_set_against_sorted_list);
+    run_case("FreeSlotSet bits, the switch to the treap, extreme capacities", test_free_slot_set_small_and_switch);
 }
 
 }  // namespace memplan_test

@@ -122,6 +122,20 @@ inline Csr to_csr(const Graph& g) {
     return c;
 }
 
+// Exactly the scratch memplan_compile asks for (8-byte aligned), so ASan sees
+// any write past it. in_off may be anything a test passes: a count the
+// compile will refuse anyway gets a scratch of one array per temporary.
+struct CompileScratch {
+    std::vector<long long> memory;
+    long long bytes = 0;
+    CompileScratch(int nv, int nn, const int* in_off, bool in_place) {
+        const int num_inputs = nn >= 0 && in_off != nullptr && in_off[nn] >= 0 ? in_off[nn] : 0;
+        bytes = memplan_compile_scratch_bytes(std::max(nv, 0), std::max(nn, 0), num_inputs, in_place ? 1 : 0);
+        memory.resize(static_cast<std::size_t>(bytes / 8));
+    }
+    void* data() { return memory.data(); }
+};
+
 struct Compiled {
     int rc = -100;
     int num_values = 0;
@@ -147,11 +161,12 @@ inline Compiled compile_graph(const Graph& g, int include, const std::vector<int
     r.value_buffer.assign(std::max<std::size_t>(v, 1), -7);
     r.def_offsets.assign(static_cast<std::size_t>(r.positions) + 1, -7);
     r.free_offsets.assign(static_cast<std::size_t>(r.positions) + 1, -7);
+    CompileScratch scratch(g.nv, n, c.in_off.data(), in_place_mask != nullptr);
     r.rc = memplan_compile(g.nv, n, c.in_off.data(), cptr(c.in), c.out_off.data(), cptr(c.out), cptr(g.root),
                            cptr(g.flags), in_place_mask == nullptr ? nullptr : cptr(*in_place_mask), include,
                            ptr(r.order), ptr(r.owner_value), ptr(r.owner_def), ptr(r.owner_use_end),
                            r.def_offsets.data(), r.free_offsets.data(), ptr(r.free_owners), r.value_buffer.data(),
-                           &r.num_owners, &r.error_node);
+                           &r.num_owners, &r.error_node, scratch.data(), scratch.bytes);
     r.value_buffer.resize(v);
     const std::size_t k = static_cast<std::size_t>(std::max(r.num_owners, 0));
     r.owner_value.resize(k);

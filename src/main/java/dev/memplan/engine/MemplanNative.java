@@ -74,7 +74,9 @@ final class MemplanNative {
 
     /**
      * Orders the nodes and computes owners and intervals; every array is the address of native
-     * memory its caller keeps alive for the duration of the call (see compile.h for sizes).
+     * memory its caller keeps alive for the duration of the call (see compile.h for sizes), and
+     * {@code scratch} holds {@link #memplan_compile_scratch_bytes} bytes, 8-byte aligned, for the
+     * compile's temporaries.
      */
     static native int memplan_compile(int numValues, int numNodes,
                                       @Cast("const int*") long inputOffsets, @Cast("const int*") long inputs,
@@ -85,7 +87,14 @@ final class MemplanNative {
                                       @Cast("int*") long ownerDef, @Cast("int*") long ownerUseEnd,
                                       @Cast("int*") long defOffsets, @Cast("int*") long freeOffsets,
                                       @Cast("int*") long freeOwners, @Cast("int*") long valueBuffer,
-                                      @Cast("int*") long numOwners, @Cast("int*") long errorNode);
+                                      @Cast("int*") long numOwners, @Cast("int*") long errorNode,
+                                      @Cast("void*") long scratch, long scratchBytes);
+
+    /**
+     * Bytes of scratch {@link #memplan_compile} needs ({@code numInputs} is {@code inputOffsets[numNodes]};
+     * {@code withInPlace} 1 when it gets an in-place mask); -1 when a count is out of range.
+     */
+    static native long memplan_compile_scratch_bytes(int numValues, int numNodes, int numInputs, int withInPlace);
 
     static native long memplan_allocate_scratch_bytes(int numOwners);
 

@@ -56,14 +56,21 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
         int v = g.numValues();
         int n = g.numNodes();
         int p = g.numPositions();
-        // The graph and the owner-sized outputs live in one block borrowed from the pool and given
-        // back as soon as the compile returns: fresh direct buffers would be zeroed, mapped anew
-        // and held until a GC.
+        // The graph, the owner-sized outputs and the C++ compile's own temporaries live in one
+        // block borrowed from the pool and given back as soon as the compile returns: fresh direct
+        // buffers would be zeroed, mapped anew and held until a GC, and temporaries malloc'd per
+        // call were handed back to the OS and faulted in again by the next compile.
+        long temporaries = MemplanNative.memplan_compile_scratch_bytes(v, n, g.inputOffsets()[n],
+                inPlaceMask == null ? 0 : 1);
+        if (temporaries < 0) {
+            throw new IllegalArgumentException("too many values (" + v + ") or nodes (" + n + ") for one native compile");
+        }
         long bytes = NativeBlock.intBytes(g.inputOffsets().length) + NativeBlock.intBytes(g.inputs().length)
                 + NativeBlock.intBytes(g.outputOffsets().length) + NativeBlock.intBytes(g.outputs().length)
                 + NativeBlock.intBytes(valueRoot.length) + NativeBlock.intBytes(g.valueFlags().length)
                 + NativeBlock.intBytes(n) + 5 * NativeBlock.intBytes(v) + 2 * NativeBlock.intBytes(p + 1)
-                + NativeBlock.intBytes(2) + (inPlaceMask == null ? 0 : NativeBlock.intBytes(v));
+                + NativeBlock.intBytes(2) + (inPlaceMask == null ? 0 : NativeBlock.intBytes(v))
+                + NativeBlock.byteBytes(temporaries);
         NativeBlock block = NativeBlockPool.SHARED.take(bytes);
         try {
             IntBuffer inputOffsets = block.copy(g.inputOffsets());
@@ -82,11 +89,13 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
             IntBuffer freeOffsets = block.ints(p + 1);
             IntBuffer freeOwners = block.ints(v);
             IntBuffer counts = block.ints(2);
+            long scratchBytes = block.remaining(); // before rest(), which takes it all
             int rc = MemplanNative.memplan_compile(v, n, address(inputOffsets), address(inputs),
                     address(outputOffsets), address(outputs), address(roots), address(flags), mask,
                     includeGraphInputs ? 1 : 0, address(order), address(ownerValue), address(ownerDef),
                     address(ownerUseEnd), address(defOffsets), address(freeOffsets), address(freeOwners),
-                    address(valueBuffer), address(counts), address(counts) + Integer.BYTES);
+                    address(valueBuffer), address(counts), address(counts) + Integer.BYTES, block.rest(),
+                    scratchBytes);
             if (rc == MemplanNative.CYCLE) {
                 throw new GraphCycleException(counts.get(1));
             }

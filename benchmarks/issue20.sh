@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The rows of issue 20 (the native hot path), both engines side by side: every point runs as its
+# own JMH invocation with -p engine=native,java, so the two forks of a graph, size and strategy run
+# back to back and meet the same load. Each point reports the wall-clock median and the CPU time
+# per operation (PageFaultProfiler's cpu.all.norm: only what the fork ran, so a loaded machine
+# moves it far less), minor page faults per op, and for the 10k-owner allocate rows heap bytes
+# per op (-prof gc). Prints the Markdown tables of docs/performance.md's issue-20 section.
+#
+#   benchmarks/issue20.sh              all rows (about 40 minutes on a loaded 2-core VM)
+#   benchmarks/issue20.sh --quick      10k owners only (allocate, compile, endToEnd)
+#
+# Needs the library installed and benchmarks/target/benchmarks.jar built (see README.md).
+# Results: benchmarks/target/results/issue20-<time>/*.json, table.md.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+jar="$here/target/benchmarks.jar"
+[[ -f $jar ]] || { echo "issue20.sh: $jar is missing; build it first (README.md)" >&2; exit 1; }
+quick=0
+for arg in "$@"; do
+    case "$arg" in
+        --quick) quick=1 ;;
+        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        *) echo "issue20.sh: unknown argument '$arg' (use --quick)" >&2; exit 2 ;;
+    esac
+done
+
+# The library inside benchmarks.jar comes from ~/.m2, which any worktree's `mvn install` overwrites:
+# refuse to measure one that is not this worktree's own build (target/memplan-*.jar).
+lib=dev/memplan/engine/linux-x86_64/libjniMemplanNative.so
+own=$(ls "$here"/../target/memplan-*-SNAPSHOT.jar 2>/dev/null | grep -v -- '-cli\|-tests\|-sources' | head -1 || true)
+if [[ -n $own ]] && ! cmp -s <(unzip -p "$jar" "$lib") <(unzip -p "$own" "$lib"); then
+    echo "issue20.sh: the native library in $jar is not the one in $own (another mvn install?);" \
+        "rebuild the benchmarks jar from this worktree's library" >&2
+    exit 1
+fi
+
+out="$here/target/results/issue20-$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$out"
+iters=(-f 1 -wi 3 -w 400ms -i 4 -r 500ms)
+cpu=(-prof dev.memplan.bench.PageFaultProfiler)
+kinds=(transformer resnet chain unet random_dag)
+n=0
+
+# point METHOD KIND OWNERS STRATEGY [JMH OPTIONS...]: both engines of one point, back to back.
+point() {
+    local method="$1" kind="$2" owners="$3" strategy="$4"; shift 4
+    n=$((n + 1))
+    local name
+    name=$(printf '%03d-%s-%s-%s-%s' "$n" "$method" "$kind" "$owners" "$strategy")
+    echo "== $name ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg))"
+    echo "$(date -u +%H:%M:%S) $(cut -d' ' -f1-3 /proc/loadavg)" > "$out/$name.load"
+    java -jar "$jar" "^dev\\.memplan\\.bench\\.PlanningBenchmark\\.$method\$" "${iters[@]}" "${cpu[@]}" "$@" \
+        -p kind="$kind" -p owners="$owners" -p strategy="$strategy" -p engine=native,java \
+        -foe true -rf json -rff "$out/$name.json" > "$out/$name.log" 2>&1 || {
+        echo "issue20.sh: JMH failed for $name; see $out/$name.log" >&2
+        tail -20 "$out/$name.log" >&2
+    }
+}
+
+for kind in "${kinds[@]}"; do
+    for strategy in slots offsets; do
+        point allocate "$kind" 10000 "$strategy" -prof gc
+    done
+done
+for owners in 10000 100000; do
+    [[ $quick == 1 && $owners != 10000 ]] && continue
+    for kind in "${kinds[@]}"; do
+        point compile "$kind" "$owners" slots
+        for strategy in slots offsets; do
+            point endToEnd "$kind" "$owners" "$strategy"
+        done
+    done
+done
+if [[ $quick == 0 ]]; then
+    for owners in 1000 100000 1000000; do
+        for kind in "${kinds[@]}"; do
+            for strategy in slots offsets; do
+                point allocate "$kind" "$owners" "$strategy"
+            done
+        done
+    done
+fi
+
+python3 "$here/issue20-table.py" "$out" | tee "$out/table.md"
