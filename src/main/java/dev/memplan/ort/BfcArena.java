@@ -96,6 +96,30 @@ final class BfcArena {
         return chunk;
     }
 
+    /**
+     * What {@code free(alloc(bytes))} does, without moving a chunk: a kernel's workspace, taken and
+     * given back before anything else happens. Free chunks never neighbour each other in a region,
+     * so the chunk taken merges back into exactly the free chunk it came from; what stays is the
+     * peak it reached and the region added when nothing fit.
+     */
+    void allocAndFree(long bytes) {
+        if (bytes == 0) {
+            return;
+        }
+        long r = align(bytes);
+        int chunk = bestFit(r);
+        if (chunk == NONE) {
+            extend(r);
+            chunk = bestFit(r);
+        }
+        long chunkSize = size[chunk];
+        long taken = chunkSize >= 2 * r || chunkSize - r >= MAX_DEAD_BYTES_PER_CHUNK ? r : chunkSize;
+        if (inUseBytes + taken > maxInUse) {
+            maxInUse = inUseBytes + taken;
+            requestedAtMax = requestedInUse + r;
+        }
+    }
+
     /** The smallest free chunk of at least {@code r} bytes, the lowest address among equals; or NONE. */
     private int bestFit(long r) {
         int bin = binOf(r);

@@ -142,20 +142,25 @@ public final class OrtArenaPredictor {
         return bytes;
     }
 
-    /** A kernel's workspaces: allocated in order during its compute, freed at its end. */
+    /**
+     * A kernel's workspaces: allocated in order during its compute, freed at its end (in reverse);
+     * the last one is taken and given back at once.
+     */
     private static void scratch(BfcArena arena, long[] sizes) {
-        if (sizes.length == 0) {
+        int last = sizes.length - 1;
+        if (last < 0) {
             return;
         }
-        if (sizes.length == 1) { // the usual case, without an array of chunk ids
-            arena.free(arena.alloc(sizes[0]));
+        if (last == 0) { // the usual case, without an array of chunk ids
+            arena.allocAndFree(sizes[0]);
             return;
         }
-        int[] chunks = new int[sizes.length];
-        for (int i = 0; i < sizes.length; i++) {
+        int[] chunks = new int[last];
+        for (int i = 0; i < last; i++) {
             chunks[i] = arena.alloc(sizes[i]);
         }
-        for (int i = chunks.length - 1; i >= 0; i--) {
+        arena.allocAndFree(sizes[last]);
+        for (int i = last - 1; i >= 0; i--) {
             arena.free(chunks[i]);
         }
     }
