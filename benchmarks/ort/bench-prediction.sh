@@ -7,7 +7,10 @@
 # options (1 fork, 3 x 1 s warm-up, 5 x 1 s measurement); e.g. `-p model=<case> -f 1 -i 10`.
 # Needs ../shared/models. BENCH_JAVA_OPTS goes to the launching JVM (e.g. -Djmh.ignoreLock=true
 # when another engineer's JMH holds /tmp/jmh.lock: read the ratios only then). MEMPLAN_CLASSES
-# replaces target/classes (a saved copy of another build, for before/after runs).
+# replaces target/classes (a saved copy of another build, for before/after runs). Each case
+# runs its paths back to back (memplanPlan, ortReplay, ortPrediction; narrow with
+# `-p path=memplanPlan,ortReplay`); benchmarks/ort/jmh/medians.py prints medians and ratios of a
+# `-rf json` result.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 m2="${HOME}/.m2/repository"

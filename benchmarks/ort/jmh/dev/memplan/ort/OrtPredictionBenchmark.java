@@ -40,6 +40,8 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class OrtPredictionBenchmark {
     static final String SYMBOLIC_BATCH = "symbolic_batch";
+    static final String MEMPLAN_PLAN = "memplanPlan";
+    static final String ORT_REPLAY = "ortReplay";
 
     @Param({"onnx-light/light_squeezenet.onnx",
             "onnx-light/light_densenet121.onnx",
@@ -53,6 +55,14 @@ public class OrtPredictionBenchmark {
             "ort-genai/tiny-random-gpt2-fp32_past.onnx:batch_size=4,seq_len=128,past_seq_len=896,total_seq_len=1024",
             "ort-genai/tiny-random-gpt2-fp32_past.onnx:batch_size=8,seq_len=512,past_seq_len=1536,total_seq_len=2048"})
     public String model;
+
+    /**
+     * What one request runs (see {@link #request}). A parameter rather than three benchmark
+     * methods so that JMH measures the paths of one case one after the other: on a shared machine
+     * whose load swings over minutes, only neighbouring measurements make a fair ratio.
+     */
+    @Param({MEMPLAN_PLAN, ORT_REPLAY, "ortPrediction"})
+    public String path;
 
     private Schedule schedule;
     private OrtArenaPredictor predictor;
@@ -96,21 +106,18 @@ public class OrtPredictionBenchmark {
         return builder.build();
     }
 
-    /** memplan's per-request path on a compiled schedule: sizes from the bindings, then allocate. */
+    /**
+     * One request on the compiled graph, by {@link #path}: {@code memplanPlan}, memplan's own
+     * per-request path (sizes from the bindings, then allocate); {@code ortReplay}, the replay
+     * behind an ORT prediction, never cached (what a request costs on a graph with symbols);
+     * {@code ortPrediction}, the prediction as a server gets it (cached for a static graph).
+     */
     @Benchmark
-    public PlanResult memplanPlan() {
-        return schedule.plan(bindings);
-    }
-
-    /** The ORT arena prediction for the same request on the compiled predictor (cached for a static graph). */
-    @Benchmark
-    public OrtArenaPrediction ortPrediction() {
-        return predictor.predict(bindings);
-    }
-
-    /** The replay behind a prediction, never cached: what a request costs on a graph with symbols. */
-    @Benchmark
-    public OrtArenaPrediction ortReplay() {
-        return predictor.replay(bindings);
+    public Object request() {
+        return switch (path) {
+            case MEMPLAN_PLAN -> schedule.plan(bindings);
+            case ORT_REPLAY -> predictor.replay(bindings);
+            default -> predictor.predict(bindings);
+        };
     }
 }
