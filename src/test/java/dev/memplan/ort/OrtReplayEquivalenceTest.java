@@ -135,7 +135,7 @@ class OrtReplayEquivalenceTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("generatedGraphs")
     void predictionEqualsTheReferenceReplayOnGeneratedGraphs(String name, Graph graph, Map<String, Long> bindings) {
-        assertTrue(!graph.symbols().isEmpty(), name + " has no symbols: its prediction would not be a per-request replay");
+        assertTrue(!graph.symbols().isEmpty(), name + " has no symbols: it would not test a per-request replay");
         assertSamePrediction(name, graph, NodeAttributes.none(), bindings);
     }
 

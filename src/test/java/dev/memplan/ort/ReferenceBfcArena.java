@@ -7,12 +7,14 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Test oracle: the first, straightforward model of ONNX Runtime's BFC arena at its default settings ({@code bfc_arena.cc}): requests rounded up to
- * 256 B; the smallest free chunk that fits wins (ties by address, which is what walking the
- * power-of-two bins gives); a chunk is split only if it is at least twice the request or the rest is
- * at least 128 MiB, else handed out whole and counted whole; when nothing fits a new region is
- * added, 1 MiB first, doubled until the request fits, and doubled again for the next one. Regions
- * never merge; a freed chunk coalesces with free neighbours of its own region.
+ * Test oracle: the first, straightforward model of ONNX Runtime's BFC arena (ordered maps of boxed
+ * chunks), which {@link BfcArena} must match address for address. Default settings
+ * ({@code bfc_arena.cc}): requests rounded up to 256 B; the smallest free chunk that fits wins (ties by
+ * address, which is what walking the power-of-two bins gives); a chunk is split only if it is at
+ * least twice the request or the rest is at least 128 MiB, else handed out whole and counted
+ * whole; when nothing fits a new region is added, 1 MiB first, doubled until the request fits, and
+ * doubled again for the next one. Regions never merge; a freed chunk coalesces with free
+ * neighbours of its own region.
  */
 final class ReferenceBfcArena {
     static final long ALIGNMENT = 256;

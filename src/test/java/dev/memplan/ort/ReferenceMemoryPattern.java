@@ -2,12 +2,14 @@
 package dev.memplan.ort;
 
 /**
- * Test oracle: the first, straightforward model of ONNX Runtime's memory pattern ({@code MemPatternPlanner::TraceAllocation}, non-training build):
- * the first run's planned allocations are traced, and from the second run one block of the
- * pattern's size holds them all. Each traced tensor takes the best-fitting gap between live blocks,
- * or the gap between the highest live block and the block's current end, else goes right above the
- * highest live block. A deterministic offset planner, not a packing optimum: on MiniLM 4 x 512 it
- * ends 13% above the tensor-by-tensor peak (docs/ort-runtime.md, section 2).
+ * Test oracle: the first, straightforward model of ONNX Runtime's memory pattern (a scan of every
+ * live block, as ORT's own code does), which {@link MemoryPattern} must match offset for offset.
+ * {@code MemPatternPlanner::TraceAllocation}, non-training build: the first run's planned
+ * allocations are traced, and from the second run one block of the pattern's size holds them all.
+ * Each traced tensor takes the best-fitting gap between live blocks, or the gap between the
+ * highest live block and the block's current end, else goes right above the highest live block. A
+ * deterministic offset planner, not a packing optimum: on MiniLM 4 x 512 it ends 13% above the
+ * tensor-by-tensor peak (docs/ort-runtime.md, section 2).
  */
 final class ReferenceMemoryPattern {
     // Live blocks sorted by (offset, size, value), in parallel arrays: the gap scan is the replay's
