@@ -37,7 +37,7 @@ final class ReplaySequence {
     final int[] slotValue;
     /** Per buffer slot: its size class. */
     final int[] slotClass;
-    /** Per size class: the value evaluated for it (its first use, so an unknown size names the same value as before). */
+    /** Per size class: the value evaluated for it, its first use (so an unknown size names the value it always did). */
     final int[] classValue;
     /** Per size class: its bytes when the same on every request, else {@link #DYNAMIC}. */
     final long[] classBytes;
