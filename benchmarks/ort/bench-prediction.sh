@@ -4,7 +4,8 @@
 # per-request plan of the same graph on the Java engine (issue 19's target: at most 2x).
 # Compiles benchmarks/ort/jmh against this worktree's target/classes (run `mvn -o -q compile`
 # first) with JMH 1.37 from ~/.m2, and runs it. Arguments go to JMH and replace the default run
-# options (1 fork, 3 x 1 s warm-up, 5 x 1 s measurement); e.g. `-p model=<case> -f 1 -i 10`.
+# options (1 fork, 5 x 1 s warm-up, 10 x 0.5 s measurement: under load the JIT needs the longer
+# warm-up, or a few-microsecond path is measured half compiled); e.g. `-p model=<case> -f 1 -i 10`.
 # Needs ../shared/models. BENCH_JAVA_OPTS goes to the launching JVM (e.g. -Djmh.ignoreLock=true
 # when another engineer's JMH holds /tmp/jmh.lock: read the ratios only then). MEMPLAN_CLASSES
 # replaces target/classes (a saved copy of another build, for before/after runs). Each case
@@ -25,7 +26,7 @@ javac -d "$out/classes" -cp "$cp" \
   benchmarks/ort/jmh/dev/memplan/ort/OrtPredictionBenchmark.java
 # the benchmark sits in dev.memplan.ort (on the class path, so it reaches the package's internals)
 if [ $# -eq 0 ]; then
-  set -- -f 1 -wi 3 -w 1 -i 5 -r 1
+  set -- -f 1 -wi 5 -w 1 -i 10 -r 500ms
 fi
 # shellcheck disable=SC2086
 java ${BENCH_JAVA_OPTS:-} -cp "$out/classes:$cp" -Dmemplan.models="$root/../shared/models" org.openjdk.jmh.Main \
