@@ -23,18 +23,20 @@ final class BfcArena {
     private static final long REGION_GAP = 1L << 40; // regions are never adjacent
     private static final int BINS = 64;
     private static final int NONE = -1;
+    /** Small: a request's replay makes a new arena, and most graphs keep few chunks. */
+    private static final int INITIAL_CHUNKS = 8;
 
     // Per chunk id.
-    private long[] address = new long[32];
-    private long[] size = new long[32];
-    private long[] requested = new long[32];
-    private boolean[] inUse = new boolean[32];
+    private long[] address = new long[INITIAL_CHUNKS];
+    private long[] size = new long[INITIAL_CHUNKS];
+    private long[] requested = new long[INITIAL_CHUNKS];
+    private boolean[] inUse = new boolean[INITIAL_CHUNKS];
     /** The neighbouring chunk of the same region below / above, or {@link #NONE}. */
-    private int[] prev = new int[32];
-    private int[] next = new int[32];
+    private int[] prev = new int[INITIAL_CHUNKS];
+    private int[] next = new int[INITIAL_CHUNKS];
     private int chunks;
     /** Ids of chunks merged away, reused before new ids. */
-    private int[] spare = new int[8];
+    private int[] spare = new int[4];
     private int spares;
 
     /** Per bin: free chunk ids sorted by (size, address); bin i holds sizes in [256 << i, 256 << (i + 1)). */
@@ -254,7 +256,7 @@ final class BfcArena {
         int n = binCount[bin];
         int[] ids = bins[bin];
         if (ids == null) {
-            ids = bins[bin] = new int[8];
+            ids = bins[bin] = new int[4];
         } else if (n == ids.length) {
             ids = bins[bin] = Arrays.copyOf(ids, 2 * n);
         }

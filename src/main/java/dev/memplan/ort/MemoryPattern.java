@@ -33,9 +33,9 @@ final class MemoryPattern {
 
     // Gaps of positive size between consecutive live blocks (the first from offset 0), sorted by
     // (size, start); a gap is named by the block right above it.
-    private long[] gapSize = new long[32];
-    private long[] gapStart = new long[32];
-    private int[] gapBlock = new int[32];
+    private long[] gapSize = new long[8];
+    private long[] gapStart = new long[8];
+    private int[] gapBlock = new int[8];
     private int gaps;
 
     private long size;
