@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.ort;
 
-import java.util.Comparator;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.TreeSet;
+import java.util.Arrays;
 
 /**
  * ONNX Runtime's BFC arena at its default settings ({@code bfc_arena.cc}): requests rounded up to
@@ -13,36 +10,44 @@ import java.util.TreeSet;
  * at least 128 MiB, else handed out whole and counted whole; when nothing fits a new region is
  * added, 1 MiB first, doubled until the request fits, and doubled again for the next one. Regions
  * never merge; a freed chunk coalesces with free neighbours of its own region.
+ *
+ * <p>Laid out for the per-request replay: chunks live in flat arrays indexed by a chunk id (ids of
+ * merged chunks are reused), linked to their neighbours of the same region; free chunks sit in
+ * power-of-two bins from 256 B, as in ORT, each bin an array sorted by size then address, with a
+ * bit mask of the non-empty bins. Nothing is boxed and nothing is allocated per request beyond the
+ * arrays' growth.
  */
 final class BfcArena {
     static final long ALIGNMENT = 256;
     private static final long MAX_DEAD_BYTES_PER_CHUNK = 128L << 20;
     private static final long REGION_GAP = 1L << 40; // regions are never adjacent
+    private static final int BINS = 64;
+    private static final int NONE = -1;
+    /** Small: a request's replay makes a new arena, and most graphs keep few chunks. */
+    private static final int INITIAL_CHUNKS = 8;
 
-    /** A chunk of a region. */
-    private static final class Chunk {
-        final long address;
-        long size;
-        boolean inUse;
-        final long region;
-        long requested;
+    // Per chunk id.
+    private long[] address = new long[INITIAL_CHUNKS];
+    private long[] size = new long[INITIAL_CHUNKS];
+    private long[] requested = new long[INITIAL_CHUNKS];
+    private boolean[] inUse = new boolean[INITIAL_CHUNKS];
+    /** The neighbouring chunk of the same region below / above, or {@link #NONE}. */
+    private int[] prev = new int[INITIAL_CHUNKS];
+    private int[] next = new int[INITIAL_CHUNKS];
+    private int chunks;
+    /** Ids of chunks merged away, reused before new ids. */
+    private int[] spare = new int[4];
+    private int spares;
 
-        Chunk(long address, long size, long region) {
-            this.address = address;
-            this.size = size;
-            this.region = region;
-        }
-    }
+    /** Per bin: free chunk ids sorted by (size, address); bin i holds sizes in [256 << i, 256 << (i + 1)). */
+    private final int[][] bins = new int[BINS][];
+    private final int[] binCount = new int[BINS];
+    /** Bit i set when bin i holds a free chunk. */
+    private long nonEmptyBins;
 
-    /** Every chunk by address. */
-    private final TreeMap<Long, Chunk> chunks = new TreeMap<>();
-    /** Free chunks by size, then address: the first that fits is ORT's choice. */
-    private final TreeSet<Chunk> free = new TreeSet<>(
-            Comparator.<Chunk>comparingLong(c -> c.size).thenComparingLong(c -> c.address));
-    private final Chunk probe = new Chunk(-1, 0, -1);
     private long nextRegionAddress;
     private long regionBytes = 1L << 20;
-    private long inUse;
+    private long inUseBytes;
     private long requestedInUse;
     private long maxInUse;
     private long requestedAtMax;
@@ -55,40 +60,80 @@ final class BfcArena {
     /**
      * Allocates {@code bytes}.
      *
-     * @return the chunk's address, or -1 for a zero-byte request (ORT hands out no memory for it)
+     * @return the chunk's id, for {@link #free} and {@link #address}, or -1 for a zero-byte request
+     *         (ORT hands out no memory for it)
      */
-    long alloc(long bytes) {
+    int alloc(long bytes) {
         if (bytes == 0) {
-            return -1;
+            return NONE;
         }
         long r = align(bytes);
-        Chunk chunk = bestFit(r);
-        if (chunk == null) {
+        int chunk = bestFit(r);
+        if (chunk == NONE) {
             extend(r);
             chunk = bestFit(r);
         }
-        free.remove(chunk);
-        if (chunk.size >= 2 * r || chunk.size - r >= MAX_DEAD_BYTES_PER_CHUNK) {
-            Chunk rest = new Chunk(chunk.address + r, chunk.size - r, chunk.region);
-            chunks.put(rest.address, rest);
-            free.add(rest);
-            chunk.size = r;
+        removeFree(chunk);
+        long chunkSize = size[chunk];
+        if (chunkSize >= 2 * r || chunkSize - r >= MAX_DEAD_BYTES_PER_CHUNK) {
+            int rest = newChunk(address[chunk] + r, chunkSize - r);
+            int after = next[chunk];
+            prev[rest] = chunk;
+            next[rest] = after;
+            if (after != NONE) {
+                prev[after] = rest;
+            }
+            next[chunk] = rest;
+            size[chunk] = r;
+            addFree(rest);
         }
-        chunk.inUse = true;
-        chunk.requested = r;
-        inUse += chunk.size;
+        inUse[chunk] = true;
+        requested[chunk] = r;
+        inUseBytes += size[chunk];
         requestedInUse += r;
-        if (inUse > maxInUse) {
-            maxInUse = inUse;
+        if (inUseBytes > maxInUse) {
+            maxInUse = inUseBytes;
             requestedAtMax = requestedInUse;
         }
-        return chunk.address;
+        return chunk;
     }
 
-    /** The smallest free chunk of at least {@code r} bytes, the lowest address among equals. */
-    private Chunk bestFit(long r) {
-        probe.size = r;
-        return free.ceiling(probe); // probe's address -1 sorts before every chunk of that size
+    /**
+     * What {@code free(alloc(bytes))} does, without moving a chunk: a kernel's workspace, taken and
+     * given back before anything else happens. Free chunks never neighbour each other in a region,
+     * so the chunk taken merges back into exactly the free chunk it came from; what stays is the
+     * peak it reached and the region added when nothing fit.
+     */
+    void allocAndFree(long bytes) {
+        if (bytes == 0) {
+            return;
+        }
+        long r = align(bytes);
+        int chunk = bestFit(r);
+        if (chunk == NONE) {
+            extend(r);
+            chunk = bestFit(r);
+        }
+        long chunkSize = size[chunk];
+        long taken = chunkSize >= 2 * r || chunkSize - r >= MAX_DEAD_BYTES_PER_CHUNK ? r : chunkSize;
+        if (inUseBytes + taken > maxInUse) {
+            maxInUse = inUseBytes + taken;
+            requestedAtMax = requestedInUse + r;
+        }
+    }
+
+    /** The smallest free chunk of at least {@code r} bytes, the lowest address among equals; or NONE. */
+    private int bestFit(long r) {
+        int bin = binOf(r);
+        if ((nonEmptyBins & (1L << bin)) != 0) {
+            // chunks of r's own bin may be smaller than r: the first one that fits
+            int at = lowerBound(bin, r, Long.MIN_VALUE);
+            if (at < binCount[bin]) {
+                return bins[bin][at];
+            }
+        }
+        long above = bin == BINS - 1 ? 0 : nonEmptyBins & (-1L << (bin + 1));
+        return above == 0 ? NONE : bins[Long.numberOfTrailingZeros(above)][0]; // every chunk there fits
     }
 
     private void extend(long r) {
@@ -97,45 +142,54 @@ final class BfcArena {
             regionBytes *= 2;
             grew = true;
         }
-        long size = regionBytes;
+        long regionSize = regionBytes;
         if (!grew) {
             regionBytes *= 2;
         }
-        Chunk region = new Chunk(nextRegionAddress, size, nextRegionAddress);
-        chunks.put(region.address, region);
-        free.add(region);
-        nextRegionAddress += size + REGION_GAP;
-        reserved += size;
+        int region = newChunk(nextRegionAddress, regionSize);
+        prev[region] = NONE;
+        next[region] = NONE;
+        addFree(region);
+        nextRegionAddress += regionSize + REGION_GAP;
+        reserved += regionSize;
     }
 
-    /** Frees the chunk at {@code address}; -1 (a zero-byte request) is ignored. */
-    void free(long address) {
-        if (address < 0) {
+    /**
+     * Frees a chunk {@link #alloc} returned; -1 (a zero-byte request) is ignored.
+     *
+     * @throws IllegalStateException when the chunk is not in use (a replay bug, never a user's)
+     */
+    void free(long chunk) {
+        if (chunk == NONE) {
             return;
         }
-        Chunk c = chunks.get(address);
-        if (c == null || !c.inUse) {
-            throw new IllegalStateException("the arena replay freed " + address + ", which is not in use");
+        if (chunk < 0 || chunk >= chunks || !inUse[(int) chunk]) {
+            throw new IllegalStateException("the arena replay freed chunk " + chunk + ", which is not in use");
         }
-        c.inUse = false;
-        inUse -= c.size;
-        requestedInUse -= c.requested;
-        Map.Entry<Long, Chunk> next = chunks.higherEntry(address);
-        if (next != null && !next.getValue().inUse && next.getValue().region == c.region) {
-            free.remove(next.getValue());
-            chunks.remove(next.getKey());
-            c.size += next.getValue().size;
+        int id = (int) chunk;
+        inUse[id] = false;
+        inUseBytes -= size[id];
+        requestedInUse -= requested[id];
+        int c = id;
+        int after = next[c];
+        if (after != NONE && !inUse[after]) { // neighbours are always of the same region
+            removeFree(after);
+            size[c] += size[after];
+            unlink(after);
         }
-        Map.Entry<Long, Chunk> previous = chunks.lowerEntry(address);
-        if (previous != null && !previous.getValue().inUse && previous.getValue().region == c.region) {
-            Chunk p = previous.getValue();
-            free.remove(p);
-            p.size += c.size;
-            chunks.remove(address);
-            free.add(p);
-        } else {
-            free.add(c);
+        int before = prev[c];
+        if (before != NONE && !inUse[before]) {
+            removeFree(before);
+            size[before] += size[c];
+            unlink(c);
+            c = before;
         }
+        addFree(c);
+    }
+
+    /** {@return the address of chunk {@code id} while it is in use} */
+    long address(int id) {
+        return address[id];
     }
 
     /** {@return the most bytes in use at once: ORT's {@code MaxInUse}} */
@@ -151,5 +205,97 @@ final class BfcArena {
     /** {@return the bytes of all regions: ORT's {@code TotalAllocated}} */
     long reserved() {
         return reserved;
+    }
+
+    private int newChunk(long at, long bytes) {
+        int id;
+        if (spares > 0) {
+            id = spare[--spares];
+        } else {
+            if (chunks == address.length) {
+                int n = 2 * chunks;
+                address = Arrays.copyOf(address, n);
+                size = Arrays.copyOf(size, n);
+                requested = Arrays.copyOf(requested, n);
+                inUse = Arrays.copyOf(inUse, n);
+                prev = Arrays.copyOf(prev, n);
+                next = Arrays.copyOf(next, n);
+            }
+            id = chunks++;
+        }
+        address[id] = at;
+        size[id] = bytes;
+        inUse[id] = false;
+        requested[id] = 0;
+        return id;
+    }
+
+    /** Takes chunk {@code c} out of its region's list and keeps its id for reuse. */
+    private void unlink(int c) {
+        int before = prev[c];
+        int after = next[c];
+        if (before != NONE) {
+            next[before] = after;
+        }
+        if (after != NONE) {
+            prev[after] = before;
+        }
+        if (spares == spare.length) {
+            spare = Arrays.copyOf(spare, 2 * spares);
+        }
+        spare[spares++] = c;
+    }
+
+    private static int binOf(long bytes) {
+        int bin = 63 - Long.numberOfLeadingZeros(bytes / ALIGNMENT);
+        return Math.min(bin, BINS - 1);
+    }
+
+    private void addFree(int c) {
+        int bin = binOf(size[c]);
+        int n = binCount[bin];
+        int[] ids = bins[bin];
+        if (ids == null) {
+            ids = bins[bin] = new int[4];
+        } else if (n == ids.length) {
+            ids = bins[bin] = Arrays.copyOf(ids, 2 * n);
+        }
+        int at = lowerBound(bin, size[c], address[c]);
+        System.arraycopy(ids, at, ids, at + 1, n - at);
+        ids[at] = c;
+        binCount[bin] = n + 1;
+        nonEmptyBins |= 1L << bin;
+    }
+
+    private void removeFree(int c) {
+        int bin = binOf(size[c]);
+        int n = binCount[bin];
+        int[] ids = bins[bin];
+        int at = lowerBound(bin, size[c], address[c]);
+        if (at >= n || ids[at] != c) {
+            throw new IllegalStateException("the arena replay lost free chunk " + c);
+        }
+        System.arraycopy(ids, at + 1, ids, at, n - at - 1);
+        binCount[bin] = n - 1;
+        if (n == 1) {
+            nonEmptyBins &= ~(1L << bin);
+        }
+    }
+
+    /** The first position in {@code bin} whose chunk sorts at or after (bytes, at). */
+    private int lowerBound(int bin, long bytes, long at) {
+        int[] ids = bins[bin];
+        int lo = 0;
+        int hi = binCount[bin];
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = ids[mid];
+            if (size[c] < bytes || (size[c] == bytes && address[c] < at)) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 }

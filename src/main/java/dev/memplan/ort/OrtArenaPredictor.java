@@ -14,14 +14,17 @@ import java.util.TreeSet;
  * Predicts ONNX Runtime 1.30's CPU arena figure for a graph ORT runs as given (optimization level
  * none, or a graph ORT saved after optimizing), by replaying what {@code ort-arena.py} makes ORT do:
  * two runs of the request, memory pattern on, default arena, one intra-op thread, the first run's
- * outputs held. Order, aliasing and freelist decisions are made once here; {@link #predict} replays
- * one request's sizes through the arena.
+ * outputs held. Order, aliasing and freelist decisions are made once here, with everything else that
+ * does not depend on a request ({@link ReplaySequence}); {@link #predict} replays one request's
+ * sizes through the arena.
  */
 public final class OrtArenaPredictor {
     private final Graph graph;
     private final OrtReusePlan plan;
-    private final int[] order;
     private final KernelWorkspaces.Rule[] workspaces;
+    /** The two runs' events and the sizes fixed for every request, decided once. */
+    private final ReplaySequence sequence;
+    private final int workspaceEvents;
     private final Set<String> unmodelledOps;
     /** The one answer of a graph without symbols, replayed once at compile time; else null. */
     private final OrtArenaPrediction staticPrediction;
@@ -30,8 +33,10 @@ public final class OrtArenaPredictor {
                               Set<String> unmodelledOps) {
         this.graph = graph;
         this.plan = plan;
-        this.order = plan.order();
         this.workspaces = workspaces;
+        this.sequence = ReplaySequence.of(graph, plan, workspaces);
+        this.workspaceEvents = (int) java.util.Arrays.stream(sequence.run1)
+                .filter(e -> ReplaySequence.kind(e) == ReplaySequence.WORKSPACE).count();
         this.unmodelledOps = Collections.unmodifiableSortedSet(new TreeSet<>(unmodelledOps));
         this.staticPrediction = graph.symbols().isEmpty() ? replay(Map.of()) : null;
     }
@@ -97,49 +102,91 @@ public final class OrtArenaPredictor {
     /** Replays two runs of one request through the arena (what {@link #predict} caches for a static graph). */
     OrtArenaPrediction replay(Map<String, Long> bindings) {
         BoundShapes shapes = new BoundShapes(graph, Map.copyOf(bindings));
+        long[] classBytes = sequence.classBytes.clone(); // fixed sizes filled in, the others on first use
+        long[] slotBytes = new long[sequence.buffers()];
+        int[] chunk = new int[sequence.buffers()];
+        long[][] taken = new long[workspaceEvents][];
         BfcArena arena = new BfcArena();
-        MemoryPattern pattern = new MemoryPattern(graph.valueCount());
-        long[] address = new long[graph.valueCount()];
+        MemoryPattern pattern = new MemoryPattern(sequence.buffers());
         long outputsHeld = 0;
-        for (int k : order) { // run 1: tensor by tensor, traced into the pattern
-            for (int o : plan.allocatesAt(k)) {
-                long bytes = shapes.bytes(o);
-                address[o] = arena.alloc(bytes);
-                if (plan.isGraphOutput(o)) {
+        int workspace = 0;
+        for (int event : sequence.run1) { // run 1: tensor by tensor, traced into the pattern
+            int operand = ReplaySequence.operand(event);
+            switch (ReplaySequence.kind(event)) {
+                case ReplaySequence.ALLOC_OUTPUT -> {
+                    long bytes = bytes(shapes, classBytes, operand);
+                    slotBytes[operand] = bytes;
+                    chunk[operand] = arena.alloc(bytes);
                     outputsHeld += BfcArena.align(bytes);
-                } else if (bytes > 0) {
-                    pattern.allocate(o, BfcArena.align(bytes));
                 }
-            }
-            scratch(arena, workspaces[k].bytes(shapes));
-            for (int b : plan.freesAfter(k)) {
-                arena.free(address[b]);
-                pattern.free(b);
+                case ReplaySequence.ALLOC_TRACED -> {
+                    long bytes = bytes(shapes, classBytes, operand);
+                    chunk[operand] = arena.alloc(bytes);
+                    if (bytes > 0) {
+                        pattern.allocate(operand, BfcArena.align(bytes));
+                    }
+                }
+                case ReplaySequence.WORKSPACE -> {
+                    long[] sizes = sequence.fixedWorkspaces[operand];
+                    if (sizes == null) {
+                        sizes = workspaces[operand].bytes(shapes);
+                    }
+                    taken[workspace++] = sizes;
+                    scratch(arena, sizes);
+                }
+                default -> {
+                    arena.free(chunk[operand]);
+                    pattern.free(operand);
+                }
             }
         }
         long firstRunPeak = arena.maxInUse();
-        long block = pattern.size() > 0 ? arena.alloc(pattern.size()) : -1;
-        for (int k : order) { // run 2: the block, the outputs beside it, run 1's outputs still held
-            for (int o : plan.allocatesAt(k)) {
-                if (plan.isGraphOutput(o)) {
-                    arena.alloc(shapes.bytes(o));
-                }
+        int block = pattern.size() > 0 ? arena.alloc(pattern.size()) : -1;
+        workspace = 0;
+        for (int event : sequence.run2) { // run 2: the block, the outputs beside it, run 1's outputs still held
+            int operand = ReplaySequence.operand(event);
+            if (ReplaySequence.kind(event) == ReplaySequence.ALLOC_OUTPUT) {
+                arena.alloc(slotBytes[operand]);
+            } else {
+                scratch(arena, taken[workspace++]);
             }
-            scratch(arena, workspaces[k].bytes(shapes));
         }
         arena.free(block);
         return new OrtArenaPrediction(arena.maxInUse(), firstRunPeak, pattern.size(), outputsHeld,
                 arena.maxInUse() - arena.requestedAtMax(), arena.reserved(), unmodelledOps);
     }
 
-    /** A kernel's workspaces: allocated in order during its compute, freed at its end. */
-    private static void scratch(BfcArena arena, long[] sizes) {
-        long[] taken = new long[sizes.length];
-        for (int i = 0; i < sizes.length; i++) {
-            taken[i] = arena.alloc(sizes[i]);
+    /** The bytes of buffer {@code slot}: its size class, evaluated once per request on first use. */
+    private long bytes(BoundShapes shapes, long[] classBytes, int slot) {
+        int c = sequence.slotClass[slot];
+        long bytes = classBytes[c];
+        if (bytes == ReplaySequence.DYNAMIC) {
+            bytes = shapes.bytes(sequence.classValue[c]);
+            classBytes[c] = bytes;
         }
-        for (int i = taken.length - 1; i >= 0; i--) {
-            arena.free(taken[i]);
+        return bytes;
+    }
+
+    /**
+     * A kernel's workspaces: allocated in order during its compute, freed at its end (in reverse);
+     * the last one is taken and given back at once.
+     */
+    private static void scratch(BfcArena arena, long[] sizes) {
+        int last = sizes.length - 1;
+        if (last < 0) {
+            return;
+        }
+        if (last == 0) { // the usual case, without an array of chunk ids
+            arena.allocAndFree(sizes[0]);
+            return;
+        }
+        int[] chunks = new int[last];
+        for (int i = 0; i < last; i++) {
+            chunks[i] = arena.alloc(sizes[i]);
+        }
+        arena.allocAndFree(sizes[last]);
+        for (int i = last - 1; i >= 0; i--) {
+            arena.free(chunks[i]);
         }
     }
 
