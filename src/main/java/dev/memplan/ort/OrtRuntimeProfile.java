@@ -82,7 +82,8 @@ public final class OrtRuntimeProfile {
                         + cf.nodeName() + " is a " + cf.opType() + "); use the memplan runtime for this model");
             }
             return new OrtRuntimeProfile(runtime, graph,
-                    OrtArenaPredictor.ofSaved(graph.graph(), proto));
+                    OrtArenaPredictor.ofSaved(graph.graph(), proto,
+                            runtime.ortOptimization() != ExecutionRuntime.OrtOptimization.NONE));
         } catch (IOException e) {
             throw new MemplanException("cannot read the graph ONNX Runtime saved for the model: " + e.getMessage()
                     + "; check the free space of the temporary directory (java.io.tmpdir)", e);

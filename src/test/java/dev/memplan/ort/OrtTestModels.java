@@ -45,7 +45,8 @@ public final class OrtTestModels {
         byte[] bytes = Files.readAllBytes(saved);
         ImportedGraph graph = OnnxImporter.importModel(OnnxModel.read("saved", bytes),
                 ImportOptions.defaults().withFoldConstants(false).withNchwcBlockSize(blockSize()));
-        OrtArenaPredictor predictor = OrtArenaPredictor.ofSaved(graph.graph(), ModelProto.parseFrom(bytes));
+        OrtArenaPredictor predictor = OrtArenaPredictor.ofSaved(graph.graph(), ModelProto.parseFrom(bytes),
+                level != OrtOptimization.NONE);
         return predictor.predict(graph.completeBindings(bindings)).activationBytes();
     }
 
