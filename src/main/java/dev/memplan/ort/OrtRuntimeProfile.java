@@ -122,8 +122,11 @@ public final class OrtRuntimeProfile {
     /**
      * ORT's NCHWc channel block on this machine, as MLAS chooses it on x86: 16 with AVX-512F, else
      * 8. Elsewhere the importer's default (a saved graph has NCHWc ops only where MLAS has kernels).
+     * Public for the tests that import graphs ORT saved on this machine; the package is not exported.
+     *
+     * @return the block, in floats
      */
-    private static int nchwcBlockSize() {
+    public static int nchwcBlockSize() {
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
         if (!arch.equals("amd64") && !arch.equals("x86_64")) {
             return ImportOptions.DEFAULT_NCHWC_BLOCK;

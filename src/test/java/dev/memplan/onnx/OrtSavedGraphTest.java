@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
-import dev.memplan.server.OnnxPlanner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +8,8 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtSession;
 import dev.memplan.PlanOptions;
 import dev.memplan.Value;
+import dev.memplan.ort.OrtRuntimeProfile;
+import dev.memplan.server.OnnxPlanner;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import java.nio.file.Path;
@@ -62,20 +63,13 @@ class OrtSavedGraphTest {
         return saved;
     }
 
-    /** ORT's NCHWc block on this machine: 16 where the CPU has AVX-512F, else 8 (x86). */
-    static int machineBlockSize() throws Exception {
-        Path cpuinfo = Path.of("/proc/cpuinfo");
-        return java.nio.file.Files.isReadable(cpuinfo) && java.nio.file.Files.readString(cpuinfo).contains(" avx512f")
-                ? 16 : 8;
-    }
-
     @ParameterizedTest(name = "{0} at {1}")
     @MethodSource("cases")
     void savedGraphsPlanWithOrtSizes(String model, String level) throws Exception {
         SharedModels.requirePresent();
         Path saved = save(model, level);
         String label = model + " at " + level;
-        ImportOptions options = ImportOptions.defaults().withNchwcBlockSize(machineBlockSize());
+        ImportOptions options = ImportOptions.defaults().withNchwcBlockSize(OrtRuntimeProfile.nchwcBlockSize());
         // as saved: ORT's value_info agrees with what memplan infers
         ImportedGraph asSaved = OnnxImporter.importModel(OnnxModel.read(saved), options);
         assertEquals(List.of(), asSaved.inferenceFailures(), label);

@@ -4,9 +4,8 @@ package dev.memplan.ort;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ai.onnxruntime.OrtEnvironment;
-import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtSession;
+import dev.memplan.ExecutionRuntime.OrtOptimization;
+import dev.memplan.MemplanException;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.OnnxImporter;
@@ -138,14 +137,9 @@ class OrtArenaLevelAllTest {
         Path p = SAVED.get(model);
         if (p == null) {
             p = dir.resolve(model.replace('/', '_') + ".all.onnx");
-            try (OrtSession.SessionOptions o = new OrtSession.SessionOptions()) {
-                o.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
-                o.setIntraOpNumThreads(1);
-                o.setOptimizedModelFilePath(p.toString());
-                try (OrtSession s = OrtEnvironment.getEnvironment().createSession(SharedModels.path(model).toString(), o)) {
-                    // saved when the session is made
-                }
-            } catch (OrtException | LinkageError e) {
+            try {
+                OrtOptimizedGraph.save(SharedModels.path(model), OrtOptimization.ALL, p);
+            } catch (MemplanException | LinkageError e) {
                 Assumptions.abort("skipped: ONNX Runtime Java could not save " + model + "'s level-all graph here ("
                         + e.getMessage() + ")");
             }
@@ -162,7 +156,7 @@ class OrtArenaLevelAllTest {
     static Predicted predict(String model, String dims) throws Exception {
         Path file = saved(model);
         ImportedGraph imported = OnnxImporter.importModel(OnnxModel.read(file),
-                ImportOptions.defaults().withNchwcBlockSize(nchwcBlock()));
+                ImportOptions.defaults().withNchwcBlockSize(OrtRuntimeProfile.nchwcBlockSize()));
         ModelProto proto = ModelProto.parseFrom(Files.readAllBytes(file));
         Map<String, Long> bindings = new HashMap<>(imported.completeBindings(Arrays.stream(dims.split(","))
                 .filter(d -> !d.isEmpty()).map(d -> d.split("="))
@@ -172,11 +166,6 @@ class OrtArenaLevelAllTest {
         }
         OrtArenaPredictor predictor = OrtArenaPredictor.ofSaved(imported.forBindings(bindings).graph(), proto, true);
         return new Predicted(predictor.predict(bindings), predictor, Map.copyOf(bindings));
-    }
-
-    /** ORT's NCHWc block on x86: 16 floats where the CPU has AVX-512F, else 8. */
-    static int nchwcBlock() throws IOException {
-        return thisMachine().get("vector").contains("avx512f") ? 16 : 8;
     }
 
     @ParameterizedTest(name = "{0} {1}")

@@ -44,16 +44,10 @@ public final class OrtTestModels {
         }
         byte[] bytes = Files.readAllBytes(saved);
         ImportedGraph graph = OnnxImporter.importModel(OnnxModel.read("saved", bytes),
-                ImportOptions.defaults().withFoldConstants(false).withNchwcBlockSize(blockSize()));
+                ImportOptions.defaults().withFoldConstants(false).withNchwcBlockSize(OrtRuntimeProfile.nchwcBlockSize()));
         OrtArenaPredictor predictor = OrtArenaPredictor.ofSaved(graph.graph(), ModelProto.parseFrom(bytes),
                 level != OrtOptimization.NONE);
         return predictor.predict(graph.completeBindings(bindings)).activationBytes();
-    }
-
-    /** ORT's NCHWc block on this machine (x86: 16 with AVX-512F, else 8). */
-    private static int blockSize() throws Exception {
-        Path cpuinfo = Path.of("/proc/cpuinfo");
-        return Files.isReadable(cpuinfo) && Files.readString(cpuinfo).contains(" avx512f") ? 16 : 8;
     }
 
     /**
