@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
-import dev.memplan.server.OnnxPlanner;
 import static dev.memplan.onnx.OnnxWriter.BOOL;
 import static dev.memplan.onnx.OnnxWriter.FLOAT;
 import static dev.memplan.onnx.OnnxWriter.INT64;
@@ -19,9 +18,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
-import dev.memplan.validate.PlanValidator;
-import dev.memplan.PlanOptions;
-import dev.memplan.Value;
 import dev.memplan.onnx.proto.OnnxProto.AttributeProto;
 import dev.memplan.onnx.proto.OnnxProto.TensorProto;
 import java.nio.ByteBuffer;
@@ -29,10 +25,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
@@ -203,18 +196,6 @@ class OpCoverageTest {
     void sizesEqualOnnxRuntime(String name, long opset, Supplier<OnnxWriter> writer, @TempDir Path dir) throws Exception {
         Path file = dir.resolve("case.onnx");
         Files.write(file, writer.get().bytes(opset));
-        OnnxModel model = OnnxModel.read(file);
-        ImportedGraph imp = OnnxImporter.importModel(model, ImportOptions.defaults());
-        Map<String, Long> bindings = Map.of("n", 2L);
-        assertEquals(Map.of(), imp.freshSymbols(), name + ": every dim inferred");
-        Set<String> compared = new LinkedHashSet<>();
-        List<String> mismatches = OrtComparisonTest.compareWithOrt(file, model, imp, bindings, n -> 1.0, compared);
-        assertEquals(List.of(), mismatches, name);
-        for (Value v : imp.graph().values()) {
-            if (v.producer() >= 0) {
-                assertTrue(compared.contains(v.name()), name + ": ORT did not report " + v.name());
-            }
-        }
-        PlanValidator.validate(OnnxPlanner.plan(imp, bindings, PlanOptions.defaults()).plan());
+        OrtComparisonTest.assertSizesEqualOrt(name, file);
     }
 }

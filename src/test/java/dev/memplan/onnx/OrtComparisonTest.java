@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.Graph;
+import dev.memplan.PlanOptions;
 import dev.memplan.TensorSizes;
 import dev.memplan.Value;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
+import dev.memplan.server.OnnxPlanner;
 import dev.memplan.testing.SharedModels;
+import dev.memplan.validate.PlanValidator;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -58,6 +61,28 @@ class OrtComparisonTest {
         }
         assertEquals(List.of(), unchecked, model + ": activations ORT's profile did not cover");
         assertTrue(compared.size() > 0, model + ": nothing compared");
+    }
+
+    /**
+     * The op coverage tests' check of one small model in {@code file} (its symbol {@code n} bound
+     * to 2): every dim inferred, every node output the size ORT reports, every output reported, and
+     * the plan valid. Returns the import for checks of the caller's own.
+     */
+    static ImportedGraph assertSizesEqualOrt(String name, java.nio.file.Path file) throws Exception {
+        OnnxModel model = OnnxModel.read(file);
+        ImportedGraph imp = OnnxImporter.importModel(model, ImportOptions.defaults());
+        Map<String, Long> bindings = Map.of("n", 2L);
+        assertEquals(Map.of(), imp.freshSymbols(), name + ": every dim inferred");
+        Set<String> compared = new LinkedHashSet<>();
+        List<String> mismatches = compareWithOrt(file, model, imp, bindings, n -> 1.0, compared);
+        assertEquals(List.of(), mismatches, name);
+        for (Value v : imp.graph().values()) {
+            if (v.producer() >= 0) {
+                assertTrue(compared.contains(v.name()), name + ": ORT did not report " + v.name());
+            }
+        }
+        PlanValidator.validate(OnnxPlanner.plan(imp, bindings, PlanOptions.defaults()).plan());
+        return imp;
     }
 
     /**
