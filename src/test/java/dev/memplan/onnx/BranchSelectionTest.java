@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
-import dev.memplan.server.OnnxPlanner;
 import static dev.memplan.onnx.OnnxWriter.FLOAT;
 import static dev.memplan.onnx.OnnxWriter.INT64;
 import static dev.memplan.onnx.OnnxWriter.in;
@@ -18,6 +17,7 @@ import dev.memplan.Value;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.TypeProto;
 import dev.memplan.server.CompiledModel;
+import dev.memplan.server.OnnxPlanner;
 import dev.memplan.validate.PlanValidator;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
-import dev.memplan.server.OnnxPlanner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.PlanOptions;
 import dev.memplan.json.OnnxPlanJson;
+import dev.memplan.server.OnnxPlanner;
 import dev.memplan.validate.PlanValidator;
 import java.io.IOException;
 import java.io.RandomAccessFile;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
-import dev.memplan.server.OnnxPlanner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -15,6 +14,7 @@ import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
 import dev.memplan.TensorSizes;
 import dev.memplan.Value;
+import dev.memplan.server.OnnxPlanner;
 import dev.memplan.testing.ArenaInterpreter;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
-import dev.memplan.server.OnnxPlanner;
 import static dev.memplan.onnx.OnnxWriter.FLOAT;
 import static dev.memplan.onnx.OnnxWriter.in;
 import static dev.memplan.onnx.OnnxWriter.intAttr;
@@ -14,6 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.memplan.PlanOptions;
 import dev.memplan.cli.MemplanCli;
 import dev.memplan.json.OnnxPlanJson;
+import dev.memplan.server.OnnxPlanner;
 import dev.memplan.validate.PlanValidator;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
-import dev.memplan.server.OnnxPlanner;
 import static dev.memplan.onnx.OnnxWriter.FLOAT;
 import static dev.memplan.onnx.OnnxWriter.in;
 import static dev.memplan.onnx.OnnxWriter.int64s;
@@ -17,6 +16,7 @@ import dev.memplan.InvalidSizeException;
 import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
+import dev.memplan.server.OnnxPlanner;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
 import dev.memplan.SizeOracle;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
-import dev.memplan.server.OnnxPlanner;
 import static dev.memplan.onnx.OnnxWriter.FLOAT;
 import static dev.memplan.onnx.OnnxWriter.INT64;
 import static dev.memplan.onnx.OnnxWriter.in;
@@ -15,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.PlanOptions;
+import dev.memplan.server.OnnxPlanner;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.Shape;
 import dev.memplan.Value;

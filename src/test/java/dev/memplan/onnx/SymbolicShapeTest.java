@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
-import dev.memplan.server.OnnxPlanner;
 import static dev.memplan.onnx.OnnxWriter.FLOAT;
 import static dev.memplan.onnx.OnnxWriter.in;
 import static dev.memplan.onnx.OnnxWriter.int64s;
@@ -12,6 +11,7 @@ import static dev.memplan.onnx.OnnxWriter.type;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.server.OnnxPlanner;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanOptions;
