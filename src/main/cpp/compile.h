@@ -85,6 +85,28 @@ inline bool build_successors(int num_values, int num_nodes, const int* input_off
     return true;
 }
 
+// Whether the node ids are already Kahn's order: 1 when every present input is
+// made by a lower node (or by none), 0 when some input is made by its own node or
+// a later one, -1 when an input id is out of range. When it is 1, smallest ready
+// id first places node k at position k: after nodes 0..k-1, node k waits on
+// nothing and is the smallest node left. So compile skips the edges, in-degrees
+// and heap that would only confirm it (ONNX requires nodes in topological order,
+// so real graphs take this path); the Java engine keeps Kahn for every graph
+// (the reference), and both give the same order.
+inline int ids_in_kahn_order(int num_values, int num_nodes, const int* input_offsets, const int* inputs,
+                             const int* producer) {
+    int in_order = 1;
+    for (int n = 0; n < num_nodes; ++n) {
+        for (int k = input_offsets[n]; k < input_offsets[n + 1]; ++k) {
+            const int u = inputs[k];
+            if (u == NONE) continue;  // absent optional input
+            if (u < NONE || u >= num_values) return -1;
+            in_order &= producer[u] < n ? 1 : 0;  // NONE (a graph input) is below every node
+        }
+    }
+    return in_order;
+}
+
 // Kahn's algorithm with a binary min-heap (ready[num_nodes]): the smallest
 // ready node id runs first. Consumes indegree; returns how many nodes it
 // placed in order, fewer than num_nodes when there is a cycle.
@@ -302,25 +324,32 @@ inline int memplan_compile(
     int* const ready = carve.take(num_nodes);
     int* const cursor = carve.take(num_positions);  // the fill cursor of both counting sorts
 
+    // Every check before the order, as FlatGraph's validations run before Compile
+    // looks for a cycle: a graph both invalid and cyclic is refused as invalid.
     if (!find_producers(num_values, num_nodes, output_offsets, outputs, producer) ||
         !valid_values(num_values, value_root, value_flags, producer) ||
-        !build_successors(num_values, num_nodes, input_offsets, inputs, producer, indegree,
-                          successor_offsets, successors, cursor)) {
+        (in_place_mask != nullptr && !valid_in_place(num_values, input_offsets, inputs, producer, in_place_mask))) {
         return MEMPLAN_BAD_ARGUMENT;
     }
-    if (kahn_order(num_nodes, successor_offsets, successors, indegree, ready, order) <
-        num_nodes) {
-        *error_node = first_waiting(num_nodes, indegree);
-        return MEMPLAN_CYCLE;
+    const int in_order = ids_in_kahn_order(num_values, num_nodes, input_offsets, inputs, producer);
+    if (in_order < 0) return MEMPLAN_BAD_ARGUMENT;
+    if (in_order == 1) {
+        for (int p = 0; p < num_nodes; ++p) order[p] = p;
+    } else {
+        if (!build_successors(num_values, num_nodes, input_offsets, inputs, producer, indegree, successor_offsets,
+                              successors, cursor)) {
+            return MEMPLAN_BAD_ARGUMENT;
+        }
+        if (kahn_order(num_nodes, successor_offsets, successors, indegree, ready, order) < num_nodes) {
+            *error_node = first_waiting(num_nodes, indegree);
+            return MEMPLAN_CYCLE;
+        }
     }
     // From here on a value's "root" is the owner of its bytes: its view root, or
     // the buffer an in-place link gave it (Compile.run).
     if (in_place_mask == nullptr) {
         for (int v = 0; v < num_values; ++v) value_buffer[v] = value_root[v];
     } else {
-        if (!valid_in_place(num_values, input_offsets, inputs, producer, in_place_mask)) {
-            return MEMPLAN_BAD_ARGUMENT;
-        }
         int* const last_read = carve.take(num_values);
         int* const given_at = carve.take(num_values);
         int* const escapes = carve.take(num_values);

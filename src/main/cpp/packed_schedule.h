@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// packed_schedule.h - C++ only: the entry points NativeCompiledGraph calls per
-// request. No Java class pairs with it (docs/design.md §12): the Java engine
-// reads its schedule's arrays directly.
+// packed_schedule.h - C++ only: the entry points that compile a schedule into one
+// Java array (NativeCompile) and plan each request on it (NativeCompiledGraph).
+// No Java class pairs with it (docs/design.md §12): the Java engine keeps its
+// schedule's arrays apart and reads them directly.
 
 #ifndef MEMPLAN_PACKED_SCHEDULE_H
 #define MEMPLAN_PACKED_SCHEDULE_H
 
+#include <cstring>
+
 #include "abi.h"
+#include "compile.h"
 #include "offsets_plan.h"
 #include "slots_allocate.h"
 
@@ -24,6 +28,116 @@ inline bool within(int at, long long length, int array_length) {
     return at >= 0 && length >= 0 && array_length >= 0 && static_cast<long long>(at) + length <= array_length;
 }
 }  // namespace memplan_detail
+
+// ------------------------------------------------------------ compiling into one array
+//
+// memplan_compile_packed reads the graph from Java arrays pinned for the call and
+// writes the schedule into one pinned Java int array that the schedule then
+// keeps: nothing is copied into native memory or out of it. Its layout, from
+// index 0: order (num_nodes), def offsets and free offsets (num_positions + 1
+// each), value buffers (num_values), then owner values, owner defs, owner use
+// ends and free owners (num_owners each). NativeCompile.java slices it the same way.
+
+namespace memplan_detail {
+
+// Checks what compile wrote before anything trusts it (the per-request entry
+// points index with it): bucket offsets span the owners and never decrease,
+// owner and free-owner ids are in range, every value's buffer is a buffer.
+inline bool valid_packed(int num_values, int num_positions, int num_owners, const int* def_offsets,
+                         const int* free_offsets, const int* value_buffer, const int* owner_value,
+                         const int* free_owners) {
+    int total = 0;
+    if (!valid_offsets(def_offsets, num_positions, &total) || total != num_owners) return false;
+    if (!valid_offsets(free_offsets, num_positions, &total) || total != num_owners) return false;
+    for (int o = 0; o < num_owners; ++o) {
+        if (owner_value[o] < 0 || owner_value[o] >= num_values || free_owners[o] < 0 ||
+            free_owners[o] >= num_owners) {
+            return false;
+        }
+    }
+    for (int v = 0; v < num_values; ++v) {
+        const int b = value_buffer[v];
+        if (b < 0 || b >= num_values || value_buffer[b] != b) return false;
+    }
+    return true;
+}
+
+}  // namespace memplan_detail
+
+// Ints memplan_compile_packed needs in its schedule array: its layout with
+// every value an owner. -1 when a count is negative or the sum passes INT_MAX.
+inline long long memplan_compile_packed_capacity(int num_values, int num_nodes) {
+    if (num_values < 0 || num_nodes < 0) return -1;
+    const long long positions = num_nodes > 0 ? num_nodes : 1;
+    const long long ints = num_nodes + 2 * (positions + 1) + 5LL * num_values;
+    return ints <= INT_MAX ? ints : -1;
+}
+
+// memplan_compile on Java arrays given with their lengths, checked as
+// FlatGraph.validate, validateValues and validateInPlace check them (offsets
+// arrays of num_nodes + 1, ids as many as the offsets end at, one root and flag
+// word per value, one mask word per value or no mask), writing the packed
+// schedule above into `schedule` (at least memplan_compile_packed_capacity ints)
+// and the counts into counts[MEMPLAN_COMPILE_NUM_COUNTS]. Owner arrays are
+// written num_values apart, then moved together once their count is known.
+inline int memplan_compile_packed(int num_values, int num_nodes, const int* input_offsets,
+                                  int input_offsets_length, const int* inputs, int inputs_length,
+                                  const int* output_offsets, int output_offsets_length, const int* outputs,
+                                  int outputs_length, const int* value_root, int value_root_length,
+                                  const int* value_flags, int value_flags_length, const int* in_place_mask,
+                                  int in_place_mask_length, int include_graph_inputs, int* schedule,
+                                  int schedule_length, int* counts, int counts_length, void* scratch,
+                                  long long scratch_bytes) {
+    using namespace memplan_detail;
+    if (counts == nullptr || counts_length < MEMPLAN_COMPILE_NUM_COUNTS) return MEMPLAN_BAD_ARGUMENT;
+    counts[MEMPLAN_COMPILE_NUM_OWNERS] = 0;
+    counts[MEMPLAN_COMPILE_ERROR_NODE] = NONE;
+    counts[MEMPLAN_COMPILE_SCHEDULE_LENGTH] = 0;
+    const long long capacity = memplan_compile_packed_capacity(num_values, num_nodes);
+    if (capacity < 0 || schedule == nullptr || schedule_length < capacity) return MEMPLAN_BAD_ARGUMENT;
+    if (input_offsets == nullptr || output_offsets == nullptr || input_offsets_length != num_nodes + 1 ||
+        output_offsets_length != num_nodes + 1 || value_root_length != num_values ||
+        value_flags_length != num_values || (in_place_mask != nullptr && in_place_mask_length != num_values)) {
+        return MEMPLAN_BAD_ARGUMENT;
+    }
+    int num_inputs = 0;
+    int num_outputs = 0;
+    if (!valid_offsets(input_offsets, num_nodes, &num_inputs) || num_inputs != inputs_length ||
+        !valid_offsets(output_offsets, num_nodes, &num_outputs) || num_outputs != outputs_length) {
+        return MEMPLAN_BAD_ARGUMENT;
+    }
+    const int positions = num_nodes > 0 ? num_nodes : 1;
+    int* const order = schedule;
+    int* const def_offsets = order + num_nodes;
+    int* const free_offsets = def_offsets + positions + 1;
+    int* const value_buffer = free_offsets + positions + 1;
+    int* const owner_value = value_buffer + num_values;
+    int* const owner_def = owner_value + num_values;
+    int* const owner_use_end = owner_def + num_values;
+    int* const free_owners = owner_use_end + num_values;
+    int num_owners = 0;
+    int error_node = NONE;
+    const int rc = memplan_compile(num_values, num_nodes, input_offsets, inputs, output_offsets, outputs, value_root,
+                                   value_flags, in_place_mask, include_graph_inputs, order, owner_value, owner_def,
+                                   owner_use_end, def_offsets, free_offsets, free_owners, value_buffer, &num_owners,
+                                   &error_node, scratch, scratch_bytes);
+    counts[MEMPLAN_COMPILE_ERROR_NODE] = error_node;
+    if (rc != MEMPLAN_OK) return rc;
+    if (num_owners < 0 || num_owners > num_values) return MEMPLAN_BAD_ARGUMENT;
+    const std::size_t owner_bytes = static_cast<std::size_t>(num_owners) * sizeof(int);
+    std::memmove(owner_value + num_owners, owner_def, owner_bytes);
+    std::memmove(owner_value + 2 * static_cast<long long>(num_owners), owner_use_end, owner_bytes);
+    int* const packed_free_owners = owner_value + 3 * static_cast<long long>(num_owners);
+    std::memmove(packed_free_owners, free_owners, owner_bytes);
+    if (!valid_packed(num_values, positions, num_owners, def_offsets, free_offsets, value_buffer, owner_value,
+                      packed_free_owners)) {
+        return MEMPLAN_BAD_ARGUMENT;
+    }
+    counts[MEMPLAN_COMPILE_NUM_OWNERS] = num_owners;
+    counts[MEMPLAN_COMPILE_SCHEDULE_LENGTH] =
+        static_cast<int>(capacity - 4 * (static_cast<long long>(num_values) - num_owners));
+    return MEMPLAN_OK;
+}
 
 // memplan_allocate on a schedule packed in `schedule` (schedule_length ints):
 // def and free offsets (num_positions + 1 ints each), free owners and owner
