@@ -31,9 +31,10 @@ inline bool within(int at, long long length, int array_length) {
 
 // ------------------------------------------------------------ compiling into one array
 //
-// memplan_compile_packed reads the graph from Java arrays pinned for the call and
-// writes the schedule into one pinned Java int array that the schedule then
-// keeps: nothing is copied into native memory or out of it. Its layout, from
+// memplan_compile_packed reads the graph from Java arrays pinned for the call
+// (nothing is copied into native memory) and writes the schedule packed in one
+// int array; memplan_copy_schedule then moves it into the Java array the
+// schedule keeps. Its layout, from
 // index 0: order (num_nodes), def offsets and free offsets (num_positions + 1
 // each), value buffers (num_values), then owner values, owner defs, owner use
 // ends and free owners (num_owners each). NativeCompile.java slices it the same way.
@@ -136,6 +137,20 @@ inline int memplan_compile_packed(int num_values, int num_nodes, const int* inpu
     counts[MEMPLAN_COMPILE_NUM_OWNERS] = num_owners;
     counts[MEMPLAN_COMPILE_SCHEDULE_LENGTH] =
         static_cast<int>(capacity - 4 * (static_cast<long long>(num_values) - num_owners));
+    return MEMPLAN_OK;
+}
+
+// Copies the first `length` ints of a schedule memplan_compile_packed wrote (into
+// memory a pool keeps mapped, so its writes stay in cache) into the Java array
+// the schedule keeps, pinned for the call: sized exactly once the owners are
+// counted, it is zeroed once by the JVM and written once here, where writing
+// the compile straight into an array sized for every value cost a larger
+// zeroing and a trimming copy.
+inline int memplan_copy_schedule(const int* packed, int length, int* schedule, int schedule_length) {
+    if (packed == nullptr || schedule == nullptr || length < 0 || length > schedule_length) {
+        return MEMPLAN_BAD_ARGUMENT;
+    }
+    std::memcpy(schedule, packed, static_cast<std::size_t>(length) * sizeof(int));
     return MEMPLAN_OK;
 }
 

@@ -252,9 +252,23 @@ void test_compile_checks_before_cycle() {
     CHECK_EQ(cyclic.counts[MEMPLAN_COMPILE_NUM_OWNERS], 0);
 }
 
+// The copy into the schedule's Java array checks its length and pointers.
+void test_copy_schedule() {
+    const std::vector<int> packed{4, 5, 6};
+    std::vector<int> out(3, -7);
+    CHECK_EQ(memplan_copy_schedule(packed.data(), 2, out.data(), 2), MEMPLAN_OK);
+    CHECK_VEC(out, std::vector<int>({4, 5, -7}));
+    CHECK_EQ(memplan_copy_schedule(packed.data(), 3, out.data(), 2), MEMPLAN_BAD_ARGUMENT);  // past its end
+    CHECK_EQ(memplan_copy_schedule(packed.data(), -1, out.data(), 3), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_copy_schedule(nullptr, 1, out.data(), 3), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_copy_schedule(packed.data(), 1, nullptr, 3), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_copy_schedule(packed.data(), 0, out.data(), 0), MEMPLAN_OK);
+}
+
 }  // namespace
 
 void run_packed_schedule_tests() {
+    run_case("copy of a packed schedule checks its lengths", test_copy_schedule);
     run_case("compile into one array matches compile", test_compile_packed_matches_compile);
     run_case("compile into one array checks every length", test_compile_packed_checks_lengths);
     run_case("compile checks its arguments before the cycle", test_compile_checks_before_cycle);

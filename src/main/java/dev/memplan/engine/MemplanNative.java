@@ -89,13 +89,13 @@ final class MemplanNative {
     /**
      * Orders the nodes and computes owners and intervals (memplan_compile_packed in
      * packed_schedule.h): the graph's Java arrays, each with its length, are pinned for the call
-     * (JNI critical region) and read in place, as is {@code schedule}, into which the whole
-     * schedule is written ({@link #memplan_compile_packed_capacity} ints at least; its layout in
+     * (JNI critical region) and read in place; the whole schedule is written at address
+     * {@code schedule} ({@link #memplan_compile_packed_capacity} ints at least; its layout in
      * packed_schedule.h), and {@code counts} ({@link #COMPILE_NUM_COUNTS} ints: owners, the node a
      * cycle stopped at, the schedule's length). The C++ code checks every length, offset and id
      * as FlatGraph's validations do; {@code inPlaceMask} may be null (no in-place reuse).
      * {@code scratch} holds {@link #memplan_compile_scratch_bytes} bytes, 8-byte aligned, for the
-     * compile's temporaries. Nothing is copied into native memory or out of it.
+     * compile's temporaries. Nothing is copied into native memory.
      */
     @CriticalRegion
     @NoException
@@ -107,9 +107,19 @@ final class MemplanNative {
                                              @Cast("const int*") int[] valueRoot, int valueRootLength,
                                              @Cast("const int*") int[] valueFlags, int valueFlagsLength,
                                              @Cast("const int*") int[] inPlaceMask, int inPlaceMaskLength,
-                                             int includeGraphInputs, @Cast("int*") int[] schedule,
+                                             int includeGraphInputs, @Cast("int*") long schedule,
                                              int scheduleLength, @Cast("int*") int[] counts, int countsLength,
                                              @Cast("void*") long scratch, long scratchBytes);
+
+    /**
+     * Copies the first {@code length} ints of a schedule {@link #memplan_compile_packed} wrote at
+     * address {@code packed} into {@code schedule} (pinned for the call), after checking that
+     * they fit in its {@code scheduleLength}.
+     */
+    @CriticalRegion
+    @NoException
+    static native int memplan_copy_schedule(@Cast("const int*") long packed, int length, @Cast("int*") int[] schedule,
+                                            int scheduleLength);
 
     /**
      * Ints of the schedule array {@link #memplan_compile_packed} needs for these counts (its layout

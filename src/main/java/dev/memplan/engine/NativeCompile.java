@@ -2,15 +2,14 @@
 package dev.memplan.engine;
 
 import java.nio.IntBuffer;
-import java.util.Arrays;
 
 /**
  * Compiling a schedule in the native engine: one call to {@code memplan_compile_packed}
- * (packed_schedule.h), which reads the graph's Java arrays pinned in place, checks them as
- * {@link FlatGraph}'s validations do, and writes the whole schedule into one Java array that the
- * {@link NativeCompiledGraph} then keeps. Nothing crosses by copy, and no O(n) Java loop repeats
- * what the C++ code checks: Java reads the graph again only when the C++ code refuses it, to name
- * the fault with the Java engine's message.
+ * (packed_schedule.h), which reads the graph's Java arrays pinned in place (no copy into native
+ * memory), checks them as {@link FlatGraph}'s validations do, and writes the whole schedule packed
+ * in pooled native memory; one copy moves it into the Java array the {@link NativeCompiledGraph}
+ * keeps. No O(n) Java loop repeats what the C++ code checks: Java reads the graph again only when
+ * the C++ code refuses it, to name the fault with the Java engine's message.
  */
 final class NativeCompile {
     private NativeCompile() {
@@ -27,38 +26,41 @@ final class NativeCompile {
             validate(g, valueRoot, inPlaceMask); // names a negative count
             throw new IllegalArgumentException("too many values (" + v + ") or nodes (" + n + ") for one native compile");
         }
-        int[] schedule = new int[(int) capacity];
         int[] counts = new int[MemplanNative.COMPILE_NUM_COUNTS];
-        // The compile's temporaries come from memory the pool keeps mapped between calls: malloc'd
-        // per call, glibc handed them back to the OS and the next compile faulted them in again.
-        NativeBlock block = NativeBlockPool.SHARED.take(NativeBlock.byteBytes(temporaries));
-        int rc;
+        // The packed schedule and the compile's temporaries come from memory the pool keeps mapped
+        // (and in cache) between calls; the schedule then moves into a Java array of its exact
+        // length. Malloc'd temporaries were handed back to the OS and faulted in again per compile.
+        NativeBlock block = NativeBlockPool.SHARED.take(NativeBlock.intBytes((int) capacity)
+                + NativeBlock.byteBytes(temporaries));
+        int[] schedule;
         try {
+            long packed = block.skip(NativeBlock.intBytes((int) capacity));
             long scratchBytes = block.remaining();
-            rc = MemplanNative.memplan_compile_packed(v, n, g.inputOffsets(), g.inputOffsets().length, g.inputs(),
+            int rc = MemplanNative.memplan_compile_packed(v, n, g.inputOffsets(), g.inputOffsets().length, g.inputs(),
                     g.inputs().length, g.outputOffsets(), g.outputOffsets().length, g.outputs(), g.outputs().length,
                     valueRoot, valueRoot.length, g.valueFlags(), g.valueFlags().length, inPlaceMask,
-                    inPlaceMask == null ? 0 : inPlaceMask.length, includeGraphInputs ? 1 : 0, schedule,
-                    schedule.length, counts, counts.length, block.rest(), scratchBytes);
+                    inPlaceMask == null ? 0 : inPlaceMask.length, includeGraphInputs ? 1 : 0, packed, (int) capacity,
+                    counts, counts.length, block.rest(), scratchBytes);
+            if (rc == MemplanNative.CYCLE) {
+                throw new GraphCycleException(counts[MemplanNative.COMPILE_ERROR_NODE]);
+            }
+            if (rc == MemplanNative.BAD_ARGUMENT) {
+                validate(g, valueRoot, inPlaceMask); // names the value or node at fault, as the Java engine does
+            }
+            NativeCompiledGraph.check(rc, "compile");
+            int owners = counts[MemplanNative.COMPILE_NUM_OWNERS];
+            int length = counts[MemplanNative.COMPILE_SCHEDULE_LENGTH];
+            if (owners < 0 || owners > v || length != capacity - 4L * (v - owners)) {
+                throw new IllegalStateException("native compile reported " + owners + " owners and " + length
+                        + " schedule ints for " + v + " values");
+            }
+            schedule = new int[length];
+            NativeCompiledGraph.check(MemplanNative.memplan_copy_schedule(packed, length, schedule, schedule.length),
+                    "compile");
         } finally {
             NativeBlockPool.SHARED.give(block);
         }
-        if (rc == MemplanNative.CYCLE) {
-            throw new GraphCycleException(counts[MemplanNative.COMPILE_ERROR_NODE]);
-        }
-        if (rc == MemplanNative.BAD_ARGUMENT) {
-            validate(g, valueRoot, inPlaceMask); // names the value or node at fault, as the Java engine does
-        }
-        NativeCompiledGraph.check(rc, "compile");
         int owners = counts[MemplanNative.COMPILE_NUM_OWNERS];
-        int length = counts[MemplanNative.COMPILE_SCHEDULE_LENGTH];
-        if (owners < 0 || owners > v || length != capacity - 4L * (v - owners)) {
-            throw new IllegalStateException("native compile reported " + owners + " owners and " + length
-                    + " schedule ints for " + v + " values");
-        }
-        if (length < schedule.length) {
-            schedule = Arrays.copyOf(schedule, length); // the owner arrays were sized for every value
-        }
         // The layout of packed_schedule.h: order, def and free offsets, value buffers, then the
         // owner arrays.
         Slicer s = new Slicer(schedule);
