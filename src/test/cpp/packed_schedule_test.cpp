@@ -95,6 +95,13 @@ Packed compile_packed(const Graph& g, int include, const std::vector<int>* mask)
                                   mask == nullptr ? nullptr : cptr(*mask), mask == nullptr ? 0 : isize(mask->size()),
                                   include, ptr(p.schedule), isize(p.schedule.size()), p.counts.data(),
                                   isize(p.counts.size()), scratch.data(), scratch.bytes);
+    if (p.rc != MEMPLAN_OK) return p;
+    // Into an array of exactly the length reported, as NativeCompile does.
+    std::vector<int> exact(static_cast<std::size_t>(p.counts[MEMPLAN_COMPILE_SCHEDULE_LENGTH]), -7);
+    CHECK_EQ(memplan_copy_schedule(cptr(p.schedule), isize(p.schedule.size()), g.nv, n,
+                                   p.counts[MEMPLAN_COMPILE_NUM_OWNERS], ptr(exact), isize(exact.size())),
+             MEMPLAN_OK);
+    p.schedule = exact;
     return p;
 }
 
@@ -252,23 +259,31 @@ void test_compile_checks_before_cycle() {
     CHECK_EQ(cyclic.counts[MEMPLAN_COMPILE_NUM_OWNERS], 0);
 }
 
-// The copy into the schedule's Java array checks its length and pointers.
+// The copy into the schedule's Java array puts the owner arrays side by side and
+// checks every count and length.
 void test_copy_schedule() {
-    const std::vector<int> packed{4, 5, 6};
-    std::vector<int> out(3, -7);
-    CHECK_EQ(memplan_copy_schedule(packed.data(), 2, out.data(), 2), MEMPLAN_OK);
-    CHECK_VEC(out, std::vector<int>({4, 5, -7}));
-    CHECK_EQ(memplan_copy_schedule(packed.data(), 3, out.data(), 2), MEMPLAN_BAD_ARGUMENT);  // past its end
-    CHECK_EQ(memplan_copy_schedule(packed.data(), -1, out.data(), 3), MEMPLAN_BAD_ARGUMENT);
-    CHECK_EQ(memplan_copy_schedule(nullptr, 1, out.data(), 3), MEMPLAN_BAD_ARGUMENT);
-    CHECK_EQ(memplan_copy_schedule(packed.data(), 1, nullptr, 3), MEMPLAN_BAD_ARGUMENT);
-    CHECK_EQ(memplan_copy_schedule(packed.data(), 0, out.data(), 0), MEMPLAN_OK);
+    // 2 values, 1 node (1 position): head = 1 + 2 * 2 + 2 = 7 ints, then 4 owner arrays 2 apart.
+    const std::vector<int> packed{10, 11, 12, 13, 14, 15, 16, 20, 21, 30, 31, 40, 41, 50, 51};
+    CHECK_EQ(memplan_compile_packed_capacity(2, 1), isize(packed.size()));
+    std::vector<int> one(8 + 3, -7);  // one owner: head + 4 ints
+    CHECK_EQ(memplan_copy_schedule(packed.data(), 15, 2, 1, 1, one.data(), 11), MEMPLAN_OK);
+    CHECK_VEC(one, std::vector<int>({10, 11, 12, 13, 14, 15, 16, 20, 30, 40, 50}));
+    std::vector<int> two(15, -7);
+    CHECK_EQ(memplan_copy_schedule(packed.data(), 15, 2, 1, 2, two.data(), 15), MEMPLAN_OK);
+    CHECK_VEC(two, packed);
+    CHECK_EQ(memplan_copy_schedule(packed.data(), 15, 2, 1, 1, two.data(), 15), MEMPLAN_BAD_ARGUMENT);  // not exact
+    CHECK_EQ(memplan_copy_schedule(packed.data(), 14, 2, 1, 2, two.data(), 15), MEMPLAN_BAD_ARGUMENT);  // short source
+    CHECK_EQ(memplan_copy_schedule(packed.data(), 15, 2, 1, 3, two.data(), 15), MEMPLAN_BAD_ARGUMENT);  // owners > values
+    CHECK_EQ(memplan_copy_schedule(packed.data(), 15, 2, 1, -1, two.data(), 15), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_copy_schedule(packed.data(), 15, -2, 1, 0, two.data(), 15), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_copy_schedule(nullptr, 15, 2, 1, 2, two.data(), 15), MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_copy_schedule(packed.data(), 15, 2, 1, 2, nullptr, 15), MEMPLAN_BAD_ARGUMENT);
 }
 
 }  // namespace
 
 void run_packed_schedule_tests() {
-    run_case("copy of a packed schedule checks its lengths", test_copy_schedule);
+    run_case("copy of a packed schedule checks every count", test_copy_schedule);
     run_case("compile into one array matches compile", test_compile_packed_matches_compile);
     run_case("compile into one array checks every length", test_compile_packed_checks_lengths);
     run_case("compile checks its arguments before the cycle", test_compile_checks_before_cycle);

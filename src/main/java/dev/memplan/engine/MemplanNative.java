@@ -90,7 +90,7 @@ final class MemplanNative {
      * Orders the nodes and computes owners and intervals (memplan_compile_packed in
      * packed_schedule.h): the graph's Java arrays, each with its length, are pinned for the call
      * (JNI critical region) and read in place; the whole schedule is written at address
-     * {@code schedule} ({@link #memplan_compile_packed_capacity} ints at least; its layout in
+     * {@code packed} ({@link #memplan_compile_packed_capacity} ints at least; its layout in
      * packed_schedule.h), and {@code counts} ({@link #COMPILE_NUM_COUNTS} ints: owners, the node a
      * cycle stopped at, the schedule's length). The C++ code checks every length, offset and id
      * as FlatGraph's validations do; {@code inPlaceMask} may be null (no in-place reuse).
@@ -107,18 +107,19 @@ final class MemplanNative {
                                              @Cast("const int*") int[] valueRoot, int valueRootLength,
                                              @Cast("const int*") int[] valueFlags, int valueFlagsLength,
                                              @Cast("const int*") int[] inPlaceMask, int inPlaceMaskLength,
-                                             int includeGraphInputs, @Cast("int*") long schedule,
-                                             int scheduleLength, @Cast("int*") int[] counts, int countsLength,
+                                             int includeGraphInputs, @Cast("int*") long packed,
+                                             int packedLength, @Cast("int*") int[] counts, int countsLength,
                                              @Cast("void*") long scratch, long scratchBytes);
 
     /**
-     * Copies the first {@code length} ints of a schedule {@link #memplan_compile_packed} wrote at
-     * address {@code packed} into {@code schedule} (pinned for the call), after checking that
-     * they fit in its {@code scheduleLength}.
+     * Moves the schedule {@link #memplan_compile_packed} wrote at address {@code packed}
+     * ({@code packedLength} ints) into {@code schedule} (pinned for the call), its owner arrays
+     * side by side; {@code scheduleLength} must be the length the compile reported for these counts.
      */
     @CriticalRegion
     @NoException
-    static native int memplan_copy_schedule(@Cast("const int*") long packed, int length, @Cast("int*") int[] schedule,
+    static native int memplan_copy_schedule(@Cast("const int*") long packed, int packedLength, int numValues,
+                                            int numNodes, int numOwners, @Cast("int*") int[] schedule,
                                             int scheduleLength);
 
     /**

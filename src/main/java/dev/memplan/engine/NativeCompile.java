@@ -55,8 +55,8 @@ final class NativeCompile {
                         + " schedule ints for " + v + " values");
             }
             schedule = new int[length];
-            NativeCompiledGraph.check(MemplanNative.memplan_copy_schedule(packed, length, schedule, schedule.length),
-                    "compile");
+            NativeCompiledGraph.check(MemplanNative.memplan_copy_schedule(packed, (int) capacity, v, n, owners,
+                    schedule, schedule.length), "compile");
         } finally {
             NativeBlockPool.SHARED.give(block);
         }
