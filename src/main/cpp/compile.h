@@ -2,7 +2,8 @@
 // compile.h - schedule compilation (docs/design.md §3): memplan_compile and
 // its helpers are Compile.run and its helpers, method for method
 // (find_producers = findProducers, kahn_order = kahnOrder, ...); only this side
-// re-checks its caller.
+// re-checks its caller, and only this side skips Kahn when the node ids are
+// already its order (find_producers_in_order: the same order, found cheaper).
 
 #ifndef MEMPLAN_COMPILE_H
 #define MEMPLAN_COMPILE_H
