@@ -36,9 +36,9 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
 
     /** A schedule over slices of {@code schedule} (NativeCompile makes them). */
     NativeCompiledGraph(int numValues, int numPositions, int[] schedule, IntBuffer order,
-                                IntBuffer ownerValue, IntBuffer ownerDef, IntBuffer ownerUseEnd,
-                                IntBuffer defOffsets, IntBuffer freeOffsets, IntBuffer freeOwners,
-                                IntBuffer valueBuffer) {
+                        IntBuffer ownerValue, IntBuffer ownerDef, IntBuffer ownerUseEnd,
+                        IntBuffer defOffsets, IntBuffer freeOffsets, IntBuffer freeOwners,
+                        IntBuffer valueBuffer) {
         super("native", numValues, numPositions, order, ownerValue, ownerDef, ownerUseEnd, valueBuffer);
         this.scratchBytes = MemplanNative.memplan_allocate_scratch_bytes(numOwners);
         this.offsetsSweepBytes = NativeEngine.offsetsScratchBytes(numOwners, Math.max(numPositions, 1), false);
