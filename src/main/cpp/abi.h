@@ -32,6 +32,13 @@
 #define MEMPLAN_OFFSETS_STAT_LOWER_BOUND_BYTES 2
 #define MEMPLAN_OFFSETS_STAT_RAN_SEARCH 3  // 1 when a phase past the sweep ran (fit or canonical)
 
+// Where memplan_compile_packed writes its counts in counts[MEMPLAN_COMPILE_NUM_COUNTS];
+// MemplanNative names them the same (COMPILE_NUM_OWNERS, ...).
+#define MEMPLAN_COMPILE_NUM_OWNERS 0
+#define MEMPLAN_COMPILE_ERROR_NODE 1       // on MEMPLAN_CYCLE: the smallest node that could not be ordered
+#define MEMPLAN_COMPILE_SCHEDULE_LENGTH 2  // ints of the schedule written, from index 0
+#define MEMPLAN_COMPILE_NUM_COUNTS 3
+
 // The largest effort memplan_offsets_plan accepts (PlanOptions.MAX_EFFORT): every
 // budget it scales stays far inside a long long.
 #define MEMPLAN_MAX_EFFORT 1000

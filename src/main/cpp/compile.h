@@ -2,7 +2,8 @@
 // compile.h - schedule compilation (docs/design.md §3): memplan_compile and
 // its helpers are Compile.run and its helpers, method for method
 // (find_producers = findProducers, kahn_order = kahnOrder, ...); only this side
-// re-checks its caller.
+// re-checks its caller, and only this side skips Kahn when the node ids are
+// already its order (find_producers_in_order: the same order, found cheaper).
 
 #ifndef MEMPLAN_COMPILE_H
 #define MEMPLAN_COMPILE_H
@@ -35,11 +36,16 @@ inline bool find_producers(int num_values, int num_nodes, const int* output_offs
     return true;
 }
 
+// find_producers_in_order's mark on a value read before any node made it.
+constexpr int kReadFirst = NONE - 1;
+
 // The per-value rules FlatGraph.validateValues checks in Java: roots are roots,
 // flags are known, a produced value is neither graph input nor initializer (so
-// there are at most num_values owners), and a view is always produced.
-inline bool valid_values(int num_values, const int* value_root, const int* value_flags, const int* producer) {
+// there are at most num_values owners), and a view is always produced. Clears
+// find_producers_in_order's marks from producer first.
+inline bool valid_values(int num_values, const int* value_root, const int* value_flags, int* producer) {
     for (int v = 0; v < num_values; ++v) {
+        if (producer[v] == kReadFirst) producer[v] = NONE;  // find_producers_in_order's mark: no node makes it
         const int r = value_root[v];
         const int f = value_flags[v];
         if (r < 0 || r >= num_values || value_root[r] != r) return false;
@@ -83,6 +89,39 @@ inline bool build_successors(int num_values, int num_nodes, const int* input_off
         }
     }
     return true;
+}
+
+// find_producers and, in the same walk over the nodes in id order, whether the
+// ids are already Kahn's order: every present input made by a lower node (or by
+// none). Returns 1 when they are, 0 when some input is made by its own node or a
+// later one, -1 when an id is out of range or a value is produced twice. When it
+// is 1, smallest ready id first places node k at position k: after nodes
+// 0..k-1, node k waits on nothing and is the smallest node left. So compile
+// skips the edges, in-degrees and heap that would only confirm it (ONNX requires
+// nodes in topological order, so real graphs take this path); the Java engine
+// keeps Kahn for every graph (the reference), and both give the same order.
+// An input read before any node made it is marked kReadFirst, so that a later
+// node producing it shows the ids out of order; valid_values turns the marks
+// that remain (values no node makes) back into NONE.
+inline int find_producers_in_order(int num_values, int num_nodes, const int* input_offsets, const int* inputs,
+                                   const int* output_offsets, const int* outputs, int* producer) {
+    for (int v = 0; v < num_values; ++v) producer[v] = NONE;
+    int in_order = 1;
+    for (int n = 0; n < num_nodes; ++n) {
+        for (int k = input_offsets[n]; k < input_offsets[n + 1]; ++k) {
+            const int u = inputs[k];
+            if (u == NONE) continue;  // absent optional input
+            if (u < NONE || u >= num_values) return -1;
+            if (producer[u] == NONE) producer[u] = kReadFirst;  // else made by a lower node, or marked already
+        }
+        for (int k = output_offsets[n]; k < output_offsets[n + 1]; ++k) {
+            const int v = outputs[k];
+            if (v < 0 || v >= num_values || producer[v] >= 0) return -1;
+            in_order &= producer[v] == NONE ? 1 : 0;  // kReadFirst: read by this node or an earlier one
+            producer[v] = n;
+        }
+    }
+    return in_order;
 }
 
 // Kahn's algorithm with a binary min-heap (ready[num_nodes]): the smallest
@@ -302,25 +341,31 @@ inline int memplan_compile(
     int* const ready = carve.take(num_nodes);
     int* const cursor = carve.take(num_positions);  // the fill cursor of both counting sorts
 
-    if (!find_producers(num_values, num_nodes, output_offsets, outputs, producer) ||
-        !valid_values(num_values, value_root, value_flags, producer) ||
-        !build_successors(num_values, num_nodes, input_offsets, inputs, producer, indegree,
-                          successor_offsets, successors, cursor)) {
+    // Every check before the order, as FlatGraph's validations run before Compile
+    // looks for a cycle: a graph both invalid and cyclic is refused as invalid.
+    const int in_order =
+        find_producers_in_order(num_values, num_nodes, input_offsets, inputs, output_offsets, outputs, producer);
+    if (in_order < 0 || !valid_values(num_values, value_root, value_flags, producer) ||
+        (in_place_mask != nullptr && !valid_in_place(num_values, input_offsets, inputs, producer, in_place_mask))) {
         return MEMPLAN_BAD_ARGUMENT;
     }
-    if (kahn_order(num_nodes, successor_offsets, successors, indegree, ready, order) <
-        num_nodes) {
-        *error_node = first_waiting(num_nodes, indegree);
-        return MEMPLAN_CYCLE;
+    if (in_order == 1) {
+        for (int p = 0; p < num_nodes; ++p) order[p] = p;
+    } else {
+        if (!build_successors(num_values, num_nodes, input_offsets, inputs, producer, indegree, successor_offsets,
+                              successors, cursor)) {
+            return MEMPLAN_BAD_ARGUMENT;
+        }
+        if (kahn_order(num_nodes, successor_offsets, successors, indegree, ready, order) < num_nodes) {
+            *error_node = first_waiting(num_nodes, indegree);
+            return MEMPLAN_CYCLE;
+        }
     }
     // From here on a value's "root" is the owner of its bytes: its view root, or
     // the buffer an in-place link gave it (Compile.run).
     if (in_place_mask == nullptr) {
         for (int v = 0; v < num_values; ++v) value_buffer[v] = value_root[v];
     } else {
-        if (!valid_in_place(num_values, input_offsets, inputs, producer, in_place_mask)) {
-            return MEMPLAN_BAD_ARGUMENT;
-        }
         int* const last_read = carve.take(num_values);
         int* const given_at = carve.take(num_values);
         int* const escapes = carve.take(num_values);

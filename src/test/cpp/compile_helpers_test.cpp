@@ -27,11 +27,46 @@ void test_find_producers() {
     CHECK(!find_producers(4, 2, out_off.data(), out.data(), producer.data()));
 }
 
+// Producers and whether ids are already Kahn's order, in one walk; the marks
+// it leaves on values read but never made are cleared by valid_values.
+void test_find_producers_in_order() {
+    using memplan_detail::find_producers_in_order;
+    using memplan_detail::NONE;
+    using memplan_detail::valid_values;
+    // node 0: (0) -> 1; node 1: (1, absent) -> 2; value 0 a graph input
+    std::vector<int> in_off{0, 1, 3}, in{0, 1, -1}, out_off{0, 1, 2}, out{1, 2};
+    std::vector<int> producer(3, -7);
+    CHECK_EQ(find_producers_in_order(3, 2, in_off.data(), in.data(), out_off.data(), out.data(), producer.data()), 1);
+    CHECK_EQ(producer[1], 0);
+    CHECK_EQ(producer[2], 1);
+    std::vector<int> root{0, 1, 2}, flags{MEMPLAN_GRAPH_INPUT, 0, 0};
+    CHECK(valid_values(3, root.data(), flags.data(), producer.data()));
+    CHECK_EQ(producer[0], NONE);  // the graph input's mark is gone
+    // Swap the nodes: node 0 reads value 1, which node 1 makes.
+    std::vector<int> in2{1, -1, 0}, in_off2{0, 2, 3}, out2{2, 1};
+    CHECK_EQ(find_producers_in_order(3, 2, in_off2.data(), in2.data(), out_off.data(), out2.data(), producer.data()), 0);
+    CHECK_EQ(producer[1], 1);
+    CHECK_EQ(producer[2], 0);
+    // A node reading its own output is out of order too (a cycle, which Kahn then names).
+    std::vector<int> self_in{0, 1, 2};
+    CHECK_EQ(find_producers_in_order(3, 2, in_off.data(), self_in.data(), out_off.data(), out.data(), producer.data()), 0);
+    // Out of range ids and a value produced twice are refused.
+    std::vector<int> bad_in{0, 3, -1};
+    CHECK_EQ(find_producers_in_order(3, 2, in_off.data(), bad_in.data(), out_off.data(), out.data(), producer.data()), -1);
+    bad_in = {0, -2, -1};
+    CHECK_EQ(find_producers_in_order(3, 2, in_off.data(), bad_in.data(), out_off.data(), out.data(), producer.data()), -1);
+    std::vector<int> twice{1, 1};
+    CHECK_EQ(find_producers_in_order(3, 2, in_off.data(), in.data(), out_off.data(), twice.data(), producer.data()), -1);
+    std::vector<int> out_of_range{1, 3};
+    CHECK_EQ(find_producers_in_order(3, 2, in_off.data(), in.data(), out_off.data(), out_of_range.data(), producer.data()),
+             -1);
+}
+
 void test_valid_values() {
     using memplan_detail::NONE;
     using memplan_detail::valid_values;
     // value 0 graph input, 1 produced, 2 a produced view of 1
-    const std::vector<int> producer{NONE, 0, 1};
+    std::vector<int> producer{NONE, 0, 1};
     std::vector<int> root{0, 1, 1};
     std::vector<int> flags{MEMPLAN_GRAPH_INPUT, 0, MEMPLAN_GRAPH_OUTPUT};
     CHECK(valid_values(3, root.data(), flags.data(), producer.data()));
@@ -134,6 +169,7 @@ void test_owners_use_ends_and_buckets() {
 }  // namespace
 
 void run_compile_helpers_tests() {
+    run_case("find producers and whether ids are in order", test_find_producers_in_order);
     run_case("find_producers", test_find_producers);
     run_case("valid_values", test_valid_values);
     run_case("build_successors, kahn_order, first_waiting", test_successors_and_kahn_order);

@@ -39,6 +39,12 @@ final class MemplanNative {
     static final int OFFSETS_STAT_LOWER_BOUND_BYTES = 2;
     static final int OFFSETS_STAT_RAN_SEARCH = 3;
 
+    // Where memplan_compile_packed writes its counts: MEMPLAN_COMPILE_NUM_OWNERS, ... in abi.h.
+    static final int COMPILE_NUM_OWNERS = 0;
+    static final int COMPILE_ERROR_NODE = 1;
+    static final int COMPILE_SCHEDULE_LENGTH = 2;
+    static final int COMPILE_NUM_COUNTS = 3;
+
     private MemplanNative() {
     }
 
@@ -72,26 +78,58 @@ final class MemplanNative {
     @MemberGetter static native int MEMPLAN_OFFSETS_STAT_RAN_SEARCH();
     @MemberGetter static native int MEMPLAN_MAX_EFFORT();
 
-    /**
-     * Orders the nodes and computes owners and intervals; every array is the address of native
-     * memory its caller keeps alive for the duration of the call (see compile.h for sizes), and
-     * {@code scratch} holds {@link #memplan_compile_scratch_bytes} bytes, 8-byte aligned, for the
-     * compile's temporaries.
-     */
-    static native int memplan_compile(int numValues, int numNodes,
-                                      @Cast("const int*") long inputOffsets, @Cast("const int*") long inputs,
-                                      @Cast("const int*") long outputOffsets, @Cast("const int*") long outputs,
-                                      @Cast("const int*") long valueRoot, @Cast("const int*") long valueFlags,
-                                      @Cast("const int*") long inPlaceMask, int includeGraphInputs,
-                                      @Cast("int*") long order, @Cast("int*") long ownerValue,
-                                      @Cast("int*") long ownerDef, @Cast("int*") long ownerUseEnd,
-                                      @Cast("int*") long defOffsets, @Cast("int*") long freeOffsets,
-                                      @Cast("int*") long freeOwners, @Cast("int*") long valueBuffer,
-                                      @Cast("int*") long numOwners, @Cast("int*") long errorNode,
-                                      @Cast("void*") long scratch, long scratchBytes);
+    @MemberGetter static native int MEMPLAN_COMPILE_NUM_OWNERS();
+
+    @MemberGetter static native int MEMPLAN_COMPILE_ERROR_NODE();
+
+    @MemberGetter static native int MEMPLAN_COMPILE_SCHEDULE_LENGTH();
+
+    @MemberGetter static native int MEMPLAN_COMPILE_NUM_COUNTS();
 
     /**
-     * Bytes of scratch {@link #memplan_compile} needs ({@code numInputs} is {@code inputOffsets[numNodes]};
+     * Orders the nodes and computes owners and intervals (memplan_compile_packed in
+     * packed_schedule.h): the graph's Java arrays, each with its length, are pinned for the call
+     * (JNI critical region) and read in place; the whole schedule is written at address
+     * {@code packed} ({@link #memplan_compile_packed_capacity} ints at least; its layout in
+     * packed_schedule.h), and {@code counts} ({@link #COMPILE_NUM_COUNTS} ints: owners, the node a
+     * cycle stopped at, the schedule's length). The C++ code checks every length, offset and id
+     * as FlatGraph's validations do; {@code inPlaceMask} may be null (no in-place reuse).
+     * {@code scratch} holds {@link #memplan_compile_scratch_bytes} bytes, 8-byte aligned, for the
+     * compile's temporaries. Nothing is copied into native memory.
+     */
+    @CriticalRegion
+    @NoException
+    static native int memplan_compile_packed(int numValues, int numNodes,
+                                             @Cast("const int*") int[] inputOffsets, int inputOffsetsLength,
+                                             @Cast("const int*") int[] inputs, int inputsLength,
+                                             @Cast("const int*") int[] outputOffsets, int outputOffsetsLength,
+                                             @Cast("const int*") int[] outputs, int outputsLength,
+                                             @Cast("const int*") int[] valueRoot, int valueRootLength,
+                                             @Cast("const int*") int[] valueFlags, int valueFlagsLength,
+                                             @Cast("const int*") int[] inPlaceMask, int inPlaceMaskLength,
+                                             int includeGraphInputs, @Cast("int*") long packed,
+                                             int packedLength, @Cast("int*") int[] counts, int countsLength,
+                                             @Cast("void*") long scratch, long scratchBytes);
+
+    /**
+     * Moves the schedule {@link #memplan_compile_packed} wrote at address {@code packed}
+     * ({@code packedLength} ints) into {@code schedule} (pinned for the call), its owner arrays
+     * side by side; {@code scheduleLength} must be the length the compile reported for these counts.
+     */
+    @CriticalRegion
+    @NoException
+    static native int memplan_copy_schedule(@Cast("const int*") long packed, int packedLength, int numValues,
+                                            int numNodes, int numOwners, @Cast("int*") int[] schedule,
+                                            int scheduleLength);
+
+    /**
+     * Ints of the schedule array {@link #memplan_compile_packed} needs for these counts (its layout
+     * with every value an owner); -1 when a count is negative or the sum passes the largest int.
+     */
+    static native long memplan_compile_packed_capacity(int numValues, int numNodes);
+
+    /**
+     * Bytes of scratch {@link #memplan_compile_packed} needs ({@code numInputs} is {@code inputOffsets[numNodes]};
      * {@code withInPlace} 1 when it gets an in-place mask); -1 when a count is out of range.
      */
     static native long memplan_compile_scratch_bytes(int numValues, int numNodes, int numInputs, int withInPlace);

@@ -34,10 +34,11 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
     private final int ownerDefAt;
     private final int ownerUseEndAt;
 
-    private NativeCompiledGraph(int numValues, int numPositions, int[] schedule, IntBuffer order,
-                                IntBuffer ownerValue, IntBuffer ownerDef, IntBuffer ownerUseEnd,
-                                IntBuffer defOffsets, IntBuffer freeOffsets, IntBuffer freeOwners,
-                                IntBuffer valueBuffer) {
+    /** A schedule over slices of {@code schedule} (NativeCompile makes them). */
+    NativeCompiledGraph(int numValues, int numPositions, int[] schedule, IntBuffer order,
+                        IntBuffer ownerValue, IntBuffer ownerDef, IntBuffer ownerUseEnd,
+                        IntBuffer defOffsets, IntBuffer freeOffsets, IntBuffer freeOwners,
+                        IntBuffer valueBuffer) {
         super("native", numValues, numPositions, order, ownerValue, ownerDef, ownerUseEnd, valueBuffer);
         this.scratchBytes = MemplanNative.memplan_allocate_scratch_bytes(numOwners);
         this.offsetsSweepBytes = NativeEngine.offsetsScratchBytes(numOwners, Math.max(numPositions, 1), false);
@@ -49,124 +50,6 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
         this.ownerValueAt = ownerValue.arrayOffset();
         this.ownerDefAt = ownerDef.arrayOffset();
         this.ownerUseEndAt = ownerUseEnd.arrayOffset();
-    }
-
-    /** Runs the native compile on a graph the caller validated, and checks what comes back. */
-    static NativeCompiledGraph compile(FlatGraph g, int[] valueRoot, int[] inPlaceMask, boolean includeGraphInputs) {
-        int v = g.numValues();
-        int n = g.numNodes();
-        int p = g.numPositions();
-        // The graph, the owner-sized outputs and the C++ compile's own temporaries live in one
-        // block borrowed from the pool and given back as soon as the compile returns: fresh direct
-        // buffers would be zeroed, mapped anew and held until a GC, and temporaries malloc'd per
-        // call were handed back to the OS and faulted in again by the next compile.
-        long temporaries = MemplanNative.memplan_compile_scratch_bytes(v, n, g.inputOffsets()[n],
-                inPlaceMask == null ? 0 : 1);
-        if (temporaries < 0) {
-            throw new IllegalArgumentException("too many values (" + v + ") or nodes (" + n + ") for one native compile");
-        }
-        long bytes = NativeBlock.intBytes(g.inputOffsets().length) + NativeBlock.intBytes(g.inputs().length)
-                + NativeBlock.intBytes(g.outputOffsets().length) + NativeBlock.intBytes(g.outputs().length)
-                + NativeBlock.intBytes(valueRoot.length) + NativeBlock.intBytes(g.valueFlags().length)
-                + NativeBlock.intBytes(n) + 5 * NativeBlock.intBytes(v) + 2 * NativeBlock.intBytes(p + 1)
-                + NativeBlock.intBytes(2) + (inPlaceMask == null ? 0 : NativeBlock.intBytes(v))
-                + NativeBlock.byteBytes(temporaries);
-        NativeBlock block = NativeBlockPool.SHARED.take(bytes);
-        try {
-            IntBuffer inputOffsets = block.copy(g.inputOffsets());
-            IntBuffer inputs = block.copy(g.inputs());
-            IntBuffer outputOffsets = block.copy(g.outputOffsets());
-            IntBuffer outputs = block.copy(g.outputs());
-            IntBuffer roots = block.copy(valueRoot);
-            IntBuffer flags = block.copy(g.valueFlags());
-            long mask = inPlaceMask == null ? 0 : address(block.copy(inPlaceMask)); // 0: no in-place reuse
-            IntBuffer valueBuffer = block.ints(v);
-            IntBuffer order = block.ints(n);
-            IntBuffer ownerValue = block.ints(v);
-            IntBuffer ownerDef = block.ints(v);
-            IntBuffer ownerUseEnd = block.ints(v);
-            IntBuffer defOffsets = block.ints(p + 1);
-            IntBuffer freeOffsets = block.ints(p + 1);
-            IntBuffer freeOwners = block.ints(v);
-            IntBuffer counts = block.ints(2);
-            long scratchBytes = block.remaining(); // before rest(), which takes it all
-            int rc = MemplanNative.memplan_compile(v, n, address(inputOffsets), address(inputs),
-                    address(outputOffsets), address(outputs), address(roots), address(flags), mask,
-                    includeGraphInputs ? 1 : 0, address(order), address(ownerValue), address(ownerDef),
-                    address(ownerUseEnd), address(defOffsets), address(freeOffsets), address(freeOwners),
-                    address(valueBuffer), address(counts), address(counts) + Integer.BYTES, block.rest(),
-                    scratchBytes);
-            if (rc == MemplanNative.CYCLE) {
-                throw new GraphCycleException(counts.get(1));
-            }
-            check(rc, "compile");
-            int owners = counts.get(0);
-            if (owners < 0 || owners > v) {
-                throw new IllegalStateException("native compile reported " + owners + " owners for " + v + " values");
-            }
-            // What the schedule keeps moves to one right-sized Java array, checked once here.
-            Kept kept = new Kept(n + 2 * (p + 1) + 4 * owners + v);
-            IntBuffer defs = kept.copy(defOffsets, p + 1);
-            IntBuffer frees = kept.copy(freeOffsets, p + 1);
-            checkOffsets(defs, p, owners, "def");
-            checkOffsets(frees, p, owners, "free");
-            IntBuffer values = kept.copy(ownerValue, owners);
-            IntBuffer freed = kept.copy(freeOwners, owners);
-            for (int i = 0; i < owners; i++) {
-                int value = values.get(i);
-                int f = freed.get(i);
-                if (value < 0 || value >= v || f < 0 || f >= owners) {
-                    throw new IllegalStateException("native compile returned an owner id out of range at " + i);
-                }
-            }
-            IntBuffer buffers = kept.copy(valueBuffer, v);
-            for (int i = 0; i < v; i++) {
-                int b = buffers.get(i);
-                if (b < 0 || b >= v || buffers.get(b) != b) {
-                    throw new IllegalStateException("native compile returned value buffer " + b + " for value " + i);
-                }
-            }
-            return new NativeCompiledGraph(v, p, kept.array, kept.copy(order, n), values, kept.copy(ownerDef, owners),
-                    kept.copy(ownerUseEnd, owners), defs, frees, freed, buffers);
-        } finally {
-            NativeBlockPool.SHARED.give(block);
-        }
-    }
-
-    private static long address(IntBuffer buffer) {
-        return MemplanNative.memplan_address(buffer);
-    }
-
-    /** The arrays a schedule keeps, in one Java array sliced into them. */
-    private static final class Kept {
-        final int[] array;
-        private final IntBuffer memory;
-        private int used;
-
-        Kept(int ints) {
-            array = new int[ints];
-            memory = IntBuffer.wrap(array);
-        }
-
-        /** The first {@code n} ints of {@code from}, in the next {@code n} ints of this memory. */
-        IntBuffer copy(IntBuffer from, int n) {
-            IntBuffer out = memory.slice(used, n);
-            used += n;
-            out.put(from.duplicate().clear().limit(n)).clear();
-            return out;
-        }
-    }
-
-    /** The allocate loop trusts these offsets, so they are checked once here. */
-    private static void checkOffsets(IntBuffer offsets, int positions, int owners, String what) {
-        if (offsets.get(0) != 0 || offsets.get(positions) != owners) {
-            throw new IllegalStateException("native " + what + " offsets do not span the owners");
-        }
-        for (int i = 0; i < positions; i++) {
-            if (offsets.get(i) > offsets.get(i + 1)) {
-                throw new IllegalStateException("native " + what + " offsets decrease at position " + i);
-            }
-        }
     }
 
     static void check(int rc, String call) {

@@ -75,12 +75,13 @@ public final class NativeEngine implements PlanningEngine {
         return "native";
     }
 
+    /**
+     * {@inheritDoc} The C++ code checks the graph as {@link FlatGraph}'s validations do, on the
+     * arrays themselves; they run in Java only to name what it refused ({@link NativeCompile}).
+     */
     @Override
     public CompiledGraph compile(FlatGraph graph, int[] valueRoot, int[] inPlaceMask, boolean includeGraphInputs) {
-        graph.validate();
-        graph.validateValues(valueRoot);
-        graph.validateInPlace(inPlaceMask);
-        return NativeCompiledGraph.compile(graph, valueRoot, inPlaceMask, includeGraphInputs);
+        return NativeCompile.run(graph, valueRoot, inPlaceMask, includeGraphInputs);
     }
 
     /**

@@ -41,6 +41,10 @@ class MirroredEnginesTest {
                 MemplanNative.OFFSETS_STAT_LOWER_BOUND_BYTES);
         assertEquals(MemplanNative.MEMPLAN_OFFSETS_STAT_RAN_SEARCH(), MemplanNative.OFFSETS_STAT_RAN_SEARCH);
         assertEquals(MemplanNative.MEMPLAN_MAX_EFFORT(), OffsetsPlan.MAX_EFFORT);
+        assertEquals(MemplanNative.MEMPLAN_COMPILE_NUM_OWNERS(), MemplanNative.COMPILE_NUM_OWNERS);
+        assertEquals(MemplanNative.MEMPLAN_COMPILE_ERROR_NODE(), MemplanNative.COMPILE_ERROR_NODE);
+        assertEquals(MemplanNative.MEMPLAN_COMPILE_SCHEDULE_LENGTH(), MemplanNative.COMPILE_SCHEDULE_LENGTH);
+        assertEquals(MemplanNative.MEMPLAN_COMPILE_NUM_COUNTS(), MemplanNative.COMPILE_NUM_COUNTS);
         assertEquals(dev.memplan.PlanOptions.MAX_EFFORT, OffsetsPlan.MAX_EFFORT);
     }
 
