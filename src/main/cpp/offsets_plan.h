@@ -159,14 +159,17 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
     const int n = num_owners;
     const int P = num_positions;
     const SweepScratch w = SweepScratch::carve(scratch, n, P);
-    GapArena arena{n, w.seg_start, w.seg_length, w.prev, w.next, w.left, w.right, w.free_ids, 0};
+    GapArena arena{n, w.seg, w.free_ids, 0};
     Sweep sweep{P, owner_size, owner_offset, w.start_offsets, w.starts, w.end_offsets, w.ends, arena};
     // One pass over the buffers checks each (before it indexes anything) and does what
     // lower_bound and Sweep::init would each do in passes of their own: the bound's difference
-    // array, the count of buffers ending at each position, the live sum; and notes whether the
-    // defs come sorted, so that the starts need no bucket (C++ only; the same order either way).
+    // array, the count of buffers starting and ending at each position, the live sum; and notes
+    // whether the defs come sorted, so that the starts need no placing (C++ only: the buffers
+    // starting at p are then start_offsets[p] .. start_offsets[p + 1] themselves, the order
+    // Sweep::init's bucket gives them).
     for (int p = 0; p <= P; ++p) {
         w.delta[p] = 0;
+        w.start_offsets[p] = 0;
         w.end_offsets[p] = 0;
     }
     long long naive = 0;
@@ -184,29 +187,26 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
         last_def = d;
         w.delta[d] += s;
         w.delta[e + 1] -= s;
+        w.start_offsets[d + 1]++;
         w.end_offsets[e + 1]++;
         if (s != 0) live_sum += static_cast<long long>(e) - d + 1;
     }
+    // The bound, and bucket's prefix sums of both counts, in one pass over the positions.
     long long bound = 0;
     long long live = 0;
     for (int p = 0; p < P; ++p) {
         live += w.delta[p];
         if (live > bound) bound = live;
+        w.start_offsets[p + 1] += w.start_offsets[p];
+        w.end_offsets[p + 1] += w.end_offsets[p];
+        w.cursor[p] = w.end_offsets[p];
     }
-    // The ends: bucket's prefix sums and placement on the counts above.
-    for (int p = 0; p < P; ++p) w.end_offsets[p + 1] += w.end_offsets[p];
-    for (int p = 0; p < P; ++p) w.cursor[p] = w.end_offsets[p];
     for (int i = 0; i < n; ++i) w.ends[w.cursor[owner_use_end[i]]++] = i;
     if (sorted) {
-        // start_offsets[p]: the buffers with def < p, found by one walk up the sorted defs.
-        int i = 0;
-        for (int p = 0; p <= P; ++p) {
-            while (i < n && owner_def[i] < p) ++i;
-            w.start_offsets[p] = i;
-        }
         sweep.identity_starts = true;
     } else {
-        bucket(P, owner_def, n, w.start_offsets, w.cursor, w.starts);
+        for (int p = 0; p < P; ++p) w.cursor[p] = w.start_offsets[p];
+        for (int i = 0; i < n; ++i) w.starts[w.cursor[owner_def[i]]++] = i;
     }
     sweep.init_arena(live_sum);
     // At effort >= 1 the sweep pauses as soon as it passes the bound: the fit may reach the bound

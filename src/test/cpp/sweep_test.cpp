@@ -29,7 +29,7 @@ void test_offsets_paused_sweep_finishes_as_unpaused() {
             scratch.assign(static_cast<std::size_t>(bytes / 8 + 1), 0);
             offset.assign(un + 1, -5);
             const memplan_offsets::SweepScratch w = memplan_offsets::SweepScratch::carve(scratch.data(), n, positions);
-            arena = memplan_offsets::GapArena{n, w.seg_start, w.seg_length, w.prev, w.next, w.left, w.right, w.free_ids, 0};
+            arena = memplan_offsets::GapArena{n, w.seg, w.free_ids, 0};
             memplan_offsets::Sweep sweep{positions, size.data(), offset.data(), w.start_offsets, w.starts,
                                          w.end_offsets, w.ends, arena};
             sweep.init(n, def.data(), end.data(), w.cursor);
@@ -91,7 +91,7 @@ void test_offsets_plan_sweeps_as_sweep_init() {
         std::vector<long long> scratch(static_cast<std::size_t>(bytes / 8 + 1), 0);
         std::vector<long long> plan(un + 1, -5);
         const memplan_offsets::SweepScratch w = memplan_offsets::SweepScratch::carve(scratch.data(), n, positions);
-        memplan_offsets::GapArena arena{n, w.seg_start, w.seg_length, w.prev, w.next, w.left, w.right, w.free_ids, 0};
+        memplan_offsets::GapArena arena{n, w.seg, w.free_ids, 0};
         memplan_offsets::Sweep sweep{positions, size.data(), plan.data(), w.start_offsets, w.starts, w.end_offsets,
                                      w.ends, arena};
         sweep.init(n, def.data(), end.data(), w.cursor);
