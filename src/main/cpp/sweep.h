@@ -69,7 +69,13 @@ struct Sweep {
             if (!placed) {
                 for (int k = start_offsets[p]; k < start_offsets[p + 1]; ++k) {
                     const int i = identity_starts ? k : starts[k];
-                    offset[i] = size[i] == 0 ? 0 : arena.allocate(i, size[i]);
+                    const long long bytes = size[i];
+                    if (bytes == 0) {
+                        offset[i] = 0;
+                        arena.seg[i].length = 0;  // so its release reads only its segment, below
+                    } else {
+                        offset[i] = arena.allocate(i, bytes);
+                    }
                 }
                 if (arena.top > top_so_far) {
                     top_so_far = arena.top;
@@ -83,7 +89,9 @@ struct Sweep {
             }
             for (int k = end_offsets[p]; k < end_offsets[p + 1]; ++k) {
                 const int i = ends[k];
-                if (size[i] != 0) arena.release(i);
+                // A placed buffer's length is its size: the segment the release reads anyway,
+                // not a second random read of the sizes (C++ only; Sweep.java reads the size).
+                if (arena.seg[i].length != 0) arena.release(i);
             }
             placed = false;
         }
