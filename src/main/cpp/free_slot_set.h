@@ -20,7 +20,6 @@ struct FreeNode {
     int smaller;         // child with smaller keys, NONE if none
     int larger;          // child with larger keys, NONE if none
     int priority;        // parents have higher priority than children
-    int occupant;        // owner in the slot, NONE while free: a check of the caller only this side needs
 };
 
 // Index of the lowest set bit of a non-zero word.

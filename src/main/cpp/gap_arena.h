@@ -20,16 +20,24 @@ inline int gap_size_class(long long length) {
     return octave < 3 ? static_cast<int>(length) : octave * 8 + static_cast<int>((length >> (octave - 3)) & 7);
 }
 
+// One segment of the arena, a buffer or a free gap: its bytes, its neighbours in
+// offset order, and its children in its gap treap. C++ only: GapArena.java keeps
+// six parallel arrays; here the fields a treap step or a link reads share one
+// 32-byte record, so a step touches one cache line instead of up to six.
+struct Segment {
+    long long start;
+    long long length;
+    int prev;
+    int next;
+    int left;
+    int right;
+};
+
 // The sweep's memory: segments in offset order (buffers: id = index; free
 // gaps: ids from n), free gaps also in a treap keyed by (length, start).
 struct GapArena {
     int n;
-    long long* seg_start;
-    long long* seg_length;
-    int* prev;
-    int* next;
-    int* left;
-    int* right;
+    Segment* seg;  // 2n + 1
     int* free_ids;
     int num_free_ids;
     // Free gaps by size class, one treap each, and which classes hold any (see
@@ -59,74 +67,74 @@ struct GapArena {
         if (gap < 0 && last >= n) {
             gap = last;
             treap_remove(gap);
-            top = seg_start[gap] + bytes;
-            seg_length[gap] = bytes;
+            top = seg[gap].start + bytes;
+            seg[gap].length = bytes;
         }
         if (gap < 0) {
-            seg_start[b] = top;
-            seg_length[b] = bytes;
+            seg[b].start = top;
+            seg[b].length = bytes;
             link(last, b, -1);
             top += bytes;
-            return seg_start[b];
+            return seg[b].start;
         }
-        seg_start[b] = seg_start[gap];
-        seg_length[b] = bytes;
-        const long long rest = seg_length[gap] - bytes;
-        link(prev[gap], b, next[gap]);
+        seg[b].start = seg[gap].start;
+        seg[b].length = bytes;
+        const long long rest = seg[gap].length - bytes;
+        link(seg[gap].prev, b, seg[gap].next);
         if (rest > 0) {
-            seg_start[gap] = seg_start[b] + bytes;
-            seg_length[gap] = rest;
-            link(b, gap, next[b]);
+            seg[gap].start = seg[b].start + bytes;
+            seg[gap].length = rest;
+            link(b, gap, seg[b].next);
             treap_insert(gap);
         } else {
             free_ids[num_free_ids++] = gap;
         }
-        return seg_start[b];
+        return seg[b].start;
     }
 
     void release(int b) {
-        long long start = seg_start[b];
-        long long end = start + seg_length[b];
-        int before = prev[b];
-        int after = next[b];
+        long long start = seg[b].start;
+        long long end = start + seg[b].length;
+        int before = seg[b].prev;
+        int after = seg[b].next;
         if (before >= n) {
             treap_remove(before);
-            start = seg_start[before];
+            start = seg[before].start;
             free_ids[num_free_ids++] = before;
-            before = prev[before];
+            before = seg[before].prev;
         }
         if (after >= n) {
             treap_remove(after);
-            end = seg_start[after] + seg_length[after];
+            end = seg[after].start + seg[after].length;
             free_ids[num_free_ids++] = after;
-            after = next[after];
+            after = seg[after].next;
         }
         if (after < 0) {
             top = start;
             last = before;
-            if (before >= 0) next[before] = -1;
+            if (before >= 0) seg[before].next = -1;
             return;
         }
         const int gap = free_ids[--num_free_ids];
-        seg_start[gap] = start;
-        seg_length[gap] = end - start;
+        seg[gap].start = start;
+        seg[gap].length = end - start;
         link(before, gap, after);
         treap_insert(gap);
     }
 
     void link(int a, int s, int c) {
-        prev[s] = a;
-        next[s] = c;
-        if (a >= 0) next[a] = s;
+        seg[s].prev = a;
+        seg[s].next = c;
+        if (a >= 0) seg[a].next = s;
         if (c >= 0) {
-            prev[c] = s;
+            seg[c].prev = s;
         } else {
             last = s;
         }
     }
 
     bool key_less(int a, int b) const {
-        return seg_length[a] < seg_length[b] || (seg_length[a] == seg_length[b] && seg_start[a] < seg_start[b]);
+        return seg[a].length < seg[b].length || (seg[a].length == seg[b].length && seg[a].start < seg[b].start);
     }
 
     int take_ceiling(long long bytes) {
@@ -140,14 +148,14 @@ struct GapArena {
         int parent = -1;
         int cur = root;
         while (cur >= 0) {
-            if (seg_length[cur] >= bytes) {
+            if (seg[cur].length >= bytes) {
                 found = cur;
                 found_parent = parent;
                 parent = cur;
-                cur = left[cur];
+                cur = seg[cur].left;
             } else {
                 parent = cur;
-                cur = right[cur];
+                cur = seg[cur].right;
             }
         }
         if (found < 0) {  // every gap of a larger class fits: take that class's smallest
@@ -156,9 +164,9 @@ struct GapArena {
             if (size_class < 0) return -1;
             root = class_root[size_class];
             cur = root;
-            while (left[cur] >= 0) {
+            while (seg[cur].left >= 0) {
                 found_parent = cur;
-                cur = left[cur];
+                cur = seg[cur].left;
             }
             found = cur;
         }
@@ -168,13 +176,13 @@ struct GapArena {
     }
 
     void treap_insert(int s) {
-        left[s] = -1;
-        right[s] = -1;
+        seg[s].left = -1;
+        seg[s].right = -1;
         if (!classed) {
             root = insert_into(root, s);
             return;
         }
-        const int size_class = gap_size_class(seg_length[s]);
+        const int size_class = gap_size_class(seg[s].length);
         root = insert_into(class_root[size_class], s);
         store_root(size_class);
     }
@@ -209,7 +217,7 @@ struct GapArena {
         while (cur >= 0 && priority(cur) > rank) {
             parent = cur;
             parent_left = key_less(s, cur);
-            cur = parent_left ? left[cur] : right[cur];
+            cur = parent_left ? seg[cur].left : seg[cur].right;
         }
         int lo = -1;
         int hi = -1;
@@ -220,54 +228,54 @@ struct GapArena {
                 if (lo_tail < 0) {
                     lo = cur;
                 } else {
-                    right[lo_tail] = cur;
+                    seg[lo_tail].right = cur;
                 }
                 lo_tail = cur;
-                cur = right[cur];
+                cur = seg[cur].right;
             } else {
                 if (hi_tail < 0) {
                     hi = cur;
                 } else {
-                    left[hi_tail] = cur;
+                    seg[hi_tail].left = cur;
                 }
                 hi_tail = cur;
-                cur = left[cur];
+                cur = seg[cur].left;
             }
         }
-        if (lo_tail >= 0) right[lo_tail] = -1;
-        if (hi_tail >= 0) left[hi_tail] = -1;
-        left[s] = lo;
-        right[s] = hi;
+        if (lo_tail >= 0) seg[lo_tail].right = -1;
+        if (hi_tail >= 0) seg[hi_tail].left = -1;
+        seg[s].left = lo;
+        seg[s].right = hi;
         if (parent < 0) return s;
         if (parent_left) {
-            left[parent] = s;
+            seg[parent].left = s;
         } else {
-            right[parent] = s;
+            seg[parent].right = s;
         }
         return t;
     }
 
     void treap_remove(int s) {
-        const int size_class = classed ? gap_size_class(seg_length[s]) : 0;
+        const int size_class = classed ? gap_size_class(seg[s].length) : 0;
         if (classed) root = class_root[size_class];
         int parent = -1;
         int cur = root;
         while (cur != s) {
             parent = cur;
-            cur = key_less(s, cur) ? left[cur] : right[cur];
+            cur = key_less(s, cur) ? seg[cur].left : seg[cur].right;
         }
         unlink(s, parent);
         if (classed) store_root(size_class);
     }
 
     void unlink(int s, int parent) {
-        const int merged = merge(left[s], right[s]);
+        const int merged = merge(seg[s].left, seg[s].right);
         if (parent < 0) {
             root = merged;
-        } else if (left[parent] == s) {
-            left[parent] = merged;
+        } else if (seg[parent].left == s) {
+            seg[parent].left = merged;
         } else {
-            right[parent] = merged;
+            seg[parent].right = merged;
         }
     }
 
@@ -280,11 +288,11 @@ struct GapArena {
             bool take_right;
             if (priority(a) > priority(b)) {
                 take = a;
-                a = right[a];
+                a = seg[a].right;
                 take_right = true;
             } else {
                 take = b;
-                b = left[b];
+                b = seg[b].left;
                 take_right = false;
             }
             result = attach(result, tail, tail_right, take);
@@ -297,9 +305,9 @@ struct GapArena {
     int attach(int result, int tail, bool on_right, int child) {
         if (tail < 0) return child;
         if (on_right) {
-            right[tail] = child;
+            seg[tail].right = child;
         } else {
-            left[tail] = child;
+            seg[tail].left = child;
         }
         return result;
     }

@@ -14,7 +14,7 @@
 // header below pairs with the dev.memplan.engine class of the same name
 // (gap_arena.h = GapArena.java, ...; docs/design.md §12 lists the pairs).
 // compile.h pairs with Compile and slots_allocate.h with SlotsAllocate. abi.h, buffers.h,
-// offsets_scratch.h and packed_schedule.h are C++ only: what only this side does is check its
+// offsets_scratch.h, packed_schedule.h and request_sizes.h are C++ only: what only this side does is check its
 // caller and carve its scratch. The Java side validates everything before it
 // crosses the boundary, but this code still re-checks every count, offset and
 // id before using it, so that a bug on either side becomes
@@ -49,5 +49,8 @@
 
 // C++ only: the entry points Java calls on a schedule packed in one array.
 #include "packed_schedule.h"
+
+// C++ only: one request's sizes checked, aligned and copied in one pass.
+#include "request_sizes.h"
 
 #endif  // MEMPLAN_CORE_H

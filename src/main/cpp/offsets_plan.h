@@ -36,23 +36,6 @@ constexpr long long kValleyMaxEntries = 1LL << 24;
 // search's result when an allocation failed (never a peak).
 constexpr long long kOutOfMemory = -2;
 
-// The most bytes live at any one position (a difference array over positions).
-inline long long lower_bound(int num_positions, int n, const int* def, const int* use_end,
-                             const long long* size, long long* delta) {
-    for (int p = 0; p <= num_positions; ++p) delta[p] = 0;
-    for (int i = 0; i < n; ++i) {
-        delta[def[i]] += size[i];
-        delta[use_end[i] + 1] -= size[i];
-    }
-    long long live = 0;
-    long long bound = 0;
-    for (int p = 0; p < num_positions; ++p) {
-        live += delta[p];
-        if (live > bound) bound = live;
-    }
-    return bound;
-}
-
 // The phases past the sweep (OffsetsPlan.search), once the sweep has paused
 // above the bound: the fit, the rest of the sweep unless the fit reached the
 // bound, then the rank decodes and the rank swaps while the plan is still above
@@ -175,17 +158,57 @@ inline int memplan_offsets_plan(int num_owners, int num_positions, const int* ow
     }
     const int n = num_owners;
     const int P = num_positions;
-    long long naive = 0;
-    for (int i = 0; i < n; ++i) {
-        if (owner_def[i] < 0 || owner_use_end[i] < owner_def[i] || owner_use_end[i] >= P) return MEMPLAN_BAD_ARGUMENT;
-        if (owner_size[i] < 0) return MEMPLAN_BAD_ARGUMENT;
-        if (memplan_detail::add_overflows(naive, owner_size[i], &naive)) return MEMPLAN_OVERFLOW;
-    }
     const SweepScratch w = SweepScratch::carve(scratch, n, P);
-    const long long bound = lower_bound(P, n, owner_def, owner_use_end, owner_size, w.delta);
-    GapArena arena{n, w.seg_start, w.seg_length, w.prev, w.next, w.left, w.right, w.free_ids, 0};
+    GapArena arena{n, w.seg, w.free_ids, 0};
     Sweep sweep{P, owner_size, owner_offset, w.start_offsets, w.starts, w.end_offsets, w.ends, arena};
-    sweep.init(n, owner_def, owner_use_end, w.cursor);
+    // One pass over the buffers checks each (before it indexes anything) and does what
+    // lower_bound and Sweep::init would each do in passes of their own: the bound's difference
+    // array, the count of buffers starting and ending at each position, the live sum; and notes
+    // whether the defs come sorted, so that the starts need no placing (C++ only: the buffers
+    // starting at p are then start_offsets[p] .. start_offsets[p + 1] themselves, the order
+    // Sweep::init's bucket gives them).
+    for (int p = 0; p <= P; ++p) {
+        w.delta[p] = 0;
+        w.start_offsets[p] = 0;
+        w.end_offsets[p] = 0;
+    }
+    long long naive = 0;
+    long long live_sum = 0;
+    bool sorted = true;
+    int last_def = 0;
+    for (int i = 0; i < n; ++i) {
+        const int d = owner_def[i];
+        const int e = owner_use_end[i];
+        const long long s = owner_size[i];
+        if (d < 0 || e < d || e >= P) return MEMPLAN_BAD_ARGUMENT;
+        if (s < 0) return MEMPLAN_BAD_ARGUMENT;
+        if (memplan_detail::add_overflows(naive, s, &naive)) return MEMPLAN_OVERFLOW;
+        sorted = sorted && d >= last_def;
+        last_def = d;
+        w.delta[d] += s;
+        w.delta[e + 1] -= s;
+        w.start_offsets[d + 1]++;
+        w.end_offsets[e + 1]++;
+        if (s != 0) live_sum += static_cast<long long>(e) - d + 1;
+    }
+    // The bound, and bucket's prefix sums of both counts, in one pass over the positions.
+    long long bound = 0;
+    long long live = 0;
+    for (int p = 0; p < P; ++p) {
+        live += w.delta[p];
+        if (live > bound) bound = live;
+        w.start_offsets[p + 1] += w.start_offsets[p];
+        w.end_offsets[p + 1] += w.end_offsets[p];
+        w.cursor[p] = w.end_offsets[p];
+    }
+    for (int i = 0; i < n; ++i) w.ends[w.cursor[owner_use_end[i]]++] = i;
+    if (sorted) {
+        sweep.identity_starts = true;
+    } else {
+        for (int p = 0; p < P; ++p) w.cursor[p] = w.start_offsets[p];
+        for (int i = 0; i < n; ++i) w.starts[w.cursor[owner_def[i]]++] = i;
+    }
+    sweep.init_arena(live_sum);
     // At effort >= 1 the sweep pauses as soon as it passes the bound: the fit may reach the bound
     // (a U-Net's does), and then the rest of the sweep is not needed.
     long long peak = sweep.run(effort >= 1 ? bound : kNoLimit);

@@ -9,6 +9,7 @@
 
 #include <climits>
 
+#include "gap_arena.h"
 #include "rank_order.h"
 #include "search_cost.h"
 
@@ -22,17 +23,12 @@ namespace memplan_offsets {
 // call. The valley decoder always allocates its own.
 struct SweepScratch {
     long long* delta;       // num_positions + 1
-    long long* seg_start;   // 2n + 1
-    long long* seg_length;  // 2n + 1
+    Segment* seg;           // 2n + 1: the arena's segments (two longs and four ints each)
     int* start_offsets;     // num_positions + 1
     int* end_offsets;       // num_positions + 1
     int* cursor;            // num_positions + 1
     int* starts;            // n
     int* ends;              // n
-    int* prev;              // 2n + 1, and so on for next, left, right
-    int* next;
-    int* left;
-    int* right;
     int* free_ids;  // n + 1
 
     // Bytes for n owners over num_positions positions (both >= 0, checked by the caller).
@@ -42,24 +38,20 @@ struct SweepScratch {
         return longs * 8 + (ints + 1) / 2 * 8;  // a whole number of longs: the canonical block follows
     }
 
-    // Carves the arrays, longs first so that each stays aligned.
+    // Carves the arrays, the 8-byte aligned ones first so that each stays aligned.
     static SweepScratch carve(void* block, long long n, long long num_positions) {
+        static_assert(sizeof(Segment) == 2 * sizeof(long long) + 4 * sizeof(int), "bytes() counts a segment so");
         SweepScratch s;
         long long* l = static_cast<long long*>(block);
         s.delta = l;
-        s.seg_start = s.delta + (num_positions + 1);
-        s.seg_length = s.seg_start + (2 * n + 1);
-        int* i = reinterpret_cast<int*>(s.seg_length + (2 * n + 1));
+        s.seg = reinterpret_cast<Segment*>(s.delta + (num_positions + 1));
+        int* i = reinterpret_cast<int*>(s.seg + (2 * n + 1));
         s.start_offsets = i;
         s.end_offsets = s.start_offsets + (num_positions + 1);
         s.cursor = s.end_offsets + (num_positions + 1);
         s.starts = s.cursor + (num_positions + 1);
         s.ends = s.starts + n;
-        s.prev = s.ends + n;
-        s.next = s.prev + (2 * n + 1);
-        s.left = s.next + (2 * n + 1);
-        s.right = s.left + (2 * n + 1);
-        s.free_ids = s.right + (2 * n + 1);
+        s.free_ids = s.ends + n;
         return s;
     }
 };

@@ -83,7 +83,6 @@ inline int memplan_allocate(
                 slot_capacity[slot] = need;
                 peak += need;
             }
-            free.node(slot).occupant = o;
             owner_slot[o] = slot;
             if (value_slot != nullptr) value_slot[v] = slot;
             live += need;
@@ -95,13 +94,21 @@ inline int memplan_allocate(
         if (free_end < next_free || free_end > num_owners) return MEMPLAN_BAD_ARGUMENT;
         for (; next_free < free_end; ++next_free) {
             const int o = free_owners[next_free];
-            // Only an owner that already has a slot, and still holds it, can be freed.
-            if (o < 0 || o >= next_owner || free.node(owner_slot[o]).occupant != o) return MEMPLAN_BAD_ARGUMENT;
-            free.node(owner_slot[o]).occupant = NONE;
-            free.add(owner_slot[o]);
+            // Only an owner that already has a slot, and still holds it, can be freed. A freed
+            // owner's slot is stored flipped (-1 - slot, negative) until the end: the check reads
+            // the one int the release needs anyway, where a per-slot occupant cost a dependent
+            // load of the slot's node (a third of the native chain plan's samples).
+            if (o < 0 || o >= next_owner) return MEMPLAN_BAD_ARGUMENT;
+            const int slot = owner_slot[o];
+            if (slot < 0) return MEMPLAN_BAD_ARGUMENT;  // freed already
+            owner_slot[o] = -1 - slot;
+            free.add(slot);
             live -= owner_size[o];
         }
     }
+    // free_offsets[num_positions] == num_owners and no owner was freed twice, so every owner
+    // was freed once: all slots are flipped. (On a refusal above, owner_slot is left as it is.)
+    for (int o = 0; o < num_owners; ++o) owner_slot[o] = -1 - owner_slot[o];
 
     stats[MEMPLAN_STAT_NUM_SLOTS] = free.num_slots();
     stats[MEMPLAN_STAT_PEAK_BYTES] = peak;

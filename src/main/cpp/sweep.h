@@ -40,6 +40,9 @@ struct Sweep {
     int position = 0;  // where to carry on, and whether its buffers are already placed
     bool starts_placed = false;
     long long peak = 0;
+    // C++ only: the buffers come sorted by def (a compiled schedule's owners do), so the ones
+    // starting at p are start_offsets[p] .. start_offsets[p + 1] themselves and `starts` is unused.
+    bool identity_starts = false;
 
     void init(int n, const int* def, const int* use_end, int* cursor) {
         bucket(num_positions, def, n, start_offsets, cursor, starts);
@@ -48,6 +51,12 @@ struct Sweep {
         for (int i = 0; i < n; ++i) {
             if (size[i] != 0) live_sum += static_cast<long long>(use_end[i]) - def[i] + 1;
         }
+        init_arena(live_sum);
+    }
+
+    // The rest of init, for a caller that made the buckets itself (memplan_offsets_plan: in one
+    // pass with its argument check) and summed live_sum as init does.
+    void init_arena(long long live_sum) {
         arena.init();
         arena.classed = live_sum >= kClassedAverageLive * num_positions;
     }
@@ -59,8 +68,14 @@ struct Sweep {
         for (int p = position; p < num_positions; ++p) {
             if (!placed) {
                 for (int k = start_offsets[p]; k < start_offsets[p + 1]; ++k) {
-                    const int i = starts[k];
-                    offset[i] = size[i] == 0 ? 0 : arena.allocate(i, size[i]);
+                    const int i = identity_starts ? k : starts[k];
+                    const long long bytes = size[i];
+                    if (bytes == 0) {
+                        offset[i] = 0;
+                        arena.seg[i].length = 0;  // so its release reads only its segment, below
+                    } else {
+                        offset[i] = arena.allocate(i, bytes);
+                    }
                 }
                 if (arena.top > top_so_far) {
                     top_so_far = arena.top;
@@ -74,7 +89,9 @@ struct Sweep {
             }
             for (int k = end_offsets[p]; k < end_offsets[p + 1]; ++k) {
                 const int i = ends[k];
-                if (size[i] != 0) arena.release(i);
+                // A placed buffer's length is its size: the segment the release reads anyway,
+                // not a second random read of the sizes (C++ only; Sweep.java reads the size).
+                if (arena.seg[i].length != 0) arena.release(i);
             }
             placed = false;
         }

@@ -31,7 +31,7 @@ void test_offsets_size_classes_do_not_change_the_sweep() {
             std::vector<long long> scratch(static_cast<std::size_t>(bytes / 8 + 1), 0);
             plans[classed].assign(un + 1, -5);
             const memplan_offsets::SweepScratch w = memplan_offsets::SweepScratch::carve(scratch.data(), n, positions);
-            memplan_offsets::GapArena arena{n, w.seg_start, w.seg_length, w.prev, w.next, w.left, w.right, w.free_ids, 0};
+            memplan_offsets::GapArena arena{n, w.seg, w.free_ids, 0};
             memplan_offsets::Sweep sweep{positions, size.data(), plans[classed].data(), w.start_offsets, w.starts,
                                          w.end_offsets, w.ends, arena};
             sweep.init(n, def.data(), end.data(), w.cursor);

@@ -592,6 +592,7 @@ void run_rank_order_tests();
 void run_first_fit_tests();
 void run_valley_decoder_tests();
 void run_packed_schedule_tests();
+void run_request_sizes_tests();
 
 }  // namespace memplan_test
 

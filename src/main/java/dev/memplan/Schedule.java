@@ -4,6 +4,7 @@ package dev.memplan;
 import dev.memplan.engine.Allocation;
 import dev.memplan.engine.OffsetAllocation;
 import dev.memplan.engine.CompiledGraph;
+import dev.memplan.engine.SizeRules;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.ArrayList;
@@ -309,23 +310,28 @@ public final class Schedule implements Reservation {
             throw new IllegalArgumentException("expected " + n + " owner sizes (one per owner index), got "
                     + ownerSizes.length);
         }
-        long[] sizes = ownerSizes.clone();
-        long alignment = options.alignment();
-        long total = 0;
-        // The hot path: values are looked up only to name one in an error.
-        for (int o = 0; o < n; o++) {
-            long b = sizes[o];
-            if (b < 0 || (alignment != 1 && b % alignment != 0)) {
-                b = checkedSize(graph.value(ownerValues.get(o)), b);
-                sizes[o] = b;
-            }
-            total += b; // both >= 0: a negative sum is an overflow
-            if (total < 0) {
-                throw totalOverflow(graph.value(ownerValues.get(o)));
-            }
-        }
-        return allocate(sizes);
+        // The hot path: the engine checks, rounds and copies the sizes (the native one in one pass
+        // of C++); values are looked up only to name one in an error.
+        return allocate(compiled.checkedSizes(ownerSizes, sizeRules));
     }
+
+    /** The options' alignment and this schedule's words for a size at fault, for the engine's check. */
+    private final SizeRules sizeRules = new SizeRules() {
+        @Override
+        public long alignment() {
+            return options.alignment();
+        }
+
+        @Override
+        public long checkedSize(int owner, long bytes) {
+            return Schedule.this.checkedSize(graph.value(ownerValues.get(owner)), bytes);
+        }
+
+        @Override
+        public RuntimeException totalOverflow(int owner) {
+            return Schedule.totalOverflow(graph.value(ownerValues.get(owner)));
+        }
+    };
 
     /**
      * The bytes to reserve for a request whose symbols are at most {@code bounds}, or empty when a
@@ -351,13 +357,14 @@ public final class Schedule implements Reservation {
         return graph.symbols().keySet();
     }
 
+    /** Plans on checked sizes this call alone holds (the engine may read them in place), then keeps them. */
     private ActivationPlan allocate(long[] sizes) {
         LongBuffer buffer = LongBuffer.wrap(sizes).asReadOnlyBuffer();
         if (options.strategy() == Strategy.OFFSETS) {
-            OffsetAllocation a = compiled.allocateOffsets(LongBuffer.wrap(sizes), options.effort());
+            OffsetAllocation a = compiled.allocateOffsetsOwned(sizes, options.effort());
             return new ActivationPlan(this, buffer, a);
         }
-        Allocation a = compiled.allocate(LongBuffer.wrap(sizes));
+        Allocation a = compiled.allocateOwned(sizes);
         return new ActivationPlan(this, buffer, a);
     }
 

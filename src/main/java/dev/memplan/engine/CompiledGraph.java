@@ -67,4 +67,35 @@ public interface CompiledGraph {
      * @throws ArithmeticException      when the sum overflows a signed 64-bit byte count
      */
     OffsetAllocation allocateOffsets(LongBuffer ownerSizes, int effort);
+
+    /**
+     * One request's sizes, checked and rounded by {@code rules}: a new array, for
+     * {@link #allocateOwned} or {@link #allocateOffsetsOwned}. The native engine checks and copies
+     * in one pass of C++ code; the Java engine runs {@link SizeRules#checkedCopy}.
+     *
+     * @param ownerSizes {@code numOwners()} byte counts by owner index, read once each, never kept
+     * @throws IllegalArgumentException when the array does not hold {@code numOwners()} sizes
+     * @throws RuntimeException         the error {@code rules} gives for the first size refused
+     */
+    default long[] checkedSizes(long[] ownerSizes, SizeRules rules) {
+        if (ownerSizes.length != numOwners()) {
+            throw new IllegalArgumentException("expected " + numOwners() + " owner sizes, got " + ownerSizes.length);
+        }
+        return SizeRules.checkedCopy(ownerSizes, rules);
+    }
+
+    /**
+     * {@link #allocate} on sizes this thread alone holds: an array fresh from
+     * {@link #checkedSizes}, or one the caller made and checked itself and never shares while the
+     * call runs. The native engine then reads it in place instead of copying it (it still checks
+     * every size it reads).
+     */
+    default Allocation allocateOwned(long[] ownerSizes) {
+        return allocate(LongBuffer.wrap(ownerSizes));
+    }
+
+    /** {@link #allocateOffsets} on sizes this thread alone holds, as {@link #allocateOwned}. */
+    default OffsetAllocation allocateOffsetsOwned(long[] ownerSizes, int effort) {
+        return allocateOffsets(LongBuffer.wrap(ownerSizes), effort);
+    }
 }

@@ -164,6 +164,34 @@ final class MemplanNative {
                                                 long scratchBytes);
 
     /**
+     * {@link #memplan_schedule_allocate} with the sizes in a Java array, pinned for the call like the
+     * schedule and the result: an array of the plan's own (see {@code CompiledGraph.allocateOwned}),
+     * read in place instead of copied into native memory.
+     */
+    @CriticalRegion
+    @NoException
+    static native int memplan_schedule_allocate(int numValues, int numOwners, int numPositions,
+                                                @Cast("const int*") int[] schedule, int scheduleLength,
+                                                int defOffsetsAt, int freeOffsetsAt, int freeOwnersAt,
+                                                int ownerValueAt, @Cast("const long long*") long[] ownerSize,
+                                                @Cast("int*") int[] ownerSlot, int ownerSlotLength,
+                                                @Cast("long long*") long slotCapacity,
+                                                @Cast("long long*") long stats, @Cast("void*") long scratch,
+                                                long scratchBytes);
+
+    /**
+     * One request's sizes checked, rounded up to {@code alignment} and copied in one pass
+     * (memplan_checked_sizes in request_sizes.h): the first {@code n} of {@code from} into
+     * {@code to}, both pinned for the call. Returns {@code n} when every size was accepted; the
+     * owner of the first size refused (negative, not roundable, or where the sum overflows) with
+     * the size as read in its place in {@code to}; -1 when the arguments are inconsistent.
+     */
+    @CriticalRegion
+    @NoException
+    static native int memplan_checked_sizes(int n, @Cast("const long long*") long[] from, int fromLength,
+                                            long alignment, @Cast("long long*") long[] to, int toLength);
+
+    /**
      * The per-request offsets plan on a schedule (memplan_schedule_offsets_plan: memplan_offsets_plan
      * on the intervals at {@code ownerDefAt} and {@code ownerUseEndAt} in {@code schedule}), with the
      * result {@code ownerOffset} written in place, as {@link #memplan_schedule_allocate}.
@@ -174,6 +202,20 @@ final class MemplanNative {
                                                     @Cast("const int*") int[] schedule, int scheduleLength,
                                                     int ownerDefAt, int ownerUseEndAt,
                                                     @Cast("const long long*") long ownerSize, int effort,
+                                                    @Cast("long long*") long[] ownerOffset, int ownerOffsetLength,
+                                                    @Cast("long long*") long stats, @Cast("void*") long scratch,
+                                                    long scratchBytes);
+
+    /**
+     * {@link #memplan_schedule_offsets_plan} with the sizes in a Java array read in place, as the
+     * second {@link #memplan_schedule_allocate}.
+     */
+    @CriticalRegion
+    @NoException
+    static native int memplan_schedule_offsets_plan(int numOwners, int numPositions,
+                                                    @Cast("const int*") int[] schedule, int scheduleLength,
+                                                    int ownerDefAt, int ownerUseEndAt,
+                                                    @Cast("const long long*") long[] ownerSize, int effort,
                                                     @Cast("long long*") long[] ownerOffset, int ownerOffsetLength,
                                                     @Cast("long long*") long stats, @Cast("void*") long scratch,
                                                     long scratchBytes);

@@ -100,13 +100,96 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
             if (rc != MemplanNative.OK) {
                 refused(rc, "allocate", scratch, numOwners);
             }
-            int numSlots = (int) scratch.stat(MemplanNative.STAT_NUM_SLOTS);
-            // Capacities are one per slot, usually few: copied out of the scratch sized for the worst case.
-            return new Allocation(numSlots, scratch.stat(MemplanNative.STAT_PEAK_BYTES),
-                    scratch.stat(MemplanNative.STAT_NAIVE_BYTES), scratch.stat(MemplanNative.STAT_LOWER_BOUND_BYTES),
-                    IntBuffer.wrap(ownerSlot).asReadOnlyBuffer(),
-                    LongBuffer.wrap(scratch.capacities(numSlots)).asReadOnlyBuffer());
+            return slots(scratch, ownerSlot);
         }
+    }
+
+    /**
+     * The C++ code checks, rounds and copies the sizes in one pass, reading each once from the
+     * caller's array (pinned, not copied); when it refuses one, {@code rules} names it with the
+     * size the C++ code read.
+     */
+    @Override
+    public long[] checkedSizes(long[] ownerSizes, SizeRules rules) {
+        if (ownerSizes.length != numOwners) {
+            throw new IllegalArgumentException("expected " + numOwners + " owner sizes, got " + ownerSizes.length);
+        }
+        long[] sizes = new long[numOwners];
+        int accepted = MemplanNative.memplan_checked_sizes(numOwners, ownerSizes, ownerSizes.length, rules.alignment(),
+                sizes, sizes.length);
+        if (accepted == numOwners) {
+            return sizes;
+        }
+        if (accepted < 0 || accepted > numOwners) {
+            throw new IllegalStateException("native size check returned " + accepted + " for " + numOwners + " owners");
+        }
+        // The same error as the Java check: a size it cannot round names the owner, else the sum overflowed there.
+        rules.checkedSize(accepted, sizes[accepted]);
+        throw rules.totalOverflow(accepted);
+    }
+
+    @Override
+    public Allocation allocateOwned(long[] ownerSizes) {
+        if (ownerSizes.length != numOwners) {
+            throw new IllegalArgumentException("expected " + numOwners + " owner sizes, got " + ownerSizes.length);
+        }
+        int[] ownerSlot = new int[numOwners];
+        try (NativeScratch scratch = NativeScratch.forOwnedSlots(numOwners, scratchBytes)) {
+            int rc = MemplanNative.memplan_schedule_allocate(numValues, numOwners, numPositions, schedule,
+                    schedule.length, defOffsetsAt, freeOffsetsAt, freeOwnersAt, ownerValueAt, ownerSizes, ownerSlot,
+                    ownerSlot.length, scratch.capacityAddress(), scratch.statsAddress(), scratch.workAddress(),
+                    scratch.workBytes());
+            if (rc != MemplanNative.OK) {
+                refusedOwned(rc, "allocate", ownerSizes);
+            }
+            return slots(scratch, ownerSlot);
+        }
+    }
+
+    @Override
+    public OffsetAllocation allocateOffsetsOwned(long[] ownerSizes, int effort) {
+        if (ownerSizes.length != numOwners) {
+            throw new IllegalArgumentException("expected " + numOwners + " owner sizes, got " + ownerSizes.length);
+        }
+        IntervalChecks.requireEffort(effort);
+        long[] ownerOffset = new long[numOwners];
+        try (NativeScratch scratch = NativeScratch.forOwnedOffsets(numOwners,
+                offsetsNeedSearch ? offsetsFullBytes : offsetsSweepBytes)) {
+            int rc = MemplanNative.memplan_schedule_offsets_plan(numOwners, numPositions, schedule, schedule.length,
+                    ownerDefAt, ownerUseEndAt, ownerSizes, effort, ownerOffset, ownerOffset.length,
+                    scratch.statsAddress(), scratch.workAddress(), scratch.workBytes());
+            if (rc != MemplanNative.OK) {
+                refusedOwned(rc, "offsets plan", ownerSizes);
+            }
+            return offsets(scratch, ownerOffset);
+        }
+    }
+
+    /** {@link #refused} for sizes read in place: the array itself names the size at fault. */
+    private void refusedOwned(int rc, String call, long[] ownerSizes) {
+        if (rc == MemplanNative.BAD_ARGUMENT || rc == MemplanNative.OVERFLOW) {
+            SizeChecks.check(LongBuffer.wrap(ownerSizes), numOwners);
+        }
+        check(rc, call);
+    }
+
+    private static Allocation slots(NativeScratch scratch, int[] ownerSlot) {
+        int numSlots = (int) scratch.stat(MemplanNative.STAT_NUM_SLOTS);
+        // Capacities are one per slot, usually few: copied out of the scratch sized for the worst case.
+        return new Allocation(numSlots, scratch.stat(MemplanNative.STAT_PEAK_BYTES),
+                scratch.stat(MemplanNative.STAT_NAIVE_BYTES), scratch.stat(MemplanNative.STAT_LOWER_BOUND_BYTES),
+                IntBuffer.wrap(ownerSlot).asReadOnlyBuffer(),
+                LongBuffer.wrap(scratch.capacities(numSlots)).asReadOnlyBuffer());
+    }
+
+    private OffsetAllocation offsets(NativeScratch scratch, long[] ownerOffset) {
+        if (scratch.stat(MemplanNative.OFFSETS_STAT_RAN_SEARCH) == 1) {
+            offsetsNeedSearch = true;
+        }
+        return new OffsetAllocation(scratch.stat(MemplanNative.OFFSETS_STAT_PEAK_BYTES),
+                scratch.stat(MemplanNative.OFFSETS_STAT_NAIVE_BYTES),
+                scratch.stat(MemplanNative.OFFSETS_STAT_LOWER_BOUND_BYTES),
+                LongBuffer.wrap(ownerOffset).asReadOnlyBuffer());
     }
 
     @Override
@@ -124,13 +207,7 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
             if (rc != MemplanNative.OK) {
                 refused(rc, "offsets plan", scratch, numOwners);
             }
-            if (scratch.stat(MemplanNative.OFFSETS_STAT_RAN_SEARCH) == 1) {
-                offsetsNeedSearch = true;
-            }
-            return new OffsetAllocation(scratch.stat(MemplanNative.OFFSETS_STAT_PEAK_BYTES),
-                    scratch.stat(MemplanNative.OFFSETS_STAT_NAIVE_BYTES),
-                    scratch.stat(MemplanNative.OFFSETS_STAT_LOWER_BOUND_BYTES),
-                    LongBuffer.wrap(ownerOffset).asReadOnlyBuffer());
+            return offsets(scratch, ownerOffset);
         }
     }
 }

@@ -7,7 +7,7 @@ import java.nio.LongBuffer;
  * What one native allocation needs besides its result, in a block borrowed from
  * {@link NativeBlockPool#SHARED} for the call and given back after, so a request neither maps nor
  * zeroes native memory: the four totals, the checked copy of the sizes (no caller's buffer
- * reaches C++), every slot's capacity (slots plans: at most one slot per owner), then the C++
+ * reaches C++; none when the plan reads an array of its own in place), every slot's capacity (slots plans: at most one slot per owner), then the C++
  * code's working memory (the free-set treap, or the offsets planner's arrays) to the block's end.
  */
 final class NativeScratch implements AutoCloseable {
@@ -16,21 +16,27 @@ final class NativeScratch implements AutoCloseable {
     private final NativeBlock block;
     private final LongBuffer longs;
     private final int numOwners;
+    /** Owners whose sizes this block holds a copy of: numOwners, or 0 when the plan reads its own array. */
+    private final int sizesOwners;
     private final long capacityAddress;
     private final long workAddress;
     private final long workBytes;
 
-    private NativeScratch(int numOwners, boolean withCapacities, long workBytes) {
-        long head = NativeBlock.longBytes(SIZES) + NativeBlock.longBytes(numOwners)
+    private NativeScratch(int numOwners, boolean withSizes, boolean withCapacities, long workBytes) {
+        // With no copy of the sizes here (the plan reads its own array in place), the capacities
+        // start where the copy would: numOwners stays the offset of neither.
+        this.sizesOwners = withSizes ? numOwners : 0;
+        // The totals and the sizes as one run of longs: longBytes(0) is not 0 (it rounds up to one).
+        long head = NativeBlock.longBytes(SIZES + sizesOwners)
                 + (withCapacities ? NativeBlock.longBytes(numOwners) : 0);
         this.block = NativeBlockPool.SHARED.take(head + NativeBlock.byteBytes(workBytes));
         this.numOwners = numOwners;
         this.longs = block.longView();
-        if (SIZES + 2L * numOwners > longs.capacity()) {
+        if (SIZES + (long) sizesOwners + numOwners > longs.capacity()) {
             NativeBlockPool.SHARED.give(block);
             throw new IllegalArgumentException("too many owners (" + numOwners + ") for one native plan");
         }
-        block.skip(NativeBlock.longBytes(SIZES) + NativeBlock.longBytes(numOwners));
+        block.skip(NativeBlock.longBytes(SIZES + sizesOwners));
         this.capacityAddress = withCapacities ? block.skip(NativeBlock.longBytes(numOwners)) : 0;
         this.workBytes = block.remaining();
         this.workAddress = block.rest();
@@ -38,12 +44,22 @@ final class NativeScratch implements AutoCloseable {
 
     /** Scratch for a slots plan: totals, sizes, capacities, and {@code treapBytes} of treap. */
     static NativeScratch forSlots(int numOwners, long treapBytes) {
-        return new NativeScratch(numOwners, true, treapBytes);
+        return new NativeScratch(numOwners, true, true, treapBytes);
     }
 
     /** Scratch for an offsets plan: totals, sizes, and at least {@code workBytes} for the planner. */
     static NativeScratch forOffsets(int numOwners, long workBytes) {
-        return new NativeScratch(numOwners, false, workBytes);
+        return new NativeScratch(numOwners, true, false, workBytes);
+    }
+
+    /** {@link #forSlots} for a plan that reads its sizes from a Java array in place: no copy of them. */
+    static NativeScratch forOwnedSlots(int numOwners, long treapBytes) {
+        return new NativeScratch(numOwners, false, true, treapBytes);
+    }
+
+    /** {@link #forOffsets} for a plan that reads its sizes from a Java array in place: no copy of them. */
+    static NativeScratch forOwnedOffsets(int numOwners, long workBytes) {
+        return new NativeScratch(numOwners, false, false, workBytes);
     }
 
     /**
@@ -52,6 +68,9 @@ final class NativeScratch implements AutoCloseable {
      * checks the copy, which no other thread can change.
      */
     long copySizes(LongBuffer from) {
+        if (sizesOwners != numOwners) {
+            throw new IllegalStateException("this scratch holds no copy of the sizes");
+        }
         try {
             longs.put(SIZES, from, from.position(), numOwners);
         } catch (InternalError e) {
@@ -80,7 +99,7 @@ final class NativeScratch implements AutoCloseable {
     /** The capacities of the first {@code numSlots} slots, as written by the allocation. */
     long[] capacities(int numSlots) {
         long[] out = new long[numSlots];
-        longs.get(SIZES + numOwners, out, 0, numSlots);
+        longs.get(SIZES + sizesOwners, out, 0, numSlots);
         return out;
     }
 
