@@ -57,9 +57,12 @@ final class OrtSubgraphReplay {
      *                     known, so the If allocates it before the branch runs; else the branch
      *                     allocates it when the node producing it runs (a fetch allocator)
      * @param outputOfSlot per buffer slot of the branch: the If output it is, or -1
+     * @param nestedOutputs per node id of a nested If: per its output, the branch's slot it allocates, or -1
+     * @param byNested      per buffer slot: whether a nested If allocates it (when its branch says)
      */
     private record Branch(Graph graph, ReplaySequence sequence, KernelWorkspaces.Rule[] rules,
-                          OrtSubgraphReplay[] nested, boolean pattern, boolean[] staticOutput, int[] outputOfSlot) {
+                          OrtSubgraphReplay[] nested, boolean pattern, boolean[] staticOutput, int[] outputOfSlot,
+                          int[][] nestedOutputs, boolean[] byNested) {
     }
 
     /** The outer graph's side of an If: its outputs, allocated as the outer graph's plan says. */
@@ -68,12 +71,20 @@ final class OrtSubgraphReplay {
         void allocate(int index);
     }
 
-    /** Assigns choice indices to the Ifs whose branch is not decided, in compile order. */
+    /**
+     * Assigns choice indices to the Ifs whose branch is not decided, in compile order: one per
+     * condition value (ONNX names are unique across a model's graphs), so a nested If on its outer
+     * If's condition takes the branch that condition gives, as it does in ORT.
+     */
     static final class Choices {
-        private int count;
+        private final Map<String, Integer> byCondition = new HashMap<>();
 
         int count() {
-            return count;
+            return byCondition.size();
+        }
+
+        private int of(String condition) {
+            return byCondition.computeIfAbsent(condition, c -> byCondition.size());
         }
     }
 
@@ -82,22 +93,18 @@ final class OrtSubgraphReplay {
      *
      * @param imported  the import whose control flow describes the If nodes (its graph is {@code graph})
      * @param saved     the graph ORT saved, whose nodes hold the branches as ORT runs them
+     * @param original  the same graph in the model file ORT loaded, or null when unknown
      * @param model     the model the graph ORT saved belongs to (opsets, for the workspace rules)
-     * @param optimized whether ORT saved it optimized (then the order is the saved one)
      * @param dropped   initializers ORT pre-packs and drops (an If branch reading one gets no pattern)
      * @param choices   the choice counter of the predictor
      * @return per node id of {@code imported}'s graph, the If's replay or null
      */
-    static OrtSubgraphReplay[] of(ImportedGraph imported, GraphProto saved, ModelProto model, boolean optimized,
+    static OrtSubgraphReplay[] of(ImportedGraph imported, GraphProto saved, GraphProto original, ModelProto model,
                                   Set<String> dropped, Choices choices) {
         Graph graph = imported.graph();
         OrtSubgraphReplay[] out = new OrtSubgraphReplay[graph.nodeCount()];
-        Map<String, NodeProto> byFirstOutput = new HashMap<>();
-        for (NodeProto node : saved.getNodeList()) {
-            if (node.getOutputCount() > 0) {
-                byFirstOutput.put(node.getOutput(0), node);
-            }
-        }
+        Map<String, NodeProto> byFirstOutput = byFirstOutput(saved);
+        Map<String, NodeProto> originalByFirstOutput = original == null ? Map.of() : byFirstOutput(original);
         for (ControlFlowNode cf : imported.controlFlow()) {
             Node node = graph.node(cf.nodeId());
             if (!cf.opType().equals("If") || node.outputCount() == 0 || node.output(0) == Graph.ABSENT) {
@@ -107,36 +114,52 @@ final class OrtSubgraphReplay {
             if (proto == null) {
                 continue; // not the graph ORT saved: the If keeps its allowance
             }
+            NodeProto originalProto = originalByFirstOutput.get(proto.getOutput(0));
             List<Branch> branches = new ArrayList<>();
             for (ControlFlowNode.Body body : cf.bodies()) {
-                GraphProto branch = null;
-                for (AttributeProto a : proto.getAttributeList()) {
-                    if (a.getName().equals(body.attribute()) && a.hasG()) {
-                        branch = a.getG();
-                    }
-                }
+                GraphProto branch = subgraph(proto, body.attribute());
                 if (branch == null) {
                     branches.clear();
                     break;
                 }
-                branches.add(branch(body.graph(), branch, model, optimized, dropped, choices));
+                GraphProto originalBranch = originalProto == null ? null : subgraph(originalProto, body.attribute());
+                branches.add(branch(body.graph(), branch, originalBranch, model, dropped, choices));
             }
             if (!branches.isEmpty()) {
                 out[cf.nodeId()] = new OrtSubgraphReplay(branches.toArray(Branch[]::new),
-                        branches.size() > 1 ? choices.count++ : -1);
+                        branches.size() > 1 ? choices.of(proto.getInput(0)) : -1);
             }
         }
         return out;
     }
 
-    private static Branch branch(ImportedGraph body, GraphProto proto, ModelProto model, boolean optimized,
+    private static Map<String, NodeProto> byFirstOutput(GraphProto g) {
+        Map<String, NodeProto> out = new HashMap<>();
+        for (NodeProto node : g.getNodeList()) {
+            if (node.getOutputCount() > 0) {
+                out.put(node.getOutput(0), node);
+            }
+        }
+        return out;
+    }
+
+    private static GraphProto subgraph(NodeProto node, String attribute) {
+        for (AttributeProto a : node.getAttributeList()) {
+            if (a.getName().equals(attribute) && a.hasG()) {
+                return a.getG();
+            }
+        }
+        return null;
+    }
+
+    private static Branch branch(ImportedGraph body, GraphProto proto, GraphProto original, ModelProto model,
                                  Set<String> dropped, Choices choices) {
         Graph g = body.graph();
         ModelProto asModel = model.toBuilder().setGraph(proto).build();
         SameSizeKey[] keys = OrtPlannerShapes.of(asModel, g);
-        OrtReusePlan plan = OrtReusePlan.of(g, keys, optimized ? OrtExecutionOrder.asSaved(g) : OrtExecutionOrder.of(g));
+        OrtReusePlan plan = OrtReusePlan.of(g, keys, order(g, proto, original));
         NodeAttributes attributes = OnnxNodeAttributes.of(asModel, g);
-        OrtSubgraphReplay[] nested = of(body, proto, model, optimized, dropped, choices);
+        OrtSubgraphReplay[] nested = of(body, proto, original, model, dropped, choices);
         KernelWorkspaces.Rule[] rules = new KernelWorkspaces.Rule[g.nodeCount()];
         for (Node n : g.nodes()) {
             rules[n.id()] = nested[n.id()] != null ? MARKER : KernelWorkspaces.of(g, n, attributes);
@@ -165,7 +188,37 @@ final class OrtSubgraphReplay {
                 }
             }
         }
-        return new Branch(g, sequence, rules, nested, pattern, staticOutput, outputOfSlot);
+        int[][] nestedOutputs = new int[g.nodeCount()][];
+        boolean[] byNested = new boolean[sequence.buffers()];
+        for (Node n : g.nodes()) {
+            if (nested[n.id()] != null) {
+                int[] slots = new int[n.outputCount()];
+                java.util.Arrays.fill(slots, -1);
+                for (int slot = 0; slot < byNested.length; slot++) {
+                    for (int i = 0; i < slots.length; i++) {
+                        if (n.output(i) == sequence.slotValue[slot] && outputOfSlot[slot] < 0) {
+                            slots[i] = slot;
+                            byNested[slot] = true;
+                        }
+                    }
+                }
+                nestedOutputs[n.id()] = slots;
+            }
+        }
+        return new Branch(g, sequence, rules, nested, pattern, staticOutput, outputOfSlot, nestedOutputs, byNested);
+    }
+
+    /**
+     * The order ORT runs a branch in. ORT saves a graph it changed in the order it runs it (its
+     * topological order, {@code Graph::ToGraphProto}), but a graph it did not change as it was loaded
+     * ({@code GraphProtoSyncNeeded} false), and runs that one in its reverse-DFS order: Silero's
+     * branches (fused: FusedConv) are exact in the saved order and 1.16x to 1.21x over in the
+     * reverse DFS; if-models.py's branches (nothing to fuse) the other way round, as ORT's profile
+     * shows. Unchanged means node for node the file's branch; without the file, the saved order.
+     */
+    private static int[] order(Graph g, GraphProto saved, GraphProto original) {
+        boolean unchanged = original != null && original.getNodeList().equals(saved.getNodeList());
+        return unchanged ? OrtExecutionOrder.of(g) : OrtExecutionOrder.asSaved(g);
     }
 
     /**
@@ -246,6 +299,18 @@ final class OrtSubgraphReplay {
             this.chunk = new int[branch.sequence().buffers()];
         }
 
+        /** One of the branch's planned tensors: in the block when there is one, else its own chunk, traced. */
+        private void allocate(BfcArena arena, int slot, boolean inBlock, MemoryPattern trace) {
+            if (inBlock) {
+                return;
+            }
+            long bytes = shapes.bytes(branch.sequence().slotValue[slot]);
+            chunk[slot] = arena.alloc(bytes);
+            if (trace != null && bytes > 0) {
+                trace.allocate(slot, BfcArena.align(bytes));
+            }
+        }
+
         /**
          * Runs the branch once through {@code arena}: the first time tensor by tensor, tracing its
          * pattern; later, with a pattern, in one block held while the branch runs.
@@ -263,6 +328,9 @@ final class OrtSubgraphReplay {
             int block = inBlock && patternPeak > 0 ? arena.alloc(patternPeak) : -1;
             for (int event : seq.run1) {
                 int operand = ReplaySequence.operand(event);
+                if (ReplaySequence.kind(event) == ReplaySequence.ALLOC_TRACED && branch.byNested()[operand]) {
+                    continue; // a nested If's output: allocated when its branch says
+                }
                 switch (ReplaySequence.kind(event)) {
                     case ReplaySequence.ALLOC_OUTPUT -> { // the If's output, through the fetch allocator
                         int i = branch.outputOfSlot()[operand];
@@ -271,20 +339,15 @@ final class OrtSubgraphReplay {
                             outputs.allocate(i);
                         }
                     }
-                    case ReplaySequence.ALLOC_TRACED -> {
-                        if (!inBlock) {
-                            long bytes = shapes.bytes(seq.slotValue[operand]);
-                            chunk[operand] = arena.alloc(bytes);
-                            if (trace != null && bytes > 0) {
-                                trace.allocate(operand, BfcArena.align(bytes));
-                            }
-                        }
-                    }
+                    case ReplaySequence.ALLOC_TRACED -> allocate(arena, operand, inBlock, trace);
                     case ReplaySequence.WORKSPACE -> {
                         if (nested[operand] != null) {
-                            // a nested If's outputs are this branch's buffers, allocated above as its
-                            // plan says when the If starts (not at their producers: a bound's detail)
-                            nested[operand].run(arena, index -> { });
+                            int[] slots = branch.nestedOutputs()[operand];
+                            nested[operand].run(arena, index -> {
+                                if (index < slots.length && slots[index] >= 0) {
+                                    allocate(arena, slots[index], inBlock, trace);
+                                }
+                            });
                         } else {
                             long[] sizes = seq.fixedWorkspaces[operand];
                             OrtArenaPredictor.scratch(arena, sizes != null ? sizes : branch.rules()[operand].bytes(shapes));
