@@ -114,16 +114,20 @@ public final class OrtArenaPredictor {
      *
      * @param imported  the saved graph as memplan's importer imported it, with its If bodies
      * @param saved     the saved model, as ORT wrote it
+     * @param original  the model file ORT loaded (a branch ORT did not change runs in another order
+     *                  than it is saved in), or null when unknown
      * @param optimized whether ORT saved it at level basic or above
      * @return the predictor
      * @throws dev.memplan.MemplanException when more than {@value #MAX_OPEN_IFS} Ifs leave their branch open
      */
-    static OrtArenaPredictor ofSaved(dev.memplan.onnx.ImportedGraph imported, ModelProto saved, boolean optimized) {
+    static OrtArenaPredictor ofSaved(dev.memplan.onnx.ImportedGraph imported, ModelProto saved, ModelProto original,
+                                     boolean optimized) {
         Objects.requireNonNull(imported, "imported");
         Objects.requireNonNull(saved, "saved");
         Graph graph = imported.graph();
         OrtSubgraphReplay.Choices open = new OrtSubgraphReplay.Choices();
-        OrtSubgraphReplay[] subgraphs = OrtSubgraphReplay.of(imported, saved.getGraph(), saved, optimized,
+        OrtSubgraphReplay[] subgraphs = OrtSubgraphReplay.of(imported, saved.getGraph(),
+                original == null ? null : original.getGraph(), saved,
                 OrtSubgraphReplay.droppedInitializers(saved.getGraph()), open);
         if (open.count() > MAX_OPEN_IFS) {
             throw new dev.memplan.MemplanException("the ort runtime bounds at most " + MAX_OPEN_IFS + " If nodes whose"
