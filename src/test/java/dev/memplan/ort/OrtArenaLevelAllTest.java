@@ -160,7 +160,8 @@ class OrtArenaLevelAllTest {
         if (imported.valueSymbols().containsKey("sr")) { // ort-arena.py feeds Silero's sample rate as 16000
             bindings.putAll(imported.valueBindings(Map.of("sr", new long[] {16_000})));
         }
-        OrtArenaPredictor predictor = OrtArenaPredictor.ofSaved(imported.forBindings(bindings), proto, true);
+        OrtArenaPredictor predictor = OrtArenaPredictor.ofSaved(imported.forBindings(bindings), proto,
+                ModelProto.parseFrom(Files.readAllBytes(SharedModels.path(model))), true);
         return new Predicted(predictor.predict(bindings), predictor, Map.copyOf(bindings));
     }
 
