@@ -7,7 +7,9 @@ usage: if-models.py [OUT_DIR]
 Without OUT_DIR it writes the models into src/test/resources/ort/if/ and measures each with
 ../shared/tools/ort-arena.py (ORT's default level, sr = 16000) at n = 1000 and n = 5000 into
 src/test/resources/ort/if/figures.tsv: file, bindings, ORT's figure, with ORT's version and the
-machine in the header (OrtIfBranchTest). Run it with the ORT venv:
+machine in the header (OrtIfBranchTest). With ../shared/models present it also measures Silero
+VAD's else branch (the 8 kHz model, which ORT runs for sr = 8000; ort-arena.py feeds 16000, so it
+measures a copy whose Equal compares sr with 8000) into silero-else.tsv. Run it with the ORT venv:
 /work/ortvenv/bin/python benchmarks/ort/if-models.py
 
 Writes, for K in (16000: the then branch runs under ort-arena.py's sr = 16000; 8000: the else
@@ -171,6 +173,39 @@ def main():
             rows.append("%s\t%s\t%d" % (name, ",".join(dims), figure))
             print(rows[-1])
     with open(os.path.join(out, "figures.tsv"), "w") as f:
+        f.write("\n".join(rows) + "\n")
+    silero_else(out, rows[1:3])
+
+
+SILERO = "silero/silero_vad_op18_ifless.onnx"
+
+
+def silero_else(out, machine_rows):
+    """Silero VAD's figure when its If takes the else branch: a copy comparing sr with 8000."""
+    path = os.path.join(HERE, "..", "..", "..", "shared", "models", SILERO)
+    if not os.path.exists(path):
+        print("no", path, "- silero-else.tsv left as it is")
+        return
+    import tempfile
+    import onnxruntime
+    m = onnx.load(path)
+    for i, t in enumerate(m.graph.initializer):
+        if t.name == "val_4":  # Equal(sr, val_4) decides the If: 16000 -> then (16 kHz), else 8 kHz
+            assert int(nh.to_array(t)) == 16000, "Silero's Equal no longer compares sr with 16000"
+            m.graph.initializer[i].CopyFrom(nh.from_array(np.array(8000, dtype=nh.to_array(t).dtype), "val_4"))
+    rows = ["# model\tbindings\tort_activation\t(ONNX Runtime %s, CPU, level all, ort-arena.py on a copy whose"
+            " If compares sr with 8000: the else branch, what ORT runs for sr = 8000; regenerate with"
+            " benchmarks/ort/if-models.py)" % onnxruntime.__version__] + machine_rows
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, "silero-8k.onnx")
+        onnx.save(m, copy)
+        for b, n in ((1, 512), (4, 1024), (16, 4096)):
+            dims = ["batch=%d" % b, "sequence=%d" % n]
+            res = subprocess.run([sys.executable, ORT_ARENA, copy] + dims, capture_output=True, text=True, check=True)
+            rows.append("%s\t%s\t%d" % (SILERO, ",".join(dims),
+                                         json.loads(res.stdout.strip().splitlines()[-1])["activation"]))
+            print(rows[-1])
+    with open(os.path.join(out, "silero-else.tsv"), "w") as f:
         f.write("\n".join(rows) + "\n")
 
 

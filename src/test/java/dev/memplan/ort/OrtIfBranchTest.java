@@ -13,6 +13,7 @@ import dev.memplan.onnx.OnnxImporter;
 import dev.memplan.onnx.OnnxModel;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import dev.memplan.testing.EngineIndependent;
+import dev.memplan.testing.SharedModels;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * ONNX Runtime's If, replayed ({@link OrtSubgraphReplay}) against ORT 1.30's figures for the small
@@ -76,13 +78,13 @@ class OrtIfBranchTest {
         }
     }
 
-    /** ORT's level-all graph of {@code file}, saved once per test run through ORT Java. */
+    /** ORT's level-all graph of {@code file} (a resource, or a shared model's path), saved once per test run. */
     static synchronized Path saved(String file) throws Exception {
         Path p = SAVED.get(file);
         if (p == null) {
-            p = dir.resolve(file.replace(".onnx", ".all.onnx"));
+            p = dir.resolve(file.replace('/', '_').replace(".onnx", ".all.onnx"));
             try {
-                OrtOptimizedGraph.save(resource(file), OrtOptimization.ALL, p);
+                OrtOptimizedGraph.save(source(file), OrtOptimization.ALL, p);
             } catch (MemplanException | LinkageError e) {
                 Assumptions.abort("skipped: ONNX Runtime Java could not save " + file + "'s level-all graph here ("
                         + e.getMessage() + ")");
@@ -92,8 +94,19 @@ class OrtIfBranchTest {
         return p;
     }
 
+    /** A model of this test's resources, or a shared model (named with its folder). */
+    static Path source(String file) throws Exception {
+        return file.contains("/") ? SharedModels.require(file) : resource(file);
+    }
+
     /** The prediction for {@code file} at {@code dims}, with {@code sr} bound to 16000 or left open. */
     static OrtArenaPrediction predict(String file, String dims, boolean bindSr) throws Exception {
+        return predict(file, dims, bindSr ? 16_000L : null);
+    }
+
+    /** The prediction for {@code file} at {@code dims}, with {@code sr} bound to {@code sr}, or left open when null. */
+    static OrtArenaPrediction predict(String file, String dims, Long sr) throws Exception {
+        boolean bindSr = sr != null;
         Path p = saved(file);
         ImportedGraph imported = OnnxImporter.importModel(OnnxModel.read(p),
                 ImportOptions.defaults().withNchwcBlockSize(OrtRuntimeProfile.nchwcBlockSize()));
@@ -107,12 +120,12 @@ class OrtIfBranchTest {
         bindings = new HashMap<>(imported.completeBindings(bindings));
         assertTrue(imported.valueSymbols().containsKey("sr"), file + ": sr is not a tracked input");
         if (bindSr) {
-            bindings.putAll(imported.valueBindings(Map.of("sr", new long[] {16_000})));
+            bindings.putAll(imported.valueBindings(Map.of("sr", new long[] {sr})));
         }
         ImportedGraph specialized = imported.forBindings(bindings);
         assertEquals(bindSr, specialized != imported, file + ": sr " + (bindSr ? "does not decide" : "decides") + " the If");
         OrtArenaPredictor predictor = OrtArenaPredictor.ofSaved(specialized, proto,
-                ModelProto.parseFrom(Files.readAllBytes(resource(file))), true);
+                ModelProto.parseFrom(Files.readAllBytes(source(file))), true);
         OrtArenaPrediction prediction = predictor.predict(bindings);
         assertEquals(prediction, predictor.replay(bindings), file + ": a second replay differs");
         assertFalse(prediction.unmodelledOps().contains("If"), file + ": the If is still an allowance");
@@ -139,5 +152,27 @@ class OrtIfBranchTest {
         long otherwise = ort("if-" + kind + "-8000.onnx", dims);
         assertEquals(Math.max(then, otherwise), predict("if-" + kind + "-16000.onnx", dims, false).activationBytes(),
                 kind + " at n = " + n + ": then " + then + ", else " + otherwise);
+    }
+
+    /**
+     * Silero VAD's else branch (the 8 kHz model) for {@code sr} = 8000, and with {@code sr} left out
+     * the larger of its branches: ORT's figures from silero-else.tsv (a copy of the model whose If
+     * compares sr with 8000, measured by if-models.py) and shared-level-all.tsv (the then branch).
+     */
+    @ParameterizedTest(name = "Silero VAD {0}")
+    @ValueSource(strings = {"batch=1,sequence=512", "batch=4,sequence=1024", "batch=16,sequence=4096"})
+    void sileroElseBranchAndTheOpenCondition(String dims) throws Exception {
+        requireMeasuringMachine();
+        SharedModels.requirePresent();
+        String model = "silero/silero_vad_op18_ifless.onnx";
+        long otherwise = Files.readAllLines(resource("silero-else.tsv")).stream().filter(l -> !l.startsWith("#"))
+                .map(l -> l.split("\t")).filter(f -> f[0].equals(model) && f[1].equals(dims))
+                .mapToLong(f -> Long.parseLong(f[2])).findFirst().orElseThrow();
+        long then = OrtArenaLevelAllTest.measured().map(Arguments::get)
+                .filter(a -> a[0].equals(model) && a[1].equals(dims)).mapToLong(a -> (Long) a[2]).findFirst().orElseThrow();
+        assertEquals(otherwise, predict(model, dims, 8_000L).activationBytes(), "Silero VAD " + dims + ", sr = 8000");
+        assertEquals(then, predict(model, dims, 16_000L).activationBytes(), "Silero VAD " + dims + ", sr = 16000");
+        assertEquals(Math.max(then, otherwise), predict(model, dims, (Long) null).activationBytes(),
+                "Silero VAD " + dims + ", sr left out");
     }
 }
