@@ -40,6 +40,8 @@ import java.util.Set;
 final class OrtSubgraphReplay {
     /** Kernels that pre-pack a constant input and let ORT drop the initializer: op to input position. */
     private static final Map<String, Integer> PREPACKED_INPUT = Map.of("MatMul", 1, "Gemm", 1);
+    /** TensorProto.DataType FLOAT: the MLAS SGEMM packing. */
+    private static final int FLOAT = 1;
 
     private final Branch[] branches;
     /** The predictor's choice index of this If when it has two branches, else -1. */
@@ -228,13 +230,16 @@ final class OrtSubgraphReplay {
     static final KernelWorkspaces.Rule MARKER = shapes -> new long[] {0};
 
     /**
-     * The initializers of {@code model} that ORT pre-packs into a kernel and drops: every reader, in
-     * the main graph and in every branch, is a kernel that pre-packs that input (MatMul's and Gemm's
-     * B, measured: a branch reading such a weight traces no memory pattern).
+     * The initializers of {@code model} that ORT pre-packs into a kernel and drops: float matrices
+     * every reader of which, in the main graph and in every branch, is a kernel that pre-packs that
+     * input (MatMul's and Gemm's B, measured: a branch reading such a weight traces no memory
+     * pattern; Conv's and FusedConv's weights, measured on Silero, are kept). Other pre-packing
+     * kernels (quantized MatMuls, LSTM, GRU, ...) are not measured and not listed.
      */
     static Set<String> droppedInitializers(GraphProto main) {
         Set<String> initializers = new HashSet<>();
-        main.getInitializerList().forEach(t -> initializers.add(t.getName()));
+        main.getInitializerList().stream().filter(t -> t.getDataType() == FLOAT && t.getDimsCount() == 2)
+                .forEach(t -> initializers.add(t.getName()));
         Map<String, Boolean> allPrepacked = new HashMap<>();
         readers(main, initializers, allPrepacked);
         Set<String> out = new HashSet<>();
