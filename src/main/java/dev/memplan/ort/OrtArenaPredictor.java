@@ -128,7 +128,7 @@ public final class OrtArenaPredictor {
         OrtSubgraphReplay.Choices open = new OrtSubgraphReplay.Choices();
         OrtSubgraphReplay[] subgraphs = OrtSubgraphReplay.of(imported, saved.getGraph(),
                 original == null ? null : original.getGraph(), saved,
-                OrtSubgraphReplay.droppedInitializers(saved.getGraph()), open);
+                OrtPrepackedWeights.of(saved.getGraph()), open);
         if (open.count() > MAX_OPEN_IFS) {
             throw new dev.memplan.MemplanException("the ort runtime bounds at most " + MAX_OPEN_IFS + " If nodes whose"
                     + " branch the request leaves open, this graph has " + open.count() + "; give the inputs their"

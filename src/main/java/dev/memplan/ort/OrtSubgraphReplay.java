@@ -11,7 +11,6 @@ import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,9 +27,9 @@ import java.util.Set;
  * execution's traced peak, held while the branch runs) unless one of the outer values it reads is
  * an initializer that ORT pre-packed and dropped: ORT then feeds the branch an empty value, and an
  * execution frame with a non-tensor feed traces no pattern ({@code ExecutionFrame},
- * {@code SessionState::PrepackConstantInitializedTensors}). Measured (docs/ort-runtime.md, section
- * 7): Silero VAD's branch reads its GRU weights through Gemm, and allocates tensor by tensor on every
- * run; the If models of {@code benchmarks/ort/if-models.py} read no such weight and take a block.
+ * {@code SessionState::PrepackConstantInitializedTensors}; {@link OrtPrepackedWeights}). Measured
+ * (docs/ort-runtime.md, section 7): Silero VAD's branch reads its GRU weights through Gemm, and
+ * allocates tensor by tensor on every run; the If models of {@code benchmarks/ort/if-models.py} read no such weight and take a block.
  *
  * <p>Which branch: the import this replay is compiled from has the branch a request takes when the
  * condition is known (a constant, or decided from the bindings by {@link ImportedGraph#forBindings});
@@ -38,11 +37,6 @@ import java.util.Set;
  * larger prediction is the answer: never below ORT's whichever branch runs).
  */
 final class OrtSubgraphReplay {
-    /** Kernels that pre-pack a constant input and let ORT drop the initializer: op to input position. */
-    private static final Map<String, Integer> PREPACKED_INPUT = Map.of("MatMul", 1, "Gemm", 1);
-    /** TensorProto.DataType FLOAT: the MLAS SGEMM packing. */
-    private static final int FLOAT = 1;
-
     private final Branch[] branches;
     /** The predictor's choice index of this If when it has two branches, else -1. */
     private final int choice;
@@ -228,51 +222,6 @@ final class OrtSubgraphReplay {
      * replay runs the branch instead.
      */
     static final KernelWorkspaces.Rule MARKER = shapes -> new long[] {0};
-
-    /**
-     * The initializers of {@code model} that ORT pre-packs into a kernel and drops: float matrices
-     * every reader of which, in the main graph and in every branch, is a kernel that pre-packs that
-     * input (MatMul's and Gemm's B, measured: a branch reading such a weight traces no memory
-     * pattern; Conv's and FusedConv's weights, measured on Silero, are kept). Other pre-packing
-     * kernels (quantized MatMuls, LSTM, GRU, ...) are not measured and not listed.
-     */
-    static Set<String> droppedInitializers(GraphProto main) {
-        Set<String> initializers = new HashSet<>();
-        main.getInitializerList().stream().filter(t -> t.getDataType() == FLOAT && t.getDimsCount() == 2)
-                .forEach(t -> initializers.add(t.getName()));
-        Map<String, Boolean> allPrepacked = new HashMap<>();
-        readers(main, initializers, allPrepacked);
-        Set<String> out = new HashSet<>();
-        allPrepacked.forEach((name, prepacked) -> {
-            if (prepacked) {
-                out.add(name);
-            }
-        });
-        return out;
-    }
-
-    private static void readers(GraphProto g, Set<String> initializers, Map<String, Boolean> allPrepacked) {
-        for (NodeProto node : g.getNodeList()) {
-            Integer at = node.getDomain().isEmpty() ? PREPACKED_INPUT.get(node.getOpType()) : null;
-            for (int i = 0; i < node.getInputCount(); i++) {
-                String name = node.getInput(i);
-                if (initializers.contains(name)) {
-                    allPrepacked.merge(name, at != null && at == i, Boolean::logicalAnd);
-                }
-            }
-            for (AttributeProto a : node.getAttributeList()) {
-                if (a.hasG()) {
-                    readers(a.getG(), initializers, allPrepacked);
-                }
-                a.getGraphsList().forEach(sub -> readers(sub, initializers, allPrepacked));
-            }
-        }
-    }
-
-    /** {@return whether this If's branch is left to the predictor's choice} */
-    int choice() {
-        return choice;
-    }
 
     /** The branch a request runs: the only one, or the one {@code choices} picks. */
     private Branch taken(long choices) {
