@@ -45,25 +45,8 @@ public final class OrtArenaPredictor {
         this.plan = plan;
         this.workspaces = workspaces;
         this.sequence = ReplaySequence.of(graph, plan, workspaces);
-        this.ifOutput = subgraphs == null ? null : new boolean[sequence.buffers()];
-        this.ifOutputSlots = subgraphs == null ? null : new int[graph.nodeCount()][];
-        if (subgraphs != null) {
-            for (Node node : graph.nodes()) {
-                if (subgraphs[node.id()] != null) {
-                    int[] slots = new int[node.outputCount()];
-                    java.util.Arrays.fill(slots, -1);
-                    for (int slot = 0; slot < sequence.buffers(); slot++) {
-                        for (int i = 0; i < slots.length; i++) {
-                            if (node.output(i) == sequence.slotValue[slot]) {
-                                slots[i] = slot;
-                                ifOutput[slot] = true;
-                            }
-                        }
-                    }
-                    ifOutputSlots[node.id()] = slots;
-                }
-            }
-        }
+        this.ifOutputSlots = subgraphs == null ? null : OrtIfOutputs.slots(graph, sequence, subgraphs);
+        this.ifOutput = subgraphs == null ? null : OrtIfOutputs.allocatedByBranches(sequence, ifOutputSlots);
         this.workspaceEvents = (int) java.util.Arrays.stream(sequence.run1)
                 .filter(e -> ReplaySequence.kind(e) == ReplaySequence.WORKSPACE).count();
         this.unmodelledOps = Collections.unmodifiableSortedSet(new TreeSet<>(unmodelledOps));
@@ -203,11 +186,12 @@ public final class OrtArenaPredictor {
         MemoryPattern pattern = new MemoryPattern(sequence.buffers());
         long outputsHeld = 0;
         int workspace = 0;
-        IfOutputs outputs = branches == null ? null : new IfOutputs(arena, shapes, classBytes, slotBytes, chunk, pattern);
+        OrtIfOutputs outputs = branches == null ? null
+                : new OrtIfOutputs(sequence, plan, arena, shapes, classBytes, slotBytes, chunk, pattern);
         for (int event : sequence.run1) { // run 1: tensor by tensor, traced into the pattern
             int operand = ReplaySequence.operand(event);
             if (ifOutput != null && ReplaySequence.kind(event) <= ReplaySequence.ALLOC_TRACED && ifOutput[operand]) {
-                continue; // allocated when the If's branch says (IfOutputs)
+                continue; // allocated when the If's branch says (OrtIfOutputs)
             }
             switch (ReplaySequence.kind(event)) {
                 case ReplaySequence.ALLOC_OUTPUT -> {
@@ -246,8 +230,7 @@ public final class OrtArenaPredictor {
         int block = pattern.size() > 0 ? arena.alloc(pattern.size()) : -1;
         workspace = 0;
         if (outputs != null) {
-            outputsHeld += outputs.held;
-            outputs.secondRun = true;
+            outputsHeld += outputs.secondRun();
         }
         for (int event : sequence.run2) { // run 2: the block, the outputs beside it, run 1's outputs still held
             int operand = ReplaySequence.operand(event);
@@ -265,60 +248,6 @@ public final class OrtArenaPredictor {
         arena.free(block);
         return new OrtArenaPrediction(arena.maxInUse(), firstRunPeak, pattern.size(), outputsHeld,
                 arena.maxInUse() - arena.requestedAtMax(), arena.reserved(), unmodelledOps);
-    }
-
-    /**
-     * The outer graph's allocations of If outputs, made when the branch says (before it runs when
-     * ORT knows the output's shape, else when the branch's node producing it runs): in run 1 as the
-     * graph's own events would (a graph output held to the end, another traced into the pattern);
-     * in run 2 a graph output beside the block, another in the block.
-     */
-    private final class IfOutputs {
-        private final BfcArena arena;
-        private final BoundShapes shapes;
-        private final long[] classBytes;
-        private final long[] slotBytes;
-        private final int[] chunk;
-        private final MemoryPattern pattern;
-        private long held;
-        private boolean secondRun;
-
-        IfOutputs(BfcArena arena, BoundShapes shapes, long[] classBytes, long[] slotBytes, int[] chunk,
-                  MemoryPattern pattern) {
-            this.arena = arena;
-            this.shapes = shapes;
-            this.classBytes = classBytes;
-            this.slotBytes = slotBytes;
-            this.chunk = chunk;
-            this.pattern = pattern;
-        }
-
-        OrtSubgraphReplay.Outputs of(int[] slots) {
-            return index -> {
-                int slot = index < slots.length ? slots[index] : -1;
-                if (slot >= 0) {
-                    allocate(slot);
-                }
-            };
-        }
-
-        private void allocate(int slot) {
-            boolean graphOutput = plan.isGraphOutput(sequence.slotValue[slot]);
-            if (secondRun) {
-                if (graphOutput) {
-                    arena.alloc(slotBytes[slot]);
-                }
-                return;
-            }
-            long bytes = bytes(shapes, classBytes, slot);
-            slotBytes[slot] = bytes;
-            chunk[slot] = arena.alloc(bytes);
-            if (graphOutput) {
-                held += BfcArena.align(bytes);
-            } else if (bytes > 0) {
-                pattern.allocate(slot, BfcArena.align(bytes));
-            }
-        }
     }
 
     /** The bytes of buffer {@code slot}: its size class, evaluated once per request on first use. */
