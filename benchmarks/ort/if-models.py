@@ -9,7 +9,9 @@ Without OUT_DIR it writes the models into src/test/resources/ort/if/ and measure
 src/test/resources/ort/if/figures.tsv: file, bindings, ORT's figure, with ORT's version and the
 machine in the header (OrtIfBranchTest). With ../shared/models present it also measures Silero
 VAD's else branch (the 8 kHz model, which ORT runs for sr = 8000; ort-arena.py feeds 16000, so it
-measures a copy whose Equal compares sr with 8000) into silero-else.tsv. Run it with the ORT venv:
+measures a copy whose Equal compares sr with 8000) into silero-else.tsv, and Silero at level none
+(ORT changes no graph there, so the branch runs in ORT's reverse-DFS order, not as saved) into
+silero-level-none.tsv. Run it with the ORT venv:
 /work/ortvenv/bin/python benchmarks/ort/if-models.py
 
 Writes, for K in (16000: the then branch runs under ort-arena.py's sr = 16000; 8000: the else
@@ -206,6 +208,16 @@ def silero_else(out, machine_rows):
                                          json.loads(res.stdout.strip().splitlines()[-1])["activation"]))
             print(rows[-1])
     with open(os.path.join(out, "silero-else.tsv"), "w") as f:
+        f.write("\n".join(rows) + "\n")
+    rows = ["# model\tbindings\tort_activation\t(ONNX Runtime %s, CPU, level none, ort-arena.py --opt none, sr ="
+            " 16000; regenerate with benchmarks/ort/if-models.py)" % onnxruntime.__version__] + machine_rows
+    for b, n in ((1, 512), (4, 1024), (16, 4096)):
+        dims = ["batch=%d" % b, "sequence=%d" % n]
+        res = subprocess.run([sys.executable, ORT_ARENA, path] + dims + ["--opt", "none"], capture_output=True,
+                             text=True, check=True)
+        rows.append("%s\t%s\t%d" % (SILERO, ",".join(dims), json.loads(res.stdout.strip().splitlines()[-1])["activation"]))
+        print(rows[-1])
+    with open(os.path.join(out, "silero-level-none.tsv"), "w") as f:
         f.write("\n".join(rows) + "\n")
 
 

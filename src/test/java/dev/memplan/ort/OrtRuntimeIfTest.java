@@ -31,8 +31,12 @@ class OrtRuntimeIfTest {
 
     /** The plan of {@code file} with the ort runtime at level all, at {@code bindings}, validated. */
     private static ActivationPlan plan(Path file, Map<String, Long> bindings) {
+        return plan(file, bindings, OrtOptimization.ALL);
+    }
+
+    private static ActivationPlan plan(Path file, Map<String, Long> bindings, OrtOptimization level) {
         CompiledModel compiled = CompiledModel.compile(file, ImportOptions.defaults(),
-                PlanOptions.defaults().withRuntime(ExecutionRuntime.ort(OrtOptimization.ALL)));
+                PlanOptions.defaults().withRuntime(ExecutionRuntime.ort(level)));
         ActivationPlan plan = compiled.plan(bindings).plan();
         PlanValidator.validate(plan);
         return plan;
@@ -73,6 +77,30 @@ class OrtRuntimeIfTest {
                 .filter(a -> a[0].equals(model) && a[1].equals(dims.replace(';', ',')))
                 .mapToLong(a -> (Long) a[2]).findFirst().orElseThrow();
         assertEquals(ort, plan(SharedModels.require(model), bindings).runtimeBytes(), "Silero VAD " + dims);
+    }
+
+    /**
+     * At level none ORT changes no graph, so it saves Silero's branch as loaded and runs it in its
+     * reverse-DFS order (at level all, where it fuses the branch, in the saved order): ORT's figures
+     * from silero-level-none.tsv ({@code benchmarks/ort/if-models.py}).
+     */
+    @ParameterizedTest(name = "Silero VAD at level none {0}")
+    @CsvSource({"batch=1;sequence=512", "batch=4;sequence=1024", "batch=16;sequence=4096"})
+    void sileroAtLevelNone(String dims) throws Exception {
+        SharedModels.requirePresent();
+        OrtIfBranchTest.requireMeasuringMachine();
+        OrtRuntimeProfile.requireOrtJava();
+        String model = "silero/silero_vad_op18_ifless.onnx";
+        Map<String, Long> bindings = new HashMap<>(Map.of("sr", 16_000L));
+        for (String d : dims.split(";")) {
+            bindings.put(d.split("=")[0], Long.parseLong(d.split("=")[1]));
+        }
+        long ort = java.nio.file.Files.readAllLines(OrtIfBranchTest.resource("silero-level-none.tsv")).stream()
+                .filter(l -> !l.startsWith("#")).map(l -> l.split("\t"))
+                .filter(f -> f[0].equals(model) && f[1].equals(dims.replace(';', ',')))
+                .mapToLong(f -> Long.parseLong(f[2])).findFirst().orElseThrow();
+        assertEquals(ort, plan(SharedModels.require(model), bindings, OrtOptimization.NONE).runtimeBytes(),
+                "Silero VAD at level none " + dims);
     }
 
     @Test
