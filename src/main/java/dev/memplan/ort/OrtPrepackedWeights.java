@@ -17,8 +17,6 @@ import java.util.Set;
  * pattern ({@link OrtSubgraphReplay}).
  */
 final class OrtPrepackedWeights {
-    /** Kernels that pre-pack a constant input and let ORT drop the initializer: op to input position. */
-    private static final Map<String, Integer> PREPACKED_INPUT = Map.of("MatMul", 1, "Gemm", 1);
     /** TensorProto.DataType FLOAT: the MLAS SGEMM packing. */
     private static final int FLOAT = 1;
 
@@ -49,11 +47,11 @@ final class OrtPrepackedWeights {
 
     private static void readers(GraphProto g, Set<String> initializers, Map<String, Boolean> allPrepacked) {
         for (NodeProto node : g.getNodeList()) {
-            Integer at = node.getDomain().isEmpty() ? PREPACKED_INPUT.get(node.getOpType()) : null;
+            int at = OrtKernels.prePackedInput(node.getDomain(), node.getOpType());
             for (int i = 0; i < node.getInputCount(); i++) {
                 String name = node.getInput(i);
                 if (initializers.contains(name)) {
-                    allPrepacked.merge(name, at != null && at == i, Boolean::logicalAnd);
+                    allPrepacked.merge(name, at == i, Boolean::logicalAnd);
                 }
             }
             for (AttributeProto a : node.getAttributeList()) {

@@ -111,7 +111,7 @@ public final class OrtRuntimeProfile {
     /** Loop and Scan bodies (anywhere, If branches included) are not modelled: refused, naming the node. */
     private static void refuseLoopAndScan(ImportedGraph graph) {
         for (ControlFlowNode cf : graph.controlFlow()) {
-            if (!cf.opType().equals("If")) {
+            if (!OrtKernels.isIf(cf.opType())) {
                 throw new MemplanException("the ort runtime does not predict Loop or Scan nodes yet ("
                         + cf.nodeName() + " is a " + cf.opType() + "); use the memplan runtime for this model");
             }

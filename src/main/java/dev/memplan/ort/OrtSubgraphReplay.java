@@ -103,7 +103,7 @@ final class OrtSubgraphReplay {
         Map<String, NodeProto> originalByFirstOutput = original == null ? Map.of() : byFirstOutput(original);
         for (ControlFlowNode cf : imported.controlFlow()) {
             Node node = graph.node(cf.nodeId());
-            if (!cf.opType().equals("If") || node.outputCount() == 0 || node.output(0) == Graph.ABSENT) {
+            if (!OrtKernels.isIf(cf.opType()) || node.outputCount() == 0 || node.output(0) == Graph.ABSENT) {
                 continue;
             }
             NodeProto proto = byFirstOutput.get(graph.value(node.output(0)).name());
