@@ -124,6 +124,24 @@ final class OrtKernels {
         return k == null ? -1 : k.inPlaceInput();
     }
 
+    /**
+     * Kernels that pre-pack a constant float matrix input with MLAS's SGEMM packing, after which ORT
+     * drops the initializer once every reader has packed it (measured for these two: an If branch
+     * reading such a weight gets no memory pattern; docs/ort-runtime.md section 7).
+     */
+    private static final Map<String, Integer> PRE_PACKED_INPUT = Map.of(ONNX + ":MatMul", 1, ONNX + ":Gemm", 1);
+
+    /** {@return the input position ORT's kernel for {@code opType} pre-packs when constant, or -1} */
+    static int prePackedInput(String domain, String opType) {
+        String d = domain == null || domain.equals("ai.onnx") ? ONNX : domain;
+        return PRE_PACKED_INPUT.getOrDefault(d + ":" + opType, -1);
+    }
+
+    /** {@return whether {@code opType} is an If, whose branch the replay runs inside it ({@link OrtSubgraphReplay})} */
+    static boolean isIf(String opType) {
+        return "If".equals(opType);
+    }
+
     /** {@return the node's domain as ORT's graphs spell it: empty for the default domain} */
     static String domain(Node node) {
         String d = node.domain();

@@ -32,11 +32,17 @@ public final class OrtRuntimeProfile {
     private final ExecutionRuntime runtime;
     private final ImportedGraph ortGraph;
     private final OrtArenaPredictor predictor;
+    /** Per import with its If branches decided by a request (ImportedGraph.forBindings, by identity): its predictor. */
+    private final Map<ImportedGraph, OrtArenaPredictor> decided = new java.util.concurrent.ConcurrentHashMap<>();
+    /** What compiles a predictor for a decided import (the saved and original models, weights dropped); or null. */
+    private final java.util.function.Function<ImportedGraph, OrtArenaPredictor> compiler;
 
-    private OrtRuntimeProfile(ExecutionRuntime runtime, ImportedGraph ortGraph, OrtArenaPredictor predictor) {
+    private OrtRuntimeProfile(ExecutionRuntime runtime, ImportedGraph ortGraph, OrtArenaPredictor predictor,
+                              java.util.function.Function<ImportedGraph, OrtArenaPredictor> compiler) {
         this.runtime = runtime;
         this.ortGraph = ortGraph;
         this.predictor = predictor;
+        this.compiler = compiler;
     }
 
     /**
@@ -49,7 +55,7 @@ public final class OrtRuntimeProfile {
      * @throws RuntimeUnavailableException when ONNX Runtime Java is not on the class path or its
      *                                     native library cannot load
      * @throws MemplanException            with ORT's reason when ORT cannot load the model, or when
-     *                                     the graph has If/Loop/Scan nodes (not modelled yet)
+     *                                     the graph has Loop or Scan nodes (not modelled yet)
      */
     public static OrtRuntimeProfile load(Path model, ExecutionRuntime runtime) {
         Objects.requireNonNull(model, "model");
@@ -77,13 +83,19 @@ public final class OrtRuntimeProfile {
             // as ORT runs it: ORT folded what its level folds, and its NCHWc block is this machine's
             ImportedGraph graph = OnnxImporter.importModel(OnnxModel.read(model + " as ONNX Runtime runs it", bytes),
                     ImportOptions.defaults().withFoldConstants(false).withNchwcBlockSize(nchwcBlockSize()));
-            for (ControlFlowNode cf : graph.controlFlow()) {
-                throw new MemplanException("the ort runtime does not predict If, Loop or Scan nodes yet ("
-                        + cf.nodeName() + " is a " + cf.opType() + "); use the memplan runtime for this model");
+            refuseLoopAndScan(graph);
+            boolean optimized = runtime.ortOptimization() != ExecutionRuntime.OrtOptimization.NONE;
+            if (graph.controlFlow().isEmpty()) {
+                return new OrtRuntimeProfile(runtime, graph, OrtArenaPredictor.ofSaved(graph.graph(), proto, optimized),
+                        null);
             }
-            return new OrtRuntimeProfile(runtime, graph,
-                    OrtArenaPredictor.ofSaved(graph.graph(), proto,
-                            runtime.ortOptimization() != ExecutionRuntime.OrtOptimization.NONE));
+            // If: each branch replayed inside the If (OrtSubgraphReplay); the one a request takes, once its
+            // bindings decide the condition, else the larger. The models are kept without weight data.
+            ModelProto savedNodes = withoutWeightData(proto);
+            ModelProto originalNodes = withoutWeightData(ModelProto.parseFrom(Files.readAllBytes(model)));
+            java.util.function.Function<ImportedGraph, OrtArenaPredictor> compiler =
+                    g -> OrtArenaPredictor.ofSaved(g, savedNodes, originalNodes, optimized);
+            return new OrtRuntimeProfile(runtime, graph, compiler.apply(graph), compiler);
         } catch (IOException e) {
             throw new MemplanException("cannot read the graph ONNX Runtime saved for the model: " + e.getMessage()
                     + "; check the free space of the temporary directory (java.io.tmpdir)", e);
@@ -94,6 +106,32 @@ public final class OrtRuntimeProfile {
                 saved.toFile().deleteOnExit();
             }
         }
+    }
+
+    /** Loop and Scan bodies (anywhere, If branches included) are not modelled: refused, naming the node. */
+    private static void refuseLoopAndScan(ImportedGraph graph) {
+        for (ControlFlowNode cf : graph.controlFlow()) {
+            if (!OrtKernels.isIf(cf.opType())) {
+                throw new MemplanException("the ort runtime does not predict Loop or Scan nodes yet ("
+                        + cf.nodeName() + " is a " + cf.opType() + "); use the memplan runtime for this model");
+            }
+            for (ControlFlowNode.Body body : cf.bodies()) {
+                refuseLoopAndScan(body.graph());
+            }
+        }
+    }
+
+    /**
+     * {@code model} with the main graph's initializers reduced to their names and dims (what the If
+     * replay reads of them), so a profile does not keep a second copy of the weights.
+     */
+    private static ModelProto withoutWeightData(ModelProto model) {
+        var graph = model.getGraph().toBuilder().clearInitializer();
+        for (var t : model.getGraph().getInitializerList()) {
+            graph.addInitializer(dev.memplan.onnx.proto.OnnxProto.TensorProto.newBuilder().setName(t.getName())
+                    .addAllDims(t.getDimsList()).setDataType(t.getDataType()));
+        }
+        return model.toBuilder().setGraph(graph).build();
     }
 
     /**
@@ -149,7 +187,13 @@ public final class OrtRuntimeProfile {
      *                                          bindings leave unknown
      */
     public OrtArenaPrediction predict(ImportedGraph model, Map<String, Long> bindings) {
-        return predictor.predict(ortGraph.completeBindings(namedByTheModel(model, bindings)));
+        Map<String, Long> complete = ortGraph.completeBindings(namedByTheModel(model, bindings));
+        if (compiler == null) {
+            return predictor.predict(complete);
+        }
+        ImportedGraph specialized = ortGraph.forBindings(complete); // the If branches these bindings decide
+        return specialized == ortGraph ? predictor.predict(complete)
+                : decided.computeIfAbsent(specialized, compiler).predict(complete);
     }
 
     /**

@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Small If models whose branches differ, to measure how ONNX Runtime runs an If's branch.
+
+usage: if-models.py [OUT_DIR]
+
+Without OUT_DIR it writes the models into src/test/resources/ort/if/ and measures each with
+../shared/tools/ort-arena.py (ORT's default level, sr = 16000) at n = 1000 and n = 5000 into
+src/test/resources/ort/if/figures.tsv: file, bindings, ORT's figure, with ORT's version and the
+machine in the header (OrtIfBranchTest). With ../shared/models present it also measures Silero
+VAD's else branch (the 8 kHz model, which ORT runs for sr = 8000; ort-arena.py feeds 16000, so it
+measures a copy whose Equal compares sr with 8000) into silero-else.tsv, and Silero at level none
+(ORT changes no graph there, so the branch runs in ORT's reverse-DFS order, not as saved) into
+silero-level-none.tsv. Run it with the ORT venv:
+/work/ortvenv/bin/python benchmarks/ort/if-models.py
+
+Writes, for K in (16000: the then branch runs under ort-arena.py's sr = 16000; 8000: the else
+branch runs):
+  if-out-K.onnx      the If's outputs are graph outputs (as in Silero VAD), x float [n]
+  if-mid-K.onnx      the If's output is read by a node after it (a traced tensor of the main graph)
+  if-static-K.onnx   as if-mid with x float [4096]: the branch outputs' shapes are known, so ORT
+                     allocates them before the branch runs (IfImpl::AllocateOutputTensors)
+  if-nested-K.onnx   the then branch holds another If on the same condition (an outer-scope value)
+  if-gemm-K.onnx     x float [n, 64]; then: Gemm with an outer-scope weight (ORT pre-packs it and
+                     drops the initializer, and the branch then traces no memory pattern), two Exp;
+                     else: MatMul with a weight of the branch's own, two Exp
+Branches (1-D float, Pad/Slice/Relu, no fused kernels): then: Pad +1000, Relu (in place), Pad
++3000, Slice to n + 1; else: Pad +20000, Slice to n + 1. Main graph: cond = Equal(sr, K), a Pad
++64 of x before the If that the branches also read, the If, and (if-mid) a Pad +500 after it.
+"""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper as h, numpy_helper as nh
+
+
+def const(name, values):
+    return nh.from_array(np.array(values, dtype=np.int64), name)
+
+
+def pad(src, out, extra, tag):
+    return [h.make_node("Pad", [src, "pads_" + tag], [out])], [const("pads_" + tag, [0, extra])]
+
+
+def branch(name, steps, n, outs):
+    """steps: list of (op, extra); returns the branch graph reading outer 'x' and 'p'."""
+    nodes, inits, src = [], [], "x"
+    for i, (op, extra) in enumerate(steps):
+        out = "%s_%d" % (name, i)
+        if op == "Pad":
+            ns, its = pad(src, out, extra, "%s_%d" % (name, i))
+            nodes += ns
+            inits += its
+        elif op == "Relu":
+            nodes.append(h.make_node("Relu", [src], [out]))
+        elif op == "Slice":  # keep the first n + 1 elements: ends = -(extra) from the end
+            inits += [const("st_%s_%d" % (name, i), [0]), const("en_%s_%d" % (name, i), [-extra])]
+            nodes.append(h.make_node("Slice", [src, "st_%s_%d" % (name, i), "en_%s_%d" % (name, i)], [out]))
+        elif op == "If":
+            nodes.append(h.make_node("If", ["cond"], [out], then_branch=extra[0], else_branch=extra[1]))
+        src = out
+    # the branch also reads p (outer scope): add it in, then emit the output
+    nodes.append(h.make_node("Add", [src, name + "_p"], [outs]))
+    nodes.insert(0, h.make_node("Slice", ["p", "zero", "n1"], [name + "_p"]))
+    return nodes, inits, src
+
+
+def make(kind, k):
+    n = 4096 if kind == "static" else "n"
+    x = h.make_tensor_value_info("x", TensorProto.FLOAT, [n])
+    sr = h.make_tensor_value_info("sr", TensorProto.INT64, [])
+
+    def graph_of(name, steps, out_name):
+        nodes, inits, last = branch(name, steps, n, out_name)
+        # the last step ends at n + 1 elements; p_head is p's first n + 1 elements
+        return h.make_graph(nodes, name, [], [h.make_tensor_value_info(out_name, TensorProto.FLOAT, None)], inits)
+
+    then_steps = [("Pad", 1000), ("Relu", 0), ("Pad", 3000), ("Slice", 3999)]
+    else_steps = [("Pad", 20000), ("Slice", 19999)]
+    if kind == "nested":
+        inner_then = graph_of("tt", [("Pad", 200), ("Slice", 199)], "tt_y")
+        inner_else = graph_of("te", [("Pad", 40000), ("Slice", 39999)], "te_y")
+        then_steps = [("Pad", 1000), ("Relu", 0), ("If", (inner_then, inner_else)), ("Pad", 3000), ("Slice", 3000)]  # the inner If gives n + 1
+    then_g = graph_of("then", then_steps, "then_y")
+    else_g = graph_of("else", else_steps, "else_y")
+    nodes = [h.make_node("Equal", ["sr", "k"], ["cond"]),
+             h.make_node("Pad", ["x", "pads_p"], ["p"]),
+             h.make_node("If", ["cond"], ["y"], then_branch=then_g, else_branch=else_g, name="the_if")]
+    inits = [const("k", k), const("pads_p", [0, 64]), const("zero", [0]), const("n1", [-63])]
+    outputs = [h.make_tensor_value_info("y", TensorProto.FLOAT, None)]
+    if kind != "out":
+        nodes.append(h.make_node("Pad", ["y", "pads_z"], ["z"]))
+        inits.append(const("pads_z", [0, 500]))
+        outputs = [h.make_tensor_value_info("z", TensorProto.FLOAT, None)]
+    else:
+        outputs.append(h.make_tensor_value_info("p", TensorProto.FLOAT, None))
+    g = h.make_graph(nodes, "if_" + kind, [x, sr], outputs, inits)
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 18)], producer_name="memplan if-models.py")
+    m.ir_version = 8
+    m = onnx.shape_inference.infer_shapes(m)
+    onnx.checker.check_model(m)
+    return m
+
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RESOURCES = os.path.join(HERE, "..", "..", "src", "test", "resources", "ort", "if")
+ORT_ARENA = os.path.join(HERE, "..", "..", "..", "shared", "tools", "ort-arena.py")
+
+
+def machine():
+    """The CPU model and vector extensions, as expected-figures.py writes them."""
+    spec = importlib.util.spec_from_file_location("expected_figures", os.path.join(HERE, "expected-figures.py"))
+    ef = importlib.util.module_from_spec(spec)
+    sys.dont_write_bytecode = True
+    spec.loader.exec_module(ef)
+    return ef.machine()
+
+
+def make_gemm(k):
+    """The branches read a weight through a pre-packing kernel: from the outer scope, or their own."""
+    rng = np.random.default_rng(1)
+    w_outer = nh.from_array((rng.standard_normal((64, 32)) * 0.1).astype(np.float32), "w_outer")
+    w_own = nh.from_array((rng.standard_normal((64, 32)) * 0.1).astype(np.float32), "w_own")
+
+    def chain(name, first, inits):
+        nodes = [first, h.make_node("Exp", [name + "_g"], [name + "_e1"]),
+                 h.make_node("Exp", [name + "_e1"], [name + "_e2"]),
+                 h.make_node("Sub", [name + "_e2", name + "_e1"], [name + "_y"])]
+        return h.make_graph(nodes, name, [], [h.make_tensor_value_info(name + "_y", TensorProto.FLOAT, None)], inits)
+
+    then_g = chain("then", h.make_node("Gemm", ["x", "w_outer"], ["then_g"]), [])
+    else_g = chain("else", h.make_node("MatMul", ["x", "w_own"], ["else_g"]), [w_own])
+    g = h.make_graph([h.make_node("Equal", ["sr", "k"], ["cond"]),
+                      h.make_node("If", ["cond"], ["y"], then_branch=then_g, else_branch=else_g, name="the_if")],
+                     "if_gemm", [h.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 64]),
+                                 h.make_tensor_value_info("sr", TensorProto.INT64, [])],
+                     [h.make_tensor_value_info("y", TensorProto.FLOAT, None)], [const("k", k), w_outer])
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 18)], producer_name="memplan if-models.py")
+    m.ir_version = 8
+    m = onnx.shape_inference.infer_shapes(m)
+    onnx.checker.check_model(m)
+    return m
+
+
+def main():
+    if len(sys.argv) > 2 or len(sys.argv) == 2 and sys.argv[1].startswith("-"):
+        sys.exit(__doc__.split("\n\n")[1])
+    out = sys.argv[1] if len(sys.argv) == 2 else RESOURCES
+    os.makedirs(out, exist_ok=True)
+    files = []
+    for kind in ("out", "mid", "static", "nested", "gemm"):
+        for k in (16000, 8000):
+            name = "if-%s-%d.onnx" % (kind, k)
+            onnx.save(make_gemm(k) if kind == "gemm" else make(kind, k), os.path.join(out, name))
+            files.append((name, kind))
+            print("wrote", os.path.join(out, name))
+    if len(sys.argv) == 2:
+        return
+    import onnxruntime
+    arch, vector = machine()
+    rows = ["# file\tbindings\tort_activation\t(ONNX Runtime %s, CPU, level all, ort-arena.py: sr = 16000;"
+            " regenerate with benchmarks/ort/if-models.py)" % onnxruntime.__version__,
+            "# machine\t" + arch, "# vector\t" + vector]
+    for name, kind in files:
+        for n in ((None,) if kind == "static" else (1000, 5000)):
+            dims = [] if n is None else ["n=%d" % n]
+            res = subprocess.run([sys.executable, ORT_ARENA, os.path.join(out, name)] + dims,
+                                 capture_output=True, text=True, check=True)
+            figure = json.loads(res.stdout.strip().splitlines()[-1])["activation"]
+            rows.append("%s\t%s\t%d" % (name, ",".join(dims), figure))
+            print(rows[-1])
+    with open(os.path.join(out, "figures.tsv"), "w") as f:
+        f.write("\n".join(rows) + "\n")
+    silero_else(out, rows[1:3])
+
+
+SILERO = "silero/silero_vad_op18_ifless.onnx"
+
+
+def silero_else(out, machine_rows):
+    """Silero VAD's figure when its If takes the else branch: a copy comparing sr with 8000."""
+    path = os.path.join(HERE, "..", "..", "..", "shared", "models", SILERO)
+    if not os.path.exists(path):
+        print("no", path, "- silero-else.tsv left as it is")
+        return
+    import tempfile
+    import onnxruntime
+    m = onnx.load(path)
+    for i, t in enumerate(m.graph.initializer):
+        if t.name == "val_4":  # Equal(sr, val_4) decides the If: 16000 -> then (16 kHz), else 8 kHz
+            assert int(nh.to_array(t)) == 16000, "Silero's Equal no longer compares sr with 16000"
+            m.graph.initializer[i].CopyFrom(nh.from_array(np.array(8000, dtype=nh.to_array(t).dtype), "val_4"))
+    rows = ["# model\tbindings\tort_activation\t(ONNX Runtime %s, CPU, level all, ort-arena.py on a copy whose"
+            " If compares sr with 8000: the else branch, what ORT runs for sr = 8000; regenerate with"
+            " benchmarks/ort/if-models.py)" % onnxruntime.__version__] + machine_rows
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, "silero-8k.onnx")
+        onnx.save(m, copy)
+        for b, n in ((1, 512), (4, 1024), (16, 4096)):
+            dims = ["batch=%d" % b, "sequence=%d" % n]
+            res = subprocess.run([sys.executable, ORT_ARENA, copy] + dims, capture_output=True, text=True, check=True)
+            rows.append("%s\t%s\t%d" % (SILERO, ",".join(dims),
+                                         json.loads(res.stdout.strip().splitlines()[-1])["activation"]))
+            print(rows[-1])
+    with open(os.path.join(out, "silero-else.tsv"), "w") as f:
+        f.write("\n".join(rows) + "\n")
+    rows = ["# model\tbindings\tort_activation\t(ONNX Runtime %s, CPU, level none, ort-arena.py --opt none, sr ="
+            " 16000; regenerate with benchmarks/ort/if-models.py)" % onnxruntime.__version__] + machine_rows
+    for b, n in ((1, 512), (4, 1024), (16, 4096)):
+        dims = ["batch=%d" % b, "sequence=%d" % n]
+        res = subprocess.run([sys.executable, ORT_ARENA, path] + dims + ["--opt", "none"], capture_output=True,
+                             text=True, check=True)
+        rows.append("%s\t%s\t%d" % (SILERO, ",".join(dims), json.loads(res.stdout.strip().splitlines()[-1])["activation"]))
+        print(rows[-1])
+    with open(os.path.join(out, "silero-level-none.tsv"), "w") as f:
+        f.write("\n".join(rows) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.ort;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.ActivationPlan;
+import dev.memplan.ExecutionRuntime;
+import dev.memplan.ExecutionRuntime.OrtOptimization;
+import dev.memplan.MemplanException;
+import dev.memplan.PlanOptions;
+import dev.memplan.onnx.ImportOptions;
+import dev.memplan.server.CompiledModel;
+import dev.memplan.testing.SharedModels;
+import dev.memplan.validate.PlanValidator;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The ort runtime through the public path ({@code CompiledModel} with {@code ExecutionRuntime.ort})
+ * on models with an If: a request that gives the input the condition reads ({@code sr}) gets the
+ * figure of the branch it takes, one that leaves it out the larger branch's (ORT's figures from
+ * {@code benchmarks/ort/if-models.py} and {@code expected-figures.py}); Loop and Scan stay refused.
+ */
+class OrtRuntimeIfTest {
+
+    /** The plan of {@code file} with the ort runtime at level all, at {@code bindings}, validated. */
+    private static ActivationPlan plan(Path file, Map<String, Long> bindings) {
+        return plan(file, bindings, OrtOptimization.ALL);
+    }
+
+    private static ActivationPlan plan(Path file, Map<String, Long> bindings, OrtOptimization level) {
+        CompiledModel compiled = CompiledModel.compile(file, ImportOptions.defaults(),
+                PlanOptions.defaults().withRuntime(ExecutionRuntime.ort(level)));
+        ActivationPlan plan = compiled.plan(bindings).plan();
+        PlanValidator.validate(plan);
+        return plan;
+    }
+
+    @ParameterizedTest(name = "{0} n={1}")
+    @CsvSource({"mid,5000", "out,1000", "nested,5000", "gemm,5000"})
+    void theRequestsBranchAnswersAndAnOpenConditionTheLargerOne(String kind, long n) throws Exception {
+        OrtIfBranchTest.requireMeasuringMachine();
+        OrtRuntimeProfile.requireOrtJava();
+        String dims = "n=" + n;
+        Path thenModel = OrtIfBranchTest.resource("if-" + kind + "-16000.onnx");
+        Path elseModel = OrtIfBranchTest.resource("if-" + kind + "-8000.onnx");
+        Map<String, Long> bindings = new HashMap<>(Map.of("n", n, "sr", 16_000L));
+        assertEquals(OrtIfBranchTest.ort("if-" + kind + "-16000.onnx", dims), plan(thenModel, bindings).runtimeBytes(),
+                kind + ": sr = 16000 takes the then branch");
+        assertEquals(OrtIfBranchTest.ort("if-" + kind + "-8000.onnx", dims), plan(elseModel, bindings).runtimeBytes(),
+                kind + ": sr = 16000 takes the else branch of the model comparing it with 8000");
+        bindings.put("sr", 8_000L);
+        assertEquals(OrtIfBranchTest.ort("if-" + kind + "-8000.onnx", dims), plan(thenModel, bindings).runtimeBytes(),
+                kind + ": sr = 8000 takes the else branch");
+        long larger = Math.max(OrtIfBranchTest.ort("if-" + kind + "-16000.onnx", dims),
+                OrtIfBranchTest.ort("if-" + kind + "-8000.onnx", dims));
+        assertEquals(larger, plan(thenModel, Map.of("n", n)).runtimeBytes(), kind + ": sr left out: the larger branch");
+    }
+
+    @ParameterizedTest(name = "Silero VAD {0}")
+    @CsvSource({"batch=1;sequence=512", "batch=16;sequence=4096"})
+    void sileroThroughThePublicPath(String dims) throws Exception {
+        SharedModels.requirePresent();
+        OrtArenaLevelAllTest.requireMeasuringMachine();
+        String model = "silero/silero_vad_op18_ifless.onnx";
+        Map<String, Long> bindings = new HashMap<>(Map.of("sr", 16_000L));
+        for (String d : dims.split(";")) {
+            bindings.put(d.split("=")[0], Long.parseLong(d.split("=")[1]));
+        }
+        long ort = OrtArenaLevelAllTest.measured().map(a -> a.get())
+                .filter(a -> a[0].equals(model) && a[1].equals(dims.replace(';', ',')))
+                .mapToLong(a -> (Long) a[2]).findFirst().orElseThrow();
+        assertEquals(ort, plan(SharedModels.require(model), bindings).runtimeBytes(), "Silero VAD " + dims);
+    }
+
+    /**
+     * At level none ORT changes no graph, so it saves Silero's branch as loaded and runs it in its
+     * reverse-DFS order (at level all, where it fuses the branch, in the saved order): ORT's figures
+     * from silero-level-none.tsv ({@code benchmarks/ort/if-models.py}).
+     */
+    @ParameterizedTest(name = "Silero VAD at level none {0}")
+    @CsvSource({"batch=1;sequence=512", "batch=4;sequence=1024", "batch=16;sequence=4096"})
+    void sileroAtLevelNone(String dims) throws Exception {
+        SharedModels.requirePresent();
+        OrtIfBranchTest.requireMeasuringMachine();
+        OrtRuntimeProfile.requireOrtJava();
+        String model = "silero/silero_vad_op18_ifless.onnx";
+        Map<String, Long> bindings = new HashMap<>(Map.of("sr", 16_000L));
+        for (String d : dims.split(";")) {
+            bindings.put(d.split("=")[0], Long.parseLong(d.split("=")[1]));
+        }
+        long ort = java.nio.file.Files.readAllLines(OrtIfBranchTest.resource("silero-level-none.tsv")).stream()
+                .filter(l -> !l.startsWith("#")).map(l -> l.split("\t"))
+                .filter(f -> f[0].equals(model) && f[1].equals(dims.replace(';', ',')))
+                .mapToLong(f -> Long.parseLong(f[2])).findFirst().orElseThrow();
+        assertEquals(ort, plan(SharedModels.require(model), bindings, OrtOptimization.NONE).runtimeBytes(),
+                "Silero VAD at level none " + dims);
+    }
+
+    @Test
+    void loopAndScanStayRefusedNamingTheNode() {
+        OrtRuntimeProfile.requireOrtJava();
+        for (String model : new String[] {"onnx-node/test_loop11/model.onnx", "onnx-node/test_scan_sum/model.onnx"}) {
+            Path file = SharedModels.require(model);
+            MemplanException e = assertThrows(MemplanException.class, () -> plan(file, Map.of()), model);
+            assertTrue(e.getMessage().startsWith("the ort runtime does not predict Loop or Scan nodes yet ("), e.getMessage());
+            assertTrue(e.getMessage().contains("is a Loop") || e.getMessage().contains("is a Scan"), e.getMessage());
+            assertTrue(e.getMessage().endsWith("use the memplan runtime for this model"), e.getMessage());
+        }
+    }
+}
