@@ -18,6 +18,8 @@ final class KernelWorkspaces {
     /** MLAS's per-thread cap on the convolution working buffer, in floats ({@code MlasConvPrepare}). */
     static final long MLAS_CONV_FLOATS = 16_384;
     private static final long FLOAT_BYTES = 4;
+    /** {@code sizeof(MLAS_SGEMM_DATA_PARAMS)} on 64-bit: six 8-byte fields, two floats and a bool, padded. */
+    static final long MLAS_SGEMM_DATA_PARAMS_BYTES = 64;
 
     /** A node's workspaces for one request. */
     interface Rule {
@@ -55,7 +57,7 @@ final class KernelWorkspaces {
             case SOFTMAX -> softmax(node, attributes);
             case QUANTIZED_INPUT -> quantizedInput(node);
             case OUTPUT_SIZED -> outputSized(node);
-            case ATTENTION -> attention(node, attributes);
+            case ATTENTION -> attention(graph, node, attributes);
             case NONE -> NO_WORKSPACE;
         };
     }
@@ -137,15 +139,6 @@ final class KernelWorkspaces {
         return shapes -> new long[] {shapes.bytes(y)};
     }
 
-    /**
-     * com.microsoft Attention (float, one hidden size for Q, K and V), in the order the kernel takes
-     * them: QKV (B x S x 3 x hidden floats, attention.cc), the mask broadcast to B x S x T floats
-     * when there is a mask input (or a causal mask over more than one token), the scores B x heads x
-     * S x T floats, the heads' output B x S x hidden floats (attention_cpu_base.h), T being the
-     * present state's length. Plus 256 B per batch row that node-workspaces.py measures on GPT-2's
-     * Attention at every binding (1, 2 and 4 rows) and the source does not explain: kept as
-     * measured, last.
-     */
     /** The shapes the Attention rule reads: input [B, S, hidden], present (if any) [2, B, heads, T, head size]. */
     private static boolean attentionShapes(Graph graph, Node node) {
         boolean present = node.outputCount() > 1 && node.output(1) != Graph.ABSENT;
@@ -153,11 +146,30 @@ final class KernelWorkspaces {
                 && (!present || graph.value(node.output(1)).shape().rank() == 5);
     }
 
-    private static Rule attention(Node node, NodeAttributes attributes) {
+    /**
+     * com.microsoft Attention (float, one hidden size for Q, K and V), in the order ORT 1.30's kernel
+     * takes them (attention.cc, attention_cpu_base.h {@code ApplyAttention}), T being the present
+     * state's length (S without one):
+     * <ol>
+     * <li>QKV, B x S x 3 x hidden floats;</li>
+     * <li>with a mask input or a causal mask over more than one token, the mask as floats: B x T
+     *     when it is a padding mask only (a 1-D or 2-D mask input, not causal: broadcast over the
+     *     queries), else B x S x T;</li>
+     * <li>the scores, B x heads x S x T floats;</li>
+     * <li>one {@code MLAS_SGEMM_DATA_PARAMS} (64 bytes) per batch row and head, the batched GEMM's
+     *     arguments;</li>
+     * <li>the heads' output before its transpose, B x S x hidden floats.</li>
+     * </ol>
+     * The present output is allocated after QKV ({@link #outputsAfter}). Measured
+     * ({@code benchmarks/ort/attention-probe.py}): one node alone at five bindings, with and without
+     * a causal mask and with 1-D, 2-D and no mask input, and GPT-2 node by node against ORT's profile.
+     */
+    private static Rule attention(Graph graph, Node node, NodeAttributes attributes) {
         long heads = attributes.integer(node.id(), "num_heads").getAsLong();
         boolean unidirectional = attributes.integer(node.id(), "unidirectional").orElse(0) != 0;
         int x = node.input(0);
         boolean mask = node.inputCount() > 3 && node.input(3) != Graph.ABSENT;
+        int maskRank = mask ? graph.value(node.input(3)).shape().rank() : 0;
         int present = node.outputCount() > 1 ? node.output(1) : Graph.ABSENT;
         return shapes -> {
             long[] xs = shapes.dims(x);
@@ -168,13 +180,28 @@ final class KernelWorkspaces {
             long rows = Math.multiplyExact(FLOAT_BYTES * b, s);
             long qkv = Math.multiplyExact(rows, 3 * hidden);
             long scores = Math.multiplyExact(Math.multiplyExact(rows, heads), t);
+            long gemmParams = Math.multiplyExact(Math.multiplyExact(b, heads), MLAS_SGEMM_DATA_PARAMS_BYTES);
             long out = Math.multiplyExact(rows, hidden);
-            long remainder = Math.multiplyExact(256, b);
-            if (mask || unidirectional && s > 1) {
-                return new long[] {qkv, Math.multiplyExact(rows, t), scores, out, remainder};
+            boolean causal = unidirectional && s > 1;
+            if (mask || causal) {
+                boolean paddingOnly = mask && !causal && (maskRank == 1 || maskRank == 2);
+                long maskBytes = Math.multiplyExact(paddingOnly ? FLOAT_BYTES * b : rows, t);
+                return new long[] {qkv, maskBytes, scores, gemmParams, out};
             }
-            return new long[] {qkv, scores, out, remainder};
+            return new long[] {qkv, scores, gemmParams, out};
         };
+    }
+
+    /**
+     * How many of the node's workspaces its kernel takes before it allocates its outputs after
+     * output 0: ORT allocates an output when the kernel asks for it during its compute. Attention
+     * asks for output 0 first and for the present state after computing QKV, so 1; every other
+     * kernel here asks for its outputs first, so 0.
+     */
+    static int outputsAfter(Graph graph, Node node, NodeAttributes attributes) {
+        OrtKernels.Kernel kernel = OrtKernels.of(node);
+        return kernel != null && kernel.workspace() == OrtKernels.Workspace.ATTENTION
+                && isModelled(graph, node, attributes) ? 1 : 0;
     }
 
     /** An unmodelled kernel: one buffer of its inputs' and outputs' bytes (a guess, not a bound). */

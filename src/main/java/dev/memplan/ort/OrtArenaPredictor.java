@@ -29,12 +29,12 @@ public final class OrtArenaPredictor {
     /** The one answer of a graph without symbols, replayed once at compile time; else null. */
     private final OrtArenaPrediction staticPrediction;
 
-    private OrtArenaPredictor(Graph graph, OrtReusePlan plan, KernelWorkspaces.Rule[] workspaces,
+    private OrtArenaPredictor(Graph graph, OrtReusePlan plan, KernelWorkspaces.Rule[] workspaces, int[] outputsAfter,
                               Set<String> unmodelledOps) {
         this.graph = graph;
         this.plan = plan;
         this.workspaces = workspaces;
-        this.sequence = ReplaySequence.of(graph, plan, workspaces);
+        this.sequence = ReplaySequence.of(graph, plan, workspaces, outputsAfter);
         this.workspaceEvents = (int) java.util.Arrays.stream(sequence.run1)
                 .filter(e -> ReplaySequence.kind(e) == ReplaySequence.WORKSPACE).count();
         this.unmodelledOps = Collections.unmodifiableSortedSet(new TreeSet<>(unmodelledOps));
@@ -80,15 +80,17 @@ public final class OrtArenaPredictor {
     private static OrtArenaPredictor of(Graph graph, NodeAttributes attributes, SameSizeKey[] keys, int[] order) {
         Objects.requireNonNull(attributes, "attributes");
         KernelWorkspaces.Rule[] rules = new KernelWorkspaces.Rule[graph.nodeCount()];
+        int[] outputsAfter = new int[graph.nodeCount()];
         Set<String> unmodelled = new TreeSet<>();
         for (Node node : graph.nodes()) {
             rules[node.id()] = KernelWorkspaces.of(graph, node, attributes);
+            outputsAfter[node.id()] = KernelWorkspaces.outputsAfter(graph, node, attributes);
             if (!KernelWorkspaces.isModelled(graph, node, attributes)) {
                 unmodelled.add(node.domain() == null || node.domain().isEmpty() ? node.opType()
                         : node.domain() + "." + node.opType());
             }
         }
-        return new OrtArenaPredictor(graph, OrtReusePlan.of(graph, keys, order), rules, unmodelled);
+        return new OrtArenaPredictor(graph, OrtReusePlan.of(graph, keys, order), rules, outputsAfter, unmodelled);
     }
 
     /**
@@ -114,6 +116,8 @@ public final class OrtArenaPredictor {
         MemoryPattern pattern = new MemoryPattern(sequence.buffers());
         long outputsHeld = 0;
         int workspace = 0;
+        int[] held = new int[0]; // a HOLD event's chunks, until its node's WORKSPACE event
+        int heldCount = 0;
         for (int event : sequence.run1) { // run 1: tensor by tensor, traced into the pattern
             int operand = ReplaySequence.operand(event);
             switch (ReplaySequence.kind(event)) {
@@ -130,13 +134,17 @@ public final class OrtArenaPredictor {
                         pattern.allocate(operand, BfcArena.align(bytes));
                     }
                 }
+                case ReplaySequence.HOLD -> {
+                    long[] sizes = workspaces(shapes, operand);
+                    taken[workspace] = sizes;
+                    heldCount = Math.min(sequence.held[operand], sizes.length);
+                    held = hold(arena, sizes, heldCount, held);
+                }
                 case ReplaySequence.WORKSPACE -> {
-                    long[] sizes = sequence.fixedWorkspaces[operand];
-                    if (sizes == null) {
-                        sizes = workspaces[operand].bytes(shapes);
-                    }
+                    long[] sizes = heldCount > 0 ? taken[workspace] : workspaces(shapes, operand);
                     taken[workspace++] = sizes;
-                    scratch(arena, sizes);
+                    scratch(arena, sizes, held, heldCount);
+                    heldCount = 0;
                 }
                 default -> {
                     arena.free(chunk[operand]);
@@ -149,10 +157,16 @@ public final class OrtArenaPredictor {
         workspace = 0;
         for (int event : sequence.run2) { // run 2: the block, the outputs beside it, run 1's outputs still held
             int operand = ReplaySequence.operand(event);
-            if (ReplaySequence.kind(event) == ReplaySequence.ALLOC_OUTPUT) {
-                arena.alloc(slotBytes[operand]);
-            } else {
-                scratch(arena, taken[workspace++]);
+            switch (ReplaySequence.kind(event)) {
+                case ReplaySequence.ALLOC_OUTPUT -> arena.alloc(slotBytes[operand]);
+                case ReplaySequence.HOLD -> {
+                    heldCount = Math.min(sequence.held[operand], taken[workspace].length);
+                    held = hold(arena, taken[workspace], heldCount, held);
+                }
+                default -> {
+                    scratch(arena, taken[workspace++], held, heldCount);
+                    heldCount = 0;
+                }
             }
         }
         arena.free(block);
@@ -171,13 +185,32 @@ public final class OrtArenaPredictor {
         return bytes;
     }
 
+    /** Node {@code node}'s workspaces for this request: fixed at compile time, else its rule's. */
+    private long[] workspaces(BoundShapes shapes, int node) {
+        long[] sizes = sequence.fixedWorkspaces[node];
+        return sizes != null ? sizes : workspaces[node].bytes(shapes);
+    }
+
+    /** Takes the first {@code count} workspaces and keeps them: their chunks, in {@code into} if it is large enough. */
+    private static int[] hold(BfcArena arena, long[] sizes, int count, int[] into) {
+        int[] chunks = into.length >= count ? into : new int[count];
+        for (int i = 0; i < count; i++) {
+            chunks[i] = arena.alloc(sizes[i]);
+        }
+        return chunks;
+    }
+
     /**
-     * A kernel's workspaces: allocated in order during its compute, freed at its end (in reverse);
-     * the last one is taken and given back at once.
+     * A kernel's workspaces: allocated in order during its compute (the first {@code heldCount}
+     * already, their chunks in {@code held}), freed at its end (in reverse); the last one is taken and
+     * given back at once.
      */
-    private static void scratch(BfcArena arena, long[] sizes) {
+    private static void scratch(BfcArena arena, long[] sizes, int[] held, int heldCount) {
         int last = sizes.length - 1;
-        if (last < 0) {
+        if (last < heldCount) { // nothing left to take
+            for (int i = heldCount - 1; i >= 0; i--) {
+                arena.free(held[i]);
+            }
             return;
         }
         if (last == 0) { // the usual case, without an array of chunk ids
@@ -185,7 +218,8 @@ public final class OrtArenaPredictor {
             return;
         }
         int[] chunks = new int[last];
-        for (int i = 0; i < last; i++) {
+        System.arraycopy(held, 0, chunks, 0, heldCount);
+        for (int i = heldCount; i < last; i++) {
             chunks[i] = arena.alloc(sizes[i]);
         }
         arena.allocAndFree(sizes[last]);

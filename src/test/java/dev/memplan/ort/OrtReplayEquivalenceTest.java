@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.ExecutionRuntime.OrtOptimization;
 import dev.memplan.Graph;
 import dev.memplan.InvalidSizeException;
+import dev.memplan.MemplanException;
 import dev.memplan.generate.GeneratedGraph;
 import dev.memplan.generate.GraphKind;
 import dev.memplan.onnx.ImportOptions;
@@ -27,7 +29,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -195,6 +199,40 @@ class OrtReplayEquivalenceTest {
         ModelProto proto = ModelProto.parseFrom(Files.readAllBytes(file));
         assertSamePrediction(model + " " + given, imported.graph(), OnnxNodeAttributes.of(proto, imported.graph()),
                 imported.completeBindings(given));
+    }
+
+    @TempDir
+    static Path savedDir;
+
+    /** B x (S new + P past) tokens, T = S + P: with and without a past, one token and many. */
+    static Stream<Arguments> gpt2Requests() {
+        return Stream.of(Arguments.of(1L, 1L, 127L), Arguments.of(2L, 32L, 224L), Arguments.of(3L, 7L, 0L),
+                Arguments.of(4L, 128L, 896L), Arguments.of(5L, 1L, 300L), Arguments.of(8L, 512L, 1536L));
+    }
+
+    /**
+     * GPT-2's graph as ORT saves it at its default level: its com.microsoft Attention nodes allocate
+     * the present state between their workspaces, the one place the replay holds workspaces across
+     * an allocation ({@link ReplaySequence#HOLD}).
+     */
+    @ParameterizedTest(name = "B={0} S={1} P={2}")
+    @MethodSource("gpt2Requests")
+    void predictionEqualsTheReferenceReplayOnGpt2sLevelAllGraph(long b, long s, long p) throws IOException {
+        Path saved = savedDir.resolve("gpt2.all.onnx");
+        if (!Files.exists(saved)) {
+            try {
+                OrtOptimizedGraph.save(SharedModels.require(SharedModels.GPT2), OrtOptimization.ALL, saved);
+            } catch (MemplanException | LinkageError e) {
+                Assumptions.abort("skipped: ONNX Runtime Java could not save GPT-2's level-all graph here ("
+                        + e.getMessage() + ")");
+            }
+        }
+        ImportedGraph imported = OnnxImporter.importModel(OnnxModel.read(saved),
+                ImportOptions.defaults().withNchwcBlockSize(OrtRuntimeProfile.nchwcBlockSize()));
+        ModelProto proto = ModelProto.parseFrom(Files.readAllBytes(saved));
+        assertSamePrediction("GPT-2 level all " + b + " x (" + s + " + " + p + ")", imported.graph(),
+                OnnxNodeAttributes.of(proto, imported.graph()), imported.completeBindings(Map.of("batch_size", b,
+                        "seq_len", s, "past_seq_len", p, "total_seq_len", s + p)));
     }
 
     private static void assertSamePrediction(String name, Graph graph, NodeAttributes attributes,
