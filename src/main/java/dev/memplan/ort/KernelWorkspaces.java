@@ -27,7 +27,8 @@ final class KernelWorkspaces {
         long[] bytes(BoundShapes shapes);
     }
 
-    private static final Rule NO_WORKSPACE = shapes -> new long[0];
+    private static final long[] NOTHING = new long[0];
+    private static final Rule NO_WORKSPACE = shapes -> NOTHING;
 
     private KernelWorkspaces() {
     }
@@ -52,7 +53,7 @@ final class KernelWorkspaces {
             return allowance(node);
         }
         return switch (OrtKernels.of(node).workspace()) {
-            case MLAS_CONV -> conv(node, attributes);
+            case MLAS_CONV -> conv(graph, node, attributes);
             case LRN -> lrn(node, attributes.integer(node.id(), "size").getAsLong());
             case SOFTMAX -> softmax(node, attributes);
             case QUANTIZED_INPUT -> quantizedInput(node);
@@ -65,31 +66,41 @@ final class KernelWorkspaces {
     /**
      * MLAS's working buffer, one thread: none for a pointwise Conv (1 x 1, stride 1, no pads, one
      * group); the whole im2col (output pixels x K floats) when the Conv has more filters than output
-     * pixels; else 16,384 floats.
+     * pixels; else 16,384 floats. The attributes are read here, once; per request the rule reads only
+     * the dims it needs (channels, kernel, output pixels: never the batch), so a Conv on fixed
+     * spatial dims has the same workspace for every batch and is evaluated once, at compile time.
      */
-    private static Rule conv(Node node, NodeAttributes attributes) {
+    private static Rule conv(Graph graph, Node node, NodeAttributes attributes) {
         int id = node.id();
-        Optional<long[]> strides = attributes.integers(id, "strides");
-        Optional<long[]> pads = attributes.integers(id, "pads");
-        OptionalLong group = attributes.integer(id, "group");
         boolean known = attributes.known(id);
+        boolean stride1 = attributes.integers(id, "strides").map(s -> allEqual(s, 1)).orElse(true);
+        boolean noPads = attributes.integers(id, "pads").map(p -> allEqual(p, 0)).orElse(true);
+        OptionalLong group = attributes.integer(id, "group");
+        boolean groupGiven = group.isPresent();
+        long groupValue = group.orElse(1);
         int x = node.input(0);
         int w = node.input(1);
         int y = node.output(0);
+        int xRank = graph.value(x).shape().rank();
+        int wRank = graph.value(w).shape().rank();
+        int yRank = graph.value(y).shape().rank();
         return shapes -> {
-            long[] xs = shapes.dims(x);
-            long[] ws = shapes.dims(w);
-            long[] ys = shapes.dims(y);
-            long kernel = product(ws, 2);
-            long groups = group.orElse(known || ws[1] == 0 ? 1 : Math.max(1, xs[1] / ws[1]));
-            boolean stride1 = known ? strides.map(s -> allEqual(s, 1)).orElse(true) : sameSpatial(xs, ys);
-            boolean noPads = known ? pads.map(p -> allEqual(p, 0)).orElse(true) : sameSpatial(xs, ys);
-            if (kernel == 1 && stride1 && noPads && groups == 1) {
-                return new long[0];
+            long kernel = product(shapes, w, wRank, 2);
+            long groups;
+            if (groupGiven) {
+                groups = groupValue;
+            } else {
+                long perGroup = shapes.dim(w, 1);
+                groups = known || perGroup == 0 ? 1 : Math.max(1, shapes.dim(x, 1) / perGroup);
             }
-            long k = xs[1] / groups * kernel;
-            long filters = ys[1] / groups;
-            long pixels = product(ys, 2);
+            // unknown attributes: a Conv whose output keeps its input's spatial dims has stride 1, no pads
+            boolean pointwiseGeometry = known ? stride1 && noPads : sameSpatial(shapes, x, xRank, y, yRank);
+            if (kernel == 1 && pointwiseGeometry && groups == 1) {
+                return NOTHING;
+            }
+            long k = shapes.dim(x, 1) / groups * kernel;
+            long filters = shapes.dim(y, 1) / groups;
+            long pixels = product(shapes, y, yRank, 2);
             if (groups == 1 && filters > pixels) {
                 return new long[] {FLOAT_BYTES * pixels * k};
             }
@@ -238,12 +249,21 @@ final class KernelWorkspaces {
         return true;
     }
 
-    private static boolean sameSpatial(long[] in, long[] out) {
-        if (in.length != out.length) {
+    /** The product of value {@code v}'s dims from axis {@code from} on. */
+    private static long product(BoundShapes shapes, int v, int rank, int from) {
+        long p = 1;
+        for (int i = from; i < rank; i++) {
+            p = Math.multiplyExact(p, shapes.dim(v, i));
+        }
+        return p;
+    }
+
+    private static boolean sameSpatial(BoundShapes shapes, int in, int inRank, int out, int outRank) {
+        if (inRank != outRank) {
             return false;
         }
-        for (int i = 2; i < in.length; i++) {
-            if (in[i] != out[i]) {
+        for (int i = 2; i < inRank; i++) {
+            if (shapes.dim(in, i) != shapes.dim(out, i)) {
                 return false;
             }
         }
