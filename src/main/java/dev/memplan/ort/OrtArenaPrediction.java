@@ -27,9 +27,13 @@ public record OrtArenaPrediction(long activationBytes, long firstRunPeakBytes, l
                                  long outputsHeldBytes, long arenaRoundingBytes, long reservedBytes,
                                  Set<String> unmodelledOps) {
 
-    /** Copies the op types, sorted so that the figure's description is deterministic. */
+    /**
+     * Copies the op types, sorted so that the figure's description is deterministic; none (the
+     * usual case, and a per-request answer) takes the shared empty set instead of a copy.
+     */
     public OrtArenaPrediction {
-        unmodelledOps = Collections.unmodifiableSortedSet(new TreeSet<>(unmodelledOps));
+        unmodelledOps = unmodelledOps.isEmpty() ? Collections.emptySortedSet()
+                : Collections.unmodifiableSortedSet(new TreeSet<>(unmodelledOps));
     }
 
     /** {@return whether every kernel of the graph has a measured rule, so the figure is a replay} */

@@ -28,6 +28,8 @@ public final class OrtArenaPredictor {
     private final Set<String> unmodelledOps;
     /** The one answer of a graph without symbols, replayed once at compile time; else null. */
     private final OrtArenaPrediction staticPrediction;
+    /** Each thread's replay arrays, reused from request to request. */
+    private final ThreadLocal<Scratch> scratches = ThreadLocal.withInitial(() -> new Scratch(this));
 
     private OrtArenaPredictor(Graph graph, OrtReusePlan plan, KernelWorkspaces.Rule[] workspaces, int[] outputsAfter,
                               Set<String> unmodelledOps) {
@@ -38,7 +40,7 @@ public final class OrtArenaPredictor {
         this.workspaceEvents = (int) java.util.Arrays.stream(sequence.run1)
                 .filter(e -> ReplaySequence.kind(e) == ReplaySequence.WORKSPACE).count();
         this.unmodelledOps = Collections.unmodifiableSortedSet(new TreeSet<>(unmodelledOps));
-        this.staticPrediction = graph.symbols().isEmpty() ? replay(Map.of()) : null;
+        this.staticPrediction = graph.symbols().isEmpty() ? replay(Map.of(), new Scratch(this)) : null;
     }
 
     /**
@@ -107,43 +109,54 @@ public final class OrtArenaPredictor {
 
     /** Replays two runs of one request through the arena (what {@link #predict} caches for a static graph). */
     OrtArenaPrediction replay(Map<String, Long> bindings) {
-        BoundShapes shapes = new BoundShapes(graph, Map.copyOf(bindings));
-        long[] classBytes = sequence.classBytes.clone(); // fixed sizes filled in, the others on first use
-        long[] slotBytes = new long[sequence.buffers()];
-        int[] chunk = new int[sequence.buffers()];
-        long[][] taken = new long[workspaceEvents][];
-        BfcArena arena = new BfcArena();
-        MemoryPattern pattern = new MemoryPattern(sequence.buffers());
+        Scratch scratch = scratches.get();
+        if (scratch.busy) { // a replay inside a replay on this thread: its own arrays
+            scratch = new Scratch(this);
+        }
+        scratch.busy = true;
+        try {
+            return replay(bindings, scratch);
+        } finally {
+            scratch.busy = false;
+        }
+    }
+
+    private OrtArenaPrediction replay(Map<String, Long> bindings, Scratch s) {
+        s.start(bindings);
+        BfcArena arena = s.arena;
+        MemoryPattern pattern = s.pattern;
+        long[] slotBytes = s.slotBytes;
+        int[] chunk = s.chunk;
+        long[][] taken = s.taken;
         long outputsHeld = 0;
         int workspace = 0;
-        int[] held = new int[0]; // a HOLD event's chunks, until its node's WORKSPACE event
-        int heldCount = 0;
+        int heldCount = 0; // a HOLD event's chunks (in s.held), until its node's WORKSPACE event
         for (int event : sequence.run1) { // run 1: tensor by tensor, traced into the pattern
             int operand = ReplaySequence.operand(event);
             switch (ReplaySequence.kind(event)) {
                 case ReplaySequence.ALLOC_OUTPUT -> {
-                    long bytes = bytes(shapes, classBytes, operand);
+                    long bytes = bytes(s, operand);
                     slotBytes[operand] = bytes;
                     chunk[operand] = arena.alloc(bytes);
                     outputsHeld += BfcArena.align(bytes);
                 }
                 case ReplaySequence.ALLOC_TRACED -> {
-                    long bytes = bytes(shapes, classBytes, operand);
+                    long bytes = bytes(s, operand);
                     chunk[operand] = arena.alloc(bytes);
                     if (bytes > 0) {
                         pattern.allocate(operand, BfcArena.align(bytes));
                     }
                 }
                 case ReplaySequence.HOLD -> {
-                    long[] sizes = workspaces(shapes, operand);
+                    long[] sizes = workspaces(s, operand);
                     taken[workspace] = sizes;
                     heldCount = Math.min(sequence.held[operand], sizes.length);
-                    held = hold(arena, sizes, heldCount, held);
+                    hold(arena, sizes, heldCount, s);
                 }
                 case ReplaySequence.WORKSPACE -> {
-                    long[] sizes = heldCount > 0 ? taken[workspace] : workspaces(shapes, operand);
+                    long[] sizes = heldCount > 0 ? taken[workspace] : workspaces(s, operand);
                     taken[workspace++] = sizes;
-                    scratch(arena, sizes, held, heldCount);
+                    scratch(arena, sizes, s, heldCount);
                     heldCount = 0;
                 }
                 default -> {
@@ -161,10 +174,10 @@ public final class OrtArenaPredictor {
                 case ReplaySequence.ALLOC_OUTPUT -> arena.alloc(slotBytes[operand]);
                 case ReplaySequence.HOLD -> {
                     heldCount = Math.min(sequence.held[operand], taken[workspace].length);
-                    held = hold(arena, taken[workspace], heldCount, held);
+                    hold(arena, taken[workspace], heldCount, s);
                 }
                 default -> {
-                    scratch(arena, taken[workspace++], held, heldCount);
+                    scratch(arena, taken[workspace++], s, heldCount);
                     heldCount = 0;
                 }
             }
@@ -174,57 +187,147 @@ public final class OrtArenaPredictor {
                 arena.maxInUse() - arena.requestedAtMax(), arena.reserved(), unmodelledOps);
     }
 
-    /** The bytes of buffer {@code slot}: its size class, evaluated once per request on first use. */
-    private long bytes(BoundShapes shapes, long[] classBytes, int slot) {
+    /**
+     * The bytes of buffer {@code slot}: its size class, evaluated once per request on first use, as
+     * a product of the request's symbols where the class was compiled to one, else from its shape
+     * (which also names what is wrong: an unbound or negative symbol, an overflow).
+     */
+    private long bytes(Scratch s, int slot) {
         int c = sequence.slotClass[slot];
-        long bytes = classBytes[c];
+        long bytes = s.classBytes[c];
         if (bytes == ReplaySequence.DYNAMIC) {
-            bytes = shapes.bytes(sequence.classValue[c]);
-            classBytes[c] = bytes;
+            bytes = compiledBytes(s, c);
+            if (bytes < 0) {
+                bytes = s.shapes().bytes(sequence.classValue[c]);
+            }
+            s.classBytes[c] = bytes;
+        }
+        return bytes;
+    }
+
+    /** Size class {@code c}'s compiled product for this request, or -1 where its shape must decide. */
+    private long compiledBytes(Scratch s, int c) {
+        int[] symbols = sequence.classSymbols[c];
+        if (symbols == null) {
+            return -1;
+        }
+        long bytes = sequence.classFactor[c];
+        for (int i : symbols) {
+            long v = s.symbolValues[i];
+            if (v < 0) { // unbound or negative: the shape's evaluation says which
+                return -1;
+            }
+            long product = bytes * v;
+            if (Math.multiplyHigh(bytes, v) != 0 || product < 0) { // past a long: the shape's evaluation decides
+                return -1;
+            }
+            bytes = product;
         }
         return bytes;
     }
 
     /** Node {@code node}'s workspaces for this request: fixed at compile time, else its rule's. */
-    private long[] workspaces(BoundShapes shapes, int node) {
+    private long[] workspaces(Scratch s, int node) {
         long[] sizes = sequence.fixedWorkspaces[node];
-        return sizes != null ? sizes : workspaces[node].bytes(shapes);
+        return sizes != null ? sizes : workspaces[node].bytes(s.shapes());
     }
 
-    /** Takes the first {@code count} workspaces and keeps them: their chunks, in {@code into} if it is large enough. */
-    private static int[] hold(BfcArena arena, long[] sizes, int count, int[] into) {
-        int[] chunks = into.length >= count ? into : new int[count];
+    /** Takes the first {@code count} workspaces and keeps them, their chunks in {@code s.held}. */
+    private static void hold(BfcArena arena, long[] sizes, int count, Scratch s) {
+        int[] chunks = s.chunks(count);
         for (int i = 0; i < count; i++) {
             chunks[i] = arena.alloc(sizes[i]);
         }
-        return chunks;
     }
 
     /**
      * A kernel's workspaces: allocated in order during its compute (the first {@code heldCount}
-     * already, their chunks in {@code held}), freed at its end (in reverse); the last one is taken and
-     * given back at once.
+     * already, their chunks in {@code s.held}), freed at its end (in reverse); the last one is taken
+     * and given back at once.
      */
-    private static void scratch(BfcArena arena, long[] sizes, int[] held, int heldCount) {
+    private static void scratch(BfcArena arena, long[] sizes, Scratch s, int heldCount) {
         int last = sizes.length - 1;
         if (last < heldCount) { // nothing left to take
             for (int i = heldCount - 1; i >= 0; i--) {
-                arena.free(held[i]);
+                arena.free(s.held[i]);
             }
             return;
         }
-        if (last == 0) { // the usual case, without an array of chunk ids
+        if (last == 0) { // the usual case, without chunk ids
             arena.allocAndFree(sizes[0]);
             return;
         }
-        int[] chunks = new int[last];
-        System.arraycopy(held, 0, chunks, 0, heldCount);
+        int[] chunks = s.chunks(last);
         for (int i = heldCount; i < last; i++) {
             chunks[i] = arena.alloc(sizes[i]);
         }
         arena.allocAndFree(sizes[last]);
         for (int i = last - 1; i >= 0; i--) {
             arena.free(chunks[i]);
+        }
+    }
+
+    /**
+     * One thread's arrays for replaying this predictor's requests, kept between requests so a
+     * request allocates nothing but its answer: each replay resets them to a new replay's state.
+     */
+    private static final class Scratch {
+        private final Graph graph;
+        private final ReplaySequence sequence;
+        final BfcArena arena = new BfcArena();
+        final MemoryPattern pattern;
+        final long[] classBytes;
+        final long[] slotBytes;
+        final int[] chunk;
+        final long[][] taken;
+        final long[] symbolValues;
+        /** A kernel's workspace chunks while it computes (the first ones held across its later outputs). */
+        int[] held = new int[4];
+        private BoundShapes shapes;
+        private Map<String, Long> bindings;
+        boolean busy;
+
+        Scratch(OrtArenaPredictor predictor) {
+            graph = predictor.graph;
+            sequence = predictor.sequence;
+            pattern = new MemoryPattern(sequence.buffers());
+            classBytes = new long[sequence.classBytes.length];
+            slotBytes = new long[sequence.buffers()];
+            chunk = new int[sequence.buffers()];
+            taken = new long[predictor.workspaceEvents][];
+            symbolValues = new long[sequence.symbols.length];
+        }
+
+        /** Readies the arrays for one request: a new arena and pattern, its symbols resolved once. */
+        void start(Map<String, Long> request) {
+            arena.reset();
+            pattern.reset();
+            System.arraycopy(sequence.classBytes, 0, classBytes, 0, classBytes.length); // fixed sizes filled in
+            bindings = request;
+            if (shapes != null) {
+                shapes.rebind(request);
+            }
+            String[] symbols = sequence.symbols;
+            for (int i = 0; i < symbols.length; i++) {
+                Long v = request.get(symbols[i]);
+                symbolValues[i] = v == null ? -1 : v;
+            }
+        }
+
+        /** {@return this request's shapes, made on first use: many requests never need them} */
+        BoundShapes shapes() {
+            if (shapes == null) {
+                shapes = new BoundShapes(graph, bindings);
+            }
+            return shapes;
+        }
+
+        /** {@return {@link #held}, grown to at least {@code n} entries, its first entries kept} */
+        int[] chunks(int n) {
+            if (held.length < n) {
+                held = java.util.Arrays.copyOf(held, Math.max(n, 2 * held.length));
+            }
+            return held;
         }
     }
 

@@ -2,8 +2,10 @@
 package dev.memplan.ort;
 
 import dev.memplan.DataType;
+import dev.memplan.Dim;
 import dev.memplan.Graph;
 import dev.memplan.Shape;
+import dev.memplan.Symbol;
 import dev.memplan.Value;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -49,9 +51,20 @@ final class ReplaySequence {
     final long[][] fixedWorkspaces;
     /** Per node id: how many of its workspaces its {@link #HOLD} event takes (0: no such event). */
     final int[] held;
+    /** The symbols the compiled sizes read, each resolved once per request. */
+    final String[] symbols;
+    /**
+     * Per size class of {@link #DYNAMIC} bytes: the indices in {@link #symbols} whose values times
+     * {@link #classFactor} make its bytes (a shape of fixed dims and plain symbols, whole-byte
+     * elements); null where the size is evaluated from the value's shape.
+     */
+    final int[][] classSymbols;
+    /** Per size class with {@link #classSymbols}: element bytes times the fixed dims. */
+    final long[] classFactor;
 
     private ReplaySequence(int[] run1, int[] run2, int[] slotValue, int[] slotClass, int[] classValue,
-                           long[] classBytes, long[][] fixedWorkspaces, int[] held) {
+                           long[] classBytes, long[][] fixedWorkspaces, int[] held, String[] symbols,
+                           int[][] classSymbols, long[] classFactor) {
         this.run1 = run1;
         this.run2 = run2;
         this.slotValue = slotValue;
@@ -60,6 +73,9 @@ final class ReplaySequence {
         this.classBytes = classBytes;
         this.fixedWorkspaces = fixedWorkspaces;
         this.held = held;
+        this.symbols = symbols;
+        this.classSymbols = classSymbols;
+        this.classFactor = classFactor;
     }
 
     /**
@@ -119,11 +135,18 @@ final class ReplaySequence {
             }
         }
         long[] classBytes = new long[classValue.size()];
+        int[][] classSymbols = new int[classBytes.length][];
+        long[] classFactor = new long[classBytes.length];
+        Map<String, Integer> symbols = new java.util.LinkedHashMap<>();
         for (int c = 0; c < classBytes.length; c++) {
             classBytes[c] = fixedBytes(fixedShapes, classValue.get(c));
+            if (classBytes[c] == DYNAMIC) {
+                classSymbols[c] = compile(graph.value(classValue.get(c)), symbols, classFactor, c);
+            }
         }
         return new ReplaySequence(run1.toArray(), run2.toArray(), slotValue.toArray(), slotClass.toArray(),
-                classValue.toArray(), classBytes, fixedWorkspaces, held);
+                classValue.toArray(), classBytes, fixedWorkspaces, held, symbols.keySet().toArray(new String[0]),
+                classSymbols, classFactor);
     }
 
     /** Gives value {@code o} the next buffer slot and adds its allocation to the runs. */
@@ -173,6 +196,36 @@ final class ReplaySequence {
         } catch (RuntimeException dependsOnTheRequest) { // or fails: per request, as it always did
             return null;
         }
+    }
+
+    /**
+     * A size as element bytes times fixed dims ({@code factor[c]}) times symbols (the indices
+     * returned): the same product {@link dev.memplan.TensorSizes#bytes} takes, without its maps and
+     * optionals. Null for what it does not cover (derived dims, sub-byte or variable-width types, a
+     * fixed part past a long): those sizes are evaluated from the shape.
+     */
+    private static int[] compile(Value value, Map<String, Integer> symbols, long[] factor, int c) {
+        DataType type = value.dataType();
+        if (!type.hasFixedWidth() || type.bits() % 8 != 0) {
+            return null;
+        }
+        long fixed = type.bits() / 8;
+        IntList read = new IntList();
+        for (Dim d : value.shape().dims()) {
+            if (d instanceof Dim.Fixed f) {
+                try {
+                    fixed = Math.multiplyExact(fixed, f.extent());
+                } catch (ArithmeticException tooLarge) {
+                    return null;
+                }
+            } else if (d instanceof Symbol s) {
+                read.add(symbols.computeIfAbsent(s.name(), k -> symbols.size()));
+            } else {
+                return null;
+            }
+        }
+        factor[c] = fixed;
+        return read.toArray();
     }
 
     private static long fixedBytes(BoundShapes fixedShapes, int value) {

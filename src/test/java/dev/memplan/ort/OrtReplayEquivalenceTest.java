@@ -54,10 +54,29 @@ class OrtReplayEquivalenceTest {
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
     void bfcArenaPlacesEveryChunkWhereTheReferenceDoes(long seed) {
+        assertArenaFollowsTheReference(seed, new BfcArena());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void aResetArenaPlacesEveryChunkAsANewOneDoes(long seed) {
+        // the per-request replay reuses one arena per thread: reset must leave nothing of the request before
+        BfcArena arena = new BfcArena();
+        Random dirt = new Random(-seed);
+        for (int i = 0; i < 200; i++) {
+            int id = arena.alloc(requestSize(dirt, palette(dirt)));
+            if (i % 3 == 0) {
+                arena.free(id);
+            }
+        }
+        arena.reset();
+        assertArenaFollowsTheReference(seed, arena);
+    }
+
+    private static void assertArenaFollowsTheReference(long seed, BfcArena arena) {
         // allocAndFree must leave the arena as the reference's alloc then free does: later allocations tell
         Random random = new Random(seed);
         ReferenceBfcArena reference = new ReferenceBfcArena();
-        BfcArena arena = new BfcArena();
         List<long[]> live = new ArrayList<>(); // {reference address, chunk id}
         long[] palette = palette(random);
         int steps = 400 + random.nextInt(1600);
@@ -89,10 +108,34 @@ class OrtReplayEquivalenceTest {
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
     void memoryPatternPlacesEveryBlockWhereTheReferenceDoes(long seed) {
+        assertPatternFollowsTheReference(seed, null);
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void aResetPatternPlacesEveryBlockAsANewOneDoes(long seed) {
+        // blocks left live by the request before (a run ends with some) must not survive reset
+        MemoryPattern pattern = new MemoryPattern(2_000);
+        Random dirt = new Random(-seed);
+        for (int v = 0; v < 300; v++) {
+            pattern.allocate(v, BfcArena.align(1 + dirt.nextInt(1 << 20)));
+            if (dirt.nextBoolean()) {
+                pattern.free(dirt.nextInt(v + 1));
+            }
+        }
+        pattern.reset();
+        for (int v = 0; v < 300; v++) { // a zero-byte buffer is freed without being traced: nothing may happen
+            pattern.free(v);
+        }
+        assertPatternFollowsTheReference(seed, pattern);
+    }
+
+    /** A seeded sequence through {@code reused} (or a new pattern when null) and the reference. */
+    private static void assertPatternFollowsTheReference(long seed, MemoryPattern reused) {
         Random random = new Random(seed);
         int values = 300 + random.nextInt(1700);
         ReferenceMemoryPattern reference = new ReferenceMemoryPattern(values);
-        MemoryPattern pattern = new MemoryPattern(values);
+        MemoryPattern pattern = reused != null ? reused : new MemoryPattern(values);
         List<Integer> live = new ArrayList<>();
         long[] palette = palette(random);
         int next = 0;
@@ -153,6 +196,76 @@ class OrtReplayEquivalenceTest {
                 () -> ReferenceReplay.replay(g.graph(), NodeAttributes.none(), partial));
         InvalidSizeException actual = assertThrows(InvalidSizeException.class, () -> predictor.predict(partial));
 
+        assertEquals(expected.getMessage(), actual.getMessage());
+    }
+
+    @Test
+    void requestsOfDifferentSizesOnOnePredictorAnswerAsFreshReplays() {
+        // the predictor keeps its arrays per thread between requests: each answer must be a fresh replay's
+        GeneratedGraph g = GraphKind.TRANSFORMER.ofOwners(300, 17);
+        OrtArenaPredictor predictor = OrtArenaPredictor.of(g.graph(), NodeAttributes.none());
+        for (long scale : new long[] {8, 1, 3, 8, 2, 1}) {
+            Map<String, Long> bindings = new HashMap<>();
+            g.bindings().forEach((name, v) -> bindings.put(name, Math.max(1, v * scale / 4)));
+            assertEquals(figures(ReferenceReplay.replay(g.graph(), NodeAttributes.none(), bindings)),
+                    figures(predictor.predict(bindings)), "scale " + scale);
+        }
+    }
+
+    @Test
+    void concurrentRequestsOnOnePredictorAnswerAsFreshReplays() throws Exception {
+        GeneratedGraph g = GraphKind.UNET.ofOwners(300, 17);
+        OrtArenaPredictor predictor = OrtArenaPredictor.of(g.graph(), NodeAttributes.none());
+        List<Map<String, Long>> requests = new ArrayList<>();
+        List<List<Long>> expected = new ArrayList<>();
+        for (long scale = 1; scale <= 8; scale++) {
+            Map<String, Long> bindings = new HashMap<>();
+            long s = scale;
+            g.bindings().forEach((name, v) -> bindings.put(name, Math.max(1, v * s / 4)));
+            requests.add(Map.copyOf(bindings));
+            expected.add(figures(ReferenceReplay.replay(g.graph(), NodeAttributes.none(), bindings)));
+        }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<Boolean>> done = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int first = t;
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < 200; i++) {
+                        int r = (first + i * 3) % requests.size();
+                        if (!expected.get(r).equals(figures(predictor.predict(requests.get(r))))) {
+                            return false;
+                        }
+                    }
+                    return true;
+                }));
+            }
+            for (java.util.concurrent.Future<Boolean> f : done) {
+                assertTrue(f.get(), "a concurrent request was answered differently from its fresh replay");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Every figure of a prediction (not its list of unmodelled ops, which the reference does not give). */
+    private static List<Long> figures(OrtArenaPrediction p) {
+        return List.of(p.activationBytes(), p.firstRunPeakBytes(), p.patternBlockBytes(), p.outputsHeldBytes(),
+                p.arenaRoundingBytes(), p.reservedBytes());
+    }
+
+    @Test
+    void aNegativeBindingIsReportedAsTheReferenceReportsIt() {
+        GeneratedGraph g = GraphKind.TRANSFORMER.ofOwners(300);
+        OrtArenaPredictor predictor = OrtArenaPredictor.of(g.graph(), NodeAttributes.none());
+        Map<String, Long> negative = new HashMap<>();
+        g.bindings().forEach((name, v) -> negative.put(name, -v));
+
+        RuntimeException expected = assertThrows(RuntimeException.class,
+                () -> ReferenceReplay.replay(g.graph(), NodeAttributes.none(), negative));
+        RuntimeException actual = assertThrows(RuntimeException.class, () -> predictor.predict(negative));
+
+        assertEquals(expected.getClass(), actual.getClass());
         assertEquals(expected.getMessage(), actual.getMessage());
     }
 
