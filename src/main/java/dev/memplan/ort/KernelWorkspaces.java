@@ -219,17 +219,18 @@ final class KernelWorkspaces {
     private static Rule allowance(Node node) {
         int[] inputs = node.inputs();
         int[] outputs = node.outputs();
-        return shapes -> {
-            long total = 0;
-            for (int[] side : new int[][] {inputs, outputs}) {
-                for (int v : side) {
-                    if (v != Graph.ABSENT) {
-                        total = Math.addExact(total, shapes.bytes(v));
-                    }
-                }
+        return shapes -> new long[] {Math.addExact(total(shapes, inputs), total(shapes, outputs))};
+    }
+
+    /** The bytes of the present values among {@code values}. */
+    private static long total(BoundShapes shapes, int[] values) {
+        long total = 0;
+        for (int v : values) {
+            if (v != Graph.ABSENT) {
+                total = Math.addExact(total, shapes.bytes(v));
             }
-            return new long[] {total};
-        };
+        }
+        return total;
     }
 
     private static long product(long[] dims, int from) {

@@ -4,7 +4,6 @@ package dev.memplan.ort;
 import dev.memplan.Graph;
 import dev.memplan.Node;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
-import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -39,7 +38,7 @@ public final class OrtArenaPredictor {
         this.sequence = ReplaySequence.of(graph, plan, workspaces, outputsAfter);
         this.workspaceEvents = (int) java.util.Arrays.stream(sequence.run1)
                 .filter(e -> ReplaySequence.kind(e) == ReplaySequence.WORKSPACE).count();
-        this.unmodelledOps = Collections.unmodifiableSortedSet(new TreeSet<>(unmodelledOps));
+        this.unmodelledOps = new OrtArenaPrediction.SortedOps(unmodelledOps); // shared by every answer, not copied
         this.staticPrediction = graph.symbols().isEmpty() ? replay(Map.of(), new Scratch(this)) : null;
     }
 
