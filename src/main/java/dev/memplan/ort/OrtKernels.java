@@ -33,7 +33,7 @@ final class OrtKernels {
         QUANTIZED_INPUT,
         /** One buffer the size of output 0. */
         OUTPUT_SIZED,
-        /** com.microsoft Attention's QKV, mask, scores, GEMM arguments and head outputs; the present state after QKV. */
+        /** com.microsoft Attention's QKV, mask, scores, GEMM arguments, heads' output; the present state after QKV. */
         ATTENTION
     }
 

@@ -98,7 +98,8 @@ class OrtAttentionRuleTest {
     void theWorkspacesComeInTheKernelsOrder() {
         Graph graph = attention(2, 32, 2);
 
-        long[] workspaces = KernelWorkspaces.of(graph, graph.node(0), attributes(true)).bytes(new BoundShapes(graph, Map.of()));
+        long[] workspaces = KernelWorkspaces.of(graph, graph.node(0), attributes(true))
+                .bytes(new BoundShapes(graph, Map.of()));
 
         // QKV, the causal mask B x S x T, the scores B x heads x S x T, the GEMM arguments, the heads' output
         assertArrayEquals(new long[] {4L * 2 * 32 * 96, 4L * 2 * 32 * 32, 4L * 2 * HEADS * 32 * 32, 2L * HEADS * 64,

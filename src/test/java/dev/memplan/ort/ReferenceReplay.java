@@ -33,7 +33,8 @@ final class ReferenceReplay {
             long[] sizes = workspaces[k].bytes(shapes);
             int taken = 0;
             long[] chunks = new long[sizes.length];
-            for (boolean late : new boolean[] {false, true}) { // output 0 first; the rest after outputsAfter[k] workspaces
+            // output 0 first; the other outputs after the kernel took outputsAfter[k] workspaces
+            for (boolean late : new boolean[] {false, true}) {
                 for (int o : plan.allocatesAt(k)) {
                     if (late != isLate(graph, k, o, outputsAfter)) {
                         continue;
