@@ -11,7 +11,8 @@
 # replaces target/classes (a saved copy of another build, for before/after runs). Each case
 # runs its paths back to back (memplanPlan, ortReplay, ortPrediction; narrow with
 # `-p path=memplanPlan,ortReplay`); benchmarks/ort/jmh/medians.py prints medians and ratios of a
-# `-rf json` result.
+# `-rf json` result, and with `-prof gc` the bytes a request allocates. JMH splits `-p` values at
+# commas, so a case whose bindings hold one (MiniLM, GPT-2) runs only from the @Param list.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 m2="${HOME}/.m2/repository"

@@ -14,8 +14,8 @@ import java.util.Arrays;
  * <p>Laid out for the per-request replay: chunks live in flat arrays indexed by a chunk id (ids of
  * merged chunks are reused), linked to their neighbours of the same region; free chunks sit in
  * power-of-two bins from 256 B, as in ORT, each bin an array sorted by size then address, with a
- * bit mask of the non-empty bins. Nothing is boxed and nothing is allocated per request beyond the
- * arrays' growth.
+ * bit mask of the non-empty bins. Nothing is boxed, and {@link #reset} readies it for the next
+ * request without allocating.
  */
 final class BfcArena {
     static final long ALIGNMENT = 256;
@@ -52,6 +52,26 @@ final class BfcArena {
     private long maxInUse;
     private long requestedAtMax;
     private long reserved;
+
+    /**
+     * Empties the arena for the next request's replay, keeping its arrays: the same state as a new
+     * arena, without allocating one.
+     */
+    void reset() {
+        for (long bits = nonEmptyBins; bits != 0; bits &= bits - 1) {
+            binCount[Long.numberOfTrailingZeros(bits)] = 0;
+        }
+        nonEmptyBins = 0;
+        chunks = 0;
+        spares = 0;
+        nextRegionAddress = 0;
+        regionBytes = 1L << 20;
+        inUseBytes = 0;
+        requestedInUse = 0;
+        maxInUse = 0;
+        requestedAtMax = 0;
+        reserved = 0;
+    }
 
     static long align(long bytes) {
         return (bytes + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;

@@ -18,6 +18,8 @@ final class KernelWorkspaces {
     /** MLAS's per-thread cap on the convolution working buffer, in floats ({@code MlasConvPrepare}). */
     static final long MLAS_CONV_FLOATS = 16_384;
     private static final long FLOAT_BYTES = 4;
+    /** {@code sizeof(MLAS_SGEMM_DATA_PARAMS)} on 64-bit: six 8-byte fields, two floats and a bool, padded. */
+    static final long MLAS_SGEMM_DATA_PARAMS_BYTES = 64;
 
     /** A node's workspaces for one request. */
     interface Rule {
@@ -25,7 +27,8 @@ final class KernelWorkspaces {
         long[] bytes(BoundShapes shapes);
     }
 
-    private static final Rule NO_WORKSPACE = shapes -> new long[0];
+    private static final long[] NOTHING = new long[0];
+    private static final Rule NO_WORKSPACE = shapes -> NOTHING;
 
     private KernelWorkspaces() {
     }
@@ -50,12 +53,12 @@ final class KernelWorkspaces {
             return allowance(node);
         }
         return switch (OrtKernels.of(node).workspace()) {
-            case MLAS_CONV -> conv(node, attributes);
+            case MLAS_CONV -> conv(graph, node, attributes);
             case LRN -> lrn(node, attributes.integer(node.id(), "size").getAsLong());
             case SOFTMAX -> softmax(node, attributes);
             case QUANTIZED_INPUT -> quantizedInput(node);
             case OUTPUT_SIZED -> outputSized(node);
-            case ATTENTION -> attention(node, attributes);
+            case ATTENTION -> attention(graph, node, attributes);
             case NONE -> NO_WORKSPACE;
         };
     }
@@ -63,31 +66,41 @@ final class KernelWorkspaces {
     /**
      * MLAS's working buffer, one thread: none for a pointwise Conv (1 x 1, stride 1, no pads, one
      * group); the whole im2col (output pixels x K floats) when the Conv has more filters than output
-     * pixels; else 16,384 floats.
+     * pixels; else 16,384 floats. The attributes are read here, once; per request the rule reads only
+     * the dims it needs (channels, kernel, output pixels: never the batch), so a Conv on fixed
+     * spatial dims has the same workspace for every batch and is evaluated once, at compile time.
      */
-    private static Rule conv(Node node, NodeAttributes attributes) {
+    private static Rule conv(Graph graph, Node node, NodeAttributes attributes) {
         int id = node.id();
-        Optional<long[]> strides = attributes.integers(id, "strides");
-        Optional<long[]> pads = attributes.integers(id, "pads");
-        OptionalLong group = attributes.integer(id, "group");
         boolean known = attributes.known(id);
+        boolean stride1 = attributes.integers(id, "strides").map(s -> allEqual(s, 1)).orElse(true);
+        boolean noPads = attributes.integers(id, "pads").map(p -> allEqual(p, 0)).orElse(true);
+        OptionalLong group = attributes.integer(id, "group");
+        boolean groupGiven = group.isPresent();
+        long groupValue = group.orElse(1);
         int x = node.input(0);
         int w = node.input(1);
         int y = node.output(0);
+        int xRank = graph.value(x).shape().rank();
+        int wRank = graph.value(w).shape().rank();
+        int yRank = graph.value(y).shape().rank();
         return shapes -> {
-            long[] xs = shapes.dims(x);
-            long[] ws = shapes.dims(w);
-            long[] ys = shapes.dims(y);
-            long kernel = product(ws, 2);
-            long groups = group.orElse(known || ws[1] == 0 ? 1 : Math.max(1, xs[1] / ws[1]));
-            boolean stride1 = known ? strides.map(s -> allEqual(s, 1)).orElse(true) : sameSpatial(xs, ys);
-            boolean noPads = known ? pads.map(p -> allEqual(p, 0)).orElse(true) : sameSpatial(xs, ys);
-            if (kernel == 1 && stride1 && noPads && groups == 1) {
-                return new long[0];
+            long kernel = product(shapes, w, wRank, 2);
+            long groups;
+            if (groupGiven) {
+                groups = groupValue;
+            } else {
+                long perGroup = shapes.dim(w, 1);
+                groups = known || perGroup == 0 ? 1 : Math.max(1, shapes.dim(x, 1) / perGroup);
             }
-            long k = xs[1] / groups * kernel;
-            long filters = ys[1] / groups;
-            long pixels = product(ys, 2);
+            // unknown attributes: a Conv whose output keeps its input's spatial dims has stride 1, no pads
+            boolean pointwiseGeometry = known ? stride1 && noPads : sameSpatial(shapes, x, xRank, y, yRank);
+            if (kernel == 1 && pointwiseGeometry && groups == 1) {
+                return NOTHING;
+            }
+            long k = shapes.dim(x, 1) / groups * kernel;
+            long filters = shapes.dim(y, 1) / groups;
+            long pixels = product(shapes, y, yRank, 2);
             if (groups == 1 && filters > pixels) {
                 return new long[] {FLOAT_BYTES * pixels * k};
             }
@@ -137,15 +150,6 @@ final class KernelWorkspaces {
         return shapes -> new long[] {shapes.bytes(y)};
     }
 
-    /**
-     * com.microsoft Attention (float, one hidden size for Q, K and V), in the order the kernel takes
-     * them: QKV (B x S x 3 x hidden floats, attention.cc), the mask broadcast to B x S x T floats
-     * when there is a mask input (or a causal mask over more than one token), the scores B x heads x
-     * S x T floats, the heads' output B x S x hidden floats (attention_cpu_base.h), T being the
-     * present state's length. Plus 256 B per batch row that node-workspaces.py measures on GPT-2's
-     * Attention at every binding (1, 2 and 4 rows) and the source does not explain: kept as
-     * measured, last.
-     */
     /** The shapes the Attention rule reads: input [B, S, hidden], present (if any) [2, B, heads, T, head size]. */
     private static boolean attentionShapes(Graph graph, Node node) {
         boolean present = node.outputCount() > 1 && node.output(1) != Graph.ABSENT;
@@ -153,11 +157,30 @@ final class KernelWorkspaces {
                 && (!present || graph.value(node.output(1)).shape().rank() == 5);
     }
 
-    private static Rule attention(Node node, NodeAttributes attributes) {
+    /**
+     * com.microsoft Attention (float, one hidden size for Q, K and V), in the order ORT 1.30's kernel
+     * takes them (attention.cc, attention_cpu_base.h {@code ApplyAttention}), T being the present
+     * state's length (S without one):
+     * <ol>
+     * <li>QKV, B x S x 3 x hidden floats;</li>
+     * <li>with a mask input or a causal mask over more than one token, the mask as floats: B x T
+     *     when it is a padding mask only (a 1-D or 2-D mask input, not causal: broadcast over the
+     *     queries), else B x S x T;</li>
+     * <li>the scores, B x heads x S x T floats;</li>
+     * <li>one {@code MLAS_SGEMM_DATA_PARAMS} (64 bytes) per batch row and head, the batched GEMM's
+     *     arguments;</li>
+     * <li>the heads' output before its transpose, B x S x hidden floats.</li>
+     * </ol>
+     * The present output is allocated after QKV ({@link #outputsAfter}). Measured
+     * ({@code benchmarks/ort/attention-probe.py}): one node alone at five bindings, with and without
+     * a causal mask and with 1-D, 2-D and no mask input, and GPT-2 node by node against ORT's profile.
+     */
+    private static Rule attention(Graph graph, Node node, NodeAttributes attributes) {
         long heads = attributes.integer(node.id(), "num_heads").getAsLong();
         boolean unidirectional = attributes.integer(node.id(), "unidirectional").orElse(0) != 0;
         int x = node.input(0);
         boolean mask = node.inputCount() > 3 && node.input(3) != Graph.ABSENT;
+        int maskRank = mask ? graph.value(node.input(3)).shape().rank() : 0;
         int present = node.outputCount() > 1 ? node.output(1) : Graph.ABSENT;
         return shapes -> {
             long[] xs = shapes.dims(x);
@@ -168,30 +191,46 @@ final class KernelWorkspaces {
             long rows = Math.multiplyExact(FLOAT_BYTES * b, s);
             long qkv = Math.multiplyExact(rows, 3 * hidden);
             long scores = Math.multiplyExact(Math.multiplyExact(rows, heads), t);
+            long gemmParams = Math.multiplyExact(Math.multiplyExact(b, heads), MLAS_SGEMM_DATA_PARAMS_BYTES);
             long out = Math.multiplyExact(rows, hidden);
-            long remainder = Math.multiplyExact(256, b);
-            if (mask || unidirectional && s > 1) {
-                return new long[] {qkv, Math.multiplyExact(rows, t), scores, out, remainder};
+            boolean causal = unidirectional && s > 1;
+            if (mask || causal) {
+                boolean paddingOnly = mask && !causal && (maskRank == 1 || maskRank == 2);
+                long maskBytes = Math.multiplyExact(paddingOnly ? FLOAT_BYTES * b : rows, t);
+                return new long[] {qkv, maskBytes, scores, gemmParams, out};
             }
-            return new long[] {qkv, scores, out, remainder};
+            return new long[] {qkv, scores, gemmParams, out};
         };
+    }
+
+    /**
+     * How many of the node's workspaces its kernel takes before it allocates its outputs after
+     * output 0: ORT allocates an output when the kernel asks for it during its compute. Attention
+     * asks for output 0 first and for the present state after computing QKV, so 1; every other
+     * kernel here asks for its outputs first, so 0.
+     */
+    static int outputsAfter(Graph graph, Node node, NodeAttributes attributes) {
+        OrtKernels.Kernel kernel = OrtKernels.of(node);
+        return kernel != null && kernel.workspace() == OrtKernels.Workspace.ATTENTION
+                && isModelled(graph, node, attributes) ? 1 : 0;
     }
 
     /** An unmodelled kernel: one buffer of its inputs' and outputs' bytes (a guess, not a bound). */
     private static Rule allowance(Node node) {
         int[] inputs = node.inputs();
         int[] outputs = node.outputs();
-        return shapes -> {
-            long total = 0;
-            for (int[] side : new int[][] {inputs, outputs}) {
-                for (int v : side) {
-                    if (v != Graph.ABSENT) {
-                        total = Math.addExact(total, shapes.bytes(v));
-                    }
-                }
+        return shapes -> new long[] {Math.addExact(total(shapes, inputs), total(shapes, outputs))};
+    }
+
+    /** The bytes of the present values among {@code values}. */
+    private static long total(BoundShapes shapes, int[] values) {
+        long total = 0;
+        for (int v : values) {
+            if (v != Graph.ABSENT) {
+                total = Math.addExact(total, shapes.bytes(v));
             }
-            return new long[] {total};
-        };
+        }
+        return total;
     }
 
     private static long product(long[] dims, int from) {
@@ -211,12 +250,21 @@ final class KernelWorkspaces {
         return true;
     }
 
-    private static boolean sameSpatial(long[] in, long[] out) {
-        if (in.length != out.length) {
+    /** The product of value {@code v}'s dims from axis {@code from} on. */
+    private static long product(BoundShapes shapes, int v, int rank, int from) {
+        long p = 1;
+        for (int i = from; i < rank; i++) {
+            p = Math.multiplyExact(p, shapes.dim(v, i));
+        }
+        return p;
+    }
+
+    private static boolean sameSpatial(BoundShapes shapes, int in, int inRank, int out, int outRank) {
+        if (inRank != outRank) {
             return false;
         }
-        for (int i = 2; i < in.length; i++) {
-            if (in[i] != out[i]) {
+        for (int i = 2; i < inRank; i++) {
+            if (shapes.dim(in, i) != shapes.dim(out, i)) {
                 return false;
             }
         }

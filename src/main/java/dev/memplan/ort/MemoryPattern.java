@@ -49,6 +49,16 @@ final class MemoryPattern {
         live = new boolean[values];
     }
 
+    /** Forgets every traced tensor, keeping the arrays: the same state as a new pattern. */
+    void reset() {
+        for (int v = top; v != NONE; v = below[v]) {
+            live[v] = false;
+        }
+        top = NONE;
+        gaps = 0;
+        size = 0;
+    }
+
     /** Traces the allocation of {@code n} bytes (already 256-byte rounded, positive) for {@code value}. */
     void allocate(int value, long n) {
         long current = top == NONE ? 0 : end(top);

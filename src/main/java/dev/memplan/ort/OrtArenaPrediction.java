@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.ort;
 
-import java.util.Collections;
+import java.util.AbstractSet;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -27,13 +30,37 @@ public record OrtArenaPrediction(long activationBytes, long firstRunPeakBytes, l
                                  long outputsHeldBytes, long arenaRoundingBytes, long reservedBytes,
                                  Set<String> unmodelledOps) {
 
-    /** Copies the op types, sorted so that the figure's description is deterministic. */
+    /**
+     * Copies the op types, sorted so that the figure's description is deterministic; a set this
+     * class made already (a predictor's, given to each of its per-request answers) is kept as is.
+     */
     public OrtArenaPrediction {
-        unmodelledOps = Collections.unmodifiableSortedSet(new TreeSet<>(unmodelledOps));
+        if (!(unmodelledOps instanceof SortedOps)) {
+            unmodelledOps = new SortedOps(unmodelledOps);
+        }
     }
 
     /** {@return whether every kernel of the graph has a measured rule, so the figure is a replay} */
     public boolean isReplay() {
         return unmodelledOps.isEmpty();
+    }
+
+    /** Op types, sorted, copied once and never changed: a prediction can share it without a copy. */
+    static final class SortedOps extends AbstractSet<String> {
+        private final List<String> names;
+
+        SortedOps(Collection<String> ops) {
+            names = List.copyOf(new TreeSet<>(ops));
+        }
+
+        @Override
+        public Iterator<String> iterator() {
+            return names.iterator();
+        }
+
+        @Override
+        public int size() {
+            return names.size();
+        }
     }
 }

@@ -4,7 +4,6 @@ package dev.memplan.ort;
 import dev.memplan.Graph;
 import dev.memplan.Node;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
-import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -36,21 +35,23 @@ public final class OrtArenaPredictor {
     private final int[][] ifOutputSlots;
     /** The one answer of a graph without symbols, replayed once at compile time; else null. */
     private final OrtArenaPrediction staticPrediction;
+    /** Each thread's replay arrays, reused from request to request. */
+    private final ThreadLocal<Scratch> scratches = ThreadLocal.withInitial(() -> new Scratch(this));
 
-    private OrtArenaPredictor(Graph graph, OrtReusePlan plan, KernelWorkspaces.Rule[] workspaces,
+    private OrtArenaPredictor(Graph graph, OrtReusePlan plan, KernelWorkspaces.Rule[] workspaces, int[] outputsAfter,
                               Set<String> unmodelledOps, OrtSubgraphReplay[] subgraphs, int choices) {
         this.graph = graph;
         this.subgraphs = subgraphs;
         this.choices = choices;
         this.plan = plan;
         this.workspaces = workspaces;
-        this.sequence = ReplaySequence.of(graph, plan, workspaces);
+        this.sequence = ReplaySequence.of(graph, plan, workspaces, outputsAfter);
         this.ifOutputSlots = subgraphs == null ? null : OrtIfOutputs.slots(graph, sequence, subgraphs);
         this.ifOutput = subgraphs == null ? null : OrtIfOutputs.allocatedByBranches(sequence, ifOutputSlots);
         this.workspaceEvents = (int) java.util.Arrays.stream(sequence.run1)
                 .filter(e -> ReplaySequence.kind(e) == ReplaySequence.WORKSPACE).count();
-        this.unmodelledOps = Collections.unmodifiableSortedSet(new TreeSet<>(unmodelledOps));
-        this.staticPrediction = graph.symbols().isEmpty() ? replay(Map.of()) : null;
+        this.unmodelledOps = new OrtArenaPrediction.SortedOps(unmodelledOps); // shared by every answer, not copied
+        this.staticPrediction = graph.symbols().isEmpty() ? largest(Map.of(), new Scratch(this)) : null;
     }
 
     /**
@@ -128,6 +129,7 @@ public final class OrtArenaPredictor {
                                         OrtSubgraphReplay[] subgraphs, int choices) {
         Objects.requireNonNull(attributes, "attributes");
         KernelWorkspaces.Rule[] rules = new KernelWorkspaces.Rule[graph.nodeCount()];
+        int[] outputsAfter = new int[graph.nodeCount()];
         Set<String> unmodelled = new TreeSet<>();
         for (Node node : graph.nodes()) {
             if (subgraphs != null && subgraphs[node.id()] != null) {
@@ -135,12 +137,14 @@ public final class OrtArenaPredictor {
                 continue;
             }
             rules[node.id()] = KernelWorkspaces.of(graph, node, attributes);
+            outputsAfter[node.id()] = KernelWorkspaces.outputsAfter(graph, node, attributes);
             if (!KernelWorkspaces.isModelled(graph, node, attributes)) {
                 unmodelled.add(node.domain() == null || node.domain().isEmpty() ? node.opType()
                         : node.domain() + "." + node.opType());
             }
         }
-        return new OrtArenaPredictor(graph, OrtReusePlan.of(graph, keys, order), rules, unmodelled, subgraphs, choices);
+        return new OrtArenaPredictor(graph, OrtReusePlan.of(graph, keys, order), rules, outputsAfter, unmodelled,
+                subgraphs, choices);
     }
 
     /**
@@ -160,9 +164,23 @@ public final class OrtArenaPredictor {
      * graph); with If branches left open, every combination, and answers the largest figure.
      */
     OrtArenaPrediction replay(Map<String, Long> bindings) {
-        OrtArenaPrediction largest = replay(bindings, 0);
+        Scratch scratch = scratches.get();
+        if (scratch.busy) { // a replay inside a replay on this thread: its own arrays
+            scratch = new Scratch(this);
+        }
+        scratch.busy = true;
+        try {
+            return largest(bindings, scratch);
+        } finally {
+            scratch.busy = false;
+        }
+    }
+
+    /** One replay per combination of the open If branches (one without), the largest figure. */
+    private OrtArenaPrediction largest(Map<String, Long> bindings, Scratch scratch) {
+        OrtArenaPrediction largest = replay(bindings, scratch, 0);
         for (long c = 1; c < 1L << choices; c++) {
-            OrtArenaPrediction p = replay(bindings, c);
+            OrtArenaPrediction p = replay(bindings, scratch, c);
             if (p.activationBytes() > largest.activationBytes()) {
                 largest = p;
             }
@@ -170,24 +188,25 @@ public final class OrtArenaPredictor {
         return largest;
     }
 
-    private OrtArenaPrediction replay(Map<String, Long> bindings, long branchChoices) {
-        BoundShapes shapes = new BoundShapes(graph, Map.copyOf(bindings));
-        OrtSubgraphReplay.Execution[] branches = subgraphs == null ? null : new OrtSubgraphReplay.Execution[subgraphs.length];
-        if (branches != null) {
+    private OrtArenaPrediction replay(Map<String, Long> bindings, Scratch s, long branchChoices) {
+        s.start(bindings);
+        BfcArena arena = s.arena;
+        MemoryPattern pattern = s.pattern;
+        long[] slotBytes = s.slotBytes;
+        int[] chunk = s.chunk;
+        long[][] taken = s.taken;
+        long outputsHeld = 0;
+        int workspace = 0;
+        int heldCount = 0; // a HOLD event's chunks (in s.held), until its node's WORKSPACE event
+        OrtSubgraphReplay.Execution[] branches = null;
+        OrtIfOutputs outputs = null;
+        if (subgraphs != null) { // a graph with If nodes: their branches' executions for this request
+            branches = new OrtSubgraphReplay.Execution[subgraphs.length];
             for (int k = 0; k < branches.length; k++) {
                 branches[k] = subgraphs[k] == null ? null : subgraphs[k].start(Map.copyOf(bindings), branchChoices);
             }
+            outputs = new OrtIfOutputs(sequence, plan, arena, s.shapes(), s.classBytes, slotBytes, chunk, pattern);
         }
-        long[] classBytes = sequence.classBytes.clone(); // fixed sizes filled in, the others on first use
-        long[] slotBytes = new long[sequence.buffers()];
-        int[] chunk = new int[sequence.buffers()];
-        long[][] taken = new long[workspaceEvents][];
-        BfcArena arena = new BfcArena();
-        MemoryPattern pattern = new MemoryPattern(sequence.buffers());
-        long outputsHeld = 0;
-        int workspace = 0;
-        OrtIfOutputs outputs = branches == null ? null
-                : new OrtIfOutputs(sequence, plan, arena, shapes, classBytes, slotBytes, chunk, pattern);
         for (int event : sequence.run1) { // run 1: tensor by tensor, traced into the pattern
             int operand = ReplaySequence.operand(event);
             if (ifOutput != null && ReplaySequence.kind(event) <= ReplaySequence.ALLOC_TRACED && ifOutput[operand]) {
@@ -195,17 +214,23 @@ public final class OrtArenaPredictor {
             }
             switch (ReplaySequence.kind(event)) {
                 case ReplaySequence.ALLOC_OUTPUT -> {
-                    long bytes = bytes(shapes, classBytes, operand);
+                    long bytes = bytes(s, operand);
                     slotBytes[operand] = bytes;
                     chunk[operand] = arena.alloc(bytes);
                     outputsHeld += BfcArena.align(bytes);
                 }
                 case ReplaySequence.ALLOC_TRACED -> {
-                    long bytes = bytes(shapes, classBytes, operand);
+                    long bytes = bytes(s, operand);
                     chunk[operand] = arena.alloc(bytes);
                     if (bytes > 0) {
                         pattern.allocate(operand, BfcArena.align(bytes));
                     }
+                }
+                case ReplaySequence.HOLD -> {
+                    long[] sizes = workspaces(s, operand);
+                    taken[workspace] = sizes;
+                    heldCount = Math.min(sequence.held[operand], sizes.length);
+                    hold(arena, sizes, heldCount, s);
                 }
                 case ReplaySequence.WORKSPACE -> {
                     if (branches != null && branches[operand] != null) { // an If: its branch runs here
@@ -213,12 +238,10 @@ public final class OrtArenaPredictor {
                         branches[operand].run(arena, outputs.of(ifOutputSlots[operand]));
                         continue;
                     }
-                    long[] sizes = sequence.fixedWorkspaces[operand];
-                    if (sizes == null) {
-                        sizes = workspaces[operand].bytes(shapes);
-                    }
+                    long[] sizes = heldCount > 0 ? taken[workspace] : workspaces(s, operand);
                     taken[workspace++] = sizes;
-                    scratch(arena, sizes);
+                    scratch(arena, sizes, s, heldCount);
+                    heldCount = 0;
                 }
                 default -> {
                     arena.free(chunk[operand]);
@@ -234,15 +257,25 @@ public final class OrtArenaPredictor {
         }
         for (int event : sequence.run2) { // run 2: the block, the outputs beside it, run 1's outputs still held
             int operand = ReplaySequence.operand(event);
-            if (ReplaySequence.kind(event) == ReplaySequence.ALLOC_OUTPUT) {
-                if (ifOutput == null || !ifOutput[operand]) {
-                    arena.alloc(slotBytes[operand]);
+            switch (ReplaySequence.kind(event)) {
+                case ReplaySequence.ALLOC_OUTPUT -> {
+                    if (ifOutput == null || !ifOutput[operand]) {
+                        arena.alloc(slotBytes[operand]);
+                    }
                 }
-            } else if (branches != null && branches[operand] != null) {
-                workspace++;
-                branches[operand].run(arena, outputs.of(ifOutputSlots[operand]));
-            } else {
-                scratch(arena, taken[workspace++]);
+                case ReplaySequence.HOLD -> {
+                    heldCount = Math.min(sequence.held[operand], taken[workspace].length);
+                    hold(arena, taken[workspace], heldCount, s);
+                }
+                default -> {
+                    if (branches != null && branches[operand] != null) {
+                        workspace++;
+                        branches[operand].run(arena, outputs.of(ifOutputSlots[operand]));
+                    } else {
+                        scratch(arena, taken[workspace++], s, heldCount);
+                        heldCount = 0;
+                    }
+                }
             }
         }
         arena.free(block);
@@ -250,37 +283,155 @@ public final class OrtArenaPredictor {
                 arena.maxInUse() - arena.requestedAtMax(), arena.reserved(), unmodelledOps);
     }
 
-    /** The bytes of buffer {@code slot}: its size class, evaluated once per request on first use. */
-    private long bytes(BoundShapes shapes, long[] classBytes, int slot) {
+    /**
+     * The bytes of buffer {@code slot}: its size class, evaluated once per request on first use, as
+     * a product of the request's symbols where the class was compiled to one, else from its shape
+     * (which also names what is wrong: an unbound or negative symbol, an overflow).
+     */
+    private long bytes(Scratch s, int slot) {
         int c = sequence.slotClass[slot];
-        long bytes = classBytes[c];
+        long bytes = s.classBytes[c];
         if (bytes == ReplaySequence.DYNAMIC) {
-            bytes = shapes.bytes(sequence.classValue[c]);
-            classBytes[c] = bytes;
+            bytes = compiledBytes(s, c);
+            if (bytes < 0) {
+                bytes = s.shapes().bytes(sequence.classValue[c]);
+            }
+            s.classBytes[c] = bytes;
         }
         return bytes;
     }
 
+    /** Size class {@code c}'s compiled product for this request, or -1 where its shape must decide. */
+    private long compiledBytes(Scratch s, int c) {
+        int[] symbols = sequence.classSymbols[c];
+        if (symbols == null) {
+            return -1;
+        }
+        long bytes = sequence.classFactor[c];
+        for (int i : symbols) {
+            long v = s.symbolValues[i];
+            if (v < 0) { // unbound or negative: the shape's evaluation says which
+                return -1;
+            }
+            long product = bytes * v;
+            if (Math.multiplyHigh(bytes, v) != 0 || product < 0) { // past a long: the shape's evaluation decides
+                return -1;
+            }
+            bytes = product;
+        }
+        return bytes;
+    }
+
+    /** Node {@code node}'s workspaces for this request: fixed at compile time, else its rule's. */
+    private long[] workspaces(Scratch s, int node) {
+        long[] sizes = sequence.fixedWorkspaces[node];
+        return sizes != null ? sizes : workspaces[node].bytes(s.shapes());
+    }
+
+    /** Takes the first {@code count} workspaces and keeps them, their chunks in {@code s.held}. */
+    private static void hold(BfcArena arena, long[] sizes, int count, Scratch s) {
+        int[] chunks = s.chunks(count);
+        for (int i = 0; i < count; i++) {
+            chunks[i] = arena.alloc(sizes[i]);
+        }
+    }
+
     /**
-     * A kernel's workspaces: allocated in order during its compute, freed at its end (in reverse);
-     * the last one is taken and given back at once.
+     * A kernel's workspaces: allocated in order during its compute (the first {@code heldCount}
+     * already, their chunks in {@code s.held}), freed at its end (in reverse); the last one is taken
+     * and given back at once.
      */
-    static void scratch(BfcArena arena, long[] sizes) {
+    private static void scratch(BfcArena arena, long[] sizes, Scratch s, int heldCount) {
+        scratch(arena, sizes, s.chunks(Math.max(sizes.length - 1, heldCount)), heldCount);
+    }
+
+    /**
+     * {@link #scratch(BfcArena, long[], Scratch, int)} on caller's chunk ids: {@code chunks} holds the
+     * first {@code heldCount} workspaces' chunks and has room for {@code sizes.length - 1} (an If
+     * branch's kernels, replayed outside this predictor's scratch, use it too).
+     */
+    static void scratch(BfcArena arena, long[] sizes, int[] chunks, int heldCount) {
         int last = sizes.length - 1;
-        if (last < 0) {
+        if (last < heldCount) { // nothing left to take
+            for (int i = heldCount - 1; i >= 0; i--) {
+                arena.free(chunks[i]);
+            }
             return;
         }
-        if (last == 0) { // the usual case, without an array of chunk ids
+        if (last == 0) { // the usual case, without chunk ids
             arena.allocAndFree(sizes[0]);
             return;
         }
-        int[] chunks = new int[last];
-        for (int i = 0; i < last; i++) {
+        for (int i = heldCount; i < last; i++) {
             chunks[i] = arena.alloc(sizes[i]);
         }
         arena.allocAndFree(sizes[last]);
         for (int i = last - 1; i >= 0; i--) {
             arena.free(chunks[i]);
+        }
+    }
+
+    /**
+     * One thread's arrays for replaying this predictor's requests, kept between requests so a
+     * request allocates nothing but its answer: each replay resets them to a new replay's state.
+     */
+    private static final class Scratch {
+        private final Graph graph;
+        private final ReplaySequence sequence;
+        final BfcArena arena = new BfcArena();
+        final MemoryPattern pattern;
+        final long[] classBytes;
+        final long[] slotBytes;
+        final int[] chunk;
+        final long[][] taken;
+        final long[] symbolValues;
+        /** A kernel's workspace chunks while it computes (the first ones held across its later outputs). */
+        int[] held = new int[4];
+        private BoundShapes shapes;
+        private Map<String, Long> bindings;
+        boolean busy;
+
+        Scratch(OrtArenaPredictor predictor) {
+            graph = predictor.graph;
+            sequence = predictor.sequence;
+            pattern = new MemoryPattern(sequence.buffers());
+            classBytes = new long[sequence.classBytes.length];
+            slotBytes = new long[sequence.buffers()];
+            chunk = new int[sequence.buffers()];
+            taken = new long[predictor.workspaceEvents][];
+            symbolValues = new long[sequence.symbols.length];
+        }
+
+        /** Readies the arrays for one request: a new arena and pattern, its symbols resolved once. */
+        void start(Map<String, Long> request) {
+            arena.reset();
+            pattern.reset();
+            System.arraycopy(sequence.classBytes, 0, classBytes, 0, classBytes.length); // fixed sizes filled in
+            bindings = request;
+            if (shapes != null) {
+                shapes.rebind(request);
+            }
+            String[] symbols = sequence.symbols;
+            for (int i = 0; i < symbols.length; i++) {
+                Long v = request.get(symbols[i]);
+                symbolValues[i] = v == null ? -1 : v;
+            }
+        }
+
+        /** {@return this request's shapes, made on first use: many requests never need them} */
+        BoundShapes shapes() {
+            if (shapes == null) {
+                shapes = new BoundShapes(graph, bindings);
+            }
+            return shapes;
+        }
+
+        /** {@return {@link #held}, grown to at least {@code n} entries, its first entries kept} */
+        int[] chunks(int n) {
+            if (held.length < n) {
+                held = java.util.Arrays.copyOf(held, Math.max(n, 2 * held.length));
+            }
+            return held;
         }
     }
 

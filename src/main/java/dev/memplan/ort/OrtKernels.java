@@ -33,7 +33,7 @@ final class OrtKernels {
         QUANTIZED_INPUT,
         /** One buffer the size of output 0. */
         OUTPUT_SIZED,
-        /** com.microsoft Attention's QKV, mask, scores and head outputs, plus a measured remainder. */
+        /** com.microsoft Attention's QKV, mask, scores, GEMM arguments, heads' output; the present state after QKV. */
         ATTENTION
     }
 

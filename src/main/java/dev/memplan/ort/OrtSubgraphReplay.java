@@ -157,8 +157,10 @@ final class OrtSubgraphReplay {
         NodeAttributes attributes = OnnxNodeAttributes.of(asModel, g);
         OrtSubgraphReplay[] nested = of(body, proto, original, model, dropped, choices);
         KernelWorkspaces.Rule[] rules = new KernelWorkspaces.Rule[g.nodeCount()];
+        int[] outputsAfter = new int[g.nodeCount()]; // workspaces a kernel takes before its outputs (Attention)
         for (Node n : g.nodes()) {
             rules[n.id()] = nested[n.id()] != null ? MARKER : KernelWorkspaces.of(g, n, attributes);
+            outputsAfter[n.id()] = nested[n.id()] != null ? 0 : KernelWorkspaces.outputsAfter(g, n, attributes);
         }
         boolean pattern = true; // the outer values it reads: inputs, and outer weights (initializers in memplan's import)
         for (int[] read : new int[][] {g.inputs(), g.initializers()}) {
@@ -166,7 +168,7 @@ final class OrtSubgraphReplay {
                 pattern &= !dropped.contains(g.value(v).name());
             }
         }
-        ReplaySequence sequence = ReplaySequence.of(g, plan, rules);
+        ReplaySequence sequence = ReplaySequence.of(g, plan, rules, outputsAfter);
         int[] outputs = g.outputs();
         boolean[] staticOutput = new boolean[outputs.length];
         for (int i = 0; i < outputs.length && i < proto.getOutputCount(); i++) {
@@ -253,6 +255,12 @@ final class OrtSubgraphReplay {
             this.chunk = new int[branch.sequence().buffers()];
         }
 
+        /** Node {@code node}'s workspaces for this request: fixed at compile time, else its rule's. */
+        private long[] workspaces(int node) {
+            long[] sizes = branch.sequence().fixedWorkspaces[node];
+            return sizes != null ? sizes : branch.rules()[node].bytes(shapes);
+        }
+
         /** One of the branch's planned tensors: in the block when there is one, else its own chunk, traced. */
         private void allocate(BfcArena arena, int slot, boolean inBlock, MemoryPattern trace) {
             if (inBlock) {
@@ -280,6 +288,9 @@ final class OrtSubgraphReplay {
             boolean inBlock = branch.pattern() && patternPeak >= 0;
             MemoryPattern trace = branch.pattern() && !inBlock ? new MemoryPattern(seq.buffers()) : null;
             int block = inBlock && patternPeak > 0 ? arena.alloc(patternPeak) : -1;
+            long[] heldSizes = null; // a HOLD event's workspaces, until its node's WORKSPACE event
+            int[] heldChunks = null;
+            int heldCount = 0;
             for (int event : seq.run1) {
                 int operand = ReplaySequence.operand(event);
                 if (ReplaySequence.kind(event) == ReplaySequence.ALLOC_TRACED && branch.byNested()[operand]) {
@@ -303,8 +314,18 @@ final class OrtSubgraphReplay {
                                 }
                             });
                         } else {
-                            long[] sizes = seq.fixedWorkspaces[operand];
-                            OrtArenaPredictor.scratch(arena, sizes != null ? sizes : branch.rules()[operand].bytes(shapes));
+                            long[] sizes = heldCount > 0 ? heldSizes : workspaces(operand);
+                            int[] chunks = heldCount > 0 ? heldChunks : new int[Math.max(sizes.length - 1, 0)];
+                            OrtArenaPredictor.scratch(arena, sizes, chunks, heldCount);
+                            heldCount = 0;
+                        }
+                    }
+                    case ReplaySequence.HOLD -> { // the kernel's first workspaces, taken before its later outputs
+                        heldSizes = workspaces(operand);
+                        heldCount = Math.min(seq.held[operand], heldSizes.length);
+                        heldChunks = new int[Math.max(heldSizes.length - 1, heldCount)];
+                        for (int i = 0; i < heldCount; i++) {
+                            heldChunks[i] = arena.alloc(heldSizes[i]);
                         }
                     }
                     default -> {

@@ -2,8 +2,10 @@
 package dev.memplan.ort;
 
 import dev.memplan.DataType;
+import dev.memplan.Dim;
 import dev.memplan.Graph;
 import dev.memplan.Shape;
+import dev.memplan.Symbol;
 import dev.memplan.Value;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -16,15 +18,19 @@ import java.util.Map;
  * element type and symbolic shape: one evaluation serves them all), and which sizes and
  * workspaces are the same on every request (fixed shapes: evaluated here, once).
  *
- * <p>An event is one int: its kind in the low two bits, its operand (a buffer slot or a node id)
- * above them. Buffers get dense slots 0..{@link #buffers()}-1 in order of allocation.
+ * <p>An event is one int: its kind in the low three bits, its operand (a buffer slot or a node id)
+ * above them. Buffers get dense slots 0..{@link #buffers()}-1 in order of allocation. A kernel that
+ * allocates outputs between its workspaces (Attention's present state comes after QKV) has a
+ * {@link #HOLD} event before those outputs: it takes the node's first {@link #held} workspaces and
+ * keeps them until the node's {@link #WORKSPACE} event, which takes the rest and frees them all.
  */
 final class ReplaySequence {
     static final int ALLOC_OUTPUT = 0;
     static final int ALLOC_TRACED = 1;
     static final int WORKSPACE = 2;
     static final int FREE = 3;
-    static final int KIND_BITS = 2;
+    static final int HOLD = 4;
+    static final int KIND_BITS = 3;
     static final int KIND_MASK = (1 << KIND_BITS) - 1;
     /** A size class whose bytes depend on the bindings; evaluated per request. */
     static final long DYNAMIC = -1;
@@ -43,9 +49,22 @@ final class ReplaySequence {
     final long[] classBytes;
     /** Per node id: its workspaces when the same on every request, else null (evaluated per request). */
     final long[][] fixedWorkspaces;
+    /** Per node id: how many of its workspaces its {@link #HOLD} event takes (0: no such event). */
+    final int[] held;
+    /** The symbols the compiled sizes read, each resolved once per request. */
+    final String[] symbols;
+    /**
+     * Per size class of {@link #DYNAMIC} bytes: the indices in {@link #symbols} whose values times
+     * {@link #classFactor} make its bytes (a shape of fixed dims and plain symbols, whole-byte
+     * elements); null where the size is evaluated from the value's shape.
+     */
+    final int[][] classSymbols;
+    /** Per size class with {@link #classSymbols}: element bytes times the fixed dims. */
+    final long[] classFactor;
 
     private ReplaySequence(int[] run1, int[] run2, int[] slotValue, int[] slotClass, int[] classValue,
-                           long[] classBytes, long[][] fixedWorkspaces) {
+                           long[] classBytes, long[][] fixedWorkspaces, int[] held, String[] symbols,
+                           int[][] classSymbols, long[] classFactor) {
         this.run1 = run1;
         this.run2 = run2;
         this.slotValue = slotValue;
@@ -53,10 +72,20 @@ final class ReplaySequence {
         this.classValue = classValue;
         this.classBytes = classBytes;
         this.fixedWorkspaces = fixedWorkspaces;
+        this.held = held;
+        this.symbols = symbols;
+        this.classSymbols = classSymbols;
+        this.classFactor = classFactor;
     }
 
-    /** {@return the sequence ORT's two runs follow for {@code graph} under {@code plan}} */
-    static ReplaySequence of(Graph graph, OrtReusePlan plan, KernelWorkspaces.Rule[] workspaces) {
+    /**
+     * {@return the sequence ORT's two runs follow for {@code graph} under {@code plan}}
+     *
+     * @param workspaces    per node id, its workspace rule
+     * @param outputsAfter  per node id, how many of its workspaces the kernel takes before its outputs
+     *                      after output 0 ({@link KernelWorkspaces#outputsAfter})
+     */
+    static ReplaySequence of(Graph graph, OrtReusePlan plan, KernelWorkspaces.Rule[] workspaces, int[] outputsAfter) {
         BoundShapes fixedShapes = new BoundShapes(graph, Map.of());
         int[] slotOfValue = new int[graph.valueCount()];
         Arrays.fill(slotOfValue, -1);
@@ -70,23 +99,29 @@ final class ReplaySequence {
             fixedWorkspaces[k] = fixed(workspaces[k], fixedShapes);
             needsWorkspace[k] = fixedWorkspaces[k] == null || fixedWorkspaces[k].length > 0;
         }
+        int[] held = new int[graph.nodeCount()];
         IntList run1 = new IntList();
         IntList run2 = new IntList();
         for (int k : plan.order()) {
-            for (int o : plan.allocatesAt(k)) {
-                int slot = slotValue.size();
-                slotOfValue[o] = slot;
-                slotValue.add(o);
-                Value value = graph.value(o);
-                slotClass.add(classes.computeIfAbsent(new SizeKey(value.dataType(), value.shape()), key -> {
-                    classValue.add(o);
-                    return classValue.size() - 1;
-                }));
-                if (plan.isGraphOutput(o)) {
-                    run1.add(event(ALLOC_OUTPUT, slot));
-                    run2.add(event(ALLOC_OUTPUT, slot));
+            int first = graph.node(k).outputCount() > 0 ? graph.node(k).output(0) : Graph.ABSENT;
+            int[] allocates = plan.allocatesAt(k);
+            boolean late = false;
+            for (int o : allocates) {
+                if (outputsAfter[k] > 0 && o != first) {
+                    late = true; // the kernel asks for it after some of its workspaces
                 } else {
-                    run1.add(event(ALLOC_TRACED, slot));
+                    allocate(graph, plan, o, slotOfValue, slotValue, slotClass, classValue, classes, run1, run2);
+                }
+            }
+            if (late) {
+                held[k] = outputsAfter[k];
+                needsWorkspace[k] = true;
+                run1.add(event(HOLD, k));
+                run2.add(event(HOLD, k));
+                for (int o : allocates) {
+                    if (o != first) {
+                        allocate(graph, plan, o, slotOfValue, slotValue, slotClass, classValue, classes, run1, run2);
+                    }
                 }
             }
             if (needsWorkspace[k]) {
@@ -100,11 +135,38 @@ final class ReplaySequence {
             }
         }
         long[] classBytes = new long[classValue.size()];
+        int[][] classSymbols = new int[classBytes.length][];
+        long[] classFactor = new long[classBytes.length];
+        Map<String, Integer> symbols = new java.util.LinkedHashMap<>();
         for (int c = 0; c < classBytes.length; c++) {
             classBytes[c] = fixedBytes(fixedShapes, classValue.get(c));
+            if (classBytes[c] == DYNAMIC) {
+                classSymbols[c] = compile(graph.value(classValue.get(c)), symbols, classFactor, c);
+            }
         }
         return new ReplaySequence(run1.toArray(), run2.toArray(), slotValue.toArray(), slotClass.toArray(),
-                classValue.toArray(), classBytes, fixedWorkspaces);
+                classValue.toArray(), classBytes, fixedWorkspaces, held, symbols.keySet().toArray(new String[0]),
+                classSymbols, classFactor);
+    }
+
+    /** Gives value {@code o} the next buffer slot and adds its allocation to the runs. */
+    private static void allocate(Graph graph, OrtReusePlan plan, int o, int[] slotOfValue, IntList slotValue,
+                                 IntList slotClass, IntList classValue, Map<SizeKey, Integer> classes, IntList run1,
+                                 IntList run2) {
+        int slot = slotValue.size();
+        slotOfValue[o] = slot;
+        slotValue.add(o);
+        Value value = graph.value(o);
+        slotClass.add(classes.computeIfAbsent(new SizeKey(value.dataType(), value.shape()), key -> {
+            classValue.add(o);
+            return classValue.size() - 1;
+        }));
+        if (plan.isGraphOutput(o)) {
+            run1.add(event(ALLOC_OUTPUT, slot));
+            run2.add(event(ALLOC_OUTPUT, slot));
+        } else {
+            run1.add(event(ALLOC_TRACED, slot));
+        }
     }
 
     /** {@return the number of buffer slots} */
@@ -134,6 +196,36 @@ final class ReplaySequence {
         } catch (RuntimeException dependsOnTheRequest) { // or fails: per request, as it always did
             return null;
         }
+    }
+
+    /**
+     * A size as element bytes times fixed dims ({@code factor[c]}) times symbols (the indices
+     * returned): the same product {@link dev.memplan.TensorSizes#bytes} takes, without its maps and
+     * optionals. Null for what it does not cover (derived dims, sub-byte or variable-width types, a
+     * fixed part past a long): those sizes are evaluated from the shape.
+     */
+    private static int[] compile(Value value, Map<String, Integer> symbols, long[] factor, int c) {
+        DataType type = value.dataType();
+        if (!type.hasFixedWidth() || type.bits() % 8 != 0) {
+            return null;
+        }
+        long fixed = type.bits() / 8;
+        IntList read = new IntList();
+        for (Dim d : value.shape().dims()) {
+            if (d instanceof Dim.Fixed f) {
+                try {
+                    fixed = Math.multiplyExact(fixed, f.extent());
+                } catch (ArithmeticException tooLarge) {
+                    return null;
+                }
+            } else if (d instanceof Symbol s) {
+                read.add(symbols.computeIfAbsent(s.name(), k -> symbols.size()));
+            } else {
+                return null;
+            }
+        }
+        factor[c] = fixed;
+        return read.toArray();
     }
 
     private static long fixedBytes(BoundShapes fixedShapes, int value) {

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.ExecutionRuntime.OrtOptimization;
 import dev.memplan.Graph;
 import dev.memplan.InvalidSizeException;
+import dev.memplan.MemplanException;
 import dev.memplan.generate.GeneratedGraph;
 import dev.memplan.generate.GraphKind;
 import dev.memplan.onnx.ImportOptions;
@@ -27,7 +29,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -50,10 +54,29 @@ class OrtReplayEquivalenceTest {
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
     void bfcArenaPlacesEveryChunkWhereTheReferenceDoes(long seed) {
+        assertArenaFollowsTheReference(seed, new BfcArena());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void aResetArenaPlacesEveryChunkAsANewOneDoes(long seed) {
+        // the per-request replay reuses one arena per thread: reset must leave nothing of the request before
+        BfcArena arena = new BfcArena();
+        Random dirt = new Random(-seed);
+        for (int i = 0; i < 200; i++) {
+            int id = arena.alloc(requestSize(dirt, palette(dirt)));
+            if (i % 3 == 0) {
+                arena.free(id);
+            }
+        }
+        arena.reset();
+        assertArenaFollowsTheReference(seed, arena);
+    }
+
+    private static void assertArenaFollowsTheReference(long seed, BfcArena arena) {
         // allocAndFree must leave the arena as the reference's alloc then free does: later allocations tell
         Random random = new Random(seed);
         ReferenceBfcArena reference = new ReferenceBfcArena();
-        BfcArena arena = new BfcArena();
         List<long[]> live = new ArrayList<>(); // {reference address, chunk id}
         long[] palette = palette(random);
         int steps = 400 + random.nextInt(1600);
@@ -85,10 +108,34 @@ class OrtReplayEquivalenceTest {
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
     void memoryPatternPlacesEveryBlockWhereTheReferenceDoes(long seed) {
+        assertPatternFollowsTheReference(seed, null);
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void aResetPatternPlacesEveryBlockAsANewOneDoes(long seed) {
+        // blocks left live by the request before (a run ends with some) must not survive reset
+        MemoryPattern pattern = new MemoryPattern(2_000);
+        Random dirt = new Random(-seed);
+        for (int v = 0; v < 300; v++) {
+            pattern.allocate(v, BfcArena.align(1 + dirt.nextInt(1 << 20)));
+            if (dirt.nextBoolean()) {
+                pattern.free(dirt.nextInt(v + 1));
+            }
+        }
+        pattern.reset();
+        for (int v = 0; v < 300; v++) { // a zero-byte buffer is freed without being traced: nothing may happen
+            pattern.free(v);
+        }
+        assertPatternFollowsTheReference(seed, pattern);
+    }
+
+    /** A seeded sequence through {@code reused} (or a new pattern when null) and the reference. */
+    private static void assertPatternFollowsTheReference(long seed, MemoryPattern reused) {
         Random random = new Random(seed);
         int values = 300 + random.nextInt(1700);
         ReferenceMemoryPattern reference = new ReferenceMemoryPattern(values);
-        MemoryPattern pattern = new MemoryPattern(values);
+        MemoryPattern pattern = reused != null ? reused : new MemoryPattern(values);
         List<Integer> live = new ArrayList<>();
         long[] palette = palette(random);
         int next = 0;
@@ -152,6 +199,76 @@ class OrtReplayEquivalenceTest {
         assertEquals(expected.getMessage(), actual.getMessage());
     }
 
+    @Test
+    void requestsOfDifferentSizesOnOnePredictorAnswerAsFreshReplays() {
+        // the predictor keeps its arrays per thread between requests: each answer must be a fresh replay's
+        GeneratedGraph g = GraphKind.TRANSFORMER.ofOwners(300, 17);
+        OrtArenaPredictor predictor = OrtArenaPredictor.of(g.graph(), NodeAttributes.none());
+        for (long scale : new long[] {8, 1, 3, 8, 2, 1}) {
+            Map<String, Long> bindings = new HashMap<>();
+            g.bindings().forEach((name, v) -> bindings.put(name, Math.max(1, v * scale / 4)));
+            assertEquals(figures(ReferenceReplay.replay(g.graph(), NodeAttributes.none(), bindings)),
+                    figures(predictor.predict(bindings)), "scale " + scale);
+        }
+    }
+
+    @Test
+    void concurrentRequestsOnOnePredictorAnswerAsFreshReplays() throws Exception {
+        GeneratedGraph g = GraphKind.UNET.ofOwners(300, 17);
+        OrtArenaPredictor predictor = OrtArenaPredictor.of(g.graph(), NodeAttributes.none());
+        List<Map<String, Long>> requests = new ArrayList<>();
+        List<List<Long>> expected = new ArrayList<>();
+        for (long scale = 1; scale <= 8; scale++) {
+            Map<String, Long> bindings = new HashMap<>();
+            long s = scale;
+            g.bindings().forEach((name, v) -> bindings.put(name, Math.max(1, v * s / 4)));
+            requests.add(Map.copyOf(bindings));
+            expected.add(figures(ReferenceReplay.replay(g.graph(), NodeAttributes.none(), bindings)));
+        }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<Boolean>> done = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int first = t;
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < 200; i++) {
+                        int r = (first + i * 3) % requests.size();
+                        if (!expected.get(r).equals(figures(predictor.predict(requests.get(r))))) {
+                            return false;
+                        }
+                    }
+                    return true;
+                }));
+            }
+            for (java.util.concurrent.Future<Boolean> f : done) {
+                assertTrue(f.get(), "a concurrent request was answered differently from its fresh replay");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Every figure of a prediction (not its list of unmodelled ops, which the reference does not give). */
+    private static List<Long> figures(OrtArenaPrediction p) {
+        return List.of(p.activationBytes(), p.firstRunPeakBytes(), p.patternBlockBytes(), p.outputsHeldBytes(),
+                p.arenaRoundingBytes(), p.reservedBytes());
+    }
+
+    @Test
+    void aNegativeBindingIsReportedAsTheReferenceReportsIt() {
+        GeneratedGraph g = GraphKind.TRANSFORMER.ofOwners(300);
+        OrtArenaPredictor predictor = OrtArenaPredictor.of(g.graph(), NodeAttributes.none());
+        Map<String, Long> negative = new HashMap<>();
+        g.bindings().forEach((name, v) -> negative.put(name, -v));
+
+        RuntimeException expected = assertThrows(RuntimeException.class,
+                () -> ReferenceReplay.replay(g.graph(), NodeAttributes.none(), negative));
+        RuntimeException actual = assertThrows(RuntimeException.class, () -> predictor.predict(negative));
+
+        assertEquals(expected.getClass(), actual.getClass());
+        assertEquals(expected.getMessage(), actual.getMessage());
+    }
+
     static Stream<Arguments> randomOrtGraphs() throws IOException, URISyntaxException {
         Path dir = Path.of(OrtReplayEquivalenceTest.class.getResource("/ort/random/expected.tsv").toURI()).getParent();
         try (Stream<Path> files = Files.list(dir)) {
@@ -195,6 +312,40 @@ class OrtReplayEquivalenceTest {
         ModelProto proto = ModelProto.parseFrom(Files.readAllBytes(file));
         assertSamePrediction(model + " " + given, imported.graph(), OnnxNodeAttributes.of(proto, imported.graph()),
                 imported.completeBindings(given));
+    }
+
+    @TempDir
+    static Path savedDir;
+
+    /** B x (S new + P past) tokens, T = S + P: with and without a past, one token and many. */
+    static Stream<Arguments> gpt2Requests() {
+        return Stream.of(Arguments.of(1L, 1L, 127L), Arguments.of(2L, 32L, 224L), Arguments.of(3L, 7L, 0L),
+                Arguments.of(4L, 128L, 896L), Arguments.of(5L, 1L, 300L), Arguments.of(8L, 512L, 1536L));
+    }
+
+    /**
+     * GPT-2's graph as ORT saves it at its default level: its com.microsoft Attention nodes allocate
+     * the present state between their workspaces, the one place the replay holds workspaces across
+     * an allocation ({@link ReplaySequence#HOLD}).
+     */
+    @ParameterizedTest(name = "B={0} S={1} P={2}")
+    @MethodSource("gpt2Requests")
+    void predictionEqualsTheReferenceReplayOnGpt2sLevelAllGraph(long b, long s, long p) throws IOException {
+        Path saved = savedDir.resolve("gpt2.all.onnx");
+        if (!Files.exists(saved)) {
+            try {
+                OrtOptimizedGraph.save(SharedModels.require(SharedModels.GPT2), OrtOptimization.ALL, saved);
+            } catch (MemplanException | LinkageError e) {
+                Assumptions.abort("skipped: ONNX Runtime Java could not save GPT-2's level-all graph here ("
+                        + e.getMessage() + ")");
+            }
+        }
+        ImportedGraph imported = OnnxImporter.importModel(OnnxModel.read(saved),
+                ImportOptions.defaults().withNchwcBlockSize(OrtRuntimeProfile.nchwcBlockSize()));
+        ModelProto proto = ModelProto.parseFrom(Files.readAllBytes(saved));
+        assertSamePrediction("GPT-2 level all " + b + " x (" + s + " + " + p + ")", imported.graph(),
+                OnnxNodeAttributes.of(proto, imported.graph()), imported.completeBindings(Map.of("batch_size", b,
+                        "seq_len", s, "past_seq_len", p, "total_seq_len", s + p)));
     }
 
     private static void assertSamePrediction(String name, Graph graph, NodeAttributes attributes,
