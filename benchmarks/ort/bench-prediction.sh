@@ -13,6 +13,8 @@
 # `-p path=memplanPlan,ortReplay`); benchmarks/ort/jmh/medians.py prints medians and ratios of a
 # `-rf json` result, and with `-prof gc` the bytes a request allocates. JMH splits `-p` values at
 # commas, so a case whose bindings hold one (MiniLM, GPT-2) runs only from the @Param list.
+# BENCH=OrtProfilePredictionBenchmark runs the public path on ORT's saved graph instead (models
+# with If nodes: Silero VAD), the prediction against a CompiledModel's plan; it needs ORT Java.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 m2="${HOME}/.m2/repository"
@@ -24,11 +26,12 @@ jmh="$m2/org/openjdk/jmh/jmh-core/1.37/jmh-core-1.37.jar:$m2/net/sf/jopt-simple/
 cp="${MEMPLAN_CLASSES:-$root/target/classes}:$(cat "$out/cp.txt"):$jmh"
 javac -d "$out/classes" -cp "$cp" \
   -processorpath "$jmh:$m2/org/openjdk/jmh/jmh-generator-annprocess/1.37/jmh-generator-annprocess-1.37.jar" \
-  benchmarks/ort/jmh/dev/memplan/ort/OrtPredictionBenchmark.java
+  benchmarks/ort/jmh/dev/memplan/ort/OrtPredictionBenchmark.java \
+  benchmarks/ort/jmh/dev/memplan/ort/OrtProfilePredictionBenchmark.java
 # the benchmark sits in dev.memplan.ort (on the class path, so it reaches the package's internals)
 if [ $# -eq 0 ]; then
   set -- -f 1 -wi 5 -w 1 -i 10 -r 500ms
 fi
 # shellcheck disable=SC2086
 java ${BENCH_JAVA_OPTS:-} -cp "$out/classes:$cp" -Dmemplan.models="$root/../shared/models" org.openjdk.jmh.Main \
-  OrtPredictionBenchmark -jvmArgsAppend "-Dmemplan.models=$root/../shared/models" "$@"
+  "${BENCH:-OrtPredictionBenchmark}" -jvmArgsAppend "-Dmemplan.models=$root/../shared/models" "$@"

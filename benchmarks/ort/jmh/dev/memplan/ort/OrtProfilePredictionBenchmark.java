@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.ort;
+
+import dev.memplan.EngineMode;
+import dev.memplan.ExecutionRuntime;
+import dev.memplan.ExecutionRuntime.OrtOptimization;
+import dev.memplan.PlanOptions;
+import dev.memplan.onnx.ImportOptions;
+import dev.memplan.server.CompiledModel;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * One request on a model compiled for the ort runtime at ORT's default level, through the public
+ * path a server uses: memplan's own plan of the request ({@code memplanPlan}: a
+ * {@link CompiledModel} for the memplan runtime) against the ORT prediction alone
+ * ({@code ortPrediction}: {@link OrtRuntimeProfile#predict}, on the graph ORT saved). Unlike
+ * {@link OrtPredictionBenchmark} it covers models with If nodes, whose prediction replays the
+ * branch the request's values decide (Silero VAD: {@code sr}). Needs ONNX Runtime Java.
+ *
+ * <p>A case is {@code file:name=value;...} (semicolons: JMH splits parameters at commas).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class OrtProfilePredictionBenchmark {
+    @Param({"silero/silero_vad_op18_ifless.onnx:batch=1;sequence=512;sr=16000",
+            "silero/silero_vad_op18_ifless.onnx:batch=16;sequence=4096;sr=16000"})
+    public String model;
+
+    /** What one request runs; one parameter so the two paths of a case are measured back to back. */
+    @Param({"memplanPlan", "ortPrediction"})
+    public String path;
+
+    private CompiledModel memplan;
+    private OrtRuntimeProfile profile;
+    private CompiledModel ort;
+    private Map<String, Long> bindings;
+
+    @Setup
+    public void setUp() {
+        String[] parts = model.split(":", 2);
+        Path file = Path.of(System.getProperty("memplan.models", "../shared/models"), parts[0]);
+        bindings = new HashMap<>();
+        for (String binding : parts[1].split(";")) {
+            String[] kv = binding.split("=");
+            bindings.put(kv[0], Long.parseLong(kv[1]));
+        }
+        PlanOptions java = PlanOptions.defaults().withEngine(EngineMode.JAVA);
+        ExecutionRuntime runtime = ExecutionRuntime.ort(OrtOptimization.ALL);
+        memplan = CompiledModel.compile(file, ImportOptions.defaults(), java);
+        ort = CompiledModel.compile(file, ImportOptions.defaults(), java.withRuntime(runtime));
+        profile = OrtRuntimeProfile.load(file, runtime);
+        if (profile.predict(ort.imported(), bindings).activationBytes() != ort.plan(bindings).plan().runtimeBytes()) {
+            throw new IllegalStateException(model + ": the profile's prediction is not the compiled model's");
+        }
+    }
+
+    @Benchmark
+    public Object request() {
+        return path.equals("memplanPlan") ? memplan.plan(bindings) : profile.predict(ort.imported(), bindings);
+    }
+}
