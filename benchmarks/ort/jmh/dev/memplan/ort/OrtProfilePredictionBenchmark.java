@@ -25,8 +25,9 @@ import org.openjdk.jmh.annotations.State;
  * path a server uses: memplan's own plan of the request ({@code memplanPlan}: a
  * {@link CompiledModel} for the memplan runtime) against the ORT prediction alone
  * ({@code ortPrediction}: {@link OrtRuntimeProfile#predict}, on the graph ORT saved). Unlike
- * {@link OrtPredictionBenchmark} it covers models with If nodes, whose prediction replays the
- * branch the request's values decide (Silero VAD: {@code sr}). Needs ONNX Runtime Java.
+ * {@link OrtPredictionBenchmark} (the file's graph, as ORT runs it at level none) it predicts on the
+ * graph ORT runs at its default level, and covers models with If nodes, whose prediction replays
+ * the branch the request's values decide (Silero VAD: {@code sr}). Needs ONNX Runtime Java.
  *
  * <p>A case is {@code file:name=value;...} (semicolons: JMH splits parameters at commas).
  */
@@ -35,7 +36,13 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class OrtProfilePredictionBenchmark {
     @Param({"silero/silero_vad_op18_ifless.onnx:batch=1;sequence=512;sr=16000",
-            "silero/silero_vad_op18_ifless.onnx:batch=16;sequence=4096;sr=16000"})
+            "silero/silero_vad_op18_ifless.onnx:batch=16;sequence=4096;sr=16000",
+            "ort-ext/pytorch_super_resolution.onnx:batch_size=1",
+            "ort-ext/pytorch_super_resolution.onnx:batch_size=4",
+            "minilm/all-minilm-l6-v2-q.onnx:batch_size=1;sequence_length=128",
+            "minilm/all-minilm-l6-v2-q.onnx:batch_size=4;sequence_length=512",
+            "ort-genai/tiny-random-gpt2-fp32_past.onnx:batch_size=1;seq_len=1;past_seq_len=127",
+            "ort-genai/tiny-random-gpt2-fp32_past.onnx:batch_size=8;seq_len=512;past_seq_len=1536"})
     public String model;
 
     /** What one request runs; one parameter so the two paths of a case are measured back to back. */
