@@ -205,7 +205,7 @@ public final class OrtArenaPredictor {
             for (int k = 0; k < branches.length; k++) {
                 branches[k] = subgraphs[k] == null ? null : subgraphs[k].start(Map.copyOf(bindings), branchChoices);
             }
-            outputs = new OrtIfOutputs(sequence, plan, arena, s.shapes(), s.classBytes, slotBytes, chunk, pattern);
+            outputs = new OrtIfOutputs(sequence, plan, arena, slot -> bytes(s, slot), slotBytes, chunk, pattern);
         }
         for (int event : sequence.run1) { // run 1: tensor by tensor, traced into the pattern
             int operand = ReplaySequence.operand(event);
@@ -322,15 +322,21 @@ public final class OrtArenaPredictor {
         return bytes;
     }
 
-    /** Node {@code node}'s workspaces for this request: fixed at compile time, else its rule's. */
+    /** Node {@code node}'s workspaces for this request. */
     private long[] workspaces(Scratch s, int node) {
-        long[] sizes = sequence.fixedWorkspaces[node];
-        return sizes != null ? sizes : workspaces[node].bytes(s.shapes());
+        return sequence.workspaces(node, workspaces, s.shapes());
     }
 
     /** Takes the first {@code count} workspaces and keeps them, their chunks in {@code s.held}. */
     private static void hold(BfcArena arena, long[] sizes, int count, Scratch s) {
-        int[] chunks = s.chunks(count);
+        hold(arena, sizes, count, s.chunks(count));
+    }
+
+    /**
+     * A kernel's first {@code count} workspaces, taken before its later outputs (a {@code HOLD}
+     * event) and kept in {@code chunks} until its workspace event (an If branch's kernels use it too).
+     */
+    static void hold(BfcArena arena, long[] sizes, int count, int[] chunks) {
         for (int i = 0; i < count; i++) {
             chunks[i] = arena.alloc(sizes[i]);
         }

@@ -16,22 +16,23 @@ final class OrtIfOutputs {
     private final ReplaySequence sequence;
     private final OrtReusePlan plan;
     private final BfcArena arena;
-    private final BoundShapes shapes;
-    private final long[] classBytes;
+    private final java.util.function.IntToLongFunction bytes;
     private final long[] slotBytes;
     private final int[] chunk;
     private final MemoryPattern pattern;
     private long held;
     private boolean secondRun;
 
-    /** The request's state the predictor's replay shares with the If's branches. */
-    OrtIfOutputs(ReplaySequence sequence, OrtReusePlan plan, BfcArena arena, BoundShapes shapes, long[] classBytes,
+    /**
+     * The request's state the predictor's replay shares with the If's branches; {@code bytes} is the
+     * replay's own size of a buffer slot for this request.
+     */
+    OrtIfOutputs(ReplaySequence sequence, OrtReusePlan plan, BfcArena arena, java.util.function.IntToLongFunction bytes,
                  long[] slotBytes, int[] chunk, MemoryPattern pattern) {
         this.sequence = sequence;
         this.plan = plan;
         this.arena = arena;
-        this.shapes = shapes;
-        this.classBytes = classBytes;
+        this.bytes = bytes;
         this.slotBytes = slotBytes;
         this.chunk = chunk;
         this.pattern = pattern;
@@ -96,7 +97,7 @@ final class OrtIfOutputs {
             }
             return;
         }
-        long bytes = bytes(slot);
+        long bytes = this.bytes.applyAsLong(slot);
         slotBytes[slot] = bytes;
         chunk[slot] = arena.alloc(bytes);
         if (graphOutput) {
@@ -104,14 +105,5 @@ final class OrtIfOutputs {
         } else if (bytes > 0) {
             pattern.allocate(slot, BfcArena.align(bytes));
         }
-    }
-
-    /** The slot's size class, evaluated once per request on first use (as the predictor's replay does). */
-    private long bytes(int slot) {
-        int c = sequence.slotClass[slot];
-        if (classBytes[c] == ReplaySequence.DYNAMIC) {
-            classBytes[c] = shapes.bytes(sequence.classValue[c]);
-        }
-        return classBytes[c];
     }
 }

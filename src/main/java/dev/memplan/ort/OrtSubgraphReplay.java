@@ -160,7 +160,9 @@ final class OrtSubgraphReplay {
         int[] outputsAfter = new int[g.nodeCount()]; // workspaces a kernel takes before its outputs (Attention)
         for (Node n : g.nodes()) {
             rules[n.id()] = nested[n.id()] != null ? MARKER : KernelWorkspaces.of(g, n, attributes);
-            outputsAfter[n.id()] = nested[n.id()] != null ? 0 : KernelWorkspaces.outputsAfter(g, n, attributes);
+            if (nested[n.id()] == null) {
+                outputsAfter[n.id()] = KernelWorkspaces.outputsAfter(g, n, attributes);
+            }
         }
         boolean pattern = true; // the outer values it reads: inputs, and outer weights (initializers in memplan's import)
         for (int[] read : new int[][] {g.inputs(), g.initializers()}) {
@@ -255,12 +257,6 @@ final class OrtSubgraphReplay {
             this.chunk = new int[branch.sequence().buffers()];
         }
 
-        /** Node {@code node}'s workspaces for this request: fixed at compile time, else its rule's. */
-        private long[] workspaces(int node) {
-            long[] sizes = branch.sequence().fixedWorkspaces[node];
-            return sizes != null ? sizes : branch.rules()[node].bytes(shapes);
-        }
-
         /** One of the branch's planned tensors: in the block when there is one, else its own chunk, traced. */
         private void allocate(BfcArena arena, int slot, boolean inBlock, MemoryPattern trace) {
             if (inBlock) {
@@ -314,19 +310,17 @@ final class OrtSubgraphReplay {
                                 }
                             });
                         } else {
-                            long[] sizes = heldCount > 0 ? heldSizes : workspaces(operand);
+                            long[] sizes = heldCount > 0 ? heldSizes : seq.workspaces(operand, branch.rules(), shapes);
                             int[] chunks = heldCount > 0 ? heldChunks : new int[Math.max(sizes.length - 1, 0)];
                             OrtArenaPredictor.scratch(arena, sizes, chunks, heldCount);
                             heldCount = 0;
                         }
                     }
                     case ReplaySequence.HOLD -> { // the kernel's first workspaces, taken before its later outputs
-                        heldSizes = workspaces(operand);
+                        heldSizes = seq.workspaces(operand, branch.rules(), shapes);
                         heldCount = Math.min(seq.held[operand], heldSizes.length);
                         heldChunks = new int[Math.max(heldSizes.length - 1, heldCount)];
-                        for (int i = 0; i < heldCount; i++) {
-                            heldChunks[i] = arena.alloc(heldSizes[i]);
-                        }
+                        OrtArenaPredictor.hold(arena, heldSizes, heldCount, heldChunks);
                     }
                     default -> {
                         if (!inBlock) {

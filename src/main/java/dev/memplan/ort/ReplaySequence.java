@@ -85,6 +85,12 @@ final class ReplaySequence {
      * @param outputsAfter  per node id, how many of its workspaces the kernel takes before its outputs
      *                      after output 0 ({@link KernelWorkspaces#outputsAfter})
      */
+    /** Node {@code node}'s workspaces for one request: fixed at compile time, else its rule's at {@code shapes}. */
+    long[] workspaces(int node, KernelWorkspaces.Rule[] rules, BoundShapes shapes) {
+        long[] sizes = fixedWorkspaces[node];
+        return sizes != null ? sizes : rules[node].bytes(shapes);
+    }
+
     static ReplaySequence of(Graph graph, OrtReusePlan plan, KernelWorkspaces.Rule[] workspaces, int[] outputsAfter) {
         BoundShapes fixedShapes = new BoundShapes(graph, Map.of());
         int[] slotOfValue = new int[graph.valueCount()];
