@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -288,8 +289,11 @@ class MemoryBudgetTest {
             recording.stop();
             recording.dump(file);
         }
+        // Two threads wrote these events: JFR writes each thread's buffer in turn, so the file's
+        // order is not the order they happened in. Sort by end time, which is.
         List<RecordedEvent> events = RecordingFile.readAllEvents(file).stream()
-                .filter(e -> e.getEventType().getName().equals("dev.memplan.BudgetWait")).toList();
+                .filter(e -> e.getEventType().getName().equals("dev.memplan.BudgetWait"))
+                .sorted(Comparator.comparing(RecordedEvent::getEndTime)).toList();
         assertEquals(List.of("timed out/50/1", "granted/20/0"), events.stream()
                 .map(e -> e.getString("outcome") + "/" + e.getLong("requestedBytes") + "/" + e.getInt("queuedAhead"))
                 .toList());
