@@ -43,12 +43,17 @@ inline int lowest_bit(std::uint64_t word) {
 // to root_), where the Java side uses an index into its tree array.
 //
 // C++ only: while an allocation has at most kSmallSlots slots (real graphs
-// reuse a handful: 2 to 14 in the benchmark generators), the free slots are the
-// bits of one word instead, and poll_ceiling scans them in id order without a
-// branch per slot. The treap's walk mispredicted on every level (a quarter of
-// the native allocate's samples). The answer is a property of the set, not of
-// its shape, so both ways give the same slot; the 65th slot moves the free ones
-// into the treap for the rest of the allocation.
+// reuse a handful: 2 to 14 in the benchmark generators), the open slots are
+// kept in key order by *rank* and the free ones are the bits of one word, bit r
+// for the slot at rank r. A slot's capacity never changes once open, so the
+// first rank that fits a need (its threshold) changes only when a slot opens,
+// and poll_ceiling is the lowest free bit at or above the threshold: one mask
+// and one count of trailing zeros. Thresholds are remembered per need in a
+// small table that an open empties, because a graph's sizes repeat. (The treap's
+// walk mispredicted on every level, and a scan of the free bits on every slot:
+// each was a quarter to a third of the native allocate's samples.) The answer
+// is a property of the set, not of its shape, so both ways give the same slot;
+// the 65th slot moves the free ones into the treap for the rest of the allocation.
 class FreeSlotSet {
 public:
     static constexpr int kSmallSlots = 64;
@@ -60,7 +65,11 @@ public:
         const int slot = num_slots_++;
         nodes_[slot].capacity = bytes;
         nodes_[slot].priority = memplan_offsets::priority(slot);  // the offsets planner's treaps use the same hash
-        if (num_slots_ > kSmallSlots && small_) to_treap();
+        if (slot < kSmallSlots) {
+            insert_rank(slot, bytes);
+        } else if (small_) {
+            to_treap();
+        }
         return slot;
     }
 
@@ -96,34 +105,64 @@ public:
     // Frees `slot`, which must be open and not free.
     void add(int slot) {
         if (small_) {
-            free_bits_ |= std::uint64_t{1} << slot;
+            free_ranks_ |= std::uint64_t{1} << slot_rank_[slot];
             return;
         }
         add_to_treap(slot);
     }
 
 private:
-    // poll_ceiling over the free bits: in id order, a fitting slot replaces the
-    // best so far only when strictly smaller, so ties keep the lowest id.
+    // poll_ceiling over the free ranks: the lowest free rank at or above the
+    // need's threshold is the smallest capacity that fits, the lowest id among equals.
     int poll_ceiling_small(long long need) {
-        int found = NONE;
-        long long best = 0;
-        for (std::uint64_t bits = free_bits_; bits != 0; bits &= bits - 1) {
-            const int slot = lowest_bit(bits);
-            const long long capacity = nodes_[slot].capacity;
-            const bool better = capacity >= need && (found == NONE || capacity < best);
-            found = better ? slot : found;
-            best = better ? capacity : best;
-        }
-        if (found != NONE) free_bits_ &= ~(std::uint64_t{1} << found);
-        return found;
+        const int threshold = threshold_of(need);
+        const std::uint64_t fitting =
+            threshold >= kSmallSlots ? 0 : free_ranks_ & (~std::uint64_t{0} << threshold);
+        if (fitting == 0) return NONE;
+        const int rank = lowest_bit(fitting);
+        free_ranks_ &= ~(std::uint64_t{1} << rank);
+        return rank_slot_[rank];
     }
 
-    // Moves the free slots from the bits into the (empty) treap, for good.
+    // The first rank whose capacity is at least need (num_slots_ when none is).
+    int threshold_of(long long need) {
+        Threshold& known = thresholds_[threshold_index(need)];
+        if (known.need == need && known.generation == generation_) return known.rank;
+        int rank = 0;
+        for (int r = 0; r < num_slots_; ++r) rank += rank_capacity_[r] < need;  // no branch per slot
+        known = Threshold{need, rank, generation_};
+        return rank;
+    }
+
+    // Fibonacci hashing of the need into the table of thresholds.
+    static int threshold_index(long long need) {
+        return static_cast<int>((static_cast<std::uint64_t>(need) * 0x9E3779B97F4A7C15ULL) >> (64 - kThresholdBits));
+    }
+
+    // Puts a newly opened slot (the highest id yet, not free) at its rank: after
+    // every slot of capacity <= bytes. The ranks above move up one, free bits with them.
+    void insert_rank(int slot, long long bytes) {
+        int rank = 0;
+        for (int r = 0; r < slot; ++r) rank += rank_capacity_[r] <= bytes;
+        for (int r = slot; r > rank; --r) {
+            rank_capacity_[r] = rank_capacity_[r - 1];
+            rank_slot_[r] = rank_slot_[r - 1];
+            slot_rank_[rank_slot_[r]] = static_cast<unsigned char>(r);
+        }
+        rank_capacity_[rank] = bytes;
+        rank_slot_[rank] = static_cast<unsigned char>(slot);
+        slot_rank_[slot] = static_cast<unsigned char>(rank);
+        // slot < kSmallSlots ranks were in use, so the top bit is clear and nothing shifts out.
+        const std::uint64_t below = rank == 0 ? 0 : ~std::uint64_t{0} >> (kSmallSlots - rank);
+        free_ranks_ = (free_ranks_ & below) | ((free_ranks_ & ~below) << 1);
+        ++generation_;  // every remembered threshold at or above this rank moved
+    }
+
+    // Moves the free slots from the ranks into the (empty) treap, for good.
     void to_treap() {
         small_ = false;
-        for (std::uint64_t bits = free_bits_; bits != 0; bits &= bits - 1) add_to_treap(lowest_bit(bits));
-        free_bits_ = 0;
+        for (std::uint64_t bits = free_ranks_; bits != 0; bits &= bits - 1) add_to_treap(rank_slot_[lowest_bit(bits)]);
+        free_ranks_ = 0;
     }
 
     void add_to_treap(int slot) {
@@ -178,11 +217,24 @@ private:
         return ca < cb || (ca == cb && a < b);
     }
 
+    // A need and its threshold, valid while generation matches the set's (an open moves thresholds).
+    struct Threshold {
+        long long need;
+        int rank;
+        int generation;
+    };
+    static constexpr int kThresholdBits = 6;
+
     FreeNode* nodes_;
     int root_ = NONE;
     int num_slots_ = 0;
-    bool small_ = true;              // the free slots are free_bits_, not the treap
-    std::uint64_t free_bits_ = 0;    // bit s: slot s is free (while small_)
+    bool small_ = true;            // the free slots are free_ranks_, not the treap
+    std::uint64_t free_ranks_ = 0; // bit r: the slot at rank r is free (while small_)
+    int generation_ = 1;           // table entries start at generation 0: none is valid
+    long long rank_capacity_[kSmallSlots];  // capacities of the open slots, ascending (ties by id)
+    unsigned char rank_slot_[kSmallSlots];  // the slot at each rank
+    unsigned char slot_rank_[kSmallSlots];  // the rank of each slot
+    Threshold thresholds_[1 << kThresholdBits] = {};
 };
 
 }  // namespace memplan_detail
