@@ -42,20 +42,26 @@ inline int lowest_bit(std::uint64_t word) {
 // nodes live in the caller's scratch; a link is an int* to a child field (or
 // to root_), where the Java side uses an index into its tree array.
 //
-// C++ only: while an allocation has at most kSmallSlots slots (real graphs
-// reuse a handful: 2 to 14 in the benchmark generators), the open slots are
-// kept in key order by *rank* and the free ones are the bits of one word, bit r
-// for the slot at rank r. A slot's capacity never changes once open, so the
-// first rank that fits a need (its threshold) changes only when a slot opens,
-// and poll_ceiling is the lowest free bit at or above the threshold: one mask
-// and one count of trailing zeros. Thresholds are remembered per need in a
-// small table that an open empties, because a graph's sizes repeat. (The treap's
-// walk mispredicted on every level, and a scan of the free bits on every slot:
-// each was a quarter to a third of the native allocate's samples.) The answer
-// is a property of the set, not of its shape, so both ways give the same slot;
-// the 65th slot moves the free ones into the treap for the rest of the allocation.
+// C++ only: real graphs open few slots (2 to 14 in the benchmark generators),
+// and the treap's walk mispredicts on every level (a quarter of the native
+// allocate's samples), so the set starts in two flat forms and moves on:
+//  - scanned, up to kScannedSlots slots: the free slots are the bits of one
+//    word by slot id, and poll_ceiling scans them in id order (the cheapest for
+//    a chain's 2 slots or a ResNet's 3);
+//  - ranked, up to kSmallSlots: the open slots are kept in key order by *rank*
+//    and the free ones are the bits of one word by rank. A slot's capacity never
+//    changes once open, so the first rank that fits a need (its threshold) moves
+//    only when a slot opens; poll_ceiling is the lowest free rank at or above
+//    the threshold, one mask and one count of trailing zeros. Thresholds are
+//    remembered per need in a small table that an open invalidates, because a
+//    graph's sizes repeat. (The scan, on a transformer's 10 slots or a U-Net's
+//    14, mispredicted once per free slot: a third of the native allocate.)
+//  - the treap, from the 65th slot on, for the rest of the allocation.
+// The answer is a property of the set, not of its shape, so every form gives
+// the same slot.
 class FreeSlotSet {
 public:
+    static constexpr int kScannedSlots = 8;
     static constexpr int kSmallSlots = 64;
 
     explicit FreeSlotSet(FreeNode* nodes) : nodes_(nodes) {}
@@ -65,9 +71,10 @@ public:
         const int slot = num_slots_++;
         nodes_[slot].capacity = bytes;
         nodes_[slot].priority = memplan_offsets::priority(slot);  // the offsets planner's treaps use the same hash
-        if (slot < kSmallSlots) {
-            insert_rank(slot, bytes);
-        } else if (small_) {
+        if (slot < kSmallSlots) insert_rank(slot, bytes);  // ranks are kept from the first slot on
+        if (num_slots_ == kScannedSlots + 1) {
+            to_ranked();
+        } else if (num_slots_ == kSmallSlots + 1) {
             to_treap();
         }
         return slot;
@@ -82,7 +89,8 @@ public:
     // the few, repeating sizes of real graphs they predict well, and the
     // benchmarks measured a branch-free descent twice as slow on a transformer.
     int poll_ceiling(long long need) {
-        if (small_) return poll_ceiling_small(need);
+        if (num_slots_ <= kScannedSlots) return poll_ceiling_scanned(need);
+        if (num_slots_ <= kSmallSlots) return poll_ceiling_ranked(need);
         int* link = &root_;
         int* found_link = &root_;
         int found = NONE;
@@ -104,23 +112,40 @@ public:
 
     // Frees `slot`, which must be open and not free.
     void add(int slot) {
-        if (small_) {
-            free_ranks_ |= std::uint64_t{1} << slot_rank_[slot];
-            return;
+        if (num_slots_ <= kScannedSlots) {
+            free_bits_ |= std::uint64_t{1} << slot;
+        } else if (num_slots_ <= kSmallSlots) {
+            free_bits_ |= std::uint64_t{1} << slot_rank_[slot];
+        } else {
+            add_to_treap(slot);
         }
-        add_to_treap(slot);
     }
 
 private:
-    // poll_ceiling over the free ranks: the lowest free rank at or above the
-    // need's threshold is the smallest capacity that fits, the lowest id among equals.
-    int poll_ceiling_small(long long need) {
+    // poll_ceiling over the free bits by slot id: in id order, a fitting slot
+    // replaces the best so far only when strictly smaller, so ties keep the lowest id.
+    int poll_ceiling_scanned(long long need) {
+        int found = NONE;
+        long long best = 0;
+        for (std::uint64_t bits = free_bits_; bits != 0; bits &= bits - 1) {
+            const int slot = lowest_bit(bits);
+            const long long capacity = nodes_[slot].capacity;
+            const bool better = capacity >= need && (found == NONE || capacity < best);
+            found = better ? slot : found;
+            best = better ? capacity : best;
+        }
+        if (found != NONE) free_bits_ &= ~(std::uint64_t{1} << found);
+        return found;
+    }
+
+    // poll_ceiling over the free bits by rank: the lowest free rank at or above
+    // the need's threshold is the smallest capacity that fits, the lowest id among equals.
+    int poll_ceiling_ranked(long long need) {
         const int threshold = threshold_of(need);
-        const std::uint64_t fitting =
-            threshold >= kSmallSlots ? 0 : free_ranks_ & (~std::uint64_t{0} << threshold);
+        const std::uint64_t fitting = threshold >= kSmallSlots ? 0 : free_bits_ & (~std::uint64_t{0} << threshold);
         if (fitting == 0) return NONE;
         const int rank = lowest_bit(fitting);
-        free_ranks_ &= ~(std::uint64_t{1} << rank);
+        free_bits_ &= ~(std::uint64_t{1} << rank);
         return rank_slot_[rank];
     }
 
@@ -140,7 +165,8 @@ private:
     }
 
     // Puts a newly opened slot (the highest id yet, not free) at its rank: after
-    // every slot of capacity <= bytes. The ranks above move up one, free bits with them.
+    // every slot of capacity <= bytes. The ranks above move up one, and in the
+    // ranked form the free bits with them.
     void insert_rank(int slot, long long bytes) {
         int rank = 0;
         for (int r = 0; r < slot; ++r) rank += rank_capacity_[r] <= bytes;
@@ -152,17 +178,27 @@ private:
         rank_capacity_[rank] = bytes;
         rank_slot_[rank] = static_cast<unsigned char>(slot);
         slot_rank_[slot] = static_cast<unsigned char>(rank);
-        // slot < kSmallSlots ranks were in use, so the top bit is clear and nothing shifts out.
-        const std::uint64_t below = rank == 0 ? 0 : ~std::uint64_t{0} >> (kSmallSlots - rank);
-        free_ranks_ = (free_ranks_ & below) | ((free_ranks_ & ~below) << 1);
-        ++generation_;  // every remembered threshold at or above this rank moved
+        if (num_slots_ > kScannedSlots + 1) {
+            // slot < kSmallSlots ranks were in use, so the top bit is clear and nothing shifts out.
+            const std::uint64_t below = rank == 0 ? 0 : ~std::uint64_t{0} >> (kSmallSlots - rank);
+            free_bits_ = (free_bits_ & below) | ((free_bits_ & ~below) << 1);
+            ++generation_;  // every remembered threshold above this rank moved
+        }
+    }
+
+    // Renumbers the free bits from slot ids to ranks, when the slot past kScannedSlots opens.
+    void to_ranked() {
+        std::uint64_t ranks = 0;
+        for (std::uint64_t bits = free_bits_; bits != 0; bits &= bits - 1) {
+            ranks |= std::uint64_t{1} << slot_rank_[lowest_bit(bits)];
+        }
+        free_bits_ = ranks;
     }
 
     // Moves the free slots from the ranks into the (empty) treap, for good.
     void to_treap() {
-        small_ = false;
-        for (std::uint64_t bits = free_ranks_; bits != 0; bits &= bits - 1) add_to_treap(rank_slot_[lowest_bit(bits)]);
-        free_ranks_ = 0;
+        for (std::uint64_t bits = free_bits_; bits != 0; bits &= bits - 1) add_to_treap(rank_slot_[lowest_bit(bits)]);
+        free_bits_ = 0;
     }
 
     void add_to_treap(int slot) {
@@ -228,8 +264,7 @@ private:
     FreeNode* nodes_;
     int root_ = NONE;
     int num_slots_ = 0;
-    bool small_ = true;            // the free slots are free_ranks_, not the treap
-    std::uint64_t free_ranks_ = 0; // bit r: the slot at rank r is free (while small_)
+    std::uint64_t free_bits_ = 0;  // the free slots: bit s for slot s while scanned, bit r for rank r while ranked
     int generation_ = 1;           // table entries start at generation 0: none is valid
     long long rank_capacity_[kSmallSlots];  // capacities of the open slots, ascending (ties by id)
     unsigned char rank_slot_[kSmallSlots];  // the slot at each rank

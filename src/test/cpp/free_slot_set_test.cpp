@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests for free_slot_set.h: the treap, and the bits it starts with, against a sorted list.
+// Tests for free_slot_set.h: its three forms (scanned bits, ranked bits, the treap) against a sorted list.
 
 #include "test_support.h"
 
@@ -7,9 +7,10 @@ namespace memplan_test {
 namespace {
 
 // The free set against a sorted vector of (capacity, slot id): every poll takes
-// the smallest capacity >= need, the lowest id among equals, or NONE. With
-// max_slots <= kSmallSlots the set never leaves its bits; past it, the free
-// slots move into the treap when the 65th opens, some of them free.
+// the smallest capacity >= need, the lowest id among equals, or NONE. The set
+// scans its free bits up to kScannedSlots slots, ranks them up to kSmallSlots,
+// and moves the free ones into the treap when the 65th opens; every switch
+// happens with some slots free.
 bool free_slot_set_matches_sorted_list(unsigned seed, int max_slots, long long max_need) {
     using memplan_detail::FreeNode;
     using memplan_detail::FreeSlotSet;
@@ -57,10 +58,11 @@ void test_free_slot_set_against_sorted_list() {
     }
 }
 
-// Around the switch from bits to treap, and with capacities at the extremes
-// (a capacity of LLONG_MAX must still be found by a need of LLONG_MAX).
+// Around the switches (scanned to ranked at the 9th slot, ranked to treap at
+// the 65th), and with capacities at the extremes (a capacity of LLONG_MAX must
+// still be found by a need of LLONG_MAX, in every form).
 void test_free_slot_set_small_and_switch() {
-    const int sizes[] = {1, 2, 63, 64, 65, 66, 129};
+    const int sizes[] = {1, 2, 8, 9, 10, 63, 64, 65, 66, 129};
     for (unsigned seed = 1; seed <= 6; ++seed) {
         for (const int max_slots : sizes) {
             if (!free_slot_set_matches_sorted_list(100 + seed, max_slots, seed % 2 == 0 ? 3 : 1000)) return;
@@ -69,23 +71,27 @@ void test_free_slot_set_small_and_switch() {
     using memplan_detail::FreeNode;
     using memplan_detail::FreeSlotSet;
     using memplan_detail::NONE;
-    std::vector<FreeNode> nodes(3);
-    FreeSlotSet set(nodes.data());
-    const int big = set.open(LLONG_MAX);
-    const int zero = set.open(0);
-    set.add(big);
-    set.add(zero);
-    CHECK_EQ(set.poll_ceiling(LLONG_MAX), big);
-    CHECK_EQ(set.poll_ceiling(LLONG_MAX), NONE);
-    CHECK_EQ(set.poll_ceiling(0), zero);
-    CHECK_EQ(set.poll_ceiling(0), NONE);
+    // Taken slots of 5 bytes first put the set in each form: scanned, ranked, treap.
+    for (const int taken : {0, 10, 70}) {
+        std::vector<FreeNode> nodes(static_cast<std::size_t>(taken) + 2);
+        FreeSlotSet set(nodes.data());
+        for (int i = 0; i < taken; ++i) set.open(5);
+        const int big = set.open(LLONG_MAX);
+        const int zero = set.open(0);
+        set.add(big);
+        set.add(zero);
+        CHECK_EQ(set.poll_ceiling(LLONG_MAX), big);
+        CHECK_EQ(set.poll_ceiling(LLONG_MAX), NONE);
+        CHECK_EQ(set.poll_ceiling(0), zero);
+        CHECK_EQ(set.poll_ceiling(0), NONE);
+    }
 }
 
 }  // namespace
 
 void run_free_slot_set_tests() {
     run_case("FreeSlotSet against a sorted list", test_free_slot_set_against_sorted_list);
-    run_case("FreeSlotSet bits, the switch to the treap, extreme capacities", test_free_slot_set_small_and_switch);
+    run_case("FreeSlotSet forms, the switches between them, extreme capacities", test_free_slot_set_small_and_switch);
 }
 
 }  // namespace memplan_test
