@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The rows of issue 20 (the native hot path), both engines side by side: every point runs as its
-# own JMH invocation with -p engine=native,java, so the two forks of a graph, size and strategy run
+# own JMH invocation with -p engine=native,java, so the forks of a graph, size and strategy run
 # back to back and meet the same load. Each point reports the wall-clock median and the CPU time
 # per operation (PageFaultProfiler's cpu.all.norm: only what the fork ran, so a loaded machine
 # moves it far less), minor page faults per op, and for the 10k-owner allocate rows heap bytes
 # per op (-prof gc). Prints the Markdown tables of docs/performance.md's issue-20 section.
 #
-#   benchmarks/issue20.sh              all rows (about 40 minutes on a loaded 2-core VM)
+#   benchmarks/issue20.sh              all rows (about 50 minutes on a 2-core VM)
 #   benchmarks/issue20.sh --quick      10k owners only (allocate, compile, endToEnd)
 #
 # Needs the library installed and benchmarks/target/benchmarks.jar built (see README.md).
@@ -38,10 +38,13 @@ fi
 
 out="$here/target/results/issue20-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$out"
-iters=(-f 1 -wi 3 -w 400ms -i 4 -r 500ms)
-# compile and endToEnd at 100k grow the heap for their first iterations: four measured ones left
-# a median in that growth (the third pass's transformer compile, 0.80, was 1.21 and 1.37 with ten).
-iters_100k=(-f 1 -wi 5 -w 400ms -i 10 -r 500ms)
+# Three forks per engine and point, the median over all their iterations: a fork's JIT and memory
+# layout moved one engine's median by up to 45% from fork to fork on this machine (native endToEnd
+# resnet 10k: 336, 416 and 492 us in one run), so one fork decided a ratio by chance.
+iters=(-f 3 -wi 2 -w 300ms -i 3 -r 400ms)
+# compile and endToEnd at 100k grow the heap for their first iterations: warm up longer (the third
+# pass's transformer compile, 0.80 in four iterations of one fork, was 1.21 and 1.37 with ten).
+iters_100k=(-f 3 -wi 4 -w 300ms -i 4 -r 400ms)
 cpu=(-prof dev.memplan.bench.PageFaultProfiler)
 kinds=(transformer resnet chain unet random_dag)
 n=0
