@@ -30,6 +30,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 class OrtRuntimeIfTest {
 
     /** The plan of {@code file} with the ort runtime at level all, at {@code bindings}, validated. */
+    /** The case's dims ("batch=1;sequence=512") with the 16 kHz sample rate, Silero's then branch. */
+    private static Map<String, Long> sileroBindings(String dims) {
+        Map<String, Long> bindings = new HashMap<>(Map.of("sr", 16_000L));
+        for (String d : dims.split(";")) {
+            bindings.put(d.split("=")[0], Long.parseLong(d.split("=")[1]));
+        }
+        return bindings;
+    }
+
     private static ActivationPlan plan(Path file, Map<String, Long> bindings) {
         return plan(file, bindings, OrtOptimization.ALL);
     }
@@ -69,10 +78,7 @@ class OrtRuntimeIfTest {
         SharedModels.requirePresent();
         OrtArenaLevelAllTest.requireMeasuringMachine();
         String model = "silero/silero_vad_op18_ifless.onnx";
-        Map<String, Long> bindings = new HashMap<>(Map.of("sr", 16_000L));
-        for (String d : dims.split(";")) {
-            bindings.put(d.split("=")[0], Long.parseLong(d.split("=")[1]));
-        }
+        Map<String, Long> bindings = sileroBindings(dims);
         long ort = OrtArenaLevelAllTest.measured().map(a -> a.get())
                 .filter(a -> a[0].equals(model) && a[1].equals(dims.replace(';', ',')))
                 .mapToLong(a -> (Long) a[2]).findFirst().orElseThrow();
@@ -91,10 +97,7 @@ class OrtRuntimeIfTest {
         OrtIfBranchTest.requireMeasuringMachine();
         OrtRuntimeProfile.requireOrtJava();
         String model = "silero/silero_vad_op18_ifless.onnx";
-        Map<String, Long> bindings = new HashMap<>(Map.of("sr", 16_000L));
-        for (String d : dims.split(";")) {
-            bindings.put(d.split("=")[0], Long.parseLong(d.split("=")[1]));
-        }
+        Map<String, Long> bindings = sileroBindings(dims);
         long ort = java.nio.file.Files.readAllLines(OrtIfBranchTest.resource("silero-level-none.tsv")).stream()
                 .filter(l -> !l.startsWith("#")).map(l -> l.split("\t"))
                 .filter(f -> f[0].equals(model) && f[1].equals(dims.replace(';', ',')))
