@@ -36,6 +36,50 @@ inline int lowest_bit(std::uint64_t word) {
 #endif
 }
 
+// The scanned form on its own, a value small enough to live in registers:
+// memplan_allocate runs its first slots in one (a chain's 2, a ResNet's 3 are
+// all it ever opens), where FreeSlotSet's fields stay in memory and every poll
+// and free would wait on a store of the free bits. FreeSlotSet's scanned form
+// polls with the same code.
+class ScannedSlots {
+public:
+    static constexpr int kMaxSlots = 8;
+
+    int num_slots() const { return num_slots_; }
+    std::uint64_t free_bits() const { return free_bits_; }
+    bool full() const { return num_slots_ == kMaxSlots; }
+
+    // Opens a new slot (not free) of `bytes` in nodes, which is not full().
+    int open(FreeNode* nodes, long long bytes) {
+        nodes[num_slots_].capacity = bytes;
+        return num_slots_++;
+    }
+
+    int poll_ceiling(const FreeNode* nodes, long long need) { return poll_ceiling(nodes, free_bits_, need); }
+
+    void add(int slot) { free_bits_ |= std::uint64_t{1} << slot; }
+
+    // poll_ceiling over free bits by slot id: in id order, a fitting slot
+    // replaces the best so far only when strictly smaller, so ties keep the lowest id.
+    static int poll_ceiling(const FreeNode* nodes, std::uint64_t& free_bits, long long need) {
+        int found = NONE;
+        long long best = 0;
+        for (std::uint64_t bits = free_bits; bits != 0; bits &= bits - 1) {
+            const int slot = lowest_bit(bits);
+            const long long capacity = nodes[slot].capacity;
+            const bool better = capacity >= need && (found == NONE || capacity < best);
+            found = better ? slot : found;
+            best = better ? capacity : best;
+        }
+        if (found != NONE) free_bits &= ~(std::uint64_t{1} << found);
+        return found;
+    }
+
+private:
+    std::uint64_t free_bits_ = 0;
+    int num_slots_ = 0;
+};
+
 // The slots of one allocation and which of them are free, ordered by
 // (capacity, slot id): a treap whose heap priority is a fixed hash of the
 // slot id, deterministic and O(log free slots) expected per operation. Its
@@ -62,10 +106,20 @@ inline int lowest_bit(std::uint64_t word) {
 // the same slot.
 class FreeSlotSet {
 public:
-    static constexpr int kScannedSlots = 8;
+    static constexpr int kScannedSlots = ScannedSlots::kMaxSlots;
     static constexpr int kSmallSlots = 64;
 
     explicit FreeSlotSet(FreeNode* nodes) : nodes_(nodes) {}
+
+    // Takes over the slots of `few` (their capacities are in nodes already) and which of them are free.
+    FreeSlotSet(FreeNode* nodes, const ScannedSlots& few) : nodes_(nodes) {
+        for (int slot = 0; slot < few.num_slots(); ++slot) {
+            num_slots_ = slot + 1;
+            nodes_[slot].priority = memplan_offsets::priority(slot);
+            insert_rank(slot, nodes_[slot].capacity);
+        }
+        free_bits_ = few.free_bits();  // both forms number the bits by slot id
+    }
 
     // Opens a new slot (not free) of `bytes` and returns its id.
     int open(long long bytes) {
@@ -123,21 +177,7 @@ public:
     }
 
 private:
-    // poll_ceiling over the free bits by slot id: in id order, a fitting slot
-    // replaces the best so far only when strictly smaller, so ties keep the lowest id.
-    int poll_ceiling_scanned(long long need) {
-        int found = NONE;
-        long long best = 0;
-        for (std::uint64_t bits = free_bits_; bits != 0; bits &= bits - 1) {
-            const int slot = lowest_bit(bits);
-            const long long capacity = nodes_[slot].capacity;
-            const bool better = capacity >= need && (found == NONE || capacity < best);
-            found = better ? slot : found;
-            best = better ? capacity : best;
-        }
-        if (found != NONE) free_bits_ &= ~(std::uint64_t{1} << found);
-        return found;
-    }
+    int poll_ceiling_scanned(long long need) { return ScannedSlots::poll_ceiling(nodes_, free_bits_, need); }
 
     // poll_ceiling over the free bits by rank: the lowest free rank at or above
     // the need's threshold is the smallest capacity that fits, the lowest id among equals.

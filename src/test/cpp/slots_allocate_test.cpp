@@ -132,6 +132,39 @@ void test_overflow() {
     CHECK_EQ(a.owner_slot[2], 0);
 }
 
+// checked_total against a running sum checked at each add (sizes are >= 0, so
+// the total overflows iff a prefix does): sizes near the 32-bit split and near
+// LLONG_MAX, so the split sums carry and the total lands on both sides of the limit.
+void test_checked_total() {
+    using memplan_detail::checked_total;
+    for (unsigned seed = 1; seed <= 300; ++seed) {
+        std::mt19937_64 rng(seed);
+        const int n = static_cast<int>(rng() % 9);
+        std::vector<long long> size(static_cast<std::size_t>(n));
+        long long sum = 0;
+        bool overflows = false;
+        for (long long& s : size) {
+            switch (rng() % 4) {
+                case 0: s = static_cast<long long>(rng() % 4096); break;
+                case 1: s = 0xffffffffLL - static_cast<long long>(rng() % 3); break;
+                case 2: s = LLONG_MAX / std::max(n, 1) - static_cast<long long>(rng() % 3); break;
+                default: s = static_cast<long long>(rng() >> 1); break;
+            }
+            overflows = overflows || memplan_detail::add_overflows(sum, s, &sum);
+        }
+        const long long want = overflows ? -2 : sum;
+        CHECK_EQ(checked_total(size.data(), n), want);
+        if (n > 0) {
+            size[rng() % static_cast<unsigned>(n)] = -1 - static_cast<long long>(rng() % 100);
+            CHECK_EQ(checked_total(size.data(), n), -1LL);
+        }
+        if (g_case_failures != 0) {
+            std::printf("  (seed %u)\n", seed);
+            return;
+        }
+    }
+}
+
 // Large free sets stress the treap: random intervals fed straight to allocate.
 void test_random_intervals_against_reference() {
     for (unsigned seed = 1000; seed < 1030 && g_case_failures == 0; ++seed) {
@@ -175,6 +208,7 @@ void run_slots_allocate_tests() {
     run_case("allocate tie-breaks", test_allocate_tie_breaks);
     run_case("zero-size owners", test_zero_size_owners);
     run_case("allocate bad arguments", test_allocate_bad_arguments);
+    run_case("checked_total against a checked running sum", test_checked_total);
     run_case("overflow", test_overflow);
     run_case("random intervals vs reference", test_random_intervals_against_reference);
 }
