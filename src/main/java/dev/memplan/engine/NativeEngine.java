@@ -17,13 +17,17 @@ public final class NativeEngine implements PlanningEngine {
     private NativeEngine() {
     }
 
-    /** Loads the library once per class loader; remembers why it could not. */
+    /**
+     * Loads the library once per class loader, and plans once on it ({@link NativeWarmUp}); remembers
+     * why it could not. An engine whose tiny plan fails is not offered: the Java engine plans instead.
+     */
     private static final class Library {
         static final Throwable FAILURE = load();
 
         private static Throwable load() {
             try {
                 Loader.load(MemplanNative.class);
+                NativeWarmUp.run();
                 return null;
             } catch (Throwable t) { // UnsatisfiedLinkError, NoClassDefFoundError without JavaCPP, ...
                 return t;
