@@ -92,11 +92,21 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
         // The plan keeps the slot of each owner where the C++ code wrote it: a Java array, no copy.
         int[] ownerSlot = new int[numOwners];
         try (NativeScratch scratch = NativeScratch.forSlots(numOwners, scratchBytes)) {
-            long sizesAddress = scratch.copySizes(ownerSizes);
-            int rc = MemplanNative.memplan_schedule_allocate(numValues, numOwners, numPositions, schedule,
-                    schedule.length, defOffsetsAt, freeOffsetsAt, freeOwnersAt, ownerValueAt, sizesAddress, ownerSlot,
-                    ownerSlot.length, scratch.capacityAddress(), scratch.statsAddress(), scratch.workAddress(),
-                    scratch.workBytes());
+            int rc;
+            try {
+                long sizesAddress = scratch.copySizes(ownerSizes);
+                rc = MemplanNative.memplan_schedule_allocate(numValues, numOwners, numPositions, schedule,
+                        schedule.length, defOffsetsAt, freeOffsetsAt, freeOwnersAt, ownerValueAt, sizesAddress,
+                        ownerSlot, ownerSlot.length, scratch.capacityAddress(), scratch.statsAddress(),
+                        scratch.workAddress(), scratch.workBytes());
+            } catch (InternalError e) {
+                // A sizes buffer mapping a file truncated after it was mapped faults in the copy, and
+                // the JVM may throw its InternalError only at the thread's next safepoint check: past
+                // the copy's own catch, at the call into C++ (MappedSizesTest saw it once the library
+                // planned at load). The C++ code then read a partial copy in memplan's own scratch,
+                // checked like any other, and this plan is dropped.
+                throw SizeChecks.faulted(e);
+            }
             if (rc != MemplanNative.OK) {
                 refused(rc, "allocate", scratch, numOwners);
             }
@@ -200,10 +210,15 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
         long[] ownerOffset = new long[numOwners];
         try (NativeScratch scratch = NativeScratch.forOffsets(numOwners,
                 offsetsNeedSearch ? offsetsFullBytes : offsetsSweepBytes)) {
-            long sizesAddress = scratch.copySizes(ownerSizes);
-            int rc = MemplanNative.memplan_schedule_offsets_plan(numOwners, numPositions, schedule, schedule.length,
-                    ownerDefAt, ownerUseEndAt, sizesAddress, effort, ownerOffset, ownerOffset.length,
-                    scratch.statsAddress(), scratch.workAddress(), scratch.workBytes());
+            int rc;
+            try {
+                long sizesAddress = scratch.copySizes(ownerSizes);
+                rc = MemplanNative.memplan_schedule_offsets_plan(numOwners, numPositions, schedule, schedule.length,
+                        ownerDefAt, ownerUseEndAt, sizesAddress, effort, ownerOffset, ownerOffset.length,
+                        scratch.statsAddress(), scratch.workAddress(), scratch.workBytes());
+            } catch (InternalError e) {
+                throw SizeChecks.faulted(e); // a fault in the copy may surface late, as in allocate
+            }
             if (rc != MemplanNative.OK) {
                 refused(rc, "offsets plan", scratch, numOwners);
             }
