@@ -38,12 +38,11 @@ inline long long checked_total(const long long* size, int n) {
     return static_cast<long long>((high << 32) | (low & 0xffffffffULL));
 }
 
-// Bucket offsets that start at 0, never decrease and end at total. Branch free
-// per position; with them every bucket of the schedule lies in [0, total).
-inline bool valid_buckets(const int* offsets, int num_positions, int total) {
-    int bad = offsets[0] != 0 || offsets[num_positions] != total;
-    for (int p = 0; p < num_positions; ++p) bad |= offsets[p + 1] < offsets[p];
-    return bad == 0;
+// Bucket offsets that start at 0, never decrease and end at num_owners (abi.h's
+// valid_offsets): with them every bucket of the schedule lies in [0, num_owners).
+inline bool valid_buckets(const int* offsets, int num_positions, int num_owners) {
+    int total = 0;
+    return valid_offsets(offsets, num_positions, &total) && total == num_owners;
 }
 
 // Where a slots allocation stands: the next position, owner to place and
@@ -121,11 +120,11 @@ inline int place_slots(const SlotsSchedule& s, SlotsProgress& at, Set& free) {
             // Only an owner that already has a slot, and still holds it, can be freed. A freed
             // owner's slot is stored flipped (-1 - slot, negative) until the end: the check reads
             // the one int the release needs anyway.
-            if (static_cast<unsigned>(f) >= static_cast<unsigned>(o) || s.owner_slot[f] < 0) {
+            const int slot = static_cast<unsigned>(f) < static_cast<unsigned>(o) ? s.owner_slot[f] : NONE;
+            if (slot < 0) {  // not placed yet, out of range, or freed already
                 rc = MEMPLAN_BAD_ARGUMENT;
                 goto stop;
             }
-            const int slot = s.owner_slot[f];
             s.owner_slot[f] = -1 - slot;
             free.add(slot);
             live -= s.owner_size[f];
