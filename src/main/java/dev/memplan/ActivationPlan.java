@@ -43,9 +43,6 @@ public final class ActivationPlan {
      * value, so making a plan stores nothing here): reports ask, requests do not.
      */
     private volatile long lowerBoundWithoutInPlacePlusOne;
-    /** The executor {@link #runtimeBytes} counts for; the memplan runtime unless {@link #withRuntime} set another. */
-    private final ExecutionRuntime runtime;
-    private final long runtimeBytes;
 
     ActivationPlan(Schedule schedule, LongBuffer ownerSizes, Allocation allocation) {
         this.schedule = schedule;
@@ -54,8 +51,6 @@ public final class ActivationPlan {
         this.peakBytes = allocation.peakBytes();
         this.naiveBytes = allocation.naiveBytes();
         this.lowerBoundBytes = allocation.lowerBoundBytes();
-        this.runtime = ExecutionRuntime.memplan();
-        this.runtimeBytes = peakBytes;
     }
 
     ActivationPlan(Schedule schedule, LongBuffer ownerSizes, OffsetAllocation offsets) {
@@ -66,22 +61,6 @@ public final class ActivationPlan {
         this.peakBytes = offsets.peakBytes();
         this.naiveBytes = offsets.naiveBytes();
         this.lowerBoundBytes = offsets.lowerBoundBytes();
-        this.runtime = ExecutionRuntime.memplan();
-        this.runtimeBytes = peakBytes;
-    }
-
-    /** {@code base} with another runtime's figure: shares every buffer, copies nothing. */
-    private ActivationPlan(ActivationPlan base, ExecutionRuntime runtime, long runtimeBytes) {
-        this.schedule = base.schedule;
-        this.ownerSizes = base.ownerSizes;
-        this.allocation = base.allocation;
-        this.ownerOffsets = base.ownerOffsets;
-        this.peakBytes = base.peakBytes;
-        this.naiveBytes = base.naiveBytes;
-        this.lowerBoundBytes = base.lowerBoundBytes;
-        this.lowerBoundWithoutInPlacePlusOne = base.lowerBoundWithoutInPlacePlusOne;
-        this.runtime = runtime;
-        this.runtimeBytes = runtimeBytes;
     }
 
     /**
@@ -240,45 +219,6 @@ public final class ActivationPlan {
     /** {@return bytes to reserve: the arena size (for a slots plan, the sum of slot capacities)} */
     public long peakBytes() {
         return peakBytes;
-    }
-
-    /**
-     * The bytes the request takes in {@link #runtime()}'s memory: for the memplan runtime (the
-     * default) {@link #peakBytes()}; for ONNX Runtime the predicted peak of its CPU arena for this
-     * request (docs/design.md, section 13), which may be above or below memplan's peak.
-     *
-     * @return the runtime's bytes
-     */
-    public long runtimeBytes() {
-        return runtimeBytes;
-    }
-
-    /** {@return the executor {@link #runtimeBytes()} counts for} */
-    public ExecutionRuntime runtime() {
-        return runtime;
-    }
-
-    /**
-     * This plan with the figure of another runtime: the offsets, sizes and peak stay memplan's;
-     * {@link #runtimeBytes()} becomes {@code bytes}. A compiled ONNX model with the ort runtime
-     * makes its plans this way; the copy shares every buffer.
-     *
-     * @param r     the runtime {@code bytes} counts for
-     * @param bytes its bytes for this request, >= 0; for the memplan runtime, {@link #peakBytes()}
-     * @return the plan with that figure
-     * @throws IllegalArgumentException when {@code bytes} is negative, or differs from the peak for
-     *                                  the memplan runtime
-     */
-    public ActivationPlan withRuntime(ExecutionRuntime r, long bytes) {
-        java.util.Objects.requireNonNull(r, "runtime");
-        if (bytes < 0) {
-            throw new IllegalArgumentException("runtime bytes must be >= 0, got " + bytes);
-        }
-        if (!r.isOrt() && bytes != peakBytes) {
-            throw new IllegalArgumentException("the memplan runtime's bytes are the plan's peak, " + peakBytes
-                    + ", not " + bytes);
-        }
-        return new ActivationPlan(this, r, bytes);
     }
 
     /** {@return bytes one buffer per owner would take: the sum of owner sizes} */

@@ -14,13 +14,9 @@ package dev.memplan;
  *                           identical on both engines; ignored by slots plans
  * @param inPlace            whether an output may take the buffer of an input that dies at its node
  *                           ({@link InPlace#AUTO}: on for offsets plans, off for slots plans)
- * @param runtime            the executor a request's bytes are counted for ({@link ExecutionRuntime#memplan()},
- *                           the default, or ONNX Runtime): a compiled ONNX model
- *                           ({@code dev.memplan.server.CompiledModel}) and {@code memplan plan --runtime}
- *                           read it; a {@link Schedule} always plans for memplan's own executor
  */
 public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode engine, Strategy strategy,
-                          int effort, InPlace inPlace, ExecutionRuntime runtime) {
+                          int effort, InPlace inPlace) {
 
     /** The effort of {@link #defaults()}: a few greedy orders, then a short improvement phase. */
     public static final int DEFAULT_EFFORT = 1;
@@ -37,7 +33,6 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @param strategy offsets (one arena) or slots
      * @param effort search effort in iterations, {@code 0..MAX_EFFORT}
      * @param inPlace in-place reuse: auto, on or off
-     * @param runtime the executor the bytes are counted for
      */
     public PlanOptions {
         if (alignment < 1) {
@@ -55,24 +50,6 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
         if (inPlace == null) {
             throw new IllegalArgumentException("inPlace must not be null");
         }
-        if (runtime == null) {
-            throw new IllegalArgumentException("runtime must not be null");
-        }
-    }
-
-    /**
-     * The options of the six fields before runtimes existed, for memplan's own executor.
-     *
-     * @param includeGraphInputs whether graph inputs get their own buffers
-     * @param alignment the multiple sizes and offsets are rounded up to, >= 1
-     * @param engine the engine to plan with
-     * @param strategy offsets (one arena) or slots
-     * @param effort search effort in iterations, {@code 0..MAX_EFFORT}
-     * @param inPlace in-place reuse: auto, on or off
-     */
-    public PlanOptions(boolean includeGraphInputs, long alignment, EngineMode engine, Strategy strategy, int effort,
-                       InPlace inPlace) {
-        this(includeGraphInputs, alignment, engine, strategy, effort, inPlace, ExecutionRuntime.memplan());
     }
 
     /**
@@ -93,10 +70,9 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
         return inPlace.enabledFor(strategy);
     }
 
-    /** {@return the default options: graph inputs excluded, alignment 1, the engine of {@code memplan.engine}, offsets, default effort, in-place auto (on for offsets), the memplan runtime} */
+    /** {@return the default options: graph inputs excluded, alignment 1, the engine of {@code memplan.engine}, offsets, default effort, in-place auto (on for offsets)} */
     public static PlanOptions defaults() {
-        return new PlanOptions(false, 1, EngineMode.fromSystemProperty(), Strategy.OFFSETS, DEFAULT_EFFORT, InPlace.AUTO,
-                ExecutionRuntime.memplan());
+        return new PlanOptions(false, 1, EngineMode.fromSystemProperty(), Strategy.OFFSETS, DEFAULT_EFFORT, InPlace.AUTO);
     }
 
     /**
@@ -106,7 +82,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withIncludeGraphInputs(boolean include) {
-        return new PlanOptions(include, alignment, engine, strategy, effort, inPlace, runtime);
+        return new PlanOptions(include, alignment, engine, strategy, effort, inPlace);
     }
 
     /**
@@ -116,7 +92,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withAlignment(long bytes) {
-        return new PlanOptions(includeGraphInputs, bytes, engine, strategy, effort, inPlace, runtime);
+        return new PlanOptions(includeGraphInputs, bytes, engine, strategy, effort, inPlace);
     }
 
     /**
@@ -126,7 +102,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withEngine(EngineMode mode) {
-        return new PlanOptions(includeGraphInputs, alignment, mode, strategy, effort, inPlace, runtime);
+        return new PlanOptions(includeGraphInputs, alignment, mode, strategy, effort, inPlace);
     }
 
     /**
@@ -136,7 +112,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withStrategy(Strategy s) {
-        return new PlanOptions(includeGraphInputs, alignment, engine, s, effort, inPlace, runtime);
+        return new PlanOptions(includeGraphInputs, alignment, engine, s, effort, inPlace);
     }
 
     /**
@@ -146,7 +122,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withEffort(int e) {
-        return new PlanOptions(includeGraphInputs, alignment, engine, strategy, e, inPlace, runtime);
+        return new PlanOptions(includeGraphInputs, alignment, engine, strategy, e, inPlace);
     }
 
     /**
@@ -156,7 +132,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withInPlace(InPlace mode) {
-        return new PlanOptions(includeGraphInputs, alignment, engine, strategy, effort, mode, runtime);
+        return new PlanOptions(includeGraphInputs, alignment, engine, strategy, effort, mode);
     }
 
     /**
@@ -167,15 +143,5 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      */
     public PlanOptions withInPlace(boolean on) {
         return withInPlace(on ? InPlace.ON : InPlace.OFF);
-    }
-
-    /**
-     * A copy with the runtime set.
-     *
-     * @param r the executor a request's bytes are counted for
-     * @return the new options
-     */
-    public PlanOptions withRuntime(ExecutionRuntime r) {
-        return new PlanOptions(includeGraphInputs, alignment, engine, strategy, effort, inPlace, r);
     }
 }

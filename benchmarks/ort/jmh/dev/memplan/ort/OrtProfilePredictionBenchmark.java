@@ -2,11 +2,10 @@
 package dev.memplan.ort;
 
 import dev.memplan.EngineMode;
-import dev.memplan.ExecutionRuntime;
-import dev.memplan.ExecutionRuntime.OrtOptimization;
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.server.CompiledModel;
+import dev.memplan.server.OrtModel;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,9 +20,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * One request on a model compiled for the ort runtime at ORT's default level, through the public
+ * One request on a model compiled for ONNX Runtime ({@link OrtModel}) at ORT's default level, through the public
  * path a server uses: memplan's own plan of the request ({@code memplanPlan}: a
- * {@link CompiledModel} for the memplan runtime) against the ORT prediction alone
+ * {@link CompiledModel}) against the ORT prediction alone
  * ({@code ortPrediction}: {@link OrtRuntimeProfile#predict}, on the graph ORT saved). Unlike
  * {@link OrtPredictionBenchmark} (the file's graph, as ORT runs it at level none) it predicts on the
  * graph ORT runs at its default level, and covers models with If nodes, whose prediction replays
@@ -51,7 +50,7 @@ public class OrtProfilePredictionBenchmark {
 
     private CompiledModel memplan;
     private OrtRuntimeProfile profile;
-    private CompiledModel ort;
+    private OrtModel ort;
     private Map<String, Long> bindings;
 
     @Setup
@@ -64,17 +63,17 @@ public class OrtProfilePredictionBenchmark {
             bindings.put(kv[0], Long.parseLong(kv[1]));
         }
         PlanOptions java = PlanOptions.defaults().withEngine(EngineMode.JAVA);
-        ExecutionRuntime runtime = ExecutionRuntime.ort(OrtOptimization.ALL);
         memplan = CompiledModel.compile(file, ImportOptions.defaults(), java);
-        ort = CompiledModel.compile(file, ImportOptions.defaults(), java.withRuntime(runtime));
-        profile = OrtRuntimeProfile.load(file, runtime);
-        if (profile.predict(ort.imported(), bindings).activationBytes() != ort.plan(bindings).plan().runtimeBytes()) {
+        ort = OrtModel.compile(file, ImportOptions.defaults(), java, OrtModel.Level.ALL);
+        profile = OrtRuntimeProfile.load(file, OrtModel.Level.ALL.ortName());
+        if (profile.predict(memplan.imported(), bindings).activationBytes()
+                != ort.plan(bindings).predictedBytes().orElseThrow()) {
             throw new IllegalStateException(model + ": the profile's prediction is not the compiled model's");
         }
     }
 
     @Benchmark
     public Object request() {
-        return path.equals("memplanPlan") ? memplan.plan(bindings) : profile.predict(ort.imported(), bindings);
+        return path.equals("memplanPlan") ? memplan.plan(bindings) : profile.predict(memplan.imported(), bindings);
     }
 }

@@ -24,18 +24,41 @@ final class OnnxJson {
     private OnnxJson() {
     }
 
-    /** The plan object of {@code result} with the {@code "onnx"} report of {@code plan}, on one line. */
-    static String toJson(String file, Schedule schedule, PlanResult result, OnnxPlan plan) {
+    /**
+     * The plan object of {@code result} with the {@code "onnx"} report of {@code plan}, on one line;
+     * with {@code --runtime ort}, an {@code "ort"} object: {@code {"level":"all","predictedBytes":N,
+     * "unmodelledOps":[...]}} ({@code predictedBytes} null while the plan is deferred).
+     */
+    static String toJson(String file, Schedule schedule, PlanResult result, OnnxPlan plan, OrtFigure ort) {
         StringWriter out = new StringWriter();
         try (JsonGenerator g = MAPPER.createGenerator(out)) {
             g.writeStartObject();
             PlanJson.writeFields(g, file, schedule, result);
             g.writeFieldName("onnx");
             g.writeTree(OnnxPlanJson.toJson(plan));
+            if (ort != null) {
+                writeOrt(g, ort);
+            }
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a StringWriter does not fail
         }
         return out.toString();
+    }
+
+    private static void writeOrt(JsonGenerator g, OrtFigure ort) throws IOException {
+        g.writeObjectFieldStart("ort");
+        g.writeStringField("level", ort.level().toString());
+        if (ort.predictedBytes().isPresent()) {
+            g.writeNumberField("predictedBytes", ort.predictedBytes().getAsLong());
+        } else {
+            g.writeNullField("predictedBytes");
+        }
+        g.writeArrayFieldStart("unmodelledOps");
+        for (String op : ort.unmodelledOps().stream().sorted().toList()) {
+            g.writeString(op);
+        }
+        g.writeEndArray();
+        g.writeEndObject();
     }
 }

@@ -25,7 +25,7 @@ final class OnnxTextReport {
     private OnnxTextReport() {
     }
 
-    static void write(String label, OnnxPlan plan, PrintWriter out) {
+    static void write(String label, OnnxPlan plan, OrtFigure ort, PrintWriter out) {
         ImportedGraph imp = plan.imported();
         out.println("model      " + TerminalText.escape(label));
         out.println("nodes      " + imp.graph().nodeCount());
@@ -48,11 +48,14 @@ final class OnnxTextReport {
                 unbound.add(TerminalText.escape(s));
             }
             out.println("plan       deferred: bind " + String.join(", ", unbound));
+            if (ort != null) {
+                out.println("ort        deferred (level " + ort.level() + ")");
+            }
             return;
         }
         ActivationPlan p = c.plan();
         OptionalLong adm = plan.admissionBytes();
-        w = width(p.naiveBytes(), adm.orElse(0), p.runtimeBytes());
+        w = width(p.naiveBytes(), adm.orElse(0), ort == null ? 0 : ort.predictedBytes().orElse(0));
         out.println("owners     " + plan.schedule().numOwners());
         out.println("strategy   " + p.strategy());
         if (p.strategy() == Strategy.SLOTS) {
@@ -74,11 +77,16 @@ final class OnnxTextReport {
         }
         out.println("in-place   " + InPlaceSavings.of(p, plan.bindings()).line());
         out.println("admission  " + (adm.isPresent() ? TextReport.bytes(adm.getAsLong(), w) : "deferred"));
-        if (p.runtime().isOrt()) { // beside memplan's own figure, never instead of it
-            out.println("ort        " + TextReport.bytes(p.runtimeBytes(), w) + "  predicted for ONNX Runtime's CPU"
-                    + " arena (level " + p.runtime().ortOptimization() + ", one intra-op thread): "
+        if (ort != null) { // beside memplan's own figure, never instead of it
+            long predicted = ort.predictedBytes().orElseThrow();
+            out.println("ort        " + TextReport.bytes(predicted, w) + "  predicted for ONNX Runtime's CPU"
+                    + " arena (level " + ort.level() + ", one intra-op thread): "
                     + String.format(Locale.ROOT, "%.2f", p.peakBytes() == 0 ? 0.0
-                            : (double) p.runtimeBytes() / p.peakBytes()) + "x the peak");
+                            : (double) predicted / p.peakBytes()) + "x the peak");
+            if (!ort.unmodelledOps().isEmpty()) { // say where the figure is an allowance, not a replay
+                out.println("           an allowance, not a measured rule, for the kernels of "
+                        + String.join(", ", ort.escapedUnmodelledOps()));
+            }
         }
     }
 

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.cli;
 
-import dev.memplan.ActivationPlan;
 import dev.memplan.EngineUnavailableException;
-import dev.memplan.ExecutionRuntime;
 import dev.memplan.MemPlan;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
@@ -14,6 +12,7 @@ import dev.memplan.json.PlanJson;
 import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.ort.OrtArenaPrediction;
 import dev.memplan.ort.OrtRuntimeProfile;
+import dev.memplan.server.OrtModel;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -22,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -71,8 +71,8 @@ final class PlanCommand implements Callable<Integer> {
     private boolean requireComplete;
 
     @Option(names = "--runtime", paramLabel = "memplan|ort", defaultValue = "memplan",
-            description = "Whose bytes runtimeBytes counts: memplan (the plan's peak; the default) or ort (ONNX"
-                    + " Runtime's CPU arena, predicted for ONNX models from the graph ONNX Runtime runs; needs ONNX"
+            description = "The executor whose memory is reported: memplan (the plan's peak; the default) or ort (also"
+                    + " ONNX Runtime's CPU arena, predicted for ONNX models from the graph ONNX Runtime runs; needs ONNX"
                     + " Runtime Java, which the build puts in target/lib).")
     private String runtimeName;
 
@@ -87,85 +87,84 @@ final class PlanCommand implements Callable<Integer> {
         PlanOptions options = planning.planOptions();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        ExecutionRuntime runtime = runtime();
+        OrtModel.Level ort = ortLevel();
         try {
             MemPlan.engineName(options.engine()); // fail once, up front, when native cannot load
         } catch (EngineUnavailableException e) {
             err.println("memplan: " + TerminalText.escape(e.getMessage()));
             return ExitCode.INPUT;
         }
-        if (runtime.isOrt() && !OrtRuntimeProfile.ortJavaPresent()) { // once, up front, not per file
+        if (ort != null && !OrtRuntimeProfile.ortJavaPresent()) { // once, up front, not per file
             err.println("memplan: " + OrtRuntimeProfile.ORT_MISSING + " (the command line reads it from lib/"
                     + " beside its jar: mvn package puts it there)");
             return ExitCode.INPUT;
         }
         try (OutputSpool spool = new OutputSpool()) {
-            return planAll(bindings, options, runtime, spool, out, err);
+            return planAll(bindings, options, ort, spool, out, err);
         }
     }
 
     /**
-     * {@code --runtime} and {@code --ort-level} as a runtime.
+     * {@code --runtime} and {@code --ort-level}: ONNX Runtime's level for {@code --runtime ort}, or
+     * null for memplan's own executor.
      *
      * @throws CommandLine.ParameterException naming the choices for an unknown name, or for
      *                                        {@code --ort-level} without {@code --runtime ort}
      */
-    private ExecutionRuntime runtime() {
+    private OrtModel.Level ortLevel() {
+        boolean ort = runtimeName.equalsIgnoreCase("ort");
+        if (!ort && !runtimeName.equalsIgnoreCase("memplan")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "unknown runtime '" + runtimeName
+                    + "'; use memplan or ort");
+        }
+        if (ortLevel != null && !ort) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--ort-level applies to --runtime ort only");
+        }
         try {
-            ExecutionRuntime runtime = ExecutionRuntime.of(runtimeName);
-            if (ortLevel == null) {
-                return runtime;
-            }
-            if (!runtime.isOrt()) {
-                throw new IllegalArgumentException("--ort-level applies to --runtime ort only");
-            }
-            return ExecutionRuntime.ort(ExecutionRuntime.OrtOptimization.of(ortLevel));
+            return !ort ? null : ortLevel == null ? OrtModel.Level.ALL : OrtModel.Level.of(ortLevel);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
     }
 
     /**
-     * A file's plan with its runtime's figure.
+     * A file's plan with ONNX Runtime's predicted figure.
      *
-     * @param file        the plan; for the ort runtime its {@link ActivationPlan#runtimeBytes()} is the prediction
-     * @param allowanceOps the ops whose ORT kernels have no measured workspace rule, so an allowance
-     *                     stands in for them in the prediction (empty for memplan's own runtime)
+     * @param file the plan
+     * @param ort  ORT's prediction for it, or null for memplan's own executor
      */
-    private record WithRuntime(PlannedFile file, Set<String> allowanceOps) {
+    private record WithRuntime(PlannedFile file, OrtFigure ort) {
     }
 
     /**
-     * {@code p} with {@code runtime}'s figure: for the ort runtime, ONNX Runtime's graph of the
-     * model is obtained (so a model ORT cannot load fails here, deferred or not) and the plan's
-     * {@link ActivationPlan#runtimeBytes()} becomes its prediction at the plan's bindings.
+     * {@code p} with ONNX Runtime's figure at {@code level} (none when null): ONNX Runtime's graph of
+     * the model is obtained (so a model ORT cannot load fails here, deferred or not) and predicted
+     * at the plan's bindings.
      *
      * @throws dev.memplan.MemplanException for a graph file, or with ORT's reason when it cannot load the model
      */
-    private static WithRuntime withRuntime(PlannedFile p, Path file, ExecutionRuntime runtime) {
-        if (!runtime.isOrt()) {
-            return new WithRuntime(p, Set.of());
+    private static WithRuntime withRuntime(PlannedFile p, Path file, OrtModel.Level level) {
+        if (level == null) {
+            return new WithRuntime(p, null);
         }
         if (p.onnx() == null) {
             throw new MemplanException("--runtime ort predicts ONNX Runtime's arena for ONNX models, and this is a"
                     + " graph file; plan it with --runtime memplan");
         }
-        OrtRuntimeProfile profile = OrtRuntimeProfile.load(file, runtime);
-        if (!(p.result() instanceof PlanResult.Complete c)) {
-            return new WithRuntime(p, Set.of());
+        OrtRuntimeProfile profile = OrtRuntimeProfile.load(file, level.ortName());
+        if (!(p.result() instanceof PlanResult.Complete)) {
+            return new WithRuntime(p, new OrtFigure(level, OptionalLong.empty(), Set.of()));
         }
-        OnnxPlan o = p.onnx();
-        OrtArenaPrediction prediction = profile.predict(o.imported(), o.bindings());
-        ActivationPlan plan = c.plan().withRuntime(runtime, prediction.activationBytes());
-        return new WithRuntime(PlannedFile.of(p.label(), new OnnxPlan(o.imported(), o.bindings(), o.schedule(),
-                new PlanResult.Complete(plan), o.controlFlow(), o.unboundSymbols())), prediction.unmodelledOps());
+        OrtArenaPrediction prediction = profile.predict(p.onnx().imported(), p.onnx().bindings());
+        return new WithRuntime(p, new OrtFigure(level, OptionalLong.of(prediction.activationBytes()),
+                prediction.unmodelledOps()));
     }
 
     /**
      * Plans each file in turn and renders its output into {@code spool} at once, so only one
      * file's plan is in memory at a time; prints the spool only when every file planned.
      */
-    private int planAll(Map<String, Long> bindings, PlanOptions options, ExecutionRuntime runtime, OutputSpool spool,
+    private int planAll(Map<String, Long> bindings, PlanOptions options, OrtModel.Level ort, OutputSpool spool,
                         PrintWriter out, PrintWriter err) {
         boolean verbose = CliErrors.verbose(spec.commandLine().getParseResult());
         List<String> failures = new ArrayList<>();
@@ -177,7 +176,7 @@ final class PlanCommand implements Callable<Integer> {
             String label = file.toString();
             try {
                 WithRuntime planned = withRuntime(GraphLoader.plan(file, bindings, planning.inputValues(), options,
-                        planning.importOptions()), file, runtime);
+                        planning.importOptions()), file, ort);
                 PlannedFile p = planned.file();
                 known.addAll(p.onnx() != null ? p.onnx().imported().symbols().keySet()
                         : p.schedule().graph().symbols().keySet());
@@ -188,7 +187,7 @@ final class PlanCommand implements Callable<Integer> {
                     deferred.add(label);
                 }
                 if (failures.isEmpty()) { // once one file failed, nothing will be printed
-                    print(p, planned.allowanceOps(), i, files.size() > 1, bindings, spool.writer());
+                    print(p, planned.ort(), i, files.size() > 1, bindings, spool.writer());
                 }
             } catch (OutOfMemoryError e) {
                 failures.add(CliErrors.outOfMemory(label));
@@ -243,12 +242,12 @@ final class PlanCommand implements Callable<Integer> {
         }
     }
 
-    private void print(PlannedFile p, Set<String> allowanceOps, int index, boolean several, Map<String, Long> bindings,
+    private void print(PlannedFile p, OrtFigure ort, int index, boolean several, Map<String, Long> bindings,
                        PrintWriter out) {
         if (format == OutputFormat.JSON) {
             String file = several ? p.label() : null;
             out.println(p.onnx() == null ? PlanJson.toJson(file, p.schedule(), p.result())
-                    : OnnxJson.toJson(file, p.schedule(), p.result(), p.onnx()));
+                    : OnnxJson.toJson(file, p.schedule(), p.result(), p.onnx(), ort));
         } else {
             if (index > 0) {
                 out.println();
@@ -256,13 +255,7 @@ final class PlanCommand implements Callable<Integer> {
             if (p.onnx() == null) {
                 TextReport.write(p, bindings, out);
             } else {
-                OnnxTextReport.write(p.label(), p.onnx(), out);
-                if (!allowanceOps.isEmpty()) { // say where the ort figure is an allowance, not a replay
-                    List<String> ops = new ArrayList<>();
-                    allowanceOps.forEach(op -> ops.add(TerminalText.escape(op)));
-                    out.println("           an allowance, not a measured rule, for the kernels of "
-                            + String.join(", ", ops));
-                }
+                OnnxTextReport.write(p.label(), p.onnx(), ort, out);
                 p.result().asComplete().ifPresent(plan ->
                         out.println("strategies " + StrategyComparison.of(plan, bindings).line()));
             }

@@ -18,18 +18,15 @@ import java.util.Arrays;
  * The JSON plan output: one compact object per plan, on one line.
  *
  * <p>Complete: {@code {"engine":"java","status":"complete","strategy":"offsets","order":[node names],
- * "owners":[{"value":"h","bytes":3072,"def":0,"useEnd":2,"offset":0}],"peakBytes":...,"runtime":"memplan",
- * "runtimeBytes":...,"naiveBytes":...,"savingsRatio":...,"lowerBoundBytes":...}}, owners in ascending (def,
- * value id). {@code "runtimeBytes"} is {@code ActivationPlan.runtimeBytes()}: the peak for the memplan
- * runtime, ONNX Runtime's predicted arena figure for the ort runtime ({@code "runtime":"ort"}).
+ * "owners":[{"value":"h","bytes":3072,"def":0,"useEnd":2,"offset":0}],"peakBytes":...,
+ * "naiveBytes":...,"savingsRatio":...,"lowerBoundBytes":...}}, owners in ascending (def, value id).
  * With in-place reuse on (docs/design.md §3b), then {@code "lowerBoundWithoutInPlaceBytes"} and
  * {@code "inPlace":[{"value":"r1","buffer":"c0","over":"c0","def":1,"useEnd":2}]}: each value that
  * took an input's buffer, the owner whose buffer it is, the input it overwrote and its own interval.
  * A slots plan (strategy {@code "slots"}) also gives each owner its {@code "slot"} (after
  * {@code "offset"}, the slot's base), and after the owners {@code "slots":[{"id":0,"capacityBytes":3072}]}
  * in ascending id, and {@code "numSlots"} after {@code "naiveBytes"}; an offsets plan has neither.
- * Deferred: {@code {"engine":"java","status":"deferred","unknownSizes":[value names in ascending id],
- * "runtimeBytes":null}}.
+ * Deferred: {@code {"engine":"java","status":"deferred","unknownSizes":[value names in ascending id]}}.
  * Names are {@code Value.displayName()} and {@code Node.displayName()}. When a file label is given
  * (the command line plans several files), {@code "file"} comes first.
  */
@@ -113,7 +110,6 @@ public final class PlanJson {
                 g.writeString(schedule.graph().value(v).displayName());
             }
             g.writeEndArray();
-            g.writeNullField("runtimeBytes"); // always present: a deferred plan has no figure yet
         }
     }
 
@@ -153,8 +149,6 @@ public final class PlanJson {
             g.writeEndArray();
         }
         g.writeNumberField("peakBytes", plan.peakBytes());
-        g.writeStringField("runtime", plan.runtime().name());
-        g.writeNumberField("runtimeBytes", plan.runtimeBytes());
         g.writeNumberField("naiveBytes", plan.naiveBytes());
         if (slots) {
             g.writeNumberField("numSlots", plan.numSlots());

@@ -5,7 +5,6 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtLoggingLevel;
 import ai.onnxruntime.OrtSession;
-import dev.memplan.ExecutionRuntime.OrtOptimization;
 import dev.memplan.MemplanException;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
@@ -30,10 +29,10 @@ final class OrtOptimizedGraph {
      *
      * @throws MemplanException naming the model and ORT's reason when ORT cannot load it
      */
-    static void save(Path model, OrtOptimization level, Path saved) {
+    static void save(Path model, String level, Path saved) {
         OrtEnvironment env = OrtEnvironment.getEnvironment();
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
-            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.valueOf(level.ortName()));
+            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.valueOf(level));
             options.setIntraOpNumThreads(1);
             // ORT warns on stderr that a level-all graph is machine-specific: it is, and is used only here
             options.setSessionLogLevel(OrtLoggingLevel.ORT_LOGGING_LEVEL_ERROR);

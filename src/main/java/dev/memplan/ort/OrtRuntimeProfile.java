@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.ort;
 
-import dev.memplan.ExecutionRuntime;
 import dev.memplan.MemplanException;
-import dev.memplan.RuntimeUnavailableException;
 import dev.memplan.onnx.ControlFlowNode;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportedGraph;
@@ -29,7 +27,7 @@ public final class OrtRuntimeProfile {
     public static final String ORT_MISSING = "ONNX Runtime Java (com.microsoft.onnxruntime:onnxruntime) is not"
             + " on the class path; add it or use the memplan runtime";
 
-    private final ExecutionRuntime runtime;
+    private final String level;
     private final ImportedGraph ortGraph;
     private final OrtArenaPredictor predictor;
     /** Per import with its If branches decided by a request (ImportedGraph.forBindings, by identity): its predictor. */
@@ -37,31 +35,28 @@ public final class OrtRuntimeProfile {
     /** What compiles a predictor for a decided import (the saved and original models, weights dropped); or null. */
     private final java.util.function.Function<ImportedGraph, OrtArenaPredictor> compiler;
 
-    private OrtRuntimeProfile(ExecutionRuntime runtime, ImportedGraph ortGraph, OrtArenaPredictor predictor,
+    private OrtRuntimeProfile(String level, ImportedGraph ortGraph, OrtArenaPredictor predictor,
                               java.util.function.Function<ImportedGraph, OrtArenaPredictor> compiler) {
-        this.runtime = runtime;
+        this.level = level;
         this.ortGraph = ortGraph;
         this.predictor = predictor;
         this.compiler = compiler;
     }
 
     /**
-     * Obtains the graph ONNX Runtime runs for {@code model} at {@code runtime}'s level and compiles
-     * the predictor on it.
+     * Obtains the graph ONNX Runtime runs for {@code model} at {@code level} and compiles the
+     * predictor on it.
      *
-     * @param model   the {@code .onnx} file a server loads
-     * @param runtime an ort runtime
+     * @param model the {@code .onnx} file a server loads
+     * @param level the name of ONNX Runtime Java's {@code OptLevel} constant ({@code ALL_OPT}...)
      * @return the profile
-     * @throws RuntimeUnavailableException when ONNX Runtime Java is not on the class path or its
+     * @throws OrtUnavailable when ONNX Runtime Java is not on the class path or its
      *                                     native library cannot load
      * @throws MemplanException            with ORT's reason when ORT cannot load the model, or when
      *                                     the graph has Loop or Scan nodes (not modelled yet)
      */
-    public static OrtRuntimeProfile load(Path model, ExecutionRuntime runtime) {
+    public static OrtRuntimeProfile load(Path model, String level) {
         Objects.requireNonNull(model, "model");
-        if (!runtime.isOrt()) {
-            throw new IllegalArgumentException("an ONNX Runtime profile needs the ort runtime, not " + runtime);
-        }
         requireOrtJava();
         Path saved;
         try {
@@ -71,10 +66,10 @@ public final class OrtRuntimeProfile {
         }
         try {
             try {
-                OrtOptimizedGraph.save(model, runtime.ortOptimization(), saved);
+                OrtOptimizedGraph.save(model, level, saved);
             } catch (LinkageError | IllegalStateException e) {
                 // ORT Java is there but its native library is not (another platform, a broken jar)
-                throw new RuntimeUnavailableException("ONNX Runtime Java is on the class path but cannot start: "
+                throw new OrtUnavailable("ONNX Runtime Java is on the class path but cannot start: "
                         + OrtOptimizedGraph.reason(e.getMessage()) + "; check that its jar matches this platform,"
                         + " or use the memplan runtime", e);
             }
@@ -84,9 +79,9 @@ public final class OrtRuntimeProfile {
             ImportedGraph graph = OnnxImporter.importModel(OnnxModel.read(model + " as ONNX Runtime runs it", bytes),
                     ImportOptions.defaults().withFoldConstants(false).withNchwcBlockSize(nchwcBlockSize()));
             refuseLoopAndScan(graph);
-            boolean optimized = runtime.ortOptimization() != ExecutionRuntime.OrtOptimization.NONE;
+            boolean optimized = !level.equals("NO_OPT");
             if (graph.controlFlow().isEmpty()) {
-                return new OrtRuntimeProfile(runtime, graph, OrtArenaPredictor.ofSaved(graph.graph(), proto, optimized),
+                return new OrtRuntimeProfile(level, graph, OrtArenaPredictor.ofSaved(graph.graph(), proto, optimized),
                         null);
             }
             // If: each branch replayed inside the If (OrtSubgraphReplay); the one a request takes, once its
@@ -95,7 +90,7 @@ public final class OrtRuntimeProfile {
             ModelProto originalNodes = withoutWeightData(ModelProto.parseFrom(Files.readAllBytes(model)));
             java.util.function.Function<ImportedGraph, OrtArenaPredictor> compiler =
                     g -> OrtArenaPredictor.ofSaved(g, savedNodes, originalNodes, optimized);
-            return new OrtRuntimeProfile(runtime, graph, compiler.apply(graph), compiler);
+            return new OrtRuntimeProfile(level, graph, compiler.apply(graph), compiler);
         } catch (IOException e) {
             throw new MemplanException("cannot read the graph ONNX Runtime saved for the model: " + e.getMessage()
                     + "; check the free space of the temporary directory (java.io.tmpdir)", e);
@@ -135,7 +130,7 @@ public final class OrtRuntimeProfile {
     }
 
     /**
-     * Throws {@link RuntimeUnavailableException} with {@link #ORT_MISSING} when ONNX Runtime Java
+     * Throws {@link OrtUnavailable} with {@link #ORT_MISSING} when ONNX Runtime Java
      * cannot be found by this module's class loader (on the module path it must be resolved:
      * {@code --add-modules com.microsoft.onnxruntime}).
      */
@@ -143,7 +138,7 @@ public final class OrtRuntimeProfile {
         try {
             Class.forName("ai.onnxruntime.OrtSession", false, OrtRuntimeProfile.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
-            throw new RuntimeUnavailableException(ORT_MISSING, e);
+            throw new OrtUnavailable(ORT_MISSING, e);
         }
     }
 
@@ -152,7 +147,7 @@ public final class OrtRuntimeProfile {
         try {
             requireOrtJava();
             return true;
-        } catch (RuntimeUnavailableException e) {
+        } catch (OrtUnavailable e) {
             return false;
         }
     }
@@ -209,9 +204,9 @@ public final class OrtRuntimeProfile {
         return out;
     }
 
-    /** {@return the runtime (level) this profile predicts for} */
-    public ExecutionRuntime runtime() {
-        return runtime;
+    /** {@return the ORT Java {@code OptLevel} name this profile predicts for} */
+    public String level() {
+        return level;
     }
 
     /** {@return the graph ONNX Runtime runs, as memplan imported it} */

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.server;
 
-import dev.memplan.ActivationPlan;
-import dev.memplan.ExecutionRuntime;
 import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
@@ -15,7 +13,6 @@ import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.OnnxImporter;
 import dev.memplan.onnx.OnnxModel;
 import dev.memplan.onnx.OnnxPlan;
-import dev.memplan.ort.OrtRuntimeProfile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,11 +35,8 @@ import java.util.Set;
  * long reserve = plan.admissionBytes().orElseThrow(); // plus control-flow transient need
  * }</pre>
  *
- * <p>With the ort runtime ({@link PlanOptions#runtime()}, {@link ExecutionRuntime#ort()}), the
- * compile also obtains the graph ONNX Runtime runs (through ONNX Runtime Java, which must then be on
- * the class path) and compiles a predictor of its CPU arena on it; each plan's
- * {@link ActivationPlan#runtimeBytes()} is then that prediction for the request, and
- * {@link #reservationBytes} (what {@link dev.memplan.Admission} searches) answers from it.
+ * <p>A server that runs the model in ONNX Runtime and admits by ORT's arena attaches ORT's
+ * prediction with {@link OrtModel}.
  *
  * <p>Immutable and thread-safe: any number of threads may plan on one instance at once. Each
  * compile and each plan is recorded as a JDK Flight Recorder event ({@code dev.memplan.Compile},
@@ -58,8 +52,6 @@ public final class CompiledModel implements Reservation {
     private final List<CompiledControlFlow> controlFlow;
     private final List<String> symbols;
     private final SymbolLimits limits;
-    /** The ort runtime's predictor, compiled once; null for the memplan runtime. */
-    private final OrtRuntimeProfile ortProfile;
     /** Branch selection: this model compiled again per set of If decisions a request's bindings make. */
     private final Map<ImportedGraph, CompiledModel> specialized = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -67,13 +59,11 @@ public final class CompiledModel implements Reservation {
     private record CompiledControlFlow(ControlFlowNode node, Map<String, CompiledModel> bodies) {
     }
 
-    private CompiledModel(String name, ImportedGraph imported, PlanOptions options, OrtRuntimeProfile ortProfile) {
+    private CompiledModel(String name, ImportedGraph imported, PlanOptions options) {
         this.name = name;
         this.imported = imported;
         this.options = options;
-        this.ortProfile = ortProfile;
-        // the schedule is memplan's own plan whatever the runtime; the runtime's figure comes on top
-        this.schedule = MemPlan.compile(imported.graph(), imported.views(), options.withRuntime(ExecutionRuntime.memplan()));
+        this.schedule = MemPlan.compile(imported.graph(), imported.views(), options);
         this.ownerSizes = new OwnerSizes(schedule);
         this.binder = new InputBinder(imported.graph());
         List<CompiledControlFlow> cfs = new ArrayList<>();
@@ -82,8 +72,7 @@ public final class CompiledModel implements Reservation {
             for (ControlFlowNode.Body body : cf.bodies()) {
                 // a body's inputs (outer values, loop state) are owned outside it: never count them twice
                 bodies.put(body.attribute(), new CompiledModel(name + "/" + cf.nodeName() + "." + body.attribute(),
-                        body.graph(), options.withIncludeGraphInputs(false).withRuntime(ExecutionRuntime.memplan()),
-                        null));
+                        body.graph(), options.withIncludeGraphInputs(false)));
             }
             cfs.add(new CompiledControlFlow(cf, java.util.Collections.unmodifiableMap(bodies)));
         }
@@ -109,28 +98,13 @@ public final class CompiledModel implements Reservation {
      *
      * @param onnxFile      the {@code .onnx} file
      * @param importOptions constant folding and view policy
-     * @param planOptions   engine, strategy, alignment, graph inputs, runtime
+     * @param planOptions   engine, strategy, alignment, graph inputs
      * @return the compiled model
      * @throws dev.memplan.onnx.OnnxFormatException naming the file and element when the model is
      *                                              unreadable or malformed
-     * @throws dev.memplan.RuntimeUnavailableException with the ort runtime, when ONNX Runtime Java
-     *                                                 is not on the class path
-     * @throws dev.memplan.MemplanException with the ort runtime, with ONNX Runtime's reason when it
-     *                                      cannot load the model, or naming the If/Loop/Scan node the
-     *                                      prediction does not model
      */
     public static CompiledModel compile(Path onnxFile, ImportOptions importOptions, PlanOptions planOptions) {
-        OnnxModel model = OnnxModel.read(onnxFile);
-        if (!planOptions.runtime().isOrt()) {
-            return compile(model, importOptions, planOptions);
-        }
-        CompileEvent event = new CompileEvent();
-        event.begin();
-        OrtRuntimeProfile profile = OrtRuntimeProfile.load(onnxFile, planOptions.runtime());
-        CompiledModel compiled = new CompiledModel(model.source(), OnnxImporter.importModel(model, importOptions),
-                planOptions, profile);
-        compiled.commit(event);
-        return compiled;
+        return compile(OnnxModel.read(onnxFile), importOptions, planOptions);
     }
 
     /**
@@ -138,43 +112,31 @@ public final class CompiledModel implements Reservation {
      *
      * @param model         the model
      * @param importOptions constant folding and view policy
-     * @param planOptions   engine, strategy, alignment, graph inputs; the memplan runtime
+     * @param planOptions   engine, strategy, alignment, graph inputs
      * @return the compiled model
      * @throws dev.memplan.onnx.OnnxFormatException naming the element when the graph is malformed
-     * @throws IllegalArgumentException for the ort runtime, which needs the model's file
      */
     public static CompiledModel compile(OnnxModel model, ImportOptions importOptions, PlanOptions planOptions) {
-        requireMemplanRuntime(planOptions);
         CompileEvent event = new CompileEvent();
         event.begin();
         CompiledModel compiled = new CompiledModel(model.source(), OnnxImporter.importModel(model, importOptions),
-                planOptions, null);
+                planOptions);
         compiled.commit(event);
         return compiled;
-    }
-
-    /** The ort runtime needs the file ONNX Runtime loads: only {@link #compile(Path, ImportOptions, PlanOptions)} has it. */
-    private static void requireMemplanRuntime(PlanOptions planOptions) {
-        if (planOptions.runtime().isOrt()) {
-            throw new IllegalArgumentException("the ort runtime needs the model's file, which ONNX Runtime loads:"
-                    + " compile with CompiledModel.compile(Path, ImportOptions, PlanOptions)");
-        }
     }
 
     /**
      * Compiles a graph already imported.
      *
      * @param imported    the import
-     * @param planOptions engine, strategy, alignment, graph inputs; the memplan runtime
+     * @param planOptions engine, strategy, alignment, graph inputs
      * @return the compiled model
      * @throws dev.memplan.InvalidGraphException naming the value when the views are invalid
-     * @throws IllegalArgumentException for the ort runtime, which needs the model's file
      */
     public static CompiledModel compile(ImportedGraph imported, PlanOptions planOptions) {
-        requireMemplanRuntime(planOptions);
         CompileEvent event = new CompileEvent();
         event.begin();
-        CompiledModel compiled = new CompiledModel(imported.name(), imported, planOptions, null);
+        CompiledModel compiled = new CompiledModel(imported.name(), imported, planOptions);
         compiled.commit(event);
         return compiled;
     }
@@ -226,16 +188,6 @@ public final class CompiledModel implements Reservation {
      */
     public PlanOptions options() {
         return options;
-    }
-
-    /**
-     * The executor each plan's {@link ActivationPlan#runtimeBytes()} and {@link #reservationBytes}
-     * count for.
-     *
-     * @return the runtime of {@link #options()}
-     */
-    public ExecutionRuntime runtime() {
-        return options.runtime();
     }
 
     /**
@@ -355,12 +307,12 @@ public final class CompiledModel implements Reservation {
         Map<String, Long> frozen = Map.copyOf(imported.completeBindings(bindings));
         ImportedGraph decided = imported.forBindings(frozen); // If conditions the bindings decide
         if (decided != imported) {
-            return specialized.computeIfAbsent(decided, g -> new CompiledModel(name, g, options, ortProfile))
+            return specialized.computeIfAbsent(decided, g -> new CompiledModel(name, g, options))
                     .planUntraced(bindings);
         }
         long[] sizes = new long[ownerSizes.count()];
         List<Integer> unknown = ownerSizes.fill(frozen, sizes);
-        PlanResult result = unknown.isEmpty() ? new PlanResult.Complete(withRuntimeBytes(schedule.plan(sizes), frozen))
+        PlanResult result = unknown.isEmpty() ? new PlanResult.Complete(schedule.plan(sizes))
                 : new PlanResult.Deferred(unknown);
         List<OnnxPlan.NodeNeed> needs = new ArrayList<>(controlFlow.size());
         for (CompiledControlFlow cf : controlFlow) {
@@ -384,17 +336,9 @@ public final class CompiledModel implements Reservation {
         return new OnnxPlan(imported, frozen, schedule, result, needs, unbound);
     }
 
-    /** {@code plan} with the ort runtime's prediction at {@code bindings}; as it is for the memplan runtime. */
-    private ActivationPlan withRuntimeBytes(ActivationPlan plan, Map<String, Long> bindings) {
-        return ortProfile == null ? plan
-                : plan.withRuntime(options.runtime(), ortProfile.predict(imported, bindings).activationBytes());
-    }
-
     /**
-     * The admission figure at {@code bounds}: for the memplan runtime, the outer plan's peak plus
-     * the largest transient need of any If/Loop/Scan body, as {@link OnnxPlan#admissionBytes()};
-     * for the ort runtime, the plan's {@link ActivationPlan#runtimeBytes()}, ONNX Runtime's predicted
-     * arena figure (a model with If/Loop/Scan does not compile with it). Pass this model to
+     * The admission figure at {@code bounds}: the outer plan's peak plus the largest transient need
+     * of any If/Loop/Scan body, as {@link OnnxPlan#admissionBytes()}. Pass this model to
      * {@link dev.memplan.Admission} to search for the largest request that fits a budget.
      *
      * @param bounds upper bound of each symbol
@@ -406,18 +350,7 @@ public final class CompiledModel implements Reservation {
      */
     @Override
     public OptionalLong reservationBytes(Map<String, Long> bounds) {
-        return requestBytes(planUntraced(bounds));
-    }
-
-    /**
-     * The bytes a plan of a compiled model holds in its runtime: {@link ActivationPlan#runtimeBytes()}
-     * for the ort runtime, else {@link OnnxPlan#admissionBytes()}; empty when deferred.
-     */
-    static OptionalLong requestBytes(OnnxPlan plan) {
-        if (plan.result() instanceof PlanResult.Complete c && c.plan().runtime().isOrt()) {
-            return OptionalLong.of(c.plan().runtimeBytes());
-        }
-        return plan.admissionBytes();
+        return planUntraced(bounds).admissionBytes();
     }
 
     /**

@@ -145,8 +145,7 @@ public final class MemoryBudget {
 
     /**
      * {@link #acquire(long)} for the bytes a plan reserves ({@link OnnxPlan#admissionBytes()}: the
-     * outer arena plus the largest If/Loop/Scan body need; for a model compiled with the ort runtime,
-     * the plan's {@link dev.memplan.ActivationPlan#runtimeBytes()}, ONNX Runtime's predicted figure).
+     * outer arena plus the largest If/Loop/Scan body need).
      *
      * @param plan a complete plan
      * @return the lease
@@ -155,6 +154,20 @@ public final class MemoryBudget {
      * @throws InterruptedException     when the thread is interrupted while waiting (nothing is held)
      */
     public Lease acquire(OnnxPlan plan) throws InterruptedException {
+        return acquire(bytesOf(plan));
+    }
+
+    /**
+     * {@link #acquire(long)} for the bytes ONNX Runtime's arena is predicted to hold for a request
+     * ({@link OrtPlan#predictedBytes()}).
+     *
+     * @param plan a complete plan of an {@link OrtModel}
+     * @return the lease
+     * @throws IllegalArgumentException naming the symbols to bind when the plan is deferred
+     * @throws BudgetExceededException  when the plan needs more than the budget can ever grant
+     * @throws InterruptedException     when the thread is interrupted while waiting (nothing is held)
+     */
+    public Lease acquire(OrtPlan plan) throws InterruptedException {
         return acquire(bytesOf(plan));
     }
 
@@ -210,6 +223,20 @@ public final class MemoryBudget {
     }
 
     /**
+     * {@link #tryAcquire(long, Duration)} for the bytes ONNX Runtime's arena is predicted to hold.
+     *
+     * @param plan    a complete plan of an {@link OrtModel}
+     * @param timeout how long to wait at most
+     * @return the lease, or empty when the timeout ran out first
+     * @throws IllegalArgumentException naming the symbols to bind when the plan is deferred
+     * @throws BudgetExceededException  when the plan needs more than the budget can ever grant
+     * @throws InterruptedException     when the thread is interrupted while waiting (nothing is held)
+     */
+    public Optional<Lease> tryAcquire(OrtPlan plan, Duration timeout) throws InterruptedException {
+        return tryAcquire(bytesOf(plan), timeout);
+    }
+
+    /**
      * The budget's figures now.
      *
      * @return a consistent snapshot
@@ -232,9 +259,16 @@ public final class MemoryBudget {
     }
 
     private static long bytesOf(OnnxPlan plan) {
-        return CompiledModel.requestBytes(plan).orElseThrow(() -> new IllegalArgumentException(
-                "the plan is deferred, so its bytes are unknown: bind " + plan.unboundSymbols()
-                        + " before asking a budget for it"));
+        return plan.admissionBytes().orElseThrow(() -> deferred(plan));
+    }
+
+    private static long bytesOf(OrtPlan plan) {
+        return plan.predictedBytes().orElseThrow(() -> deferred(plan.plan()));
+    }
+
+    private static IllegalArgumentException deferred(OnnxPlan plan) {
+        return new IllegalArgumentException("the plan is deferred, so its bytes are unknown: bind "
+                + plan.unboundSymbols() + " before asking a budget for it");
     }
 
     private static long saturatedNanos(Duration d) {

@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.memplan.ActivationPlan;
-import dev.memplan.ExecutionRuntime;
-import dev.memplan.ExecutionRuntime.OrtOptimization;
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxImporter;
@@ -17,7 +14,8 @@ import dev.memplan.onnx.OnnxModel;
 import dev.memplan.ort.OrtArenaPrediction;
 import dev.memplan.ort.OrtRuntimeProfile;
 import dev.memplan.ort.OrtTestModels;
-import dev.memplan.server.CompiledModel;
+import dev.memplan.server.OrtModel;
+import dev.memplan.server.OrtPlan;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import java.nio.file.Path;
@@ -27,9 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code memplan plan --runtime ort} (issue 19): the predicted figure beside memplan's own in the
- * text, {@code runtimeBytes} in the JSON (the peak for the default runtime), and one clear line with
- * exit 1 where the ort runtime cannot answer.
+ * {@code memplan plan --runtime ort}: the predicted figure beside memplan's own in the text, an
+ * {@code "ort"} object in the JSON (absent for the default runtime), and one clear line with exit 1
+ * where the ort runtime cannot answer.
  */
 class RuntimeOptionTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -39,23 +37,23 @@ class RuntimeOptionTest {
     Path dir;
 
     /** The library's plan with the ort runtime at level none, batch 2: what the command line must print. */
-    private static ActivationPlan libraryPlan() {
-        CompiledModel model = CompiledModel.compile(SharedModels.require(SUPER_RESOLUTION), ImportOptions.defaults(),
-                PlanOptions.defaults().withRuntime(ExecutionRuntime.ort(OrtOptimization.NONE)));
-        ActivationPlan plan = model.plan(Map.of("batch_size", 2L)).plan();
-        PlanValidator.validate(plan);
+    private static OrtPlan libraryPlan() {
+        OrtModel model = OrtModel.compile(SharedModels.require(SUPER_RESOLUTION), ImportOptions.defaults(),
+                PlanOptions.defaults(), OrtModel.Level.NONE);
+        OrtPlan plan = model.plan(Map.of("batch_size", 2L));
+        PlanValidator.validate(plan.plan().plan());
         return plan;
     }
 
     @Test
     void textPrintsThePredictionBesideThePeak() {
         SharedModels.requirePresent();
-        ActivationPlan expected = libraryPlan();
+        OrtPlan expected = libraryPlan();
         CliRun run = CliRun.of("plan", "--runtime", "ort", "--ort-level", "none", "--bind", "batch_size=2",
                 SharedModels.require(SUPER_RESOLUTION).toString());
         assertEquals(0, run.exit(), run.toString());
-        String peak = String.format(Locale.ROOT, "%,d B", expected.peakBytes());
-        String ort = String.format(Locale.ROOT, "%,d B", expected.runtimeBytes());
+        String peak = String.format(Locale.ROOT, "%,d B", expected.plan().plan().peakBytes());
+        String ort = String.format(Locale.ROOT, "%,d B", expected.predictedBytes().orElseThrow());
         assertTrue(run.out().lines().anyMatch(l -> l.startsWith("peak ") && l.contains(peak)), run.toString());
         assertTrue(run.out().lines().anyMatch(l -> l.startsWith("ort ") && l.contains(ort)
                 && l.contains("level none")), run.toString());
@@ -69,7 +67,7 @@ class RuntimeOptionTest {
     void textSaysWhichKernelsTheFigureHasAnAllowanceFor() {
         SharedModels.requirePresent();
         Path model = SharedModels.require("onnx-light/light_squeezenet.onnx");
-        OrtArenaPrediction prediction = OrtRuntimeProfile.load(model, ExecutionRuntime.ort()).predict(
+        OrtArenaPrediction prediction = OrtRuntimeProfile.load(model, OrtModel.Level.ALL.ortName()).predict(
                 OnnxImporter.importModel(OnnxModel.read(model), ImportOptions.defaults()), Map.of());
         CliRun run = CliRun.of("plan", "--runtime", "ort", model.toString());
         assertEquals(0, run.exit(), run.toString());
@@ -83,28 +81,29 @@ class RuntimeOptionTest {
     }
 
     @Test
-    void jsonCarriesRuntimeBytes() throws Exception {
+    void jsonCarriesThePrediction() throws Exception {
         SharedModels.requirePresent();
-        ActivationPlan expected = libraryPlan();
+        OrtPlan expected = libraryPlan();
         String model = SharedModels.require(SUPER_RESOLUTION).toString();
         CliRun ort = CliRun.of("plan", "--runtime", "ort", "--ort-level", "none", "--bind", "batch_size=2",
                 "--format", "json", model);
         assertEquals(0, ort.exit(), ort.toString());
         JsonNode doc = MAPPER.readTree(ort.out());
-        assertEquals("ort", doc.get("runtime").asText());
-        assertEquals(expected.runtimeBytes(), doc.get("runtimeBytes").asLong());
-        assertEquals(expected.peakBytes(), doc.get("peakBytes").asLong());
+        assertEquals("none", doc.get("ort").get("level").asText());
+        assertEquals(expected.predictedBytes().orElseThrow(), doc.get("ort").get("predictedBytes").asLong());
+        assertTrue(doc.get("ort").get("unmodelledOps").isArray(), ort.toString());
+        assertEquals(expected.plan().plan().peakBytes(), doc.get("peakBytes").asLong());
 
         CliRun plain = CliRun.of("plan", "--bind", "batch_size=2", "--format", "json", model);
         JsonNode own = MAPPER.readTree(plain.out());
-        assertEquals("memplan", own.get("runtime").asText());
-        assertEquals(own.get("peakBytes").asLong(), own.get("runtimeBytes").asLong());
+        assertFalse(own.has("ort"), plain.toString());
+        assertEquals(expected.plan().plan().peakBytes(), own.get("peakBytes").asLong());
 
         // deferred: the field is there, with no figure yet
         CliRun deferred = CliRun.of("plan", "--runtime", "ort", "--format", "json", model);
         assertEquals(0, deferred.exit(), deferred.toString());
-        JsonNode d = MAPPER.readTree(deferred.out());
-        assertTrue(d.has("runtimeBytes") && d.get("runtimeBytes").isNull(), deferred.toString());
+        JsonNode d = MAPPER.readTree(deferred.out()).get("ort");
+        assertTrue(d.has("predictedBytes") && d.get("predictedBytes").isNull(), deferred.toString());
     }
 
     @Test

@@ -2,11 +2,11 @@
 package dev.memplan.ort;
 
 import dev.memplan.EngineMode;
-import dev.memplan.ExecutionRuntime;
 import dev.memplan.PlanOptions;
-import dev.memplan.RuntimeUnavailableException;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.server.CompiledModel;
+import dev.memplan.server.OrtModel;
+import dev.memplan.server.OrtUnavailableException;
 import dev.memplan.validate.PlanValidator;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -39,11 +39,12 @@ public final class OrtAbsentProbe {
         CompiledModel memplan = CompiledModel.compile(model, ImportOptions.defaults(), options);
         var plan = memplan.plan(Map.of("batch_size", 1L)).plan();
         PlanValidator.validate(plan);
-        out.add("memplanRuntimeBytes=" + plan.runtimeBytes() + " peak=" + plan.peakBytes());
+        out.add("memplanAdmission=" + memplan.reservationBytes(Map.of("batch_size", 1L)).orElseThrow()
+                + " peak=" + plan.peakBytes());
         try {
-            CompiledModel.compile(model, ImportOptions.defaults(), options.withRuntime(ExecutionRuntime.ort()));
+            OrtModel.compile(model, ImportOptions.defaults(), options, OrtModel.Level.ALL);
             out.add("ort=compiled");
-        } catch (RuntimeUnavailableException e) {
+        } catch (OrtUnavailableException e) {
             out.add("ort=" + e.getMessage());
         }
         StringWriter err = new StringWriter();

@@ -53,7 +53,7 @@ class OrtAbsentTest {
             String all = String.join("\n", out);
             assertTrue(out.contains("ortVisible=false"), all);
             assertTrue(out.contains("present=false"), all);
-            assertTrue(out.stream().anyMatch(l -> l.matches("memplanRuntimeBytes=(\\d+) peak=\\1")), all);
+            assertTrue(out.stream().anyMatch(l -> l.matches("memplanAdmission=(\\d+) peak=\\1")), all);
             assertTrue(out.contains("ort=" + OrtRuntimeProfile.ORT_MISSING), all);
             assertTrue(out.contains("cliExit=1"), all);
             assertTrue(out.contains("cliErr=memplan: " + OrtRuntimeProfile.ORT_MISSING

@@ -4,7 +4,7 @@ package dev.memplan.ort;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memplan.ExecutionRuntime.OrtOptimization;
+import dev.memplan.server.OrtModel;
 import dev.memplan.MemplanException;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportedGraph;
@@ -128,7 +128,7 @@ class OrtArenaLevelAllTest {
         if (p == null) {
             p = dir.resolve(model.replace('/', '_') + ".all.onnx");
             try {
-                OrtOptimizedGraph.save(SharedModels.path(model), OrtOptimization.ALL, p);
+                OrtOptimizedGraph.save(SharedModels.path(model), OrtModel.Level.ALL.ortName(), p);
             } catch (MemplanException | LinkageError e) {
                 Assumptions.abort("skipped: ONNX Runtime Java could not save " + model + "'s level-all graph here ("
                         + e.getMessage() + ")");

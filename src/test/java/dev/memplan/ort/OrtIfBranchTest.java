@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memplan.ExecutionRuntime.OrtOptimization;
+import dev.memplan.server.OrtModel;
 import dev.memplan.MemplanException;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportedGraph;
@@ -84,7 +84,7 @@ class OrtIfBranchTest {
         if (p == null) {
             p = dir.resolve(file.replace('/', '_').replace(".onnx", ".all.onnx"));
             try {
-                OrtOptimizedGraph.save(source(file), OrtOptimization.ALL, p);
+                OrtOptimizedGraph.save(source(file), OrtModel.Level.ALL.ortName(), p);
             } catch (MemplanException | LinkageError e) {
                 Assumptions.abort("skipped: ONNX Runtime Java could not save " + file + "'s level-all graph here ("
                         + e.getMessage() + ")");

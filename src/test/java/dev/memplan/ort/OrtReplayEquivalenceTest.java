@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memplan.ExecutionRuntime.OrtOptimization;
+import dev.memplan.server.OrtModel;
 import dev.memplan.Graph;
 import dev.memplan.InvalidSizeException;
 import dev.memplan.MemplanException;
@@ -334,7 +334,7 @@ class OrtReplayEquivalenceTest {
         Path saved = savedDir.resolve("gpt2.all.onnx");
         if (!Files.exists(saved)) {
             try {
-                OrtOptimizedGraph.save(SharedModels.require(SharedModels.GPT2), OrtOptimization.ALL, saved);
+                OrtOptimizedGraph.save(SharedModels.require(SharedModels.GPT2), OrtModel.Level.ALL.ortName(), saved);
             } catch (MemplanException | LinkageError e) {
                 Assumptions.abort("skipped: ONNX Runtime Java could not save GPT-2's level-all graph here ("
                         + e.getMessage() + ")");

@@ -5,13 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memplan.ActivationPlan;
-import dev.memplan.ExecutionRuntime;
-import dev.memplan.ExecutionRuntime.OrtOptimization;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
-import dev.memplan.server.CompiledModel;
+import dev.memplan.server.OrtModel;
+import dev.memplan.server.OrtPlan;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import java.nio.file.Path;
@@ -22,7 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The ort runtime through the public path ({@code CompiledModel} with {@code ExecutionRuntime.ort})
+ * The ort runtime through the public path ({@code OrtModel})
  * on models with an If: a request that gives the input the condition reads ({@code sr}) gets the
  * figure of the branch it takes, one that leaves it out the larger branch's (ORT's figures from
  * {@code benchmarks/ort/if-models.py} and {@code expected-figures.py}); Loop and Scan stay refused.
@@ -39,16 +37,16 @@ class OrtRuntimeIfTest {
         return bindings;
     }
 
-    private static ActivationPlan plan(Path file, Map<String, Long> bindings) {
-        return plan(file, bindings, OrtOptimization.ALL);
+    /** ORT's predicted bytes for a request, through the public path; memplan's plan beside it validated. */
+    private static long predicted(Path file, Map<String, Long> bindings) {
+        return predicted(file, bindings, OrtModel.Level.ALL);
     }
 
-    private static ActivationPlan plan(Path file, Map<String, Long> bindings, OrtOptimization level) {
-        CompiledModel compiled = CompiledModel.compile(file, ImportOptions.defaults(),
-                PlanOptions.defaults().withRuntime(ExecutionRuntime.ort(level)));
-        ActivationPlan plan = compiled.plan(bindings).plan();
-        PlanValidator.validate(plan);
-        return plan;
+    private static long predicted(Path file, Map<String, Long> bindings, OrtModel.Level level) {
+        OrtModel compiled = OrtModel.compile(file, ImportOptions.defaults(), PlanOptions.defaults(), level);
+        OrtPlan plan = compiled.plan(bindings);
+        PlanValidator.validate(plan.plan().plan());
+        return plan.predictedBytes().orElseThrow();
     }
 
     @ParameterizedTest(name = "{0} n={1}")
@@ -60,16 +58,16 @@ class OrtRuntimeIfTest {
         Path thenModel = OrtIfBranchTest.resource("if-" + kind + "-16000.onnx");
         Path elseModel = OrtIfBranchTest.resource("if-" + kind + "-8000.onnx");
         Map<String, Long> bindings = new HashMap<>(Map.of("n", n, "sr", 16_000L));
-        assertEquals(OrtIfBranchTest.ort("if-" + kind + "-16000.onnx", dims), plan(thenModel, bindings).runtimeBytes(),
+        assertEquals(OrtIfBranchTest.ort("if-" + kind + "-16000.onnx", dims), predicted(thenModel, bindings),
                 kind + ": sr = 16000 takes the then branch");
-        assertEquals(OrtIfBranchTest.ort("if-" + kind + "-8000.onnx", dims), plan(elseModel, bindings).runtimeBytes(),
+        assertEquals(OrtIfBranchTest.ort("if-" + kind + "-8000.onnx", dims), predicted(elseModel, bindings),
                 kind + ": sr = 16000 takes the else branch of the model comparing it with 8000");
         bindings.put("sr", 8_000L);
-        assertEquals(OrtIfBranchTest.ort("if-" + kind + "-8000.onnx", dims), plan(thenModel, bindings).runtimeBytes(),
+        assertEquals(OrtIfBranchTest.ort("if-" + kind + "-8000.onnx", dims), predicted(thenModel, bindings),
                 kind + ": sr = 8000 takes the else branch");
         long larger = Math.max(OrtIfBranchTest.ort("if-" + kind + "-16000.onnx", dims),
                 OrtIfBranchTest.ort("if-" + kind + "-8000.onnx", dims));
-        assertEquals(larger, plan(thenModel, Map.of("n", n)).runtimeBytes(), kind + ": sr left out: the larger branch");
+        assertEquals(larger, predicted(thenModel, Map.of("n", n)), kind + ": sr left out: the larger branch");
     }
 
     @ParameterizedTest(name = "Silero VAD {0}")
@@ -82,7 +80,7 @@ class OrtRuntimeIfTest {
         long ort = OrtArenaLevelAllTest.measured().map(a -> a.get())
                 .filter(a -> a[0].equals(model) && a[1].equals(dims.replace(';', ',')))
                 .mapToLong(a -> (Long) a[2]).findFirst().orElseThrow();
-        assertEquals(ort, plan(SharedModels.require(model), bindings).runtimeBytes(), "Silero VAD " + dims);
+        assertEquals(ort, predicted(SharedModels.require(model), bindings), "Silero VAD " + dims);
     }
 
     /**
@@ -102,7 +100,7 @@ class OrtRuntimeIfTest {
                 .filter(l -> !l.startsWith("#")).map(l -> l.split("\t"))
                 .filter(f -> f[0].equals(model) && f[1].equals(dims.replace(';', ',')))
                 .mapToLong(f -> Long.parseLong(f[2])).findFirst().orElseThrow();
-        assertEquals(ort, plan(SharedModels.require(model), bindings, OrtOptimization.NONE).runtimeBytes(),
+        assertEquals(ort, predicted(SharedModels.require(model), bindings, OrtModel.Level.NONE),
                 "Silero VAD at level none " + dims);
     }
 
@@ -111,7 +109,7 @@ class OrtRuntimeIfTest {
         OrtRuntimeProfile.requireOrtJava();
         for (String model : new String[] {"onnx-node/test_loop11/model.onnx", "onnx-node/test_scan_sum/model.onnx"}) {
             Path file = SharedModels.require(model);
-            MemplanException e = assertThrows(MemplanException.class, () -> plan(file, Map.of()), model);
+            MemplanException e = assertThrows(MemplanException.class, () -> predicted(file, Map.of()), model);
             assertTrue(e.getMessage().startsWith("the ort runtime does not predict Loop or Scan nodes yet ("), e.getMessage());
             assertTrue(e.getMessage().contains("is a Loop") || e.getMessage().contains("is a Scan"), e.getMessage());
             assertTrue(e.getMessage().endsWith("use the memplan runtime for this model"), e.getMessage());

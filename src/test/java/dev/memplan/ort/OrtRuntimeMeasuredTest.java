@@ -3,12 +3,10 @@ package dev.memplan.ort;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.memplan.ActivationPlan;
-import dev.memplan.ExecutionRuntime;
-import dev.memplan.ExecutionRuntime.OrtOptimization;
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
-import dev.memplan.server.CompiledModel;
+import dev.memplan.server.OrtModel;
+import dev.memplan.server.OrtPlan;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import java.io.IOException;
@@ -24,7 +22,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The ort runtime through the public path ({@code CompiledModel} with {@code ExecutionRuntime.ort})
+ * The ort runtime through the public path ({@code OrtModel})
  * gives ONNX Runtime's measured figure, not only the predictor's: at level none against
  * shared-level-none.tsv and at level all against shared-level-all.tsv (both measured with ORT 1.30 by
  * {@code benchmarks/ort/expected-figures.py}), on cases the replay matches to the byte. It caught the
@@ -35,29 +33,29 @@ class OrtRuntimeMeasuredTest {
 
     static Stream<Arguments> cases() {
         return Stream.of(
-                Arguments.of("onnx-light/light_squeezenet.onnx", OrtOptimization.NONE, ""),
-                Arguments.of("onnx-light/light_resnet50.onnx", OrtOptimization.NONE, ""),
-                Arguments.of("ort-ext/pytorch_super_resolution.onnx", OrtOptimization.NONE, "batch_size=4"),
-                Arguments.of("onnx-light/light_squeezenet.onnx", OrtOptimization.ALL, ""),
-                Arguments.of("onnx-light/light_resnet50.onnx", OrtOptimization.ALL, ""),
-                Arguments.of(SharedModels.MINILM, OrtOptimization.ALL, "batch_size=4,sequence_length=512"));
+                Arguments.of("onnx-light/light_squeezenet.onnx", OrtModel.Level.NONE, ""),
+                Arguments.of("onnx-light/light_resnet50.onnx", OrtModel.Level.NONE, ""),
+                Arguments.of("ort-ext/pytorch_super_resolution.onnx", OrtModel.Level.NONE, "batch_size=4"),
+                Arguments.of("onnx-light/light_squeezenet.onnx", OrtModel.Level.ALL, ""),
+                Arguments.of("onnx-light/light_resnet50.onnx", OrtModel.Level.ALL, ""),
+                Arguments.of(SharedModels.MINILM, OrtModel.Level.ALL, "batch_size=4,sequence_length=512"));
     }
 
     @ParameterizedTest(name = "{0} at level {1} {2}")
     @MethodSource("cases")
-    void theOrtRuntimeGivesOrtsMeasuredFigure(String model, OrtOptimization level, String dims) throws Exception {
+    void theOrtRuntimeGivesOrtsMeasuredFigure(String model, OrtModel.Level level, String dims) throws Exception {
         SharedModels.requirePresent();
-        if (level == OrtOptimization.ALL) {
+        if (level == OrtModel.Level.ALL) {
             OrtArenaLevelAllTest.requireMeasuringMachine(); // the level-all graph depends on the CPU
         }
         Map<String, Long> bindings = Arrays.stream(dims.split(",")).filter(d -> !d.isEmpty()).map(d -> d.split("="))
                 .collect(Collectors.toMap(d -> d[0], d -> Long.parseLong(d[1])));
-        CompiledModel compiled = CompiledModel.compile(SharedModels.require(model), ImportOptions.defaults(),
-                PlanOptions.defaults().withRuntime(ExecutionRuntime.ort(level)));
-        ActivationPlan plan = compiled.plan(bindings).plan();
-        PlanValidator.validate(plan);
-        assertEquals(measured(level == OrtOptimization.NONE ? "shared-level-none.tsv" : "shared-level-all.tsv",
-                model, dims), plan.runtimeBytes(), model + " at level " + level + " " + dims);
+        OrtModel compiled = OrtModel.compile(SharedModels.require(model), ImportOptions.defaults(),
+                PlanOptions.defaults(), level);
+        OrtPlan plan = compiled.plan(bindings);
+        PlanValidator.validate(plan.plan().plan());
+        assertEquals(measured(level == OrtModel.Level.NONE ? "shared-level-none.tsv" : "shared-level-all.tsv",
+                model, dims), plan.predictedBytes().orElseThrow(), model + " at level " + level + " " + dims);
     }
 
     /** The figure ORT was measured at, from the checked-in table's row for {@code model} and {@code dims}. */

@@ -4,7 +4,7 @@ package dev.memplan.ort;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtLoggingLevel;
 import ai.onnxruntime.OrtSession;
-import dev.memplan.ExecutionRuntime.OrtOptimization;
+import dev.memplan.server.OrtModel;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.OnnxImporter;
@@ -30,7 +30,7 @@ public final class OrtTestModels {
     }
 
     /** The predictor's figure for {@code model} at {@code level}, obtained without the wiring under test. */
-    public static long independentPrediction(Path model, OrtOptimization level, Map<String, Long> bindings, Path dir)
+    public static long independentPrediction(Path model, OrtModel.Level level, Map<String, Long> bindings, Path dir)
             throws Exception {
         Path saved = Files.createTempFile(dir, "saved-", ".onnx");
         try (OrtSession.SessionOptions o = new OrtSession.SessionOptions()) {
@@ -46,7 +46,7 @@ public final class OrtTestModels {
         ImportedGraph graph = OnnxImporter.importModel(OnnxModel.read("saved", bytes),
                 ImportOptions.defaults().withFoldConstants(false).withNchwcBlockSize(OrtRuntimeProfile.nchwcBlockSize()));
         OrtArenaPredictor predictor = OrtArenaPredictor.ofSaved(graph.graph(), ModelProto.parseFrom(bytes),
-                level != OrtOptimization.NONE);
+                level != OrtModel.Level.NONE);
         return predictor.predict(graph.completeBindings(bindings)).activationBytes();
     }
 

@@ -9,12 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.Admission;
-import dev.memplan.ExecutionRuntime;
-import dev.memplan.ExecutionRuntime.OrtOptimization;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
-import dev.memplan.onnx.OnnxModel;
 import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.ort.OrtTestModels;
 import dev.memplan.testing.SharedModels;
@@ -31,10 +28,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The ort runtime wired end to end (issue 19): a model compiled with it carries, in every plan's
- * {@code runtimeBytes}, the predictor's figure on the graph ONNX Runtime saves, obtained here by an
- * independent path ({@link OrtTestModels}); the memplan runtime's figure is the peak; admission and
- * budgets answer from the prediction. Every plan goes through the validator.
+ * ONNX Runtime's prediction attached to a compiled model, end to end: every {@link OrtPlan} of an
+ * {@link OrtModel} carries the predictor's figure on the graph ONNX Runtime saves, obtained here by
+ * an independent path ({@link OrtTestModels}); memplan's own plan beside it is unchanged; admission
+ * and budgets answer from the prediction. Every plan goes through the validator.
  */
 class OrtRuntimeTest {
     private static final String SQUEEZENET = "onnx-light/light_squeezenet.onnx";
@@ -45,63 +42,63 @@ class OrtRuntimeTest {
 
     static Stream<Arguments> cases() {
         return Stream.of(
-                Arguments.of(SQUEEZENET, OrtOptimization.ALL, Map.of()),
-                Arguments.of(SQUEEZENET, OrtOptimization.NONE, Map.of()),
-                Arguments.of(SUPER_RESOLUTION, OrtOptimization.ALL, Map.of("batch_size", 2L)),
-                Arguments.of(SUPER_RESOLUTION, OrtOptimization.NONE, Map.of("batch_size", 4L)),
-                Arguments.of(SharedModels.MINILM, OrtOptimization.ALL,
+                Arguments.of(SQUEEZENET, OrtModel.Level.ALL, Map.of()),
+                Arguments.of(SQUEEZENET, OrtModel.Level.NONE, Map.of()),
+                Arguments.of(SUPER_RESOLUTION, OrtModel.Level.ALL, Map.of("batch_size", 2L)),
+                Arguments.of(SUPER_RESOLUTION, OrtModel.Level.NONE, Map.of("batch_size", 4L)),
+                Arguments.of(SharedModels.MINILM, OrtModel.Level.ALL,
                         Map.of("batch_size", 1L, "sequence_length", 128L)));
     }
 
-    private static CompiledModel compile(String model, ExecutionRuntime runtime) {
-        return CompiledModel.compile(SharedModels.require(model), ImportOptions.defaults(),
-                PlanOptions.defaults().withRuntime(runtime));
+    private static OrtModel compileOrt(String model, OrtModel.Level level) {
+        return OrtModel.compile(SharedModels.require(model), ImportOptions.defaults(), PlanOptions.defaults(), level);
+    }
+
+    private static CompiledModel compile(String model) {
+        return CompiledModel.compile(SharedModels.require(model), ImportOptions.defaults(), PlanOptions.defaults());
     }
 
     @ParameterizedTest(name = "{0} at level {1} {2}")
     @MethodSource("cases")
-    void ortRuntimeBytesAreThePredictionOnTheGraphOrtSaves(String model, OrtOptimization level,
+    void ortRuntimeBytesAreThePredictionOnTheGraphOrtSaves(String model, OrtModel.Level level,
                                                            Map<String, Long> bindings) throws Exception {
         SharedModels.requirePresent();
-        ExecutionRuntime runtime = ExecutionRuntime.ort(level);
-        CompiledModel ort = compile(model, runtime);
-        assertEquals(runtime, ort.runtime());
+        OrtModel ort = compileOrt(model, level);
+        assertEquals(level, ort.level());
 
-        OnnxPlan plan = ort.plan(bindings);
-        ActivationPlan p = plan.plan();
+        OrtPlan plan = ort.plan(bindings);
+        ActivationPlan p = plan.plan().plan();
         PlanValidator.validate(p);
         long expected = OrtTestModels.independentPrediction(SharedModels.require(model), level, bindings, dir);
         System.out.printf("info: ort runtime %s level %s %s: predicted %,d, memplan peak %,d%n", model, level,
-                bindings, p.runtimeBytes(), p.peakBytes());
-        assertEquals(expected, p.runtimeBytes(), model + " " + bindings);
-        assertEquals(runtime, p.runtime());
+                bindings, plan.predictedBytes().orElseThrow(), p.peakBytes());
+        assertEquals(OptionalLong.of(expected), plan.predictedBytes(), model + " " + bindings);
         assertEquals(OptionalLong.of(expected), ort.reservationBytes(bindings), "admission reads the prediction");
 
-        // memplan's own plan is unchanged by the runtime: same peak, same offsets
-        CompiledModel memplan = compile(model, ExecutionRuntime.memplan());
+        // memplan's own plan is unchanged by the prediction: same peak, same offsets
+        CompiledModel memplan = compile(model);
         ActivationPlan own = memplan.plan(bindings).plan();
         PlanValidator.validate(own);
         assertEquals(own.peakBytes(), p.peakBytes());
         assertEquals(own.offsetsByOwner(), p.offsetsByOwner());
-        assertEquals(own.peakBytes(), own.runtimeBytes(), "the memplan runtime's figure is the peak");
-        assertFalse(own.runtime().isOrt());
         assertEquals(memplan.plan(bindings).admissionBytes(), memplan.reservationBytes(bindings));
+        assertEquals(memplan.reservationBytes(bindings), ort.model().reservationBytes(bindings));
     }
 
     @Test
     void admissionWithTheOrtRuntimeAnswersTheLargestBatchWhosePredictionFits() throws Exception {
         SharedModels.requirePresent();
-        CompiledModel ort = compile(SUPER_RESOLUTION, ExecutionRuntime.ort(OrtOptimization.NONE));
-        CompiledModel memplan = compile(SUPER_RESOLUTION, ExecutionRuntime.memplan());
+        OrtModel ort = compileOrt(SUPER_RESOLUTION, OrtModel.Level.NONE);
+        CompiledModel memplan = compile(SUPER_RESOLUTION);
         Path file = SharedModels.require(SUPER_RESOLUTION);
-        long budget = OrtTestModels.independentPrediction(file, OrtOptimization.NONE, Map.of("batch_size", 3L), dir)
+        long budget = OrtTestModels.independentPrediction(file, OrtModel.Level.NONE, Map.of("batch_size", 3L), dir)
                 + 1_000;
 
         long answer = Admission.largestFitting(ort, "batch_size", Map.of(), budget, 16).orElseThrow();
 
-        PlanValidator.validate(ort.plan(Map.of("batch_size", answer)).plan());
-        long at = OrtTestModels.independentPrediction(file, OrtOptimization.NONE, Map.of("batch_size", answer), dir);
-        long next = OrtTestModels.independentPrediction(file, OrtOptimization.NONE,
+        PlanValidator.validate(ort.plan(Map.of("batch_size", answer)).plan().plan());
+        long at = OrtTestModels.independentPrediction(file, OrtModel.Level.NONE, Map.of("batch_size", answer), dir);
+        long next = OrtTestModels.independentPrediction(file, OrtModel.Level.NONE,
                 Map.of("batch_size", answer + 1), dir);
         assertTrue(at <= budget, "the answer's prediction " + at + " fits " + budget);
         assertTrue(next > budget, "the next batch's prediction " + next + " does not fit " + budget);
@@ -114,33 +111,32 @@ class OrtRuntimeTest {
     @Test
     void aBudgetHoldsThePredictionForAnOrtPlan() throws Exception {
         SharedModels.requirePresent();
-        CompiledModel ort = compile(SUPER_RESOLUTION, ExecutionRuntime.ort(OrtOptimization.NONE));
-        OnnxPlan plan = ort.plan(Map.of("batch_size", 1L));
-        PlanValidator.validate(plan.plan());
+        OrtModel ort = compileOrt(SUPER_RESOLUTION, OrtModel.Level.NONE);
+        OrtPlan plan = ort.plan(Map.of("batch_size", 1L));
+        PlanValidator.validate(plan.plan().plan());
         MemoryBudget budget = MemoryBudget.of("ort", 1L << 30, 0);
         try (Lease lease = budget.acquire(plan)) {
-            assertEquals(plan.plan().runtimeBytes(), budget.stats().inUseBytes());
-            assertNotEquals(plan.plan().peakBytes(), budget.stats().inUseBytes());
+            assertEquals(plan.predictedBytes().orElseThrow(), budget.stats().inUseBytes());
+            assertNotEquals(plan.plan().plan().peakBytes(), budget.stats().inUseBytes());
         }
-        // a plan cache over the model carries the prediction too
-        PlanCache cache = PlanCache.of(ort, 10, Bucketing.none());
+        // a plan cache over memplan's model: its plans take the prediction too
+        PlanCache cache = PlanCache.of(ort.model(), 10, Bucketing.none());
         OnnxPlan cached = cache.plan(new HashMap<>(Map.of("batch_size", 1L)));
-        assertEquals(plan.plan().runtimeBytes(), cached.plan().runtimeBytes());
+        assertEquals(plan.predictedBytes(), ort.predict(cached).predictedBytes());
+        // a plan of another model is refused, naming it
+        CompiledModel other = compile(SQUEEZENET);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ort.predict(other.plan(Map.of())));
+        assertTrue(e.getMessage().contains("squeezenet"), e.getMessage());
     }
 
     @Test
-    void theOrtRuntimeNeedsTheModelsFileAndALoadableModel() throws Exception {
+    void theOrtPredictionNeedsALoadableModel() throws Exception {
         SharedModels.requirePresent();
-        PlanOptions ort = PlanOptions.defaults().withRuntime(ExecutionRuntime.ort());
-        OnnxModel read = OnnxModel.read(SharedModels.require(SQUEEZENET));
-        IllegalArgumentException noFile = assertThrows(IllegalArgumentException.class,
-                () -> CompiledModel.compile(read, ImportOptions.defaults(), ort));
-        assertTrue(noFile.getMessage().contains("CompiledModel.compile(Path"), noFile.getMessage());
-
         Path unloadable = OrtTestModels.unloadableModel(dir);
         CompiledModel.compile(unloadable, ImportOptions.defaults(), PlanOptions.defaults()); // memplan plans it
         MemplanException e = assertThrows(MemplanException.class,
-                () -> CompiledModel.compile(unloadable, ImportOptions.defaults(), ort));
+                () -> OrtModel.compile(unloadable));
         assertTrue(e.getMessage().startsWith("ONNX Runtime cannot load the model: "), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), e.getMessage());
         assertTrue(e.getMessage().contains("Mystery"), e.getMessage());
@@ -149,8 +145,8 @@ class OrtRuntimeTest {
     @Test
     void aModelWithALoopIsRefusedNamingTheNode() { // If is predicted (OrtRuntimeIfTest); Loop and Scan are not
         SharedModels.requirePresent();
-        MemplanException e = assertThrows(MemplanException.class, () -> compile("onnx-node/test_loop11/model.onnx",
-                ExecutionRuntime.ort(OrtOptimization.NONE)));
+        MemplanException e = assertThrows(MemplanException.class, () -> compileOrt("onnx-node/test_loop11/model.onnx",
+                OrtModel.Level.NONE));
         assertTrue(e.getMessage().contains("is a Loop"), e.getMessage());
         assertTrue(e.getMessage().endsWith("use the memplan runtime for this model"), e.getMessage());
     }

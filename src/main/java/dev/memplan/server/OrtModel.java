@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.server;
+
+import dev.memplan.PlanOptions;
+import dev.memplan.Reservation;
+import dev.memplan.onnx.ImportOptions;
+import dev.memplan.onnx.OnnxModel;
+import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.ort.OrtArenaPrediction;
+import dev.memplan.ort.OrtRuntimeProfile;
+import dev.memplan.ort.OrtUnavailable;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * A {@link CompiledModel} with a prediction of ONNX Runtime's CPU arena attached, for servers that
+ * run their models in ONNX Runtime: each plan also carries the bytes ORT's arena is predicted to
+ * hold for the request, and admission ({@link dev.memplan.Admission}, {@link MemoryBudget}) counts
+ * those bytes instead of memplan's own peak.
+ *
+ * <pre>{@code
+ * OrtModel model = OrtModel.compile(Path.of("all-minilm-l6-v2-q.onnx"));             // once
+ * OrtPlan plan = model.planForInputs(shapes);                                         // per request
+ * try (Lease lease = budget.acquire(plan)) {                                          // ORT's bytes
+ *     session.run(inputs);
+ * }
+ * }</pre>
+ *
+ * <p>The compile reads and imports the model once for memplan's plan, and asks ONNX Runtime Java
+ * (which must be on the class path) for the graph ORT runs at the given level; the predictor is
+ * compiled on that graph (docs/design.md, section 13). The prediction is for one intra-op thread.
+ * Immutable and thread-safe.
+ */
+public final class OrtModel implements Reservation {
+
+    /** ONNX Runtime's graph optimization levels, as {@code SessionOptions.OptLevel} names them. */
+    public enum Level {
+        /** {@code NO_OPT}: the graph as written. */
+        NONE("NO_OPT"),
+        /** {@code BASIC_OPT}: constant folding and redundant-node elimination. */
+        BASIC("BASIC_OPT"),
+        /** {@code EXTENDED_OPT}: also fusions into com.microsoft ops. */
+        EXTENDED("EXTENDED_OPT"),
+        /** {@code ALL_OPT}, ONNX Runtime's default: also layout rewrites (NCHWc on x86). */
+        ALL("ALL_OPT");
+
+        private final String ortName;
+
+        Level(String ortName) {
+            this.ortName = ortName;
+        }
+
+        /** {@return the name of ONNX Runtime Java's {@code SessionOptions.OptLevel} constant} */
+        public String ortName() {
+            return ortName;
+        }
+
+        /**
+         * The level named {@code name}: {@code none}, {@code basic}, {@code extended} or {@code all}
+         * (any case), or the name of ONNX Runtime Java's {@code OptLevel} constant, so that a server
+         * can pass {@code optLevel.name()} of the options its session uses.
+         *
+         * @param name the level's name
+         * @return the level
+         * @throws IllegalArgumentException naming the levels when {@code name} is none of them
+         */
+        public static Level of(String name) {
+            Objects.requireNonNull(name, "the level's name");
+            for (Level level : values()) {
+                if (level.name().equalsIgnoreCase(name) || level.ortName.equalsIgnoreCase(name)) {
+                    return level;
+                }
+            }
+            throw new IllegalArgumentException("unknown ONNX Runtime optimization level '" + name
+                    + "'; use none, basic, extended or all (or NO_OPT, BASIC_OPT, EXTENDED_OPT, ALL_OPT)");
+        }
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    private final CompiledModel model;
+    private final Level level;
+    private final OrtRuntimeProfile profile;
+
+    private OrtModel(CompiledModel model, Level level, OrtRuntimeProfile profile) {
+        this.model = model;
+        this.level = level;
+        this.profile = profile;
+    }
+
+    /**
+     * Compiles an ONNX file for ONNX Runtime at its default level (all), with the default import
+     * and plan options.
+     *
+     * @param onnxFile the {@code .onnx} file the server's ORT session loads
+     * @return the compiled model
+     * @throws OrtUnavailableException when ONNX Runtime Java is not on the class path or cannot start
+     * @throws dev.memplan.MemplanException with ORT's reason when ORT cannot load the model, or
+     *                                      naming the Loop or Scan node the prediction does not model
+     */
+    public static OrtModel compile(Path onnxFile) {
+        return compile(onnxFile, ImportOptions.defaults(), PlanOptions.defaults(), Level.ALL);
+    }
+
+    /**
+     * Compiles an ONNX file for ONNX Runtime at {@code level}: pass the level your sessions use.
+     *
+     * @param onnxFile      the {@code .onnx} file the server's ORT session loads
+     * @param importOptions constant folding and view policy of memplan's own plan
+     * @param planOptions   engine, strategy, alignment, graph inputs of memplan's own plan
+     * @param level         the sessions' graph optimization level
+     * @return the compiled model
+     * @throws OrtUnavailableException when ONNX Runtime Java is not on the class path or cannot start
+     * @throws dev.memplan.onnx.OnnxFormatException naming the file and element when the model is
+     *                                              unreadable or malformed
+     * @throws dev.memplan.MemplanException with ORT's reason when ORT cannot load the model, or
+     *                                      naming the Loop or Scan node the prediction does not model
+     */
+    public static OrtModel compile(Path onnxFile, ImportOptions importOptions, PlanOptions planOptions,
+                                   Level level) {
+        Objects.requireNonNull(onnxFile, "the model's file");
+        Objects.requireNonNull(level, "the ONNX Runtime level");
+        OnnxModel read = OnnxModel.read(onnxFile);
+        OrtRuntimeProfile profile;
+        try {
+            profile = OrtRuntimeProfile.load(onnxFile, level.ortName()); // fails before the import when ORT is absent
+        } catch (OrtUnavailable e) {
+            throw new OrtUnavailableException(e.getMessage(), e);
+        }
+        return new OrtModel(CompiledModel.compile(read, importOptions, planOptions), level, profile);
+    }
+
+    /** {@return memplan's own compiled model, whose plans the prediction comes beside} */
+    public CompiledModel model() {
+        return model;
+    }
+
+    /** {@return the optimization level the prediction is for} */
+    public Level level() {
+        return level;
+    }
+
+    /**
+     * Plans one request at {@code bindings}, as {@link CompiledModel#plan(Map)}, and predicts ORT's
+     * arena for it.
+     *
+     * @param bindings symbol name to value
+     * @return memplan's plan with ORT's predicted bytes (empty while the plan is deferred)
+     * @throws dev.memplan.InvalidSizeException naming the value when a size overflows, or a value of
+     *                                          ORT's graph whose size the bindings leave unknown
+     * @throws ModelLimitException naming the symbol when a binding is above its limit
+     */
+    public OrtPlan plan(Map<String, Long> bindings) {
+        return predicted(model.plan(bindings));
+    }
+
+    /**
+     * Plans one request from its input shapes, as {@link CompiledModel#planForInputs(Map)}, and
+     * predicts ORT's arena for it.
+     *
+     * @param inputShapes ONNX input name to the request's extents, one entry per graph input
+     * @return memplan's plan with ORT's predicted bytes (empty while the plan is deferred)
+     * @throws IllegalArgumentException naming the input when the shapes do not fit the model
+     */
+    public OrtPlan planForInputs(Map<String, long[]> inputShapes) {
+        return predicted(model.planForInputs(inputShapes));
+    }
+
+    /**
+     * ORT's prediction for a plan of {@link #model()} made elsewhere, for example by a
+     * {@link PlanCache} over it.
+     *
+     * @param plan a plan of this model's {@link CompiledModel}
+     * @return the plan with ORT's predicted bytes (empty while the plan is deferred)
+     * @throws IllegalArgumentException when the plan is of another model
+     */
+    public OrtPlan predict(OnnxPlan plan) {
+        if (model.imported().forBindings(plan.bindings()) != plan.imported()) { // a decided If is the model's too
+            throw new IllegalArgumentException("the plan is of " + plan.imported().name() + ", not of "
+                    + model.name() + "; plan it with this model or its PlanCache");
+        }
+        return predicted(plan);
+    }
+
+    private OrtPlan predicted(OnnxPlan plan) {
+        if (!plan.isComplete()) {
+            return new OrtPlan(plan, OptionalLong.empty(), Set.of());
+        }
+        OrtArenaPrediction prediction = profile.predict(model.imported(), plan.bindings());
+        return new OrtPlan(plan, OptionalLong.of(prediction.activationBytes()), prediction.unmodelledOps());
+    }
+
+    /**
+     * ORT's predicted arena bytes at {@code bounds}, for {@link dev.memplan.Admission}.
+     *
+     * @param bounds upper bound of each symbol
+     * @return the predicted bytes, or empty when a symbol is unbound
+     */
+    @Override
+    public OptionalLong reservationBytes(Map<String, Long> bounds) {
+        return predicted(model.planUntraced(bounds)).predictedBytes();
+    }
+
+    @Override
+    public Set<String> symbolNames() {
+        return model.symbolNames();
+    }
+
+    @Override
+    public OptionalLong limit(String symbol) {
+        return model.limit(symbol);
+    }
+
+    @Override
+    public String toString() {
+        return model.name() + " for ONNX Runtime (level " + level + ")";
+    }
+}
