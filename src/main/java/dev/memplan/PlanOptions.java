@@ -82,7 +82,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withIncludeGraphInputs(boolean include) {
-        return new PlanOptions(include, alignment, engine, strategy, effort, inPlace);
+        return with(d -> d.includeGraphInputs = include);
     }
 
     /**
@@ -92,7 +92,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withAlignment(long bytes) {
-        return new PlanOptions(includeGraphInputs, bytes, engine, strategy, effort, inPlace);
+        return with(d -> d.alignment = bytes);
     }
 
     /**
@@ -102,7 +102,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withEngine(EngineMode mode) {
-        return new PlanOptions(includeGraphInputs, alignment, mode, strategy, effort, inPlace);
+        return with(d -> d.engine = mode);
     }
 
     /**
@@ -112,7 +112,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withStrategy(Strategy s) {
-        return new PlanOptions(includeGraphInputs, alignment, engine, s, effort, inPlace);
+        return with(d -> d.strategy = s);
     }
 
     /**
@@ -122,7 +122,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withEffort(int e) {
-        return new PlanOptions(includeGraphInputs, alignment, engine, strategy, e, inPlace);
+        return with(d -> d.effort = e);
     }
 
     /**
@@ -132,7 +132,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @return the new options
      */
     public PlanOptions withInPlace(InPlace mode) {
-        return new PlanOptions(includeGraphInputs, alignment, engine, strategy, effort, mode);
+        return with(d -> d.inPlace = mode);
     }
 
     /**
@@ -143,5 +143,32 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      */
     public PlanOptions withInPlace(boolean on) {
         return withInPlace(on ? InPlace.ON : InPlace.OFF);
+    }
+
+    /** This record with one change: every wither goes through the canonical constructor's checks once. */
+    private PlanOptions with(java.util.function.Consumer<Draft> change) {
+        Draft draft = new Draft(this);
+        change.accept(draft);
+        return new PlanOptions(draft.includeGraphInputs, draft.alignment, draft.engine, draft.strategy, draft.effort,
+                draft.inPlace);
+    }
+
+    /** The options' fields, open to change, for {@link #with}. */
+    private static final class Draft {
+        boolean includeGraphInputs;
+        long alignment;
+        EngineMode engine;
+        Strategy strategy;
+        int effort;
+        InPlace inPlace;
+
+        Draft(PlanOptions o) {
+            includeGraphInputs = o.includeGraphInputs;
+            alignment = o.alignment;
+            engine = o.engine;
+            strategy = o.strategy;
+            effort = o.effort;
+            inPlace = o.inPlace;
+        }
     }
 }
