@@ -10,7 +10,6 @@ import dev.memplan.Strategy;
 import dev.memplan.Value;
 import dev.memplan.onnx.ControlFlowNode;
 import dev.memplan.onnx.OnnxPlan;
-import dev.memplan.server.OnnxPlanner;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.ArrayList;
@@ -43,9 +42,10 @@ public final class PictureBuilder {
     }
 
     /**
-     * The picture of an ONNX model planned once per strategy ({@code plans} made by
-     * {@link OnnxPlanner} with the same bindings); each control-flow body gets its own picture,
-     * planned with the same options and strategies (graph inputs of a body are owned outside it).
+     * The picture of an ONNX model planned once per strategy ({@code plans} made by a
+     * {@code CompiledModel} with the same bindings); each control-flow body gets its own picture,
+     * of the body plans that the outer plans carry ({@link OnnxPlan.NodeNeed#bodyPlans()}): a
+     * picture draws the plans it is given and plans nothing itself.
      *
      * @param title what the picture is of
      * @param plans the model's plans, one per strategy, all at the same bindings
@@ -68,11 +68,13 @@ public final class PictureBuilder {
         OnnxPlan first = plans.get(0);
         int[] positionOf = positionsOfNodes(first.schedule());
         List<ControlFlowPanel> panels = new ArrayList<>();
-        for (OnnxPlan.NodeNeed need : first.controlFlow()) {
+        for (int n = 0; n < first.controlFlow().size(); n++) {
+            OnnxPlan.NodeNeed need = first.controlFlow().get(n);
             ControlFlowNode node = need.node();
             List<ControlFlowPanel.Body> bodies = new ArrayList<>();
             for (ControlFlowNode.Body body : node.bodies()) {
-                bodies.add(bodyPicture(title + " / " + node.nodeName() + " / " + body.attribute(), body, need, plans));
+                bodies.add(bodyPicture(title + " / " + node.nodeName() + " / " + body.attribute(), body, n, need,
+                        plans));
             }
             int position = node.nodeId() < positionOf.length ? positionOf[node.nodeId()] : -1;
             panels.add(new ControlFlowPanel(node.nodeName(), node.opType(), position, need.transientNeed(), bodies));
@@ -80,16 +82,17 @@ public final class PictureBuilder {
         return build(title, first.bindings(), outer, panels);
     }
 
-    /** Plans one body with each strategy of the outer plans; no picture when a body plan is deferred. */
-    private static ControlFlowPanel.Body bodyPicture(String title, ControlFlowNode.Body body, OnnxPlan.NodeNeed need,
-                                                     List<OnnxPlan> outer) {
+    /**
+     * The body's plans that the outer plans carry, one per strategy; no picture when a body plan is
+     * deferred or was not made (a branch the bindings rule out).
+     */
+    private static ControlFlowPanel.Body bodyPicture(String title, ControlFlowNode.Body body, int nodeIndex,
+                                                     OnnxPlan.NodeNeed need, List<OnnxPlan> outer) {
         OptionalLong needBytes = need.bodyPeaks().getOrDefault(body.attribute(), OptionalLong.empty());
         List<OnnxPlan> bodyPlans = new ArrayList<>();
         for (OnnxPlan p : outer) {
-            // as OnnxPlanner plans bodies: their inputs (outer values, loop state) are owned outside
-            OnnxPlan b = OnnxPlanner.plan(body.graph(), p.bindings(),
-                    p.schedule().options().withIncludeGraphInputs(false));
-            if (!b.isComplete()) {
+            OnnxPlan b = p.controlFlow().get(nodeIndex).bodyPlans().get(body.attribute());
+            if (b == null || !b.isComplete()) {
                 return new ControlFlowPanel.Body(body.attribute(), needBytes, null);
             }
             bodyPlans.add(b);

@@ -26,10 +26,30 @@ public record OnnxPlan(ImportedGraph imported, Map<String, Long> bindings, Sched
      * What one control-flow node needs while it runs, beyond the outer plan.
      *
      * @param node          the node
-     * @param bodyPeaks     per body (attribute name), its own admission figure; empty when deferred
+     * @param bodyPlans     per body (attribute name), its own plan at the same bindings, made with the
+     *                      outer plan's options (a body's inputs are owned outside it); a branch that
+     *                      the bindings rule out is not planned
      * @param transientNeed the largest body figure; empty when a body is deferred
      */
-    public record NodeNeed(ControlFlowNode node, Map<String, OptionalLong> bodyPeaks, OptionalLong transientNeed) {
+    public record NodeNeed(ControlFlowNode node, Map<String, OnnxPlan> bodyPlans, OptionalLong transientNeed) {
+
+        /**
+         * Checks the parts.
+         *
+         * @param node          the node
+         * @param bodyPlans     per body, its plan; kept in the given order
+         * @param transientNeed the largest body figure
+         */
+        public NodeNeed {
+            bodyPlans = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(bodyPlans));
+        }
+
+        /** {@return per body (attribute name), its own admission figure; empty when deferred} */
+        public Map<String, OptionalLong> bodyPeaks() {
+            Map<String, OptionalLong> peaks = new java.util.LinkedHashMap<>();
+            bodyPlans.forEach((attribute, plan) -> peaks.put(attribute, plan.admissionBytes()));
+            return java.util.Collections.unmodifiableMap(peaks);
+        }
     }
 
     /** {@return true when the outer plan and every control-flow body planned completely} */

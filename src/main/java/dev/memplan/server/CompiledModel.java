@@ -316,15 +316,16 @@ public final class CompiledModel implements Reservation {
                 : new PlanResult.Deferred(unknown);
         List<OnnxPlan.NodeNeed> needs = new ArrayList<>(controlFlow.size());
         for (CompiledControlFlow cf : controlFlow) {
-            Map<String, OptionalLong> peaks = new LinkedHashMap<>();
+            Map<String, OnnxPlan> bodyPlans = new LinkedHashMap<>();
             OptionalLong need = OptionalLong.of(0);
             for (Map.Entry<String, CompiledModel> body : cf.bodies().entrySet()) {
-                OptionalLong p = body.getValue().planUntraced(frozen).admissionBytes();
-                peaks.put(body.getKey(), p);
+                OnnxPlan bodyPlan = body.getValue().planUntraced(frozen);
+                bodyPlans.put(body.getKey(), bodyPlan);
+                OptionalLong p = bodyPlan.admissionBytes();
                 need = need.isEmpty() || p.isEmpty() ? OptionalLong.empty()
                         : OptionalLong.of(Math.max(need.getAsLong(), p.getAsLong()));
             }
-            needs.add(new OnnxPlan.NodeNeed(cf.node(), peaks, need));
+            needs.add(new OnnxPlan.NodeNeed(cf.node(), bodyPlans, need));
         }
         List<String> unbound = new ArrayList<>();
         for (String s : symbols) {

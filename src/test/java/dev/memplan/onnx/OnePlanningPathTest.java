@@ -19,7 +19,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -169,15 +168,20 @@ class OnePlanningPathTest {
         assertFalse(cli.unboundSymbols().stream().anyMatch(imp.derivedSymbols()::containsKey), at);
     }
 
-    /** Each body planned alone, as {@code PictureBuilder} draws it, peaks as the node's need says. */
+    /**
+     * Each body plan the node carries (what {@code PictureBuilder} draws) is the body planned alone,
+     * and its peak is the one the node's need says.
+     */
     private static void assertBodiesPlanAsThePicturesDo(String at, OnnxPlan plan, OnnxPlan.NodeNeed need) {
         for (ControlFlowNode.Body body : need.node().bodies()) {
             OnnxPlan b = OnnxPlanner.plan(body.graph(), plan.bindings(),
                     PlanOptions.defaults().withIncludeGraphInputs(false));
-            OptionalLong peak = need.bodyPeaks().get(body.attribute());
-            assertEquals(peak, b.admissionBytes(), at + " body " + body.attribute());
-            if (b.result() instanceof PlanResult.Complete c) {
+            OnnxPlan carried = need.bodyPlans().get(body.attribute());
+            assertEquals(b.admissionBytes(), carried.admissionBytes(), at + " body " + body.attribute());
+            assertEquals(need.bodyPeaks().get(body.attribute()), carried.admissionBytes(), at + " " + body.attribute());
+            if (carried.result() instanceof PlanResult.Complete c) {
                 PlanValidator.validate(c.plan());
+                assertEquals(((PlanResult.Complete) b.result()).plan().offsetsByOwner(), c.plan().offsetsByOwner(), at);
             }
         }
     }
