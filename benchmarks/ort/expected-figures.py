@@ -13,13 +13,12 @@ Java replay equals both columns.
 It also measures the shared models (../shared/models) at level none, at the bindings listed in
 SHARED below, into src/test/resources/ort/shared-level-none.tsv: model, bindings, ORT's figure
 (OrtArenaSharedModelsTest). Figures are for ONNX Runtime 1.30.0 (the venv's wheel), CPU.
-With --level-all-only (or as part of a full run) it measures the shared models at ORT's default
-level (all) with ../shared/tools/ort-arena.py itself, at the bindings of docs/onnx.md and at least
-two more per model with symbols (LEVEL_ALL below), into src/test/resources/ort/shared-level-all.tsv:
-model, bindings, ORT's figure, with ORT's version and the machine (CPU model, vector extensions:
-the level-all graph's NCHWc block depends on them) in the header. OrtArenaLevelAllTest checks
-the machine before comparing.
-Run it with the ORT venv: /work/ortvenv/bin/python benchmarks/ort/expected-figures.py
+The shared models' tables (level none, and with --level-all-only the level-all one of this
+machine's NCHWc block, src/test/resources/ort/nchwc<block>/shared-level-all.tsv) are remeasured by
+figures.py, which keeps each figure's raw statistics, ORT version and model sha256 beside it; the
+cases are the tables' rows (LEVEL_ALL below lists the level-all ones, the bindings of docs/onnx.md
+and at least two more per model with symbols).
+Run it with the ORT venv that benchmarks/ort/figures.sh makes: target/ort-venv/bin/python benchmarks/ort/expected-figures.py
 """
 import importlib.util, os, random, sys
 
@@ -54,58 +53,19 @@ LEVEL_ALL = [(m, "") for m in ("onnx-light/light_squeezenet.onnx", "onnx-light/l
     + [("silero/silero_vad_op18_ifless.onnx", "batch=%d,sequence=%d" % bs) for bs in ((1, 512), (4, 1024), (16, 4096))]
 
 
-def machine():
-    """What decides the level-all graph here: the CPU model and its vector extensions."""
-    import platform
-    flags, name = set(), platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    name = line.split(":", 1)[1].strip()
-                elif line.startswith("flags"):
-                    flags = set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    vector = ",".join(x for x in ("avx2", "avx512f", "avx512bw", "avx512_vnni") if x in flags) or "none"
-    return "%s %s" % (platform.machine(), name), vector
-
-
 def level_all(models_dir):
-    import json, subprocess, onnxruntime
-    cpu, vector = machine()
-    rows = ["# model\tbindings\tort_activation\t(ONNX Runtime %s, CPU, level all, ort-arena.py; "
-            "regenerate with benchmarks/ort/expected-figures.py --level-all-only)" % onnxruntime.__version__,
-            "# machine\t%s" % cpu, "# vector\t%s" % vector]
-    tool = os.path.join(HERE, "..", "..", "..", "shared", "tools", "ort-arena.py")
-    for model, dims in LEVEL_ALL:
-        p = subprocess.run([sys.executable, tool, os.path.join(models_dir, model)]
-                           + [d for d in dims.split(",") if d] + ["--opt", "all"],
-                           capture_output=True, text=True, errors="replace")
-        if p.returncode != 0:
-            raise SystemExit("expected-figures.py: ORT failed on %s: %s" % (model, rc.safe(p.stderr[-300:])))
-        rows.append("%s\t%s\t%d" % (model, dims, json.loads(p.stdout.strip().splitlines()[-1])["activation"]))
-        print(rows[-1], flush=True)
-    with open(os.path.join(OUT, "..", "shared-level-all.tsv"), "w") as f:
-        f.write("\n".join(rows) + "\n")
+    """The level-all tables are figures.py's (one folder per NCHWc block, raw statistics beside each figure)."""
+    subprocess_run_figures(["--write", "--only", "shared-level-all.tsv"])
+
+
+def subprocess_run_figures(args):
+    import subprocess
+    subprocess.run([sys.executable, os.path.join(HERE, "figures.py")] + args, check=True)
 
 
 def shared(models_dir):
-    import onnxruntime
-    rows = ["# model\tbindings\tort_activation\t(ONNX Runtime %s, CPU, level none, ort-arena.py settings; "
-            "regenerate with benchmarks/ort/expected-figures.py)" % onnxruntime.__version__]
-    for model, dims in SHARED:
-        path = os.path.join(models_dir, model)
-        import subprocess
-        p = subprocess.run([sys.executable, os.path.join(HERE, "arena-x.py"), path, "--opt", "none"]
-                           + [d for d in dims.split(",") if d], capture_output=True, text=True, errors="replace")
-        if p.returncode != 0:
-            raise SystemExit("expected-figures.py: ORT failed on %s: %s" % (model, rc.safe(p.stderr[-300:])))
-        import json
-        rows.append("%s\t%s\t%d" % (model, dims, json.loads(p.stdout.strip().splitlines()[-1])["activation"]))
-        print(rows[-1], flush=True)
-    with open(os.path.join(OUT, "..", "shared-level-none.tsv"), "w") as f:
-        f.write("\n".join(rows) + "\n")
+    """The level-none table of the shared models, through figures.py (ort-arena.py --opt none)."""
+    subprocess_run_figures(["--write", "--only", "shared-level-none.tsv"])
 
 
 def main():

@@ -4,15 +4,15 @@
 
 usage: if-models.py [OUT_DIR]
 
-Without OUT_DIR it writes the models into src/test/resources/ort/if/ and measures each with
-../shared/tools/ort-arena.py (ORT's default level, sr = 16000) at n = 1000 and n = 5000 into
-src/test/resources/ort/if/figures.tsv: file, bindings, ORT's figure, with ORT's version and the
-machine in the header (OrtIfBranchTest). With ../shared/models present it also measures Silero
-VAD's else branch (the 8 kHz model, which ORT runs for sr = 8000; ort-arena.py feeds 16000, so it
-measures a copy whose Equal compares sr with 8000) into silero-else.tsv, and Silero at level none
-(ORT changes no graph there, so the branch runs in ORT's reverse-DFS order, not as saved) into
-silero-level-none.tsv. Run it with the ORT venv:
-/work/ortvenv/bin/python benchmarks/ort/if-models.py
+Without OUT_DIR it writes the models into src/test/resources/ort/if/ and has figures.py measure
+them with ../shared/tools/ort-arena.py (ORT's default level, sr = 16000) at the bindings of
+if-figures.tsv (n = 1000 and n = 5000) into this machine's NCHWc block's folder,
+src/test/resources/ort/nchwc<block>/if-figures.tsv (OrtIfBranchTest); and Silero VAD's else branch
+(the 8 kHz model, which ORT runs for sr = 8000; ort-arena.py feeds 16000, so figures.py measures a
+copy whose Equal compares sr with 8000) into silero-else.tsv, and Silero at level none (ORT changes
+no graph there, so the branch runs in ORT's reverse-DFS order, not as saved) into
+src/test/resources/ort/silero-level-none.tsv. Run it with the ORT venv that
+benchmarks/ort/figures.sh makes: target/ort-venv/bin/python benchmarks/ort/if-models.py
 
 Writes, for K in (16000: the then branch runs under ort-arena.py's sr = 16000; 8000: the else
 branch runs):
@@ -28,8 +28,6 @@ Branches (1-D float, Pad/Slice/Relu, no fused kernels): then: Pad +1000, Relu (i
 +3000, Slice to n + 1; else: Pad +20000, Slice to n + 1. Main graph: cond = Equal(sr, K), a Pad
 +64 of x before the If that the branches also read, the If, and (if-mid) a Pad +500 after it.
 """
-import importlib.util
-import json
 import os
 import subprocess
 import sys
@@ -109,16 +107,6 @@ def make(kind, k):
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESOURCES = os.path.join(HERE, "..", "..", "src", "test", "resources", "ort", "if")
-ORT_ARENA = os.path.join(HERE, "..", "..", "..", "shared", "tools", "ort-arena.py")
-
-
-def machine():
-    """The CPU model and vector extensions, as expected-figures.py writes them."""
-    spec = importlib.util.spec_from_file_location("expected_figures", os.path.join(HERE, "expected-figures.py"))
-    ef = importlib.util.module_from_spec(spec)
-    sys.dont_write_bytecode = True
-    spec.loader.exec_module(ef)
-    return ef.machine()
 
 
 def make_gemm(k):
@@ -161,64 +149,11 @@ def main():
             print("wrote", os.path.join(out, name))
     if len(sys.argv) == 2:
         return
-    import onnxruntime
-    arch, vector = machine()
-    rows = ["# file\tbindings\tort_activation\t(ONNX Runtime %s, CPU, level all, ort-arena.py: sr = 16000;"
-            " regenerate with benchmarks/ort/if-models.py)" % onnxruntime.__version__,
-            "# machine\t" + arch, "# vector\t" + vector]
-    for name, kind in files:
-        for n in ((None,) if kind == "static" else (1000, 5000)):
-            dims = [] if n is None else ["n=%d" % n]
-            res = subprocess.run([sys.executable, ORT_ARENA, os.path.join(out, name)] + dims,
-                                 capture_output=True, text=True, check=True)
-            figure = json.loads(res.stdout.strip().splitlines()[-1])["activation"]
-            rows.append("%s\t%s\t%d" % (name, ",".join(dims), figure))
-            print(rows[-1])
-    with open(os.path.join(out, "figures.tsv"), "w") as f:
-        f.write("\n".join(rows) + "\n")
-    silero_else(out, rows[1:3])
-
-
-SILERO = "silero/silero_vad_op18_ifless.onnx"
-
-
-def silero_else(out, machine_rows):
-    """Silero VAD's figure when its If takes the else branch: a copy comparing sr with 8000."""
-    path = os.path.join(HERE, "..", "..", "..", "shared", "models", SILERO)
-    if not os.path.exists(path):
-        print("no", path, "- silero-else.tsv left as it is")
-        return
-    import tempfile
-    import onnxruntime
-    m = onnx.load(path)
-    for i, t in enumerate(m.graph.initializer):
-        if t.name == "val_4":  # Equal(sr, val_4) decides the If: 16000 -> then (16 kHz), else 8 kHz
-            assert int(nh.to_array(t)) == 16000, "Silero's Equal no longer compares sr with 16000"
-            m.graph.initializer[i].CopyFrom(nh.from_array(np.array(8000, dtype=nh.to_array(t).dtype), "val_4"))
-    rows = ["# model\tbindings\tort_activation\t(ONNX Runtime %s, CPU, level all, ort-arena.py on a copy whose"
-            " If compares sr with 8000: the else branch, what ORT runs for sr = 8000; regenerate with"
-            " benchmarks/ort/if-models.py)" % onnxruntime.__version__] + machine_rows
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = os.path.join(tmp, "silero-8k.onnx")
-        onnx.save(m, copy)
-        for b, n in ((1, 512), (4, 1024), (16, 4096)):
-            dims = ["batch=%d" % b, "sequence=%d" % n]
-            res = subprocess.run([sys.executable, ORT_ARENA, copy] + dims, capture_output=True, text=True, check=True)
-            rows.append("%s\t%s\t%d" % (SILERO, ",".join(dims),
-                                         json.loads(res.stdout.strip().splitlines()[-1])["activation"]))
-            print(rows[-1])
-    with open(os.path.join(out, "silero-else.tsv"), "w") as f:
-        f.write("\n".join(rows) + "\n")
-    rows = ["# model\tbindings\tort_activation\t(ONNX Runtime %s, CPU, level none, ort-arena.py --opt none, sr ="
-            " 16000; regenerate with benchmarks/ort/if-models.py)" % onnxruntime.__version__] + machine_rows
-    for b, n in ((1, 512), (4, 1024), (16, 4096)):
-        dims = ["batch=%d" % b, "sequence=%d" % n]
-        res = subprocess.run([sys.executable, ORT_ARENA, path] + dims + ["--opt", "none"], capture_output=True,
-                             text=True, check=True)
-        rows.append("%s\t%s\t%d" % (SILERO, ",".join(dims), json.loads(res.stdout.strip().splitlines()[-1])["activation"]))
-        print(rows[-1])
-    with open(os.path.join(out, "silero-level-none.tsv"), "w") as f:
-        f.write("\n".join(rows) + "\n")
+    # the figures of the models (and of Silero's else branch) in this machine's NCHWc block's tables
+    subprocess.run([sys.executable, os.path.join(HERE, "figures.py"), "--write", "--only", "if-figures.tsv"], check=True)
+    subprocess.run([sys.executable, os.path.join(HERE, "figures.py"), "--write", "--only", "silero-else.tsv"], check=True)
+    subprocess.run([sys.executable, os.path.join(HERE, "figures.py"), "--write", "--only", "silero-level-none.tsv"],
+                   check=True)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.server.OrtModel;
-import dev.memplan.MemplanException;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.OnnxImporter;
@@ -13,20 +12,15 @@ import dev.memplan.onnx.OnnxModel;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import dev.memplan.testing.EngineIndependent;
 import dev.memplan.testing.SharedModels;
-import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,10 +31,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The harness of issue 19: the Java prediction on the graph ONNX Runtime runs at its default level
  * (all), saved at test time through ORT Java ({@code setOptimizedModelFilePath}) and imported by
  * memplan's importer, against ORT 1.30's figures measured by {@code ort-arena.py}
- * ({@code benchmarks/ort/expected-figures.py --level-all-only} writes
- * src/test/resources/ort/shared-level-all.tsv, with the machine in its header: the level-all
- * graph's NCHWc layout depends on the CPU's vector width, so on another machine the test skips
- * and says how to regenerate). Every case must be byte-exact, except those listed in
+ ({@code benchmarks/ort/figures.sh} remeasures
+ * src/test/resources/ort/nchwc&lt;block&gt;/shared-level-all.tsv: the level-all graph's NCHWc layout
+ * depends on the CPU's vector width, so the table is this machine's block's, {@link OrtFigures}). Every case must be byte-exact, except those listed in
  * {@link #NOT_EXACT} with their measured ratio: the test fails when a listed ratio changes (better
  * or worse: update the list and docs/performance.md) and when a case outside the list is not
  * exact. The issue's target is prediction / ORT in [1.0, 1.15]; {@link #targetMet} names the
@@ -61,57 +54,13 @@ class OrtArenaLevelAllTest {
     static Path dir;
     private static final Map<String, Path> SAVED = new HashMap<>();
 
-    static Path tsv() throws URISyntaxException {
-        return Path.of(OrtArenaLevelAllTest.class.getResource("/ort/shared-level-all.tsv").toURI());
+    /** This machine's level-all table (its NCHWc block's: {@link OrtFigures}). */
+    static Path tsv() {
+        return OrtFigures.levelAll("shared-level-all.tsv");
     }
 
-    static Stream<Arguments> measured() throws IOException, URISyntaxException {
-        List<String> rows = Files.readAllLines(tsv()).stream().filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
-        return rows.stream().map(l -> l.split("\t", -1)).map(f -> Arguments.of(f[0], f[1], Long.parseLong(f[2])));
-    }
-
-    /** The header's "# key\tvalue" lines. */
-    static Map<String, String> header() throws IOException, URISyntaxException {
-        Map<String, String> out = new LinkedHashMap<>();
-        for (String l : Files.readAllLines(tsv())) {
-            String[] f = l.split("\t", -1);
-            if (l.startsWith("# ") && f.length == 2) {
-                out.put(f[0].substring(2), f[1]);
-            }
-        }
-        return out;
-    }
-
-    /** This machine as expected-figures.py describes it: architecture and CPU model, vector extensions. */
-    static Map<String, String> thisMachine() throws IOException {
-        String name = "";
-        Set<String> flags = Set.of();
-        Path cpuinfo = Path.of("/proc/cpuinfo");
-        if (Files.isReadable(cpuinfo)) {
-            for (String line : Files.readAllLines(cpuinfo)) {
-                if (line.startsWith("model name") && name.isEmpty()) {
-                    name = line.substring(line.indexOf(':') + 1).trim();
-                } else if (line.startsWith("flags") && flags.isEmpty()) {
-                    flags = Set.of(line.substring(line.indexOf(':') + 1).trim().split("\\s+"));
-                }
-            }
-        }
-        Set<String> have = flags;
-        String vector = Stream.of("avx2", "avx512f", "avx512bw", "avx512_vnni").filter(have::contains)
-                .collect(Collectors.joining(","));
-        String arch = System.getProperty("os.arch").equals("amd64") ? "x86_64" : System.getProperty("os.arch");
-        return Map.of("machine", arch + " " + name, "vector", vector.isEmpty() ? "none" : vector);
-    }
-
-    /** Skips (outside CI and in it) where the figures were measured on another kind of machine. */
-    static void requireMeasuringMachine() throws Exception {
-        Map<String, String> header = header();
-        Map<String, String> here = thisMachine();
-        for (String key : List.of("machine", "vector")) {
-            Assumptions.assumeTrue(here.get(key).equals(header.get(key)), "skipped: shared-level-all.tsv was measured"
-                    + " on " + header.get(key) + ", this machine is " + here.get(key) + " (ORT's level-all graph depends"
-                    + " on it): regenerate with benchmarks/ort/expected-figures.py --level-all-only");
-        }
+    static Stream<Arguments> measured() {
+        return OrtFigures.rows(tsv()).stream().map(r -> Arguments.of(r.model(), r.bindings(), r.activation()));
     }
 
     /**
@@ -127,12 +76,11 @@ class OrtArenaLevelAllTest {
         Path p = SAVED.get(model);
         if (p == null) {
             p = dir.resolve(model.replace('/', '_') + ".all.onnx");
-            try {
-                OrtOptimizedGraph.save(SharedModels.path(model), OrtModel.Level.ALL.ortName(), p);
-            } catch (MemplanException | LinkageError e) {
-                Assumptions.abort("skipped: ONNX Runtime Java could not save " + model + "'s level-all graph here ("
-                        + e.getMessage() + ")");
-            }
+            Path target = p;
+            OrtFigures.ortLoads(model + " at level all", () -> {
+                OrtOptimizedGraph.save(SharedModels.path(model), OrtModel.Level.ALL.ortName(), target);
+                return null;
+            });
             SAVED.put(model, p);
         }
         return p;
@@ -162,7 +110,6 @@ class OrtArenaLevelAllTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("measured")
     void predictionMatchesOrtAtLevelAll(String model, String dims, long ort) throws Exception {
-        requireMeasuringMachine();
         SharedModels.require(model);
         Predicted p = predict(model, dims);
         OrtArenaPrediction prediction = p.prediction();
@@ -202,7 +149,7 @@ class OrtArenaLevelAllTest {
         for (String listed : NOT_EXACT.keySet()) {
             assertTrue(cases.contains(listed), "NOT_EXACT lists " + listed + ", which shared-level-all.tsv does not measure");
         }
-        assertTrue(cases.size() >= 19, "shared-level-all.tsv lists " + cases.size() + " cases; regenerate it");
+        assertTrue(cases.size() >= 19, "shared-level-all.tsv lists " + cases.size() + " cases; remeasure it");
         System.out.println("info: ORT level all, cases outside [1.0, " + MAX_RATIO + "]: " + targetMissed());
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.server.OrtModel;
-import dev.memplan.MemplanException;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.OnnxImporter;
@@ -18,11 +17,8 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -32,8 +28,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * ONNX Runtime's If, replayed ({@link OrtSubgraphReplay}) against ORT 1.30's figures for the small
- * If models of {@code benchmarks/ort/if-models.py}, which writes them and their figures
- * (src/test/resources/ort/if/): ORT feeds {@code sr} = 16000, so a model comparing it with 16000
+ * If models of {@code benchmarks/ort/if-models.py}, which writes them into
+ * src/test/resources/ort/if/ ({@code benchmarks/ort/figures.sh} measures their figures into this
+ * machine's set, {@link OrtFigures}): ORT feeds {@code sr} = 16000, so a model comparing it with 16000
  * runs its then branch and one comparing it with 8000 its else branch; the branches differ in
  * their tensors, one holds a nested If, one reads a weight ORT pre-packs (no memory pattern for
  * that branch). Each graph is saved by ORT Java at its default level and predicted on the import
@@ -50,32 +47,18 @@ class OrtIfBranchTest {
         return Path.of(OrtIfBranchTest.class.getResource("/ort/if/" + name).toURI());
     }
 
-    static Stream<Arguments> measured() throws Exception {
-        return Files.readAllLines(resource("figures.tsv")).stream().filter(l -> !l.isBlank() && !l.startsWith("#"))
-                .map(l -> l.split("\t", -1)).map(f -> Arguments.of(f[0], f[1], Long.parseLong(f[2])));
+    /** This machine's table of the If models' figures (its NCHWc block's: {@link OrtFigures}). */
+    static Path figures() {
+        return OrtFigures.levelAll("if-figures.tsv");
     }
 
-    /** ORT's figure for {@code file} at {@code dims}, as figures.tsv has it. */
-    static long ort(String file, String dims) throws Exception {
-        return measured().map(Arguments::get).filter(a -> a[0].equals(file) && a[1].equals(dims))
-                .mapToLong(a -> (Long) a[2]).findFirst().orElseThrow(() -> new AssertionError(file + " " + dims
-                        + " is not in figures.tsv; regenerate it with benchmarks/ort/if-models.py"));
+    static Stream<Arguments> measured() {
+        return OrtFigures.rows(figures()).stream().map(r -> Arguments.of(r.model(), r.bindings(), r.activation()));
     }
 
-    /** Skips where the figures were measured on another kind of machine (as OrtArenaLevelAllTest does). */
-    static void requireMeasuringMachine() throws Exception {
-        Map<String, String> header = new LinkedHashMap<>();
-        for (String l : Files.readAllLines(resource("figures.tsv"))) {
-            String[] f = l.split("\t", -1);
-            if (l.startsWith("# ") && f.length == 2) {
-                header.put(f[0].substring(2), f[1]);
-            }
-        }
-        Map<String, String> here = OrtArenaLevelAllTest.thisMachine();
-        for (String key : List.of("machine", "vector")) {
-            Assumptions.assumeTrue(here.get(key).equals(header.get(key)), "skipped: ort/if/figures.tsv was measured on "
-                    + header.get(key) + ", this machine is " + here.get(key) + ": regenerate with benchmarks/ort/if-models.py");
-        }
+    /** ORT's figure for {@code file} at {@code dims}, as if-figures.tsv has it. */
+    static long ort(String file, String dims) {
+        return OrtFigures.figure(figures(), file, dims);
     }
 
     /** ORT's level-all graph of {@code file} (a resource, or a shared model's path), saved once per test run. */
@@ -83,12 +66,12 @@ class OrtIfBranchTest {
         Path p = SAVED.get(file);
         if (p == null) {
             p = dir.resolve(file.replace('/', '_').replace(".onnx", ".all.onnx"));
-            try {
-                OrtOptimizedGraph.save(source(file), OrtModel.Level.ALL.ortName(), p);
-            } catch (MemplanException | LinkageError e) {
-                Assumptions.abort("skipped: ONNX Runtime Java could not save " + file + "'s level-all graph here ("
-                        + e.getMessage() + ")");
-            }
+            Path target = p;
+            Path model = source(file);
+            OrtFigures.ortLoads(file + " at level all", () -> {
+                OrtOptimizedGraph.save(model, OrtModel.Level.ALL.ortName(), target);
+                return null;
+            });
             SAVED.put(file, p);
         }
         return p;
@@ -135,7 +118,6 @@ class OrtIfBranchTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("measured")
     void predictionMatchesOrt(String file, String dims, long ort) throws Exception {
-        requireMeasuringMachine();
         OrtArenaPrediction p = predict(file, dims, true);
         System.out.printf("info: ORT If %s %s: predicted %,d, ORT %,d (run 1 %,d, pattern block %,d, outputs held %,d)%n",
                 file, dims, p.activationBytes(), ort, p.firstRunPeakBytes(), p.patternBlockBytes(), p.outputsHeldBytes());
@@ -146,7 +128,6 @@ class OrtIfBranchTest {
     @ParameterizedTest(name = "{0} n={1}")
     @CsvSource({"out,1000", "out,5000", "mid,5000", "nested,5000", "gemm,1000", "gemm,5000"})
     void openConditionPredictsTheLargerBranch(String kind, int n) throws Exception {
-        requireMeasuringMachine();
         String dims = "n=" + n;
         long then = ort("if-" + kind + "-16000.onnx", dims); // sr = 16000 takes then here, else in the 8000 model
         long otherwise = ort("if-" + kind + "-8000.onnx", dims);
@@ -162,14 +143,10 @@ class OrtIfBranchTest {
     @ParameterizedTest(name = "Silero VAD {0}")
     @ValueSource(strings = {"batch=1,sequence=512", "batch=4,sequence=1024", "batch=16,sequence=4096"})
     void sileroElseBranchAndTheOpenCondition(String dims) throws Exception {
-        requireMeasuringMachine();
         SharedModels.requirePresent();
         String model = "silero/silero_vad_op18_ifless.onnx";
-        long otherwise = Files.readAllLines(resource("silero-else.tsv")).stream().filter(l -> !l.startsWith("#"))
-                .map(l -> l.split("\t")).filter(f -> f[0].equals(model) && f[1].equals(dims))
-                .mapToLong(f -> Long.parseLong(f[2])).findFirst().orElseThrow();
-        long then = OrtArenaLevelAllTest.measured().map(Arguments::get)
-                .filter(a -> a[0].equals(model) && a[1].equals(dims)).mapToLong(a -> (Long) a[2]).findFirst().orElseThrow();
+        long otherwise = OrtFigures.figure(OrtFigures.levelAll("silero-else.tsv"), model, dims);
+        long then = OrtFigures.figure(OrtArenaLevelAllTest.tsv(), model, dims);
         assertEquals(otherwise, predict(model, dims, 8_000L).activationBytes(), "Silero VAD " + dims + ", sr = 8000");
         assertEquals(then, predict(model, dims, 16_000L).activationBytes(), "Silero VAD " + dims + ", sr = 16000");
         assertEquals(Math.max(then, otherwise), predict(model, dims, (Long) null).activationBytes(),

@@ -52,7 +52,6 @@ class OrtRuntimeIfTest {
     @ParameterizedTest(name = "{0} n={1}")
     @CsvSource({"mid,5000", "out,1000", "nested,5000", "gemm,5000"})
     void theRequestsBranchAnswersAndAnOpenConditionTheLargerOne(String kind, long n) throws Exception {
-        OrtIfBranchTest.requireMeasuringMachine();
         OrtRuntimeProfile.requireOrtJava();
         String dims = "n=" + n;
         Path thenModel = OrtIfBranchTest.resource("if-" + kind + "-16000.onnx");
@@ -74,32 +73,25 @@ class OrtRuntimeIfTest {
     @CsvSource({"batch=1;sequence=512", "batch=16;sequence=4096"})
     void sileroThroughThePublicPath(String dims) throws Exception {
         SharedModels.requirePresent();
-        OrtArenaLevelAllTest.requireMeasuringMachine();
         String model = "silero/silero_vad_op18_ifless.onnx";
         Map<String, Long> bindings = sileroBindings(dims);
-        long ort = OrtArenaLevelAllTest.measured().map(a -> a.get())
-                .filter(a -> a[0].equals(model) && a[1].equals(dims.replace(';', ',')))
-                .mapToLong(a -> (Long) a[2]).findFirst().orElseThrow();
+        long ort = OrtFigures.figure(OrtArenaLevelAllTest.tsv(), model, dims.replace(';', ','));
         assertEquals(ort, predicted(SharedModels.require(model), bindings), "Silero VAD " + dims);
     }
 
     /**
      * At level none ORT changes no graph, so it saves Silero's branch as loaded and runs it in its
      * reverse-DFS order (at level all, where it fuses the branch, in the saved order): ORT's figures
-     * from silero-level-none.tsv ({@code benchmarks/ort/if-models.py}).
+     * from silero-level-none.tsv ({@code benchmarks/ort/figures.sh}).
      */
     @ParameterizedTest(name = "Silero VAD at level none {0}")
     @CsvSource({"batch=1;sequence=512", "batch=4;sequence=1024", "batch=16;sequence=4096"})
     void sileroAtLevelNone(String dims) throws Exception {
         SharedModels.requirePresent();
-        OrtIfBranchTest.requireMeasuringMachine();
         OrtRuntimeProfile.requireOrtJava();
         String model = "silero/silero_vad_op18_ifless.onnx";
         Map<String, Long> bindings = sileroBindings(dims);
-        long ort = java.nio.file.Files.readAllLines(OrtIfBranchTest.resource("silero-level-none.tsv")).stream()
-                .filter(l -> !l.startsWith("#")).map(l -> l.split("\t"))
-                .filter(f -> f[0].equals(model) && f[1].equals(dims.replace(';', ',')))
-                .mapToLong(f -> Long.parseLong(f[2])).findFirst().orElseThrow();
+        long ort = OrtFigures.figure(OrtFigures.levelNone("silero-level-none.tsv"), model, dims.replace(';', ','));
         assertEquals(ort, predicted(SharedModels.require(model), bindings, OrtModel.Level.NONE),
                 "Silero VAD at level none " + dims);
     }

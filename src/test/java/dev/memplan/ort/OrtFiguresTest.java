@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.ort;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.testing.EngineIndependent;
+import dev.memplan.testing.SharedModels;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The checked-in ORT figures carry what they were measured from ({@link OrtFigures}): each figure
+ * equals its raw statistics' MaxInUse less InUse, names the ORT it was measured with, and the
+ * sha256 of the model file it was measured on, which must still be the file the tests read (a
+ * changed model needs its figures remeasured: {@code benchmarks/ort/figures.sh}).
+ */
+@EngineIndependent
+class OrtFiguresTest {
+    static final String ORT_VERSION = "1.30.0";
+    static final List<String> LEVEL_ALL = List.of("shared-level-all.tsv", "if-figures.tsv", "silero-else.tsv");
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"shared-level-all.tsv", "if-figures.tsv", "silero-else.tsv"})
+    void levelAllFiguresAreThisBlocksAndCarryTheirMeasurement(String table) throws Exception {
+        Path tsv = OrtFigures.levelAll(table);
+        assertEquals(OrtFigures.set(), "nchwc" + OrtFigures.header(tsv).get("nchwc_block"),
+                tsv + ": its header's block is not its folder's");
+        checkRows(tsv, table.equals("if-figures.tsv"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"shared-level-none.tsv", "silero-level-none.tsv"})
+    void levelNoneFiguresCarryTheirMeasurement(String table) throws Exception {
+        checkRows(OrtFigures.levelNone(table), false);
+    }
+
+    /** Every block's folder measures the same cases, so a machine of either block runs every test. */
+    @Test
+    void everyBlockMeasuresTheSameCases() throws Exception {
+        Path root = Path.of(OrtFiguresTest.class.getResource("/ort").toURI());
+        List<Path> sets;
+        try (Stream<Path> s = Files.list(root)) {
+            sets = s.filter(p -> p.getFileName().toString().startsWith("nchwc")).sorted().toList();
+        }
+        assertFalse(sets.isEmpty(), "no ort/nchwc<block>/ folder of figures");
+        for (String table : LEVEL_ALL) {
+            Set<String> first = cases(sets.get(0).resolve(table));
+            assertTrue(first.size() >= 3, sets.get(0) + "/" + table + " lists " + first.size() + " cases");
+            for (Path set : sets) {
+                assertEquals(first, cases(set.resolve(table)), set.getFileName() + "/" + table);
+            }
+        }
+    }
+
+    private static Set<String> cases(Path tsv) {
+        return OrtFigures.rows(tsv).stream().map(r -> r.model() + " " + r.bindings()).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    private static void checkRows(Path tsv, boolean resourceModels) throws IOException, URISyntaxException {
+        List<OrtFigures.Row> rows = OrtFigures.rows(tsv);
+        assertFalse(rows.isEmpty(), tsv + " has no rows");
+        for (OrtFigures.Row r : rows) {
+            String label = tsv.getFileName() + " " + r.model() + " " + r.bindings();
+            assertEquals(r.maxInUse() - r.inUseBefore(), r.activation(), label + ": the figure is not MaxInUse - InUse");
+            assertTrue(r.totalAllocated() >= r.maxInUse() && r.numAllocs() > 0 && r.maxAllocSize() > 0, label);
+            assertEquals(ORT_VERSION, r.ortVersion(), label + ": measured with another ONNX Runtime");
+            Path model = resourceModels ? OrtIfBranchTest.resource(r.model()) : SharedModels.require(r.model());
+            assertEquals(r.sha256(), sha256(model), label + ": the model is not the file the figure was measured on;"
+                    + " remeasure with benchmarks/ort/figures.sh");
+        }
+    }
+
+    static String sha256(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            byte[] buf = new byte[1 << 16];
+            for (int n; (n = in.read(buf)) > 0; ) {
+                md.update(buf, 0, n);
+            }
+            return HexFormat.of().formatHex(md.digest());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
