@@ -7,6 +7,8 @@ import ai.onnxruntime.OrtLoggingLevel;
 import ai.onnxruntime.OrtSession;
 import dev.memplan.MemplanException;
 import java.nio.file.Path;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -15,10 +17,21 @@ import java.util.regex.Pattern;
  * level all the NCHWc layout), and saves the result when asked. The only class of memplan that
  * touches {@code ai.onnxruntime} types, so it is loaded only when the ort runtime is asked for;
  * {@link OrtRuntimeProfile} checks that ONNX Runtime Java is present before calling it.
+ *
+ * <p>What memplan's calls into ORT guarantee, whatever thread calls them: ORT runs on a thread with
+ * a 16 MB stack ({@link BigStack}: ONNX Runtime 1.29 crashes the JVM when its environment is first
+ * made on a 1 MB stack under a long command line); ORT prints nothing (the environment memplan
+ * makes logs at FATAL only, and so do memplan's sessions: ORT's log lines carry colours, its source
+ * paths and text from the model file); the model is checked first ({@link OrtModelCheck}); and
+ * ORT Java's copy of its native library is removed once loaded ({@link OrtTempFiles}).
  */
 final class OrtOptimizedGraph {
     /** ORT Java's messages start with its status code: {@code Error code - ORT_FAIL - message: ...}. */
     private static final Pattern STATUS = Pattern.compile("(?s)Error code - (\\w+) - message: (.*)");
+    /** A prefix of ORT's session errors that reads like a crash report, and says nothing of the cause. */
+    private static final Pattern EXCEPTION_PREFIX = Pattern.compile("(?i)exception during initialization:\\s*");
+
+    private static OrtEnvironment environment;
 
     private OrtOptimizedGraph() {
     }
@@ -27,15 +40,24 @@ final class OrtOptimizedGraph {
      * Loads {@code model} into an ONNX Runtime CPU session at {@code level}, one intra-op thread,
      * and saves the graph the session runs to {@code saved}.
      *
-     * @throws MemplanException naming the model and ORT's reason when ORT cannot load it
+     * @throws MemplanException naming the model and ORT's reason when ORT cannot load it, or what
+     *                          {@link OrtModelCheck} refuses before ORT reads it
      */
     static void save(Path model, String level, Path saved) {
-        OrtEnvironment env = OrtEnvironment.getEnvironment();
+        OrtModelCheck.beforeOrtReads(model);
+        BigStack.call("memplan-ort", () -> {
+            saveHere(model, level, saved);
+            return null;
+        });
+    }
+
+    private static void saveHere(Path model, String level, Path saved) {
+        OrtEnvironment env = environment();
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
             options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.valueOf(level));
             options.setIntraOpNumThreads(1);
-            // ORT warns on stderr that a level-all graph is machine-specific: it is, and is used only here
-            options.setSessionLogLevel(OrtLoggingLevel.ORT_LOGGING_LEVEL_ERROR);
+            // a user's environment may log more: memplan's sessions still print nothing
+            options.setSessionLogLevel(OrtLoggingLevel.ORT_LOGGING_LEVEL_FATAL);
             options.setOptimizedModelFilePath(saved.toString());
             try (OrtSession session = env.createSession(model.toString(), options)) {
                 // saved while the session loads; nothing runs
@@ -46,6 +68,27 @@ final class OrtOptimizedGraph {
         }
     }
 
+    /**
+     * ORT's environment, made once, here (a {@link BigStack} thread): at FATAL when memplan makes it.
+     * When the application made it first, ORT Java warns through java.util.logging that the level
+     * differs; that warning is memplan's doing, and silenced for the call.
+     */
+    private static synchronized OrtEnvironment environment() {
+        if (environment == null) {
+            OrtTempFiles.sweep(OrtTempFiles.tmpdir()); // what killed processes left, before ORT Java copies its library
+            Logger ortJava = Logger.getLogger(OrtEnvironment.class.getName());
+            Level before = ortJava.getLevel();
+            ortJava.setLevel(Level.SEVERE);
+            try {
+                environment = OrtEnvironment.getEnvironment(OrtLoggingLevel.ORT_LOGGING_LEVEL_FATAL, "memplan");
+            } finally {
+                ortJava.setLevel(before);
+            }
+            OrtTempFiles.removeOrtJavaCopy(OrtEnvironment.class.getClassLoader());
+        }
+        return environment;
+    }
+
     /** ORT's message on one line, its status code after it rather than before. */
     static String reason(String message) {
         if (message == null || message.isBlank()) {
@@ -53,6 +96,6 @@ final class OrtOptimizedGraph {
         }
         Matcher m = STATUS.matcher(message.strip());
         String text = m.matches() ? m.group(2).strip() + " (" + m.group(1) + ")" : message.strip();
-        return text.replaceAll("\\s*\\R\\s*", " ");
+        return EXCEPTION_PREFIX.matcher(text.replaceAll("\\s*\\R\\s*", " ")).replaceAll("");
     }
 }
