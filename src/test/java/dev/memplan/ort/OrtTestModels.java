@@ -72,4 +72,89 @@ public final class OrtTestModels {
         Files.write(file, bytes);
         return file;
     }
+
+    /**
+     * A model whose one weight {@code w} (float [4]) keeps its data in external data at
+     * {@code location}, from {@code offset} for {@code length} bytes (both left out when negative):
+     * {@code y = x + w}, saved as {@code name} in {@code dir}.
+     */
+    public static Path externalDataModel(Path dir, String name, String location, long offset, long length)
+            throws Exception {
+        TypeProto type = floatType(4);
+        var weight = dev.memplan.onnx.proto.OnnxProto.TensorProto.newBuilder().setName("w").addDims(4).setDataType(1)
+                .setDataLocation(1).addExternalData(entry("location", location));
+        if (offset >= 0) {
+            weight.addExternalData(entry("offset", Long.toString(offset)));
+        }
+        if (length >= 0) {
+            weight.addExternalData(entry("length", Long.toString(length)));
+        }
+        GraphProto graph = GraphProto.newBuilder().setName("external")
+                .addInput(ValueInfoProto.newBuilder().setName("x").setType(type))
+                .addInitializer(weight)
+                .addNode(NodeProto.newBuilder().setOpType("Add").setName("add").addInput("x").addInput("w").addOutput("y"))
+                .addOutput(ValueInfoProto.newBuilder().setName("y").setType(type)).build();
+        Path file = dir.resolve(name);
+        Files.write(file, model(graph).toByteArray());
+        return file;
+    }
+
+    /**
+     * A model of {@code depth} nested Ifs on one condition input {@code c}: each then branch runs
+     * {@code Relu} on the outer {@code x} (float [64]) and the next If, the else branches {@code Neg}.
+     */
+    public static Path nestedIfModel(Path dir, int depth) throws Exception {
+        GraphProto[] inner = null;
+        for (int d = depth - 1; d >= 0; d--) {
+            NodeProto.Builder thenNodes = NodeProto.newBuilder().setOpType("Relu").setName("relu" + d).addInput("x")
+                    .addOutput("t" + d);
+            GraphProto.Builder then = GraphProto.newBuilder().setName("then" + d).addNode(thenNodes);
+            if (inner != null) {
+                then.addNode(ifNode("if" + (d + 1), "i" + d, inner))
+                        .addNode(NodeProto.newBuilder().setOpType("Add").setName("add" + d).addInput("t" + d)
+                                .addInput("i" + d).addOutput("o" + d));
+            } else {
+                then.addNode(NodeProto.newBuilder().setOpType("Identity").setName("id" + d).addInput("t" + d)
+                        .addOutput("o" + d));
+            }
+            then.addOutput(ValueInfoProto.newBuilder().setName("o" + d).setType(floatType(64)));
+            GraphProto otherwise = GraphProto.newBuilder().setName("else" + d)
+                    .addNode(NodeProto.newBuilder().setOpType("Neg").setName("neg" + d).addInput("x").addOutput("e" + d))
+                    .addOutput(ValueInfoProto.newBuilder().setName("e" + d).setType(floatType(64))).build();
+            inner = new GraphProto[] {then.build(), otherwise};
+        }
+        TypeProto bool = TypeProto.newBuilder().setTensorType(TypeProto.Tensor.newBuilder().setElemType(9)
+                .setShape(TensorShapeProto.newBuilder())).build();
+        GraphProto graph = GraphProto.newBuilder().setName("nested" + depth)
+                .addInput(ValueInfoProto.newBuilder().setName("x").setType(floatType(64)))
+                .addInput(ValueInfoProto.newBuilder().setName("c").setType(bool))
+                .addNode(ifNode("if0", "y", inner))
+                .addOutput(ValueInfoProto.newBuilder().setName("y").setType(floatType(64))).build();
+        Path file = dir.resolve("nested-if-" + depth + ".onnx");
+        Files.write(file, model(graph).toByteArray());
+        return file;
+    }
+
+    private static NodeProto ifNode(String name, String output, GraphProto[] branches) {
+        return NodeProto.newBuilder().setOpType("If").setName(name).addInput("c").addOutput(output)
+                .addAttribute(dev.memplan.onnx.proto.OnnxProto.AttributeProto.newBuilder().setName("then_branch")
+                        .setType(5).setG(branches[0]))
+                .addAttribute(dev.memplan.onnx.proto.OnnxProto.AttributeProto.newBuilder().setName("else_branch")
+                        .setType(5).setG(branches[1])).build();
+    }
+
+    private static TypeProto floatType(long n) {
+        return TypeProto.newBuilder().setTensorType(TypeProto.Tensor.newBuilder().setElemType(1)
+                .setShape(TensorShapeProto.newBuilder().addDim(TensorShapeProto.Dimension.newBuilder().setDimValue(n))))
+                .build();
+    }
+
+    private static dev.memplan.onnx.proto.OnnxProto.StringStringEntryProto entry(String key, String value) {
+        return dev.memplan.onnx.proto.OnnxProto.StringStringEntryProto.newBuilder().setKey(key).setValue(value).build();
+    }
+
+    private static ModelProto model(GraphProto graph) {
+        return ModelProto.newBuilder().setIrVersion(8).setProducerName("memplan-test")
+                .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain("").setVersion(17)).setGraph(graph).build();
+    }
 }
