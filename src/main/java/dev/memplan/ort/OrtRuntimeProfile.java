@@ -9,7 +9,6 @@ import dev.memplan.onnx.OnnxImporter;
 import dev.memplan.onnx.OnnxModel;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -58,12 +57,7 @@ public final class OrtRuntimeProfile {
     public static OrtRuntimeProfile load(Path model, String level) {
         Objects.requireNonNull(model, "model");
         requireOrtJava();
-        Path saved;
-        try {
-            saved = Files.createTempFile("memplan-ort-", ".onnx");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Path saved = OrtTempFiles.newFile(".onnx"); // in this process's folder: a shutdown hook removes it
         try {
             try {
                 OrtOptimizedGraph.save(model, level, saved);
