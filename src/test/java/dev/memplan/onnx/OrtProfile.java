@@ -33,7 +33,7 @@ final class OrtProfile {
 
     static List<NodeRun> run(Path model, Map<String, long[]> inputShapes, Map<String, Double> fills)
             throws OrtException, IOException {
-        OrtEnvironment env = OrtEnvironment.getEnvironment();
+        OrtEnvironment env = dev.memplan.ort.OrtTestModels.environment();
         Path dir = Files.createTempDirectory("memplan-ort");
         List<OnnxTensor> tensors = new ArrayList<>();
         try (OrtSession.SessionOptions o = new OrtSession.SessionOptions()) {

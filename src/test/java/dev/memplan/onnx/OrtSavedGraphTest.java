@@ -4,7 +4,6 @@ package dev.memplan.onnx;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtSession;
 import dev.memplan.PlanOptions;
 import dev.memplan.Value;
@@ -56,7 +55,7 @@ class OrtSavedGraphTest {
             });
             o.setIntraOpNumThreads(1);
             o.setOptimizedModelFilePath(saved.toString());
-            try (OrtSession s = OrtEnvironment.getEnvironment().createSession(SharedModels.path(model).toString(), o)) {
+            try (OrtSession s = dev.memplan.ort.OrtTestModels.environment().createSession(SharedModels.path(model).toString(), o)) {
                 // saved when the session is made
             }
         }

@@ -29,6 +29,14 @@ public final class OrtTestModels {
     private OrtTestModels() {
     }
 
+    /**
+     * ORT's environment for tests that call ORT Java themselves, made on a 16 MB stack as
+     * docs/library.md tells users to (ORT Java 1.29 crashes a 1 MB stack making it).
+     */
+    public static OrtEnvironment environment() {
+        return BigStack.call("test-ort-environment", OrtEnvironment::getEnvironment);
+    }
+
     /** The predictor's figure for {@code model} at {@code level}, obtained without the wiring under test. */
     public static long independentPrediction(Path model, OrtModel.Level level, Map<String, Long> bindings, Path dir)
             throws Exception {
@@ -38,7 +46,7 @@ public final class OrtTestModels {
             o.setIntraOpNumThreads(1);
             o.setSessionLogLevel(OrtLoggingLevel.ORT_LOGGING_LEVEL_ERROR); // level all warns it is machine-specific
             o.setOptimizedModelFilePath(saved.toString());
-            try (OrtSession s = OrtEnvironment.getEnvironment().createSession(model.toString(), o)) {
+            try (OrtSession s = environment().createSession(model.toString(), o)) {
                 // saved when the session is made
             }
         }
