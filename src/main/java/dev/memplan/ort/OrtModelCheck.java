@@ -48,11 +48,9 @@ final class OrtModelCheck {
     /** ONNX's TensorProto.DataLocation.EXTERNAL. */
     private static final int EXTERNAL = 1;
 
-    private final Path model;
     private final Path folder;
 
-    private OrtModelCheck(Path model, Path folder) {
-        this.model = model;
+    private OrtModelCheck(Path folder) {
         this.folder = folder;
     }
 
@@ -64,7 +62,7 @@ final class OrtModelCheck {
     static void beforeOrtReads(Path model) {
         Path absolute = model.toAbsolutePath().normalize();
         Path folder = absolute.getParent();
-        OrtModelCheck check = new OrtModelCheck(model, folder);
+        OrtModelCheck check = new OrtModelCheck(folder);
         ModelProto proto = read(model);
         check.graph(proto.getGraph(), 0);
         for (FunctionProto f : proto.getFunctionsList()) {
@@ -95,7 +93,7 @@ final class OrtModelCheck {
 
     private void graph(GraphProto g, int depth) {
         if (depth > MAX_NESTING) {
-            throw new MemplanException(model + " nests subgraphs (If branches, Loop or Scan bodies) more than "
+            throw new MemplanException("the model nests subgraphs (If branches, Loop or Scan bodies) more than "
                     + MAX_NESTING + " deep; ONNX Runtime 1.23's load time doubles with each level, so the ort runtime"
                     + " stops at " + MAX_NESTING + ": flatten the model's nesting, or use the memplan runtime");
         }
@@ -220,9 +218,8 @@ final class OrtModelCheck {
     }
 
     private MemplanException refused(String tensor, String location, String why) {
-        return new MemplanException("the ort runtime refuses " + model.getFileName() + ": the external data of tensor '"
-                + tensor + "' (\"" + location + "\") " + why + "; ONNX Runtime would read it as weights, so"
-                + " only files inside the model's folder are allowed: move the data beside the model, or use the"
-                + " memplan runtime (which never reads external data)");
+        return new MemplanException("the external data of tensor '" + tensor + "' (\"" + location + "\") " + why
+                + "; the ort runtime refuses it before ONNX Runtime reads it as weights: keep external data in files"
+                + " inside the model's folder, or use the memplan runtime (which never reads external data)");
     }
 }
