@@ -59,9 +59,14 @@ public final class OrtFigures {
      * or fails it in CI with the one line saying what to measure.
      */
     public static Path levelAll(String name) {
-        URL url = OrtFigures.class.getResource("/ort/" + set() + "/" + name);
-        Ci.require(url != null, "no ORT figures for " + describe() + ": measure them with benchmarks/ort/figures.sh"
-                + " --write on this machine (it writes src/test/resources/ort/" + set() + "/) and commit them",
+        return levelAll(set(), describe(), name);
+    }
+
+    /** {@link #levelAll(String)} for the set {@code set}, described as {@code described}. */
+    static Path levelAll(String set, String described, String name) {
+        URL url = OrtFigures.class.getResource("/ort/" + set + "/" + name);
+        Ci.require(url != null, "no ORT figures for " + described + ": measure them with benchmarks/ort/figures.sh"
+                + " --write on this machine (it writes src/test/resources/ort/" + set + "/) and commit them",
                 "CI runs every ORT test");
         return path(url);
     }

@@ -3,8 +3,10 @@ package dev.memplan.ort;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.testing.Ci;
 import dev.memplan.testing.EngineIndependent;
 import dev.memplan.testing.SharedModels;
 import java.io.IOException;
@@ -20,6 +22,8 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.opentest4j.AssertionFailedError;
+import org.opentest4j.TestAbortedException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -47,6 +51,17 @@ class OrtFiguresTest {
     @ValueSource(strings = {"shared-level-none.tsv", "silero-level-none.tsv"})
     void levelNoneFiguresCarryTheirMeasurement(String table) throws Exception {
         checkRows(OrtFigures.levelNone(table), false);
+    }
+
+    /** A machine whose block has no figures: skipped outside CI, failed in CI, in one line saying what to measure. */
+    @Test
+    void aBlockWithoutFiguresSaysWhatToMeasure() {
+        Throwable t = assertThrows(Throwable.class,
+                () -> OrtFigures.levelAll("nchwc-test-absent", "NCHWc block 8 (AVX2)", "shared-level-all.tsv"));
+        assertEquals(Ci.active() ? AssertionFailedError.class : TestAbortedException.class, t.getClass(), t.toString());
+        assertTrue(t.getMessage().contains("no ORT figures for NCHWc block 8 (AVX2): measure them with"
+                + " benchmarks/ort/figures.sh --write"), t.getMessage());
+        assertEquals(1, t.getMessage().lines().count(), t.getMessage());
     }
 
     /** Every block's folder measures the same cases, so a machine of either block runs every test. */
