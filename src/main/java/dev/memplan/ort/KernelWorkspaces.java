@@ -8,11 +8,12 @@ import java.util.OptionalLong;
 
 /**
  * What a kernel takes from the arena during its compute, beyond its outputs: allocated in order,
- * all freed at its end, never part of the memory pattern. Each rule was measured with ORT 1.30
- * ({@code benchmarks/ort/workspace-probe.py}, {@code inplace-probe.py}; docs/ort-runtime.md,
- * section 5). A kernel with no measured rule gets an allowance (its inputs' and outputs' bytes)
- * and is reported as unmodelled: that allowance is a guess, not a proven bound (GPT-2's Attention
- * alone takes 10.7 MB, more than its inputs and outputs).
+ * all freed at its end, never part of the memory pattern. Each rule follows the kernel's source
+ * and was measured with ORT 1.30 ({@code benchmarks/ort/workspace-probe.py}; docs/ort-runtime.md,
+ * section 5); {@code OrtArenaSharedModelsTest} and {@code OrtArenaLevelAllTest} hold the rules to
+ * ORT's figures on the shared models. A kernel with no measured rule gets an allowance (its
+ * inputs' and outputs' bytes) and is reported as unmodelled: that allowance is a guess, not a
+ * proven bound (GPT-2's Attention alone takes 10.7 MB, more than its inputs and outputs).
  */
 final class KernelWorkspaces {
     /** MLAS's per-thread cap on the convolution working buffer, in floats ({@code MlasConvPrepare}). */
@@ -173,7 +174,8 @@ final class KernelWorkspaces {
      * </ol>
      * The present output is allocated after QKV ({@link #outputsAfter}). Measured
      * ({@code benchmarks/ort/attention-probe.py}): one node alone at five bindings, with and without
-     * a causal mask and with 1-D, 2-D and no mask input, and GPT-2 node by node against ORT's profile.
+     * a causal mask and with 1-D, 2-D and no mask input, and GPT-2 node by node against ORT's profile;
+     * {@code OrtAttentionRuleTest} checks the rule against those figures.
      */
     private static Rule attention(Graph graph, Node node, NodeAttributes attributes) {
         long heads = attributes.integer(node.id(), "num_heads").getAsLong();

@@ -8,10 +8,12 @@ import java.util.Map;
 /**
  * What ONNX Runtime 1.30's CPU kernels declare to its allocation planner and take during their
  * compute: the single home of ORT's kernel facts, keyed by domain and op type. {@code Alias}: output
- * 0 must share input 0; {@code MayInplace(i, 0)}: output 0 may overwrite input i (the list
- * {@code benchmarks/ort/inplace-probe.py} measured, docs/ort-runtime.md section 1); the workspace
- * kind names the rule {@link KernelWorkspaces} applies (section 5). An op missing here has no
- * known rule: it gets an allowance and is reported as unmodelled.
+ * 0 must share input 0. {@code MayInplace(i, 0)}: output 0 may overwrite input i. ORT's
+ * {@code activations.cc} registers the activation family with it; {@code element_wise_ops.cc}'s
+ * {@code REG_ELEMENTWISE_TYPED_KERNEL} registers Add, Sub, Mul, Div and the rest without it
+ * ({@code benchmarks/ort/inplace-probe.py} measured the list, docs/ort-runtime.md section 1). The
+ * workspace kind names the rule {@link KernelWorkspaces} applies (section 5). An op missing here has
+ * no known rule: it gets an allowance and is reported as unmodelled.
  */
 final class OrtKernels {
     /** Domains as ORT's saved graphs spell them. */

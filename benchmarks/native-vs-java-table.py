@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Prints the side-by-side tables of issue 20 from the JMH JSON files of benchmarks/issue20.sh.
+"""Prints the native-against-Java table of docs/performance.md from the JMH JSON files of
+benchmarks/native-vs-java.sh.
 
 For every point (method, graph, owners, strategy): the median wall-clock time per operation of each
 engine and java/native of those medians, then the median CPU time per operation (cpu.all.norm of
 PageFaultProfiler) and java/native of those; above 1 means native is faster. Then native minor
 page faults per op and heap bytes per op where measured, and the load average when the point began.
 
-Usage: python3 benchmarks/issue20-table.py RESULTS_DIR
+Usage: python3 benchmarks/native-vs-java-table.py RESULTS_DIR
 """
 import json
 import statistics

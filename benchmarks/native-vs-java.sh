@@ -1,28 +1,28 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The rows of issue 20 (the native hot path), both engines side by side: every point runs as its
+# The native engine against the Java engine on every path, both side by side: every point runs as its
 # own JMH invocation with -p engine=native,java, so the forks of a graph, size and strategy run
 # back to back and meet the same load. Each point reports the wall-clock median and the CPU time
 # per operation (PageFaultProfiler's cpu.all.norm: only what the fork ran, so a loaded machine
 # moves it far less), minor page faults per op, and for the 10k-owner allocate rows heap bytes
-# per op (-prof gc). Prints the Markdown tables of docs/performance.md's issue-20 section.
+# per op (-prof gc). Prints the table that docs/performance.md's "Native against Java" condenses.
 #
-#   benchmarks/issue20.sh              all rows (about 50 minutes on a 2-core VM)
-#   benchmarks/issue20.sh --quick      10k owners only (allocate, compile, endToEnd)
+#   benchmarks/native-vs-java.sh              all rows (about 50 minutes on a 2-core VM)
+#   benchmarks/native-vs-java.sh --quick      10k owners only (allocate, compile, endToEnd)
 #
 # Needs the library installed and benchmarks/target/benchmarks.jar built (see README.md).
-# Results: benchmarks/target/results/issue20-<time>/*.json, table.md.
+# Results: benchmarks/target/results/native-vs-java-<time>/*.json, table.md.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 jar="$here/target/benchmarks.jar"
-[[ -f $jar ]] || { echo "issue20.sh: $jar is missing; build it first (README.md)" >&2; exit 1; }
+[[ -f $jar ]] || { echo "native-vs-java.sh: $jar is missing; build it first (README.md)" >&2; exit 1; }
 quick=0
 for arg in "$@"; do
     case "$arg" in
         --quick) quick=1 ;;
         -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
-        *) echo "issue20.sh: unknown argument '$arg' (use --quick)" >&2; exit 2 ;;
+        *) echo "native-vs-java.sh: unknown argument '$arg' (use --quick)" >&2; exit 2 ;;
     esac
 done
 
@@ -31,12 +31,12 @@ done
 lib=dev/memplan/engine/linux-x86_64/libjniMemplanNative.so
 own=$(ls "$here"/../target/memplan-*-SNAPSHOT.jar 2>/dev/null | grep -v -- '-cli\|-tests\|-sources' | head -1 || true)
 if [[ -n $own ]] && ! cmp -s <(unzip -p "$jar" "$lib") <(unzip -p "$own" "$lib"); then
-    echo "issue20.sh: the native library in $jar is not the one in $own (another mvn install?);" \
+    echo "native-vs-java.sh: the native library in $jar is not the one in $own (another mvn install?);" \
         "rebuild the benchmarks jar from this worktree's library" >&2
     exit 1
 fi
 
-out="$here/target/results/issue20-$(date -u +%Y%m%dT%H%M%SZ)"
+out="$here/target/results/native-vs-java-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$out"
 # Three forks per engine and point, the median over all their iterations: a fork's JIT and memory
 # layout moved one engine's median by up to 45% from fork to fork on this machine (native endToEnd
@@ -62,7 +62,7 @@ point() {
     java -jar "$jar" "^dev\\.memplan\\.bench\\.PlanningBenchmark\\.$method\$" "${timing[@]}" "${cpu[@]}" "$@" \
         -p kind="$kind" -p owners="$owners" -p strategy="$strategy" -p engine=native,java \
         -foe true -rf json -rff "$out/$name.json" > "$out/$name.log" 2>&1 || {
-        echo "issue20.sh: JMH failed for $name; see $out/$name.log" >&2
+        echo "native-vs-java.sh: JMH failed for $name; see $out/$name.log" >&2
         tail -20 "$out/$name.log" >&2
     }
 }
@@ -91,4 +91,4 @@ if [[ $quick == 0 ]]; then
     done
 fi
 
-python3 "$here/issue20-table.py" "$out" | tee "$out/table.md"
+python3 "$here/native-vs-java-table.py" "$out" | tee "$out/table.md"
