@@ -32,7 +32,19 @@ public record DrawnOwner(int valueId, String name, String opType, String dataTyp
     public record Segment(String name, String opType, int def, int useEnd) {
     }
 
-    /** An owner that no value took in place. */
+    /**
+     * An owner that no value took in place.
+     *
+     * @param valueId    the owner's value id in its graph
+     * @param name       the value's name, or {@code %id} when it has none
+     * @param opType     the op type of the producing node, or {@code input}
+     * @param dataType   the element type's name
+     * @param shape      the shape as written in the graph
+     * @param boundShape the shape at the picture's bindings
+     * @param bytes      bytes planned for it
+     * @param def        the position where it is produced
+     * @param useEnd     the last position that reads it (inclusive)
+     */
     public DrawnOwner(int valueId, String name, String opType, String dataType, String shape, String boundShape,
                       long bytes, int def, int useEnd) {
         this(valueId, name, opType, dataType, shape, boundShape, bytes, def, useEnd, java.util.List.of());

@@ -11,8 +11,11 @@ import dev.memplan.onnx.BindingConflictException;
 public class ModelLimitException extends BindingConflictException {
     private static final long serialVersionUID = 1L;
 
+    /** The symbol the request bound above its limit. */
     private final String symbol;
+    /** The value the request bound it to. */
     private final long value;
+    /** The largest value the model accepts for it. */
     private final long limit;
 
     /**
