@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Builds the library and the benchmarks, runs JMH, and prints a Markdown table of medians and
-# the target ratios of issues 4 (slots) and 8 (offsets beside slots, hard packing).
+# the target ratios of the slots planner and of offsets beside slots (hard packing included).
 #
 #   benchmarks/run.sh               short profile: selected graphs and sizes, 1 fork, short
 #                                   iterations (about 10 minutes on 2 cores)
@@ -64,7 +64,7 @@ perop=(-prof gc -prof dev.memplan.bench.PageFaultProfiler)
 if [[ $profile == short ]]; then
     # One fork, short iterations; only the graphs and sizes the targets need, most important first.
     quick=(-f 1 -wi 2 -w 400ms -i 3 -r 400ms)
-    # Slots on all three paths; offsets on allocate only, at the sizes issue 8's targets name.
+    # Slots on all three paths; offsets on allocate only, at the sizes the offsets targets name.
     jmh transformer "$methods" "${quick[@]}" -p kind=transformer -p owners=1000,10000,100000,1000000 -p engine=native,java -p strategy=slots
     jmh transformer-offsets "$allocate" "${quick[@]}" -p kind=transformer -p owners=10000,100000,1000000 -p engine=native,java -p strategy=offsets
     jmh touch "$touch" "${quick[@]}" -p kind=transformer -p owners=1000,10000,100000,1000000

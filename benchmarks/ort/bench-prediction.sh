@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # JMH: one request's ORT arena prediction (dev.memplan.ort, internal) against memplan's own
-# per-request plan of the same graph on the Java engine (issue 19's target: at most 2x).
+# per-request plan of the same graph on the Java engine (the target: at most 2x).
 # Compiles benchmarks/ort/jmh against this worktree's target/classes (run `mvn -o -q compile`
 # first) with JMH 1.37 from ~/.m2, and runs it. Arguments go to JMH and replace the default run
 # options (1 fork, 5 x 1 s warm-up, 10 x 0.5 s measurement: under load the JIT needs the longer

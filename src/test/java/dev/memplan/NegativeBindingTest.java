@@ -9,7 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 11 case 11: the documented exceptions of {@link Schedule#plan(Map)} and
+ * The documented exceptions of {@link Schedule#plan(Map)} and
  * {@link Admission}: a negative binding is an {@link InvalidSizeException} naming the symbol, and
  * a size that overflows only at a large probe does not fit any budget.
  */

@@ -15,7 +15,7 @@ import java.util.Map;
  * <p>Sources are ONNX Runtime's CPU kernels ({@code MayInplace(input, output)} in their
  * {@code KernelDefBuilder}, which its {@code allocation_planner.cc} honours when the input's use
  * count is one and the sizes match), or the fusion by which ONNX Runtime removes the op's own
- * buffer; entries the issue asks for beyond those say so. Softmax and LayerNormalization are not
+ * buffer; memplan's own entries beyond those say so ("memplan's rule"). Softmax and LayerNormalization are not
  * listed: ONNX Runtime's CPU kernels ({@code cpu/math/softmax.cc}, {@code cpu/nn/layer_norm.cc})
  * declare no {@code MayInplace}.
  */
@@ -29,7 +29,7 @@ final class InPlaceOps {
             + "nchwc_transformer.cc, conv_add_fusion.cc), whose Sum input the output overwrites: contrib_ops/cpu/"
             + "fused_conv.cc and nchwc_ops.cc MayInplace(3, 0); ORT's own cpu/math/element_wise_ops.cc kernel"
             + " declares none";
-    static final String ELEMENTWISE = "issue 18 (elementwise unary): each element is read before it is"
+    static final String ELEMENTWISE = "memplan's rule (elementwise unary): each element is read before it is"
             + " written; ORT's cpu/math/element_wise_ops.cc kernel declares no MayInplace";
     static final String BATCH_NORM = "ORT fuses an inference BatchNormalization into the Conv before it"
             + " (optimizer/conv_bn_fusion.cc), so it has no buffer of its own; its cpu/nn/batch_norm.cc kernel"

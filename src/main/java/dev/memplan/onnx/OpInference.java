@@ -96,7 +96,7 @@ final class OpInference {
                 .view(ViewKind.ALIAS).condition(ConditionRule.PASSES_THROUGH);
 
         // numpy broadcasting of all inputs
-        String sameBytes = "issue 18 (elementwise binary, as Add)";
+        String sameBytes = "memplan's rule (elementwise binary, as Add)";
         r.add("", "Add", 1, BROADCAST).fold(ConstantFolder.BINARY).inPlace(InPlaceOps.FUSED_SUM, 0, 1);
         r.add("", "Sub", 1, BROADCAST).fold(ConstantFolder.BINARY).inPlace(sameBytes, 0, 1);
         r.add("", "Mul", 1, BROADCAST).fold(ConstantFolder.BINARY).inPlace(sameBytes, 0, 1);
@@ -120,7 +120,7 @@ final class OpInference {
         }
         r.add(MS, "BiasAdd", 1, BROADCAST);
         r.add("", "Cast", 1, firstOutput(OpInference::cast)).fold(ConstantFolder.CAST)
-                .inPlace("issue 18 (Cast between equal element widths; rule (d) refuses any other): ORT's"
+                .inPlace("memplan's rule (Cast between equal element widths; rule (d) refuses any other): ORT's"
                         + " cpu/tensor/cast_op.cc declares no MayInplace", 0)
                 .condition(ConditionRule.PASSES_THROUGH);
         r.add("", "CastLike", 15, firstOutput(OpInference::cast));

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 11 case 2: {@code plan} over several files needs the memory of the largest, not of all:
+ * {@code plan} over several files needs the memory of the largest, not of all:
  * three graphs that main could only plan together with more than 112 MiB of heap plan in 96 MiB,
  * and a heap too small for even one ends in one line per file and exit 4, never a stack trace.
  * Runs {@code memplan} in a child JVM with a small {@code -Xmx} on the Java engine; engine-independent,

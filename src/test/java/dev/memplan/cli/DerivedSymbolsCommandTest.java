@@ -9,7 +9,7 @@ import dev.memplan.testing.SharedModels;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** Issue 11 case 14 on the command line: derived symbols are listed with their expression. */
+/** On the command line, derived symbols are listed with their expression. */
 @EngineIndependent
 class DerivedSymbolsCommandTest {
 

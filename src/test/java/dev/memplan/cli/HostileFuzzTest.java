@@ -45,7 +45,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 11's hostile-input run: 10,000 seeded command lines over mutated graph files and ONNX
+ * The hostile-input run: 10,000 seeded command lines over mutated graph files and ONNX
  * models, special files, names with control characters, huge dims and odd options, each run in
  * process through picocli. Every run must end within 5 s with a documented exit code; stderr is
  * one line per message (each starting "memplan"), without a stack trace; nothing raw from an input
@@ -66,7 +66,7 @@ class HostileFuzzTest {
     private static final String[] EVIL_NAMES = {"\\u001b[31mred", "line\\nmemplan: forged", "tab\\there", "nul\\u0000",
             "bidi\\u202eevil", "bell\\u0007", "c1\\u009b2J", "seq ", " seq", "emoji\\ud83d\\ude00", "lone\\ud800",
             "iso\\u2066late\\u2069", "rlm\\u200f", "alm\\u061c", "nel\\u0085", "del\\u007f", "ls\\u2028", "zw\\u200b"};
-    /** Words that name a Java or library class: none may reach a user (issue 23). */
+    /** Words that name a Java or library class: none may reach a user. */
     private static final List<String> CLASS_NAMES = List.of("Exception", "java.", "dev.memplan", "com.fasterxml",
             "com.google.protobuf", "picocli", "org.bytedeco");
     /** A packing problem for the pack cases; mutated with raw control characters and long fields. */

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The cases of issue 11 that a careless or hostile user hits at the command line: each failed on
+ * The cases that a careless or hostile user hits at the command line: each failed on
  * the main of the time (hang, stack trace, forged line, wrong exit code) and must not again.
  */
 @EngineIndependent

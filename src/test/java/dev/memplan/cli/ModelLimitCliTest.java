@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 22, one planning path: the command line plans through the server's code, so a binding
+ * One planning path: the command line plans through the server's code, so a binding
  * above the model's limit fails there as it does in {@code CompiledModel}: one line, exit 1.
  */
 class ModelLimitCliTest {

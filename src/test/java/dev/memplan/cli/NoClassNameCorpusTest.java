@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every command over a corpus of broken and unsupported models and hostile files: no output, on
  * stdout or stderr, names a Java or library class ({@code Exception}, {@code java.}, a package of
- * memplan or of its libraries), and no run is an internal error. The corpus holds issue 23's edges:
+ * memplan or of its libraries), and no run is an internal error. The corpus holds the edge cases:
  * a 20,000,001-character JSON string and CSV field, protobuf nested past its recursion limit,
  * JSON with comments or NaN, a shape rule that reads past an input's dims, an unknown op, control
  * characters and unpaired surrogates in names.

@@ -249,7 +249,7 @@ class PlanCommandTest {
 
     @Test
     void aBindingThatMatchesNoSymbolIsAUsageError() {
-        // issue 11 case 12: a typo in --bind used to be a warning with exit 0, which scripts never notice
+        // a typo in --bind used to be a warning with exit 0, which scripts never notice
         CliRun run = CliRun.of("plan", "--bind", "sequence=128", "--bind", "batch=1", BLOCK);
         assertEquals(2, run.exit(), run.toString());
         assertEquals("", run.out(), run.toString());
@@ -350,7 +350,7 @@ class PlanCommandTest {
         assertEquals(2, run.exit(), run.toString());
         assertEquals("", run.out(), run.toString());
         assertTrue(run.err().contains(message), run.toString());
-        // issue 11 case 12: one line and where to look, not 25 lines of help
+        // a bad option: one line and where to look, not 25 lines of help
         assertTrue(run.err().startsWith("memplan plan: ") && run.err().endsWith("; see 'memplan plan --help'\n")
                 && run.err().indexOf('\n') == run.err().length() - 1, run.toString());
     }

@@ -76,7 +76,7 @@ class TimelinePageBrowserTest {
     private static final String IF_MODEL = "onnx-node/test_if/model.onnx";
     /** Budget for opening and drawing the 10,000-owner page (it takes well under a second here). */
     private static final long LOAD_BUDGET_MS = 5_000;
-    /** Budget for the page whose tensors have 30,000-character names (issue 23). */
+    /** Budget for the page whose tensors have 30,000-character names. */
     private static final long LONG_NAMES_BUDGET_MS = 10_000;
 
     /** Selenium warns that it has no DevTools bindings for this chromium; the test needs none. */

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 11 case 11: the public engine classes check what they are given as the native boundary
+ * The public engine classes check what they are given as the native boundary
  * always did, on both engines: negative and overflowing sizes, and inconsistent graph arrays, are
  * exceptions, never a wrapped total.
  */

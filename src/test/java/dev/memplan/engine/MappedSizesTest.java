@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 11 case 4, the engine side: a size buffer that maps a file truncated after it was mapped,
+ * A changed file, the engine side: a size buffer that maps a file truncated after it was mapped,
  * handed to the public native engine, used to reach C++ and kill the JVM with SIGBUS. Now only
  * memplan's own checked copy reaches C++, and the fault is an {@link IllegalArgumentException}.
  * Runs in a child JVM, so that a crash fails this test instead of the whole test run.

@@ -59,8 +59,8 @@ class HardPackingGeneratorTest {
     }
 
     /**
-     * Greedy by size with best fit (the TFLite arena planner's method) is the yardstick the issue
-     * names: on MiniMalloc's public tight instances it lands 28-41% above the bound. These
+     * Greedy by size with best fit (the TFLite arena planner's method) is the yardstick: on
+     * MiniMalloc's public tight instances it lands 28-41% above the bound. These
      * instances must be as hard: geomean within 25-45% above the bound over 20 seeds, and no single
      * instance easy (under 20%) or freakish (over 55%). Measured on seeds 1-20: geomean 1.36, range 1.29-1.45.
      */

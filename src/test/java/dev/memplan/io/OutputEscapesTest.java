@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 @EngineIndependent
 class OutputEscapesTest {
-    /** Names a model file may hold; the characters the issue found passing raw among them. */
+    /** Names a model file may hold; among them the characters that once passed raw. */
     private static final List<String> HOSTILE = List.of("\u001b[31mred", "line\nmemplan: forged", "nul\u0000",
             "bidi\u202eevil", "isolate\u2066x\u2069", "rlm\u200f", "alm\u061c", "ls\u2028ps\u2029", "nel\u0085",
             "del\u007f", "zw\u200bj\u200d", "bom\ufeff", "lone\ud800", "\udc00first", "emoji\ud83d\ude00",

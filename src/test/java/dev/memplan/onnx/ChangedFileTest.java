@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 11 case 4: a model file truncated or rewritten after {@link OnnxModel#read} (what
+ * A model file truncated or rewritten after {@link OnnxModel#read} (what
  * {@code cp new.onnx model.onnx} does to a server reloading it) fails the import with an
  * {@link OnnxFormatException}, never an {@code InternalError}; what an import returned keeps no
  * window on the mapping, so truncating the file later harms nothing.

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 11 case 13, beyond the pad pattern: a chain of constant 2-D tensors through Transpose,
+ * Constant folding beyond the pad pattern: a chain of constant 2-D tensors through Transpose,
  * Gather, Squeeze, Unsqueeze, Expand, Tile, Mul, Mod, Greater, Where, Slice (negative step),
  * Reshape, Add, Sub, Concat and Cast computes a Reshape target. Every node folds, the target is
  * known, and every size equals ONNX Runtime's.

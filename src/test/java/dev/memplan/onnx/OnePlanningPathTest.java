@@ -23,7 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 22, one planning path: the command line and the pictures ({@link OnnxPlanner}, a fresh
+ * One planning path: the command line and the pictures ({@link OnnxPlanner}, a fresh
  * compile per call) and the server ({@link CompiledModel}, compiled once from the file, planned
  * request after request) give the same unbound symbols, control-flow need and plan, on every
  * shared model and the If/Loop/Scan models, at no bindings, the model table's bindings, each of

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each op has one home (issue 22): an ONNX op type written as a Java string literal appears in
+ * Each op has one home: an ONNX op type written as a Java string literal appears in
  * {@code src/main/java} only in the op registry and its family files. An op type is whatever
  * {@link OpRegistry} registers, so the check grows with the registry. Comments are not code and
  * are not checked.

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The facts each registry entry carries beyond its shape rule, written out: they are the sets the
  * constant folder, the view policy, condition tracking and the fold decision kept for themselves
- * before the registry held them (issue 22), so a fact dropped or added by accident fails here.
+ * before the registry held them, so a fact dropped or added by accident fails here.
  */
 @EngineIndependent
 class OpRegistryFactsTest {

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 11 cases 8 and 6: an element count never depends on the order of the dims (a zero dim
+ * An element count never depends on the order of the dims (a zero dim
  * makes it 0 however large the others are; without a zero, an overflow is an error), in JSON
  * graphs and ONNX models alike; and a folded weight too large to count fails the import instead of
  * being dropped from the weight total.

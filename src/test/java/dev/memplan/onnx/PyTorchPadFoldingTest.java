@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 11 case 13: PyTorch exports {@code F.pad(x, (1, 2))} as a chain of constant ops that
+ * PyTorch exports {@code F.pad(x, (1, 2))} as a chain of constant ops that
  * computes Pad's {@code pads}: {@code ConstantOfShape -> Concat -> Reshape(-1, 2) -> Slice(step -1)
  * -> Transpose -> Reshape(-1) -> Cast}. Every input of the chain is constant, so the chain folds
  * and the padded tensor (and all after it) has a size from the input dims alone, equal to ONNX

@@ -20,7 +20,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 11 case 14: where inference proves two dims equal (broadcasting, MatMul and Gemm inner
+ * Where inference proves two dims equal (broadcasting, MatMul and Gemm inner
  * dims, Concat's other axes, an attention mask and the sequence it masks), a symbol equal to an
  * expression of others is derived and needs no binding, and a binding that contradicts the
  * relation is an error naming the node and both sides.

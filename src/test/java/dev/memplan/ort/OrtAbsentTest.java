@@ -15,7 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 19: ONNX Runtime Java is an optional dependency. In a class loader built from the test class
+ * ONNX Runtime Java is an optional dependency. In a class loader built from the test class
  * path without its jar, the library and the command line must still plan with the memplan runtime,
  * and asking for the ort runtime must fail with the documented message (exit 1 on the command line),
  * nothing guessed. Runs the Java engine there (the native library belongs to the test's own loader),

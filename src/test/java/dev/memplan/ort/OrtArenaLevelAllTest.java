@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The harness of issue 19: the Java prediction on the graph ONNX Runtime runs at its default level
+ * The prediction's acceptance harness: the Java prediction on the graph ONNX Runtime runs at its default level
  * (all), saved at test time through ORT Java ({@code setOptimizedModelFilePath}) and imported by
  * memplan's importer, against ORT 1.30's figures measured by {@code ort-arena.py}
  ({@code benchmarks/ort/figures.sh} remeasures
@@ -36,12 +36,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * depends on the CPU's vector width, so the table is this machine's block's, {@link OrtFigures}). Every case must be byte-exact, except those listed in
  * {@link #NOT_EXACT} with their measured ratio: the test fails when a listed ratio changes (better
  * or worse: update the list and docs/performance.md) and when a case outside the list is not
- * exact. The issue's target is prediction / ORT in [1.0, 1.15]; {@link #targetMet} names the
+ * exact. The target is prediction / ORT in [1.0, 1.15]; {@link #targetMet} names the
  * listed cases outside it.
  */
 @EngineIndependent
 class OrtArenaLevelAllTest {
-    /** Issue 19's band: never below ORT, at most 15% above. */
+    /** The prediction's band: never below ORT, at most 15% above. */
     static final double MAX_RATIO = 1.15;
 
     /**
@@ -132,7 +132,7 @@ class OrtArenaLevelAllTest {
         }
     }
 
-    /** The known misses, in one place: the cases outside issue 19's band [1.0, 1.15]. */
+    /** The known misses, in one place: the cases outside the band [1.0, 1.15]. */
     static Map<String, Double> targetMissed() {
         Map<String, Double> out = new TreeMap<>();
         NOT_EXACT.forEach((k, v) -> {

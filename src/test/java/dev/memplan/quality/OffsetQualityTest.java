@@ -14,25 +14,25 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The plan-quality targets of issue 8's "Done when", on the engine of {@code memplan.engine}. Each
+ * The offsets planner's plan-quality targets, on the engine of {@code memplan.engine}. Each
  * test prints its table (the lead tunes with it) before asserting; every plan passes
  * {@link dev.memplan.validate.PlanValidator} and the raw-interval checker first (see {@link QualityMeasure}).
  */
 class OffsetQualityTest {
-    /** Issue 8: geomean offsets peak / bound on the models and generators, and on random graphs. */
+    /** Target: geomean offsets peak / bound on the models and generators, and on random graphs. */
     static final double GEOMEAN_TARGET = 1.01;
-    /** Issue 8: no model or generator case above this. */
+    /** Target: no model or generator case above this. */
     static final double WORST_TARGET = 1.05;
     /**
      * Graphs with thousands of buffers live at once (the random DAG from 10k owners) keep the
      * sweep's plan at the default effort: even the valley decoder costs tens of milliseconds there,
-     * an order of magnitude over the speed target. Issue 8's worst case is reached on them at this
+     * an order of magnitude over the speed target. The worst-case target is reached on them at this
      * effort, the first at which the valley decoder runs (design.md §5b); at the default they are
      * held to {@link #WIDE_DEFAULT_WORST} so a regression of the fast path shows.
      */
     static final int WIDE_EFFORT = 2;
     static final double WIDE_DEFAULT_WORST = 1.08;
-    /** Issue 8: geomean arena / bound on the hard packing instances at pack's default effort. */
+    /** Target: geomean arena / bound on the hard packing instances at pack's default effort. */
     static final double HARD_GEOMEAN_TARGET = 1.20;
 
     @Test
@@ -61,7 +61,7 @@ class OffsetQualityTest {
         }
     }
 
-    /** The wide random DAGs at full effort reach issue 8's worst-case target. */
+    /** The wide random DAGs at full effort reach the worst-case target. */
     @Test
     void wideGraphsReachTheWorstCaseTargetAtHigherEffort() {
         List<QualityCase> wide = QualityCases.generators().stream()

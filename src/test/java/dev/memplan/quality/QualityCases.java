@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** The case sets the plan-quality targets of issue 8 are measured over. */
+/** The case sets the offsets planner's plan-quality targets are measured over. */
 public final class QualityCases {
     /** Owner counts each generator is measured at. */
     public static final int[] GENERATOR_OWNERS = {100, 1_000, 10_000};

@@ -21,8 +21,8 @@ import java.util.stream.Stream;
 
 /**
  * Prints the Markdown table of a benchmark run: reads every JMH JSON result file in a folder,
- * takes the median of each benchmark's per-iteration scores, and checks the targets of issues 4
- * (slots) and 8 (offsets beside slots, hard packing) as ratios of those medians. A point's
+ * takes the median of each benchmark's per-iteration scores, and checks the targets of the slots
+ * planner and of offsets beside slots (hard packing included) as ratios of those medians. A point's
  * strategy is its {@code strategy} parameter; benchmarks without one (the naive baseline, the
  * small graph) plan slots.
  *
@@ -147,7 +147,7 @@ public final class Report {
         return Optional.ofNullable(points.get(key(method, kind, owners, engine, strategy)));
     }
 
-    /** A slots point: what the issue-4 targets and the naive baseline compare. */
+    /** A slots point: what the slots targets and the naive baseline compare. */
     private Optional<Point> get(String method, String kind, int owners, String engine) {
         return get(method, kind, owners, engine, SLOTS);
     }
@@ -288,7 +288,7 @@ public final class Report {
         printNativeTargets(out);
     }
 
-    /** Issue 20: the native path pays for itself (java / native, so above 1 means native is faster). */
+    /** The native path pays for itself (java / native, so above 1 means native is faster). */
     private void printNativeTargets(PrintStream out) {
         for (String kind : List.of("transformer", "resnet", "chain")) {
             for (String st : List.of(SLOTS, OFFSETS)) {
@@ -309,7 +309,7 @@ public final class Report {
         }
     }
 
-    /** Issue 8: offsets beside slots, the 1M transformer, growth on the wide DAG, native vs java. */
+    /** Offsets beside slots, the 1M transformer, growth on the wide DAG, native vs java. */
     private void printOffsetTargets(PrintStream out) {
         for (Point p : points.values()) {
             if (p.method().equals("allocate") && p.owners() == 10_000 && p.strategy().equals(OFFSETS)) {

@@ -48,7 +48,7 @@ final class Workload {
 
     /**
      * Default options on {@code engine} ("native" or "java") with the slots strategy: the seed's
-     * planner, which the naive baseline and the issue-4 targets compare against.
+     * planner, which the naive baseline and the slots targets compare against.
      */
     static PlanOptions options(String engine) {
         return options(engine, "slots");
