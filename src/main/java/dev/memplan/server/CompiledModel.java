@@ -364,7 +364,7 @@ public final class CompiledModel implements Reservation {
         return new java.util.LinkedHashSet<>(symbols);
     }
 
-    // ---- model limits (issue 24): kept apart from planning so the two merge cleanly ----
+    // ---- model limits: kept apart from planning so the two merge cleanly ----
 
     /**
      * The largest value each symbol may take, where the model imposes one: a relation

@@ -39,15 +39,6 @@ class TreeHygieneTest {
     /** A file name holding the word issue followed by a number. */
     static final Pattern ISSUE_FILE_NAME = Pattern.compile("(?i)issue[-_ ]?\\d");
 
-    /**
-     * Files that still name an issue because another change is rewriting them now (the ORT part
-     * leaving the core types); remove an entry with its last issue number.
-     */
-    private static final Set<String> PENDING = Set.of(
-            "src/main/java/dev/memplan/server/CompiledModel.java",
-            "src/test/java/dev/memplan/cli/RuntimeOptionTest.java",
-            "src/test/java/dev/memplan/server/OrtRuntimeTest.java");
-
     @Test
     void noFileNamesAPathOfOneMachine() throws IOException {
         List<String> hits = new ArrayList<>();
@@ -66,9 +57,6 @@ class TreeHygieneTest {
     void noTextNamesAnIssueByNumber() throws IOException {
         List<String> hits = new ArrayList<>();
         for (Path file : textFiles()) {
-            if (PENDING.contains(relative(file))) {
-                continue;
-            }
             List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
             for (int i = 0; i < lines.size(); i++) {
                 if (ISSUE_NUMBER.matcher(lines.get(i)).find()) {
@@ -77,16 +65,6 @@ class TreeHygieneTest {
             }
         }
         assertEquals(List.of(), hits, "issue numbers; say what the thing is instead");
-    }
-
-    @Test
-    void thePendingFilesStillNeedTheirExemption() throws IOException {
-        for (String name : PENDING) { // a stale exemption would hide a new issue number
-            Path file = ROOT.resolve(name);
-            assertTrue(Files.isRegularFile(file), name + " is exempt but does not exist: remove it from PENDING");
-            assertTrue(ISSUE_NUMBER.matcher(Files.readString(file)).find(),
-                    name + " names no issue any more: remove it from PENDING");
-        }
     }
 
     @Test
