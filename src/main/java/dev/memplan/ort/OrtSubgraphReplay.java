@@ -29,7 +29,8 @@ import java.util.Set;
  * execution frame with a non-tensor feed traces no pattern ({@code ExecutionFrame},
  * {@code SessionState::PrepackConstantInitializedTensors}; {@link OrtPrepackedWeights}). Measured
  * (docs/ort-runtime.md, section 7): Silero VAD's branch reads its GRU weights through Gemm, and
- * allocates tensor by tensor on every run; the If models of {@code benchmarks/ort/if-models.py} read no such weight and take a block.
+ * allocates tensor by tensor on every run; the If models of {@code benchmarks/ort/if-models.py} read
+ * no such weight and take a block ({@code OrtIfBranchTest} checks both against ORT's figures).
  *
  * <p>Which branch: the import this replay is compiled from has the branch a request takes when the
  * condition is known (a constant, or decided from the bindings by {@link ImportedGraph#forBindings});

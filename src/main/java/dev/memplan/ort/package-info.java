@@ -9,6 +9,8 @@
  * (the second run's block), {@link dev.memplan.ort.BfcArena} (bins, whole chunks, power-of-two
  * regions) and {@link dev.memplan.ort.KernelWorkspaces}; {@link dev.memplan.ort.OrtArenaPredictor}
  * runs them for a request. It is a port of {@code benchmarks/ort/replay-check.py} and
- * {@code replay-model.py}, and is tested against their figures and ORT's.
+ * {@code replay-model.py}. {@code OrtArenaRandomGraphsTest}, {@code OrtArenaSharedModelsTest} and
+ * {@code OrtArenaLevelAllTest} hold it to ORT's own figures, checked in under
+ * {@code src/test/resources/ort/}.
  */
 package dev.memplan.ort;
