@@ -8,7 +8,7 @@ or not and a mask input of rank 2, 1 or none, runs each once through arena-x.py 
 pattern off, exact arena: the peak is the sum of what is live, each rounded to 256 B) and prints the
 peak beside the figure of KernelWorkspaces' Attention rule: QKV, the mask (B x T floats for a padding
 mask only, else B x S x T), the scores, 64 bytes of GEMM arguments per row and head, the heads'
-output, plus the node's output. Run it with the ORT venv (scripts/ort-venv.sh makes it): .venv/bin/python benchmarks/ort/attention-probe.py
+output, plus the node's output. Run it with the ORT venv (scripts/ort-venv.sh makes it): target/ort-venv/bin/python benchmarks/ort/attention-probe.py
 """
 import json, os, subprocess, sys, tempfile
 import numpy as np

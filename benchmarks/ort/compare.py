@@ -13,7 +13,7 @@ cannot run or memplan cannot plan stays in the table with the reason.
 --memplan   the launcher (`./memplan`, which builds its jar) or a `memplan-*-cli.jar`; default:
             this repository's launcher. Point it at another worktree to compare a branch.
 --          everything after it goes to `memplan plan` unchanged (e.g. `-- --in-place off`).
-Run it with the ORT venv (scripts/ort-venv.sh makes it): .venv/bin/python benchmarks/ort/compare.py
+Run it with the ORT venv (scripts/ort-venv.sh makes it): target/ort-venv/bin/python benchmarks/ort/compare.py
 """
 import argparse, json, math, os, subprocess, sys, time
 

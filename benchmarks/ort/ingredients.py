@@ -4,7 +4,7 @@
 docs/ort-runtime.md. Runs arena-x.py (one fresh process per setting) over compare.py's cases.
 
 usage: ingredients.py [--models DIR] [--only TEXT] [--json FILE]
-Run it with the ORT venv (scripts/ort-venv.sh makes it): .venv/bin/python benchmarks/ort/ingredients.py
+Run it with the ORT venv (scripts/ort-venv.sh makes it): target/ort-venv/bin/python benchmarks/ort/ingredients.py
 """
 import argparse, json, os, subprocess, sys, time
 

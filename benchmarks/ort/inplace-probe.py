@@ -9,7 +9,7 @@ arena (extend by the request, never hand out a chunk whole). Each tensor in the 
 when the kernel may overwrite its input (MayInplace), the chain lives in one buffer and the peak is
 4 MiB; when it may not, two buffers are live at each node and the peak is 8 MiB. Binary ops take a
 scalar initializer as their second input, so the output has input 0's shape.
-Run it with the ORT venv (scripts/ort-venv.sh makes it): .venv/bin/python benchmarks/ort/inplace-probe.py
+Run it with the ORT venv (scripts/ort-venv.sh makes it): target/ort-venv/bin/python benchmarks/ort/inplace-probe.py
 """
 import json, os, subprocess, sys, tempfile
 import numpy as np

@@ -8,7 +8,7 @@ per node and run, what ORT's profiler samples after the kernel: the arena's byte
 far and the bytes it holds, each minus what the arena held in use before the first node (weights and
 pre-packed buffers), so the columns compare with a replay's run from an empty arena. Where a replay
 first differs from these rows is where its sequence of allocations differs from ORT's.
-Run it with the ORT venv (scripts/ort-venv.sh makes it): .venv/bin/python benchmarks/ort/node-arena-profile.py MODEL [DIM=N ...]
+Run it with the ORT venv (scripts/ort-venv.sh makes it): target/ort-venv/bin/python benchmarks/ort/node-arena-profile.py MODEL [DIM=N ...]
 """
 import json, os, sys, tempfile
 import numpy as np

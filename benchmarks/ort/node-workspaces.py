@@ -11,7 +11,7 @@ shapes) run once by arena-x.py at level none, memory pattern off, exact arena. w
 minus the node's outputs, each rounded up to 256 B: what the kernel takes during its compute.
 A kernel that runs in place on a graph input cannot here (graph inputs are never overwritten),
 so such a node shows its output twice; read those rows with that in mind.
-Run it with the ORT venv (scripts/ort-venv.sh makes it): .venv/bin/python benchmarks/ort/node-workspaces.py MODEL [DIM=N ...]
+Run it with the ORT venv (scripts/ort-venv.sh makes it): target/ort-venv/bin/python benchmarks/ort/node-workspaces.py MODEL [DIM=N ...]
 """
 import json, os, subprocess, sys, tempfile
 import numpy as np

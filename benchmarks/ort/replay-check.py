@@ -20,7 +20,7 @@ with arena-x.py at ort-arena.py's settings (level none so the graph is not rewri
   address, split only if the chunk is at least twice the request, power-of-two regions from
   1 MiB that never merge).
 Prints one line per graph and how many predictions were exact.
-Run it with the ORT venv (scripts/ort-venv.sh makes it): .venv/bin/python benchmarks/ort/replay-check.py
+Run it with the ORT venv (scripts/ort-venv.sh makes it): target/ort-venv/bin/python benchmarks/ort/replay-check.py
 """
 import json, os, random, subprocess, sys, tempfile
 import numpy as np

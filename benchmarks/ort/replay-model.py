@@ -13,7 +13,7 @@ workspace-probe.py measured each case), LRN an input-sized buffer and
 one padded by size - 1 channels; BatchNormalization, Sum, AveragePool, Gemm, MaxPool none (measured). Ops outside these
 rules are replayed as plain kernels (own output, no workspace) and listed, so a mismatch can be
 traced to them. Prints the prediction beside arena-x.py's measurement at ort-arena.py's settings.
-Run it with the ORT venv (scripts/ort-venv.sh makes it): .venv/bin/python benchmarks/ort/replay-model.py MODEL [DIM=N ...]
+Run it with the ORT venv (scripts/ort-venv.sh makes it): target/ort-venv/bin/python benchmarks/ort/replay-model.py MODEL [DIM=N ...]
 """
 import importlib.util, json, os, subprocess, sys, tempfile
 import numpy as np

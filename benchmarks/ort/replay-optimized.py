@@ -16,7 +16,7 @@ Gemm, Relu, Sigmoid, Tanh, LRN, broadcasting Add / Sub / Mul / Div, Split, Squee
 (replay-model.py), Softmax on a non-last axis two transposed copies of its input (measured: 309,760
 B on [1,80,22,22]), none for the others (workspace-probe.py at level all). Softmax's rule assumes
 opset 13 or later.
-Run it with the ORT venv (scripts/ort-venv.sh makes it): .venv/bin/python benchmarks/ort/replay-optimized.py MODEL [DIM=N ...]
+Run it with the ORT venv (scripts/ort-venv.sh makes it): target/ort-venv/bin/python benchmarks/ort/replay-optimized.py MODEL [DIM=N ...]
 """
 import importlib.util, json, math, os, subprocess, sys, tempfile
 import numpy as np

@@ -9,7 +9,7 @@ arena-x.py measures one run with an exact arena (extend by the request, never ha
 whole) and memory pattern off, at levels none and all; 'workspace' = peak - the output's bytes
 rounded up to 256. At level all ORT may rewrite the node (NCHWc convolution on x86), so the
 workspace there is that of the rewritten kernels, reorder buffers included.
-Run it with the ORT venv (scripts/ort-venv.sh makes it): .venv/bin/python benchmarks/ort/workspace-probe.py
+Run it with the ORT venv (scripts/ort-venv.sh makes it): target/ort-venv/bin/python benchmarks/ort/workspace-probe.py
 """
 import json, os, subprocess, sys, tempfile
 import numpy as np

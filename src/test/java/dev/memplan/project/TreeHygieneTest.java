@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 class TreeHygieneTest {
     private static final Path ROOT = Path.of("").toAbsolutePath();
     /** Build output, fetched or generated files, and version control: not the tree's own text. */
-    private static final Set<String> SKIPPED_DIRS = Set.of(".git", "target", ".venv", ".idea", ".vscode",
+    private static final Set<String> SKIPPED_DIRS = Set.of(".git", "target", ".idea", ".vscode",
             "node_modules");
     private static final long MAX_BYTES = 4L << 20;
 
