@@ -7,9 +7,15 @@
 
 #include <algorithm>
 
+#include "buffers.h"
 #include "skyline_tree.h"
 
 namespace memplan_offsets {
+
+// Ranked buffers from which a rank decode first forecasts its pops from a
+// sample, and about how many the sample holds (CanonicalDecoder.SAMPLE_MIN_BUFFERS, ...).
+constexpr int kSampleMinBuffers = 1 << 18;
+constexpr int kSampleBuffers = 1 << 14;
 
 // MiniMalloc's canonical decoder with a lazy heap (see CanonicalDecoder.java).
 struct CanonicalDecoder {
@@ -89,6 +95,46 @@ struct CanonicalDecoder {
         return peak;
     }
 };
+
+// CanonicalDecoder.sampleFits: 1 when a decode of by_rank (m ranked buffers) is
+// forecast to stay within budget pops, from a decode of a time slice of them
+// with its share of the budget; 0 when not; -1 when an allocation failed.
+inline int sample_fits(int num_positions, const int* def, const int* use_end, const long long* size, bool flat,
+                       const int* by_rank, int m, long long budget) {
+    if (m < kSampleMinBuffers) return 1;
+    Array<int> ends_at(num_positions);
+    if (!ends_at.get()) return -1;
+    for (int r = 0; r < m; ++r) ends_at[use_end[by_rank[r]]]++;
+    int w = 0;
+    long long k = 0;
+    while (k < kSampleBuffers && w < num_positions) k += ends_at[w++];
+    if (k * 4 > m) return 1;
+    // The slice's buffers, indexed by their place in the rank order, so its rank order is 0, 1, 2...
+    int leaves = 1;
+    while (leaves < w) leaves <<= 1;
+    Array<int> slice_def(k), slice_use_end(k), slice_rank(k), heap_rank(k);
+    Array<long long> slice_size(k), heap_key(k), offset(k), tree_max(2LL * leaves), tree_tag(2LL * leaves);
+    if (!slice_def.get() || !slice_use_end.get() || !slice_rank.get() || !heap_rank.get() || !slice_size.get() ||
+        !heap_key.get() || !offset.get() || !tree_max.get() || !tree_tag.get()) {
+        return -1;
+    }
+    int j = 0;
+    for (int r = 0; r < m; ++r) {
+        const int b = by_rank[r];
+        if (use_end[b] < w) {
+            slice_def[j] = def[b];
+            slice_use_end[j] = use_end[b];
+            slice_size[j] = size[b];
+            slice_rank[j] = j;
+            j++;
+        }
+    }
+    const long long share = budget / m * k + budget % m * k / m;  // budget * k / m without overflow
+    CanonicalDecoder slice{static_cast<int>(k), slice_def.get(), slice_use_end.get(), slice_size.get(),
+                           SkylineTree{flat, leaves, w, tree_max.get(), tree_tag.get()}, heap_rank.get(),
+                           heap_key.get()};
+    return slice.decode(slice_rank.get(), static_cast<int>(k), share, offset.get()) >= 0 ? 1 : 0;
+}
 
 }  // namespace memplan_offsets
 

@@ -107,8 +107,14 @@ inline long long search(int P, int n, const int* def, const int* use_end, const 
             p = valley->decode(c.by_rank, m, c.trial);
             budget -= valley_cost;
         } else {
-            p = canonical.decode(c.by_rank, m, budget, c.trial);
-            budget -= canonical.pops;
+            const int fits = sample_fits(P, def, use_end, size, flat, c.by_rank, m, budget);
+            if (fits < 0) return kOutOfMemory;
+            if (fits) {
+                p = canonical.decode(c.by_rank, m, budget, c.trial);
+                budget -= canonical.pops;
+            } else {
+                p = -1;  // its sample ran out of its share: skipped, as the decode is forecast to run out too
+            }
         }
         if (p >= 0 && p < peak) {
             peak = p;

@@ -2,6 +2,10 @@
 // Tests for offsets_plan.h: memplan_offsets_plan end to end (bound, search
 // phase reported, empty input, argument checks, random intervals valid).
 
+#include <iterator>
+#include <set>
+#include <utility>
+
 #include "test_support.h"
 
 namespace memplan_test {
@@ -111,9 +115,84 @@ void test_offsets_random_intervals_valid() {
     }
 }
 
+// Random rows over `positions`: starts uniform, lengths uniform in [1, 2 * mean_length - 1], sizes in [1, 2^20].
+struct Rows {
+    std::vector<int> def, end;
+    std::vector<long long> size;
+};
+
+Rows random_rows(std::mt19937& rng, int n, int positions, int mean_length) {
+    Rows r;
+    for (int i = 0; i < n; ++i) {
+        const int d = pick(rng, 0, positions - 1);
+        r.def.push_back(d);
+        r.end.push_back(std::min(positions - 1, d + pick(rng, 0, 2 * mean_length - 2)));
+        r.size.push_back(pick(rng, 1, 1 << 20));
+    }
+    return r;
+}
+
+// offsets_valid in O(n log n), for instances too large for its pairwise check: sweep the
+// positions, keep the live sized buffers ordered by offset, and check each arrival against its
+// neighbours there (live buffers that share no byte are disjoint ranges, so neighbours suffice).
+bool large_offsets_valid(int positions, const Rows& r, const std::vector<long long>& offset, long long peak) {
+    std::vector<std::vector<int>> starting(static_cast<std::size_t>(positions)), ending(static_cast<std::size_t>(positions));
+    for (std::size_t i = 0; i < r.size.size(); ++i) {
+        if (r.size[i] == 0) continue;
+        if (offset[i] < 0 || offset[i] + r.size[i] > peak) return false;
+        starting[static_cast<std::size_t>(r.def[i])].push_back(isize(i));
+        ending[static_cast<std::size_t>(r.end[i])].push_back(isize(i));
+    }
+    std::set<std::pair<long long, int>> live;
+    for (std::size_t p = 0; p < starting.size(); ++p) {
+        for (int b : starting[p]) {
+            const long long lo = offset[static_cast<std::size_t>(b)];
+            const long long hi = lo + r.size[static_cast<std::size_t>(b)];
+            auto next = live.lower_bound({lo, -1});
+            if (next != live.end() && next->first < hi) return false;
+            if (next != live.begin()) {
+                auto prev = std::prev(next);
+                if (lo < prev->first + r.size[static_cast<std::size_t>(prev->second)]) return false;
+            }
+            live.insert({lo, b});
+        }
+        for (int b : ending[p]) live.erase({offset[static_cast<std::size_t>(b)], b});
+    }
+    return true;
+}
+
+// The rank decodes' sample: below its threshold there is none; a dense slice (about 100 buffers
+// live at once) runs out of its share of effort 1's pops, a sparse one (about 10) does not.
+void test_offsets_decode_sample() {
+    using memplan_offsets::sample_fits;
+    std::mt19937 rng(20261202);
+    const int n = memplan_offsets::kSampleMinBuffers + 1000;
+    const long long budget = memplan_offsets::kPopsPerBuffer * n + memplan_offsets::kPopsAllowance;
+    std::vector<int> identity(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) identity[static_cast<std::size_t>(i)] = i;
+    const Rows dense = random_rows(rng, n, 2 * n, 200);
+    const Rows sparse = random_rows(rng, n, 2 * n, 20);
+    CHECK_EQ(sample_fits(2 * n, dense.def.data(), dense.end.data(), dense.size.data(), false, identity.data(),
+                         memplan_offsets::kSampleMinBuffers - 1, budget),
+             1);
+    CHECK_EQ(sample_fits(2 * n, dense.def.data(), dense.end.data(), dense.size.data(), false, identity.data(), n, budget),
+             0);
+    CHECK_EQ(sample_fits(2 * n, sparse.def.data(), sparse.end.data(), sparse.size.data(), true, identity.data(), n,
+                         budget),
+             1);
+    // Dense at effort 1: every decode is skipped, so the plan is the sweep's (effort 0), byte for byte.
+    OffsetsRun one = run_offsets(2 * n, dense.def, dense.end, dense.size, 1);
+    OffsetsRun zero = run_offsets(2 * n, dense.def, dense.end, dense.size, 0);
+    CHECK_EQ(one.rc, MEMPLAN_OK);
+    CHECK(one.offset == zero.offset);
+    CHECK_EQ(one.stats[0], zero.stats[0]);
+    CHECK(large_offsets_valid(2 * n, dense, one.offset, one.stats[0]));
+}
+
 }  // namespace
 
 void run_offsets_plan_tests() {
+    run_case("offsets: rank decodes' sample", test_offsets_decode_sample);
     run_case("offsets: chain reaches the bound", test_offsets_chain_reaches_bound);
     run_case("offsets: zero sizes and empty", test_offsets_zero_sizes_and_empty);
     run_case("offsets: search phase reported", test_offsets_search_phase_reported);

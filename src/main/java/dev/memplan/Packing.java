@@ -49,7 +49,7 @@ public final class Packing {
      * {@link #DEFAULT_WORK_BUDGET} buffer decodes, and at least 1 (the sweep and the fit, no
      * repeated decodes: {@code O(n log n)}). Small problems (the hard-packing samples, a graph's
      * few thousand tensors) search at effort 8; from about 5,000 buffers the effort steps down, to
-     * 1 from about 31,000, so a default pack of any size finishes in seconds. Deterministic: it
+     * 1 from about 31,000, so a default pack's time grows about in step with the buffers. Deterministic: it
      * depends on the count alone, so both engines plan with the same effort.
      *
      * @param buffers the number of buffers, {@code >= 0}

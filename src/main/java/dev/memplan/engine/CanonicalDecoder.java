@@ -13,6 +13,15 @@ import java.util.Arrays;
  * (docs/design.md §5b, step 4).
  */
 final class CanonicalDecoder {
+    /**
+     * Ranked buffers from which a rank decode first forecasts its pops from a sample
+     * ({@link #sampleFits}), and about how many buffers the sample holds: a decode that would run
+     * out of its pops is then skipped rather than spent to find out, which at a million random
+     * buffers cost most of a default plan (docs/design.md §5b, step 4).
+     */
+    static final int SAMPLE_MIN_BUFFERS = 1 << 18;
+    static final int SAMPLE_BUFFERS = 1 << 14;
+
     private final int[] def;
     private final int[] useEnd;
     private final long[] size;
@@ -82,6 +91,54 @@ final class CanonicalDecoder {
             }
         }
         return peak;
+    }
+
+    /**
+     * Whether a decode of {@code byRank} is forecast to stay within {@code budget} pops, from a
+     * sample: the ranked buffers that end before the first position by which
+     * {@link #SAMPLE_BUFFERS} of them have ended, decoded alone in the same rank order, must fit
+     * their share of the budget. On a time slice the decoder meets the same density of buffers
+     * live together as on the whole, so it pops about as often per buffer. Below
+     * {@link #SAMPLE_MIN_BUFFERS} ranked buffers, or when the slice holds more than a quarter of
+     * them, there is no sample and the decode runs.
+     */
+    static boolean sampleFits(int numPositions, int[] def, int[] useEnd, long[] size, boolean flat, int[] byRank,
+                              long budget) {
+        int m = byRank.length;
+        if (m < SAMPLE_MIN_BUFFERS) {
+            return true;
+        }
+        int[] endsAt = new int[numPositions];
+        for (int r = 0; r < m; r++) {
+            endsAt[useEnd[byRank[r]]]++;
+        }
+        int w = 0;
+        long k = 0;
+        while (k < SAMPLE_BUFFERS && w < numPositions) {
+            k += endsAt[w++];
+        }
+        if (k * 4 > m) {
+            return true;
+        }
+        // The slice's buffers, indexed by their place in the rank order, so its rank order is 0, 1, 2...
+        int[] sliceDef = new int[(int) k];
+        int[] sliceUseEnd = new int[(int) k];
+        long[] sliceSize = new long[(int) k];
+        int[] sliceRank = new int[(int) k];
+        int j = 0;
+        for (int r = 0; r < m; r++) {
+            int b = byRank[r];
+            if (useEnd[b] < w) {
+                sliceDef[j] = def[b];
+                sliceUseEnd[j] = useEnd[b];
+                sliceSize[j] = size[b];
+                sliceRank[j] = j;
+                j++;
+            }
+        }
+        long share = budget / m * k + budget % m * k / m; // budget * k / m without overflow
+        CanonicalDecoder slice = new CanonicalDecoder(sliceDef, sliceUseEnd, sliceSize, new SkylineTree(w, flat));
+        return slice.decode(sliceRank, share, new long[(int) k]) >= 0;
     }
 
     /** Puts rank {@code r} with key {@code k} at hole {@code i} (the heap's end) and sifts it up. */

@@ -31,7 +31,9 @@ import java.nio.LongBuffer;
  *       canonical form, driven by a rank: always place next the buffer whose lowest free offset
  *       (the highest top of placed buffers over its interval) is smallest, ties by rank. Tried
  *       with three ranks (size, area, lifetime) and a budget of heap pops, so that wide graphs
- *       where it would re-evaluate too often give up and keep the sweep's plan;
+ *       where it would re-evaluate too often give up and keep the sweep's plan; on large problems
+ *       each decode is first tried on a time slice ({@link CanonicalDecoder#sampleFits}) and
+ *       skipped when the slice runs out of its share of the budget;
  *   <li><b>improve</b> ({@link RankSwaps}, effort >= 2): swap the rank of a buffer on the peak with
  *       a random other and decode again, keeping the result when the arena does not grow.
  * </ol>
@@ -150,9 +152,11 @@ final class OffsetsPlan {
             if (useValley) {
                 p = valley.decode(byRank, trial);
                 budget -= valleyCost;
-            } else {
+            } else if (CanonicalDecoder.sampleFits(numPositions, def, useEnd, size, flat, byRank, budget)) {
                 p = canonical.decode(byRank, budget, trial);
                 budget -= canonical.pops();
+            } else {
+                p = -1; // its sample ran out of its share: skipped, as the decode is forecast to run out too
             }
             if (p >= 0 && p < peak) {
                 peak = p;
