@@ -40,10 +40,11 @@ for h in "${HARNESSES[@]}"; do
         echo "fuzz-native: $h for ${SECONDS_EACH}s"
         dirs=("$corpus")
         [ -d "$regression" ] && dirs+=("$regression")
-        # one in-process worker: the machine is shared
+        # one in-process worker: the machine is shared; a unit may take 60 s of wall clock before it
+        # counts as hung (a niced run on a loaded machine stalls for seconds)
         log="$OUT/${h}.log"
         rc=0
-        "$bin" -max_total_time="$SECONDS_EACH" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048 \
+        "$bin" -max_total_time="$SECONDS_EACH" -print_final_stats=1 -timeout=60 -rss_limit_mb=2048 \
             -artifact_prefix="$OUT/findings/${h}-" "${dirs[@]}" >"$log" 2>&1 || rc=$?
         grep -E '^(#[0-9]+[[:space:]]+DONE|stat::(number_of_executed_units|new_units_added|peak_rss_mb))' "$log" || true
         if [ "$rc" -ne 0 ]; then
