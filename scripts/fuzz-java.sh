@@ -49,7 +49,7 @@ for target in "${TARGETS[@]}"; do
     java -Xss1m -Xmx2g -Dmemplan.shared.dir="$SHARED" -cp "$cp" com.code_intelligence.jazzer.Jazzer \
         --target_class="$class" --target_method="$method" \
         --instrumentation_includes='dev.memplan.**' --custom_hook_includes='dev.memplan.**' \
-        -max_total_time="$SECONDS_EACH" -timeout=120 -print_final_stats=1 -artifact_prefix="$inputs/" \
+        -max_total_time="$SECONDS_EACH" -timeout=120 -report_slow_units=120 -print_final_stats=1 -artifact_prefix="$inputs/" \
         "${seeds[@]}" >"$log" 2>&1 || rc=$?
     grep -E '^#[0-9]+[[:space:]]+DONE|^stat::number_of_executed_units' "$log" || true
     if [ "$rc" -ne 0 ]; then
