@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.MemplanException;
 import dev.memplan.PlanResult;
+import dev.memplan.io.TerminalText;
 import dev.memplan.io.UnsafeChars;
 import dev.memplan.testing.PlanAssertions;
 import dev.memplan.validate.PlanValidator;
@@ -43,12 +44,16 @@ final class Promises {
         }
     }
 
-    /** A refusal as the docs promise it: a message on one line, nothing raw from the input in it. */
+    /**
+     * A refusal as design.md promises it: a message, one line as printed. A message may quote the
+     * input's names raw: it is escaped once, where it is printed (design.md, "Nothing from an input
+     * file reaches a user unescaped"), so the printed form is what must be one clean line.
+     */
     static void documented(MemplanException e) {
         String message = e.getMessage();
         assertNotNull(message, () -> e.getClass().getSimpleName() + " without a message");
         assertFalse(message.isBlank(), () -> e.getClass().getSimpleName() + " with a blank message");
-        oneCleanLine(message, e.getClass().getSimpleName());
+        oneCleanLine(TerminalText.escape(message), e.getClass().getSimpleName() + ", as printed,");
     }
 
     /** {@code text} has no line break and no character that UnsafeChars lists (terminal escapes, bidi, ...). */
