@@ -77,6 +77,9 @@ class CliArgumentsFuzzTest {
         String all = run.out() + run.err();
         assertFalse(all.contains("\tat ") || all.contains("Caused by:"), () -> "a stack trace: " + where);
         for (String word : CLASS_NAMES) {
+            if (args.stream().anyMatch(a -> a.contains(word))) {
+                continue; // the command line's own text, quoted back (a symbol named "bapchjava.")
+            }
             assertFalse(all.contains(word), () -> "a class name (" + word + "): " + where);
         }
         assertTrue(run.err().lines().allMatch(l -> l.startsWith("memplan")), () -> "a message not one line: " + where);
