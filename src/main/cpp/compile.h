@@ -56,6 +56,24 @@ inline bool valid_values(int num_values, const int* value_root, const int* value
     return true;
 }
 
+// A view's root is made at or before the view's position in the order
+// (ViewMap's rule, whose source is an input of the view's producer): else the
+// root's owner would start after bytes were written into it. made_at[num_values]
+// is scratch. Compile.viewsAfterRoots.
+inline bool views_after_roots(int num_values, int num_nodes, const int* output_offsets, const int* outputs,
+                              const int* value_root, const int* order, int* made_at) {
+    for (int v = 0; v < num_values; ++v) made_at[v] = NONE;
+    for (int p = 0; p < num_nodes; ++p) {
+        const int n = order[p];
+        for (int k = output_offsets[n]; k < output_offsets[n + 1]; ++k) made_at[outputs[k]] = p;
+    }
+    for (int v = 0; v < num_values; ++v) {
+        const int r = value_root[v];
+        if (r != v && made_at[r] > made_at[v]) return false;  // a view is always made (valid_values)
+    }
+    return true;
+}
+
 // Dependency edges producer -> consumer as CSR (successor_offsets[num_nodes + 1],
 // successors[num_inputs]), one per consuming input, so a node reading a value
 // twice waits on it twice; indegree[n] counts node n's edges. cursor[num_nodes]
@@ -360,6 +378,10 @@ inline int memplan_compile(
             *error_node = first_waiting(num_nodes, indegree);
             return MEMPLAN_CYCLE;
         }
+    }
+    // owner_index is free until collect_owners fills it.
+    if (!views_after_roots(num_values, num_nodes, output_offsets, outputs, value_root, order, owner_index)) {
+        return MEMPLAN_BAD_ARGUMENT;
     }
     // From here on a value's "root" is the owner of its bytes: its view root, or
     // the buffer an in-place link gave it (Compile.run).

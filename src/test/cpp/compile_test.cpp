@@ -127,6 +127,16 @@ void test_views_extend_root_and_own_nothing() {
     CHECK_VEC(kcc.owner_use_end, (std::vector<int>{2, 1, 2}));
     const Compiled kcc0 = compile_graph(k, 0);
     CHECK_VEC(kcc0.owner_value, (std::vector<int>{ka, kb}));
+
+    // A view made before its root is refused: the root's owner would start after the view's
+    // bytes were written (found by the compile fuzzer, src/fuzz/cpp).
+    Graph late;
+    const int lx = late.value(MEMPLAN_GRAPH_INPUT);
+    const int lv = late.value(), la = late.value();
+    late.view(lv, la);
+    late.node({lx}, {lv});
+    late.node({lx}, {la});
+    CHECK_EQ(compile_graph(late, 0).rc, MEMPLAN_BAD_ARGUMENT);
 }
 
 void test_included_inputs_first_ascending() {

@@ -35,6 +35,8 @@ final class Compile {
             throw new GraphCycleException(firstWaiting(indegree));
         }
 
+        viewsAfterRoots(g, valueRoot, order);
+
         // From here on a value's "root" is the owner of its bytes: its view root, or the buffer an
         // in-place link gave it. Owners and intervals follow without knowing about in-place reuse.
         int[] valueBuffer = inPlaceMask == null ? valueRoot : InPlaceLinks.link(g, valueRoot, inPlaceMask, order);
@@ -52,6 +54,31 @@ final class Compile {
         return new JavaCompiledGraph(numValues, numPositions, order, Arrays.copyOf(ownerValue, count),
                 Arrays.copyOf(ownerDef, count), Arrays.copyOf(ownerUseEnd, count), defOffsets, freeOffsets,
                 freeOwners, valueBuffer == valueRoot ? valueRoot.clone() : valueBuffer);
+    }
+
+    /**
+     * A view's root is made at or before the view's position in the order ({@link dev.memplan.ViewMap}'s
+     * rule, whose source is an input of the view's producer): else the root's owner would start
+     * after bytes were written into it. {@code views_after_roots} in compile.h.
+     */
+    static void viewsAfterRoots(FlatGraph g, int[] valueRoot, int[] order) {
+        int[] outOff = g.outputOffsets();
+        int[] outs = g.outputs();
+        int[] madeAt = new int[g.numValues()];
+        Arrays.fill(madeAt, NONE);
+        for (int p = 0; p < order.length; p++) {
+            int n = order[p];
+            for (int k = outOff[n]; k < outOff[n + 1]; k++) {
+                madeAt[outs[k]] = p;
+            }
+        }
+        for (int v = 0; v < madeAt.length; v++) {
+            int r = valueRoot[v];
+            if (r != v && madeAt[r] > madeAt[v]) { // a view is always made (FlatGraph.validateValues)
+                throw FlatGraph.invalid("value " + v + " is a view of " + r + ", which is made after it; a view's"
+                        + " root must be made first");
+            }
+        }
     }
 
     /** The producing node of every value, {@link FlatGraph#NONE} for graph inputs and initializers. */

@@ -46,6 +46,9 @@ final class NativeCompile {
             }
             if (rc == MemplanNative.BAD_ARGUMENT) {
                 validate(g, valueRoot, inPlaceMask); // names the value or node at fault, as the Java engine does
+                // the one check that needs the order (a view made before its root): the Java
+                // engine's compile names it; a failure path, so its cost does not matter
+                Compile.run(g, valueRoot, inPlaceMask, includeGraphInputs);
             }
             NativeCompiledGraph.check(rc, "compile");
             int owners = counts[MemplanNative.COMPILE_NUM_OWNERS];

@@ -27,9 +27,12 @@ import org.junit.jupiter.api.Test;
 @EngineIndependent
 class TreeHygieneTest {
     private static final Path ROOT = Path.of("").toAbsolutePath();
-    /** Build output, fetched or generated files, and version control: not the tree's own text. */
+    /**
+     * Build output, fetched or generated files (.cifuzz-corpus: the fuzzers' generated corpus), and
+     * version control: not the tree's own text.
+     */
     private static final Set<String> SKIPPED_DIRS = Set.of(".git", "target", ".idea", ".vscode",
-            "node_modules");
+            "node_modules", ".cifuzz-corpus");
     private static final long MAX_BYTES = 4L << 20;
 
     /** A home or work folder of one machine. */

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Fuzzes the Jazzer targets (the @FuzzTest methods under src/test/java) for SECONDS each (default
+# 20), one JVM per target, through Jazzer's own driver: JUnit's fuzzing mode (JAZZER_FUZZ=1) stops
+# each target at its annotation's 20 s, and this takes any length. Plain `mvn test` replays every
+# target's committed inputs instead (regression mode). Run after a build (`mvn -DskipTests package`
+# or `mvn verify`): it reads target/classes and target/test-classes.
+#   scripts/fuzz-java.sh [SECONDS] [Class#method...]
+# The growing corpus lives in .cifuzz-corpus/ (git-ignored). A finding fails the run and is written
+# into the target's Inputs folder under src/test/resources, where regression mode replays it from
+# then on: commit it with its fix. The ONNX target also reads the small models of ../shared/models
+# (the shared folder is not copied into the tree).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+SECONDS_EACH="${1:-20}"
+shift || true
+TARGETS=("$@")
+if [ ${#TARGETS[@]} -eq 0 ]; then
+    TARGETS=(dev.memplan.fuzz.OnnxModelFuzzTest#onnxModel dev.memplan.fuzz.GraphJsonFuzzTest#graphJson
+        dev.memplan.fuzz.PackingCsvFuzzTest#packingCsv dev.memplan.cli.CliArgumentsFuzzTest#commandLine
+        dev.memplan.cli.CliArgumentsFuzzTest#bindOption)
+fi
+OUT=target/fuzz
+SHARED="${MEMPLAN_SHARED_DIR:-../shared}"
+mkdir -p "$OUT"
+[ -d target/test-classes ] || { echo "$0: build first (mvn -DskipTests package)" >&2; exit 1; }
+mvn -q ${MAVEN_OFFLINE:+-o} dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$OUT/test.classpath" >/dev/null
+cp="target/test-classes:target/classes:$(cat "$OUT/test.classpath")"
+passed=0
+for target in "${TARGETS[@]}"; do
+    class="${target%#*}"
+    method="${target#*#}"
+    inputs="src/test/resources/$(tr . / <<<"$class")Inputs/$method"
+    corpus=".cifuzz-corpus/$class/$method"
+    mkdir -p "$inputs" "$corpus"
+    seeds=("$corpus" "$inputs")
+    if [ "$method" = onnxModel ] && [ -d "$SHARED/models" ]; then
+        # the small shared models as read-only seeds (up to 100 KB: larger ones slow every execution)
+        shared_seeds="$OUT/shared-onnx-seeds"
+        mkdir -p "$shared_seeds"
+        find "$SHARED/models" -name '*.onnx' -size -100k -exec cp -f {} "$shared_seeds/" \;
+        seeds+=("$shared_seeds")
+    fi
+    log="$OUT/jazzer-$class-$method.log"
+    echo "fuzz-java: $target for ${SECONDS_EACH}s"
+    rc=0
+    # -timeout: wall clock per input; the first inputs pay for instrumenting and loading classes.
+    # protoc's generated ONNX classes stay uninstrumented: thousands of methods that took minutes
+    # to instrument on the first model, and coverage of the reader is in dev.memplan.onnx itself.
+    java -Xss1m -Xmx2g -Dmemplan.shared.dir="$SHARED" -cp "$cp" com.code_intelligence.jazzer.Jazzer \
+        --target_class="$class" --target_method="$method" \
+        --instrumentation_includes='dev.memplan.**' --custom_hook_includes='dev.memplan.**' \
+        --instrumentation_excludes='dev.memplan.onnx.proto.**' --custom_hook_excludes='dev.memplan.onnx.proto.**' \
+        -max_total_time="$SECONDS_EACH" -timeout=120 -report_slow_units=120 -print_final_stats=1 -artifact_prefix="$inputs/" \
+        "${seeds[@]}" >"$log" 2>&1 || rc=$?
+    grep -E '^#[0-9]+[[:space:]]+DONE|^stat::number_of_executed_units' "$log" || true
+    if [ "$rc" -ne 0 ]; then
+        grep -E -A15 '== Java Exception|FuzzerSecurityIssue|ERROR' "$log" | head -40 >&2 || true
+        echo "fuzz-java: $target found a problem (exit $rc); the input is in $inputs/, the log in $log" >&2
+        exit 1
+    fi
+    passed=$((passed + 1))
+done
+echo "fuzz-java: $passed passed, 0 failed"

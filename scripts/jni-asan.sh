@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Builds the JNI library with AddressSanitizer and UndefinedBehaviorSanitizer (Maven profile
+# jni-asan) and runs the Java suites that drive the native boundary against it. java is not
+# instrumented, so the sanitizer runtimes are preloaded; the JVM handles SIGSEGV itself (null
+# checks, safepoints), so ASan leaves that signal alone, and leak checking is off (the JVM's own
+# allocations at exit are not leaks of ours); the jni-asan profile in pom.xml sets them for the
+# test JVMs only. It rebuilds target/classes: run it after packaging.
+#   scripts/jni-asan.sh [TEST-PATTERN]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+TESTS="${1:-NativeBoundaryTest,NativeCompileChecksTest,MirroredEnginesTest,EngineInputChecksTest,NativeBlockTest,NativeBlockPoolTest,PackingTest}"
+CXX_RUNTIMES="$(g++ -print-file-name=libasan.so) $(g++ -print-file-name=libubsan.so)"
+# the native library with the sanitizers, and the tests; they run below, with the runtimes preloaded
+mvn -B -q ${MAVEN_OFFLINE:+-o} -Pjni-asan -DskipTests test-compile
+nm -D target/classes/dev/memplan/engine/linux-x86_64/libjniMemplanNative.so | grep -q __asan_report || {
+    echo "$0: the JNI library carries no AddressSanitizer calls" >&2
+    exit 1
+}
+mvn -B ${MAVEN_OFFLINE:+-o} -Pjni-asan surefire:test@default-test -Dtest="$TESTS" \
+    -Djni.asan.preload="$CXX_RUNTIMES" -Dsurefire.failIfNoSpecifiedTests=false
