@@ -40,6 +40,7 @@ module dev.memplan {
 
     // JavaCPP's Loader reads MemplanNative's @Platform annotations and loads its library by reflection.
     opens dev.memplan.engine to org.bytedeco.javacpp;
+    opens dev.memplan.ort to org.bytedeco.javacpp; // OrtArenaNative, the same way
     // picocli fills the command classes' annotated fields by reflection.
     opens dev.memplan.cli to info.picocli;
 }

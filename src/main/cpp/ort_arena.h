@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: Apache-2.0
+// ONNX Runtime's C API where ONNX Runtime Java has no method for it: register a CPU arena with a
+// chosen extend strategy on ORT Java's environment, and read a session's arena statistics.
+// ORT Java loads libonnxruntime.so itself (from a temporary copy it may already have deleted),
+// so the library is found among the loaded objects, never loaded again. Every entry point checks
+// its arguments and returns a status code with a one-line message; nothing here throws.
+#ifndef MEMPLAN_ORT_ARENA_H
+#define MEMPLAN_ORT_ARENA_H
+
+#include <dlfcn.h>
+#include <link.h>
+#include <malloc.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#define MEMPLAN_ORT_OK 0
+#define MEMPLAN_ORT_UNAVAILABLE 1
+#define MEMPLAN_ORT_BAD_ARGUMENT 2
+#define MEMPLAN_ORT_FAILED 3
+// Where memplan_ort_arena_stats writes each figure (AllocatorGetStats' keys).
+#define MEMPLAN_ORT_STAT_IN_USE 0
+#define MEMPLAN_ORT_STAT_MAX_IN_USE 1
+#define MEMPLAN_ORT_STAT_TOTAL_ALLOCATED 2
+#define MEMPLAN_ORT_STAT_NUM_ALLOCS 3
+#define MEMPLAN_ORT_STAT_NUM_RESERVES 4
+#define MEMPLAN_ORT_NUM_STATS 5
+
+namespace memplan_ort {
+
+// The version of the function table asked for: 23 is the first with AllocatorGetStats
+// (ONNX Runtime 1.23), and the table only grows, so a newer library answers it too.
+constexpr uint32_t kApiVersion = 23;
+
+// Positions in OrtApi (onnxruntime_c_api.h); they never move between versions.
+enum Fn : int {
+    kGetErrorMessage = 2,
+    kCreateCpuMemoryInfo = 69,
+    kReleaseStatus = 93,
+    kReleaseMemoryInfo = 94,
+    kCreateAllocator = 131,
+    kReleaseAllocator = 132,
+    kCreateAndRegisterAllocator = 144,
+    kReleaseArenaCfg = 157,
+    kCreateArenaCfgV2 = 164,
+    kGetKeyValue = 297,
+    kReleaseKeyValuePairs = 300,
+    kAllocatorGetStats = 319,
+};
+
+struct ApiBase {
+    const void* (*GetApi)(uint32_t version);
+    const char* (*GetVersionString)();
+};
+
+inline int find_loaded(struct dl_phdr_info* info, size_t, void* out) {
+    const char* name = info->dlpi_name;
+    if (name != nullptr && std::strstr(name, "libonnxruntime.so") != nullptr &&
+        std::strstr(name, "onnxruntime4j") == nullptr) {
+        void* handle = dlopen(name, RTLD_LAZY | RTLD_NOLOAD);
+        if (handle != nullptr) {
+            *static_cast<void**>(out) = handle;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+// The function table of the loaded libonnxruntime, or null when none is loaded or it is older
+// than kApiVersion.
+inline void* const* api() {
+    static std::once_flag once;
+    static void* const* table = nullptr;
+    std::call_once(once, [] {
+        void* handle = nullptr;
+        dl_iterate_phdr(find_loaded, &handle);
+        void* sym = dlsym(handle != nullptr ? handle : RTLD_DEFAULT, "OrtGetApiBase");
+        if (sym == nullptr) {
+            return;
+        }
+        const ApiBase* base = reinterpret_cast<const ApiBase* (*)()>(sym)();
+        if (base != nullptr && base->GetApi != nullptr) {
+            table = static_cast<void* const*>(base->GetApi(kApiVersion));
+        }
+    });
+    return table;
+}
+
+template <typename F>
+F fn(void* const* table, Fn index) {
+    return reinterpret_cast<F>(table[index]);
+}
+
+inline void message(char* err, int err_len, const char* text) {
+    if (err != nullptr && err_len > 0) {
+        std::snprintf(err, static_cast<size_t>(err_len), "%s", text);
+    }
+}
+
+// Copies an OrtStatus's message into err, releases the status, and answers MEMPLAN_ORT_FAILED
+// (or MEMPLAN_ORT_OK for a null status).
+inline int status(void* const* table, void* st, const char* what, char* err, int err_len) {
+    if (st == nullptr) {
+        return MEMPLAN_ORT_OK;
+    }
+    const char* text = fn<const char* (*)(const void*)>(table, kGetErrorMessage)(st);
+    if (err != nullptr && err_len > 0) {
+        std::snprintf(err, static_cast<size_t>(err_len), "%s: %s", what, text != nullptr ? text : "no message");
+    }
+    fn<void (*)(void*)>(table, kReleaseStatus)(st);
+    return MEMPLAN_ORT_FAILED;
+}
+
+inline int unavailable(char* err, int err_len) {
+    message(err, err_len, "ONNX Runtime 1.23 or newer is not loaded in this process (load ONNX Runtime Java first)");
+    return MEMPLAN_ORT_UNAVAILABLE;
+}
+
+}  // namespace memplan_ort
+
+// The CPU memory info of an arena allocator (OrtArenaAllocator = 1, OrtMemTypeDefault = 0).
+inline int memplan_ort_cpu_info(void* const* table, void** info, char* err, int err_len) {
+    using Create = void* (*)(int, int, void**);
+    return memplan_ort::status(table, memplan_ort::fn<Create>(table, memplan_ort::kCreateCpuMemoryInfo)(1, 0, info),
+                               "CreateCpuMemoryInfo", err, err_len);
+}
+
+/**
+ * Registers a CPU arena on the environment env (an OrtEnv*) with extend strategy strategy
+ * (0 kNextPowerOfTwo, 1 kSameAsRequested) and limit max_mem (0: none), for every session whose
+ * options set session.use_env_allocators=1. Fails (ONNX Runtime's message) when one is registered.
+ */
+inline int memplan_ort_register_arena(long long env, int strategy, long long max_mem, char* err, int err_len) {
+    if (env == 0 || strategy < 0 || strategy > 1 || max_mem < 0) {
+        memplan_ort::message(err, err_len, "register_arena: env must be non-zero, strategy 0 or 1, max_mem >= 0");
+        return MEMPLAN_ORT_BAD_ARGUMENT;
+    }
+    void* const* table = memplan_ort::api();
+    if (table == nullptr) {
+        return memplan_ort::unavailable(err, err_len);
+    }
+    const char* keys[] = {"arena_extend_strategy", "max_mem"};
+    const size_t values[] = {static_cast<size_t>(strategy), static_cast<size_t>(max_mem)};
+    void* cfg = nullptr;
+    using CreateCfg = void* (*)(const char* const*, const size_t*, size_t, void**);
+    int rc = memplan_ort::status(table,
+                                 memplan_ort::fn<CreateCfg>(table, memplan_ort::kCreateArenaCfgV2)(keys, values, 2, &cfg),
+                                 "CreateArenaCfgV2", err, err_len);
+    if (rc != MEMPLAN_ORT_OK) {
+        return rc;
+    }
+    void* info = nullptr;
+    rc = memplan_ort_cpu_info(table, &info, err, err_len);
+    if (rc == MEMPLAN_ORT_OK) {
+        using Register = void* (*)(void*, const void*, const void*);
+        rc = memplan_ort::status(
+            table,
+            memplan_ort::fn<Register>(table, memplan_ort::kCreateAndRegisterAllocator)(
+                reinterpret_cast<void*>(static_cast<intptr_t>(env)), info, cfg),
+            "CreateAndRegisterAllocator", err, err_len);
+        memplan_ort::fn<void (*)(void*)>(table, memplan_ort::kReleaseMemoryInfo)(info);
+    }
+    memplan_ort::fn<void (*)(void*)>(table, memplan_ort::kReleaseArenaCfg)(cfg);
+    return rc;
+}
+
+/**
+ * Reads the CPU arena statistics of session (an OrtSession*) into out (MEMPLAN_ORT_NUM_STATS
+ * longs: in use, max in use, total allocated, allocations, reserves); a figure the arena does not
+ * report is -1.
+ */
+inline int memplan_ort_arena_stats(long long session, long long* out, int out_len, char* err, int err_len) {
+    if (session == 0 || out == nullptr || out_len < MEMPLAN_ORT_NUM_STATS) {
+        memplan_ort::message(err, err_len, "arena_stats: session must be non-zero and out hold 5 longs");
+        return MEMPLAN_ORT_BAD_ARGUMENT;
+    }
+    void* const* table = memplan_ort::api();
+    if (table == nullptr) {
+        return memplan_ort::unavailable(err, err_len);
+    }
+    void* info = nullptr;
+    int rc = memplan_ort_cpu_info(table, &info, err, err_len);
+    if (rc != MEMPLAN_ORT_OK) {
+        return rc;
+    }
+    void* allocator = nullptr;
+    using CreateAllocator = void* (*)(const void*, const void*, void**);
+    rc = memplan_ort::status(table,
+                             memplan_ort::fn<CreateAllocator>(table, memplan_ort::kCreateAllocator)(
+                                 reinterpret_cast<void*>(static_cast<intptr_t>(session)), info, &allocator),
+                             "CreateAllocator", err, err_len);
+    memplan_ort::fn<void (*)(void*)>(table, memplan_ort::kReleaseMemoryInfo)(info);
+    if (rc != MEMPLAN_ORT_OK) {
+        return rc;
+    }
+    void* kv = nullptr;
+    using GetStats = void* (*)(const void*, void**);
+    rc = memplan_ort::status(table, memplan_ort::fn<GetStats>(table, memplan_ort::kAllocatorGetStats)(allocator, &kv),
+                             "AllocatorGetStats", err, err_len);
+    if (rc == MEMPLAN_ORT_OK) {
+        static const char* const keys[MEMPLAN_ORT_NUM_STATS] = {"InUse", "MaxInUse", "TotalAllocated", "NumAllocs",
+                                                                "NumReserves"};
+        using GetValue = const char* (*)(const void*, const char*);
+        for (int i = 0; i < MEMPLAN_ORT_NUM_STATS; i++) {
+            const char* text = memplan_ort::fn<GetValue>(table, memplan_ort::kGetKeyValue)(kv, keys[i]);
+            char* end = nullptr;
+            long long value = text != nullptr ? std::strtoll(text, &end, 10) : -1;
+            out[i] = text != nullptr && end != text ? value : -1;
+        }
+        memplan_ort::fn<void (*)(void*)>(table, memplan_ort::kReleaseKeyValuePairs)(kv);
+    }
+    memplan_ort::fn<void (*)(void*)>(table, memplan_ort::kReleaseAllocator)(allocator);
+    return rc;
+}
+
+/**
+ * Fixes glibc's mmap threshold at bytes (mallopt M_MMAP_THRESHOLD), which also stops glibc from
+ * raising it as large blocks are freed: every block of that size or more is then mapped alone and
+ * unmapped when freed, so an arena region ONNX Runtime gives back leaves the process at once
+ * instead of staying in a malloc heap. Process-wide; MEMPLAN_ORT_UNAVAILABLE where the C library
+ * is not glibc.
+ */
+inline int memplan_ort_fix_mmap_threshold(long long bytes, char* err, int err_len) {
+    if (bytes < 4096 || bytes > 32LL * 1024 * 1024) {
+        memplan_ort::message(err, err_len, "fix_mmap_threshold: bytes must be 4096 to 32 MiB");
+        return MEMPLAN_ORT_BAD_ARGUMENT;
+    }
+#ifdef __GLIBC__
+    if (mallopt(M_MMAP_THRESHOLD, static_cast<int>(bytes)) != 1) {
+        memplan_ort::message(err, err_len, "mallopt(M_MMAP_THRESHOLD) refused the value");
+        return MEMPLAN_ORT_FAILED;
+    }
+    return MEMPLAN_ORT_OK;
+#else
+    memplan_ort::message(err, err_len, "the C library is not glibc: set its own option for returning large blocks");
+    return MEMPLAN_ORT_UNAVAILABLE;
+#endif
+}
+
+#endif  // MEMPLAN_ORT_ARENA_H

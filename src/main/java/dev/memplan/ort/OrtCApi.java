@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.ort;
+
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtSession;
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import org.bytedeco.javacpp.Loader;
+
+/**
+ * ONNX Runtime's C API calls that ONNX Runtime Java does not offer, on the {@code libonnxruntime.so}
+ * ORT Java has loaded ({@code src/main/cpp/ort_arena.h}): register a CPU arena on ORT Java's
+ * environment, and read a session's arena statistics. ORT Java keeps its native handles in private
+ * fields; they are read once by reflection (ORT Java on the class path, or as an automatic module).
+ */
+public final class OrtCApi {
+    private static final int ERR_LEN = 512;
+
+    private OrtCApi() {
+    }
+
+    /** Loads the JNI library once, after ORT Java's own (whose libonnxruntime it calls into). */
+    private static final class Library {
+        static final Throwable FAILURE = load();
+
+        private static Throwable load() {
+            try {
+                OrtEnvironment.getEnvironment();
+                Loader.load(OrtArenaNative.class);
+                return null;
+            } catch (Throwable t) { // UnsatisfiedLinkError, NoClassDefFoundError, an ORT load failure
+                return t;
+            }
+        }
+    }
+
+    private static void requireLoaded() {
+        if (Library.FAILURE != null) {
+            throw new IllegalStateException("ONNX Runtime's C API is not reachable here (" + Library.FAILURE
+                    + "); put ONNX Runtime Java 1.23 or newer and the memplan jar for this platform on the class path");
+        }
+    }
+
+    /**
+     * Registers a CPU arena on ORT Java's environment, shared by every session created with
+     * {@code session.use_env_allocators=1}.
+     *
+     * @param env             ORT Java's environment
+     * @param sameAsRequested extend by the bytes asked for (ORT's {@code kSameAsRequested}) instead
+     *                        of the next power of two
+     * @param maxBytes        the arena's limit, 0 for none
+     * @throws IllegalStateException with ONNX Runtime's message when it refuses (one is registered already)
+     */
+    public static void registerArena(OrtEnvironment env, boolean sameAsRequested, long maxBytes) {
+        requireLoaded();
+        byte[] err = new byte[ERR_LEN];
+        int rc = OrtArenaNative.memplan_ort_register_arena(handle(env), sameAsRequested ? 1 : 0, maxBytes, err,
+                ERR_LEN);
+        check(rc, err);
+    }
+
+    /**
+     * The CPU arena statistics of a session ({@code AllocatorGetStats}): in use, max in use, total
+     * allocated (reserved), allocations, reserves; -1 for a figure the arena does not report.
+     *
+     * @param session an open session
+     * @return the five figures, in that order
+     * @throws IllegalStateException with ONNX Runtime's message when it cannot answer
+     */
+    public static long[] arenaStats(OrtSession session) {
+        requireLoaded();
+        long[] out = new long[OrtArenaNative.NUM_STATS];
+        byte[] err = new byte[ERR_LEN];
+        check(OrtArenaNative.memplan_ort_arena_stats(handle(session), out, out.length, err, ERR_LEN), err);
+        return out;
+    }
+
+    /**
+     * Fixes the C library's mmap threshold (glibc's {@code mallopt(M_MMAP_THRESHOLD)}) so that
+     * blocks of {@code bytes} or more are mapped alone and unmapped when freed: what an arena gives
+     * back then leaves the process. Process-wide.
+     *
+     * @param bytes the threshold, 4 KiB to 32 MiB
+     * @throws IllegalStateException where the C library is not glibc or refuses the value
+     */
+    public static void fixMmapThreshold(long bytes) {
+        requireLoaded();
+        byte[] err = new byte[ERR_LEN];
+        check(OrtArenaNative.memplan_ort_fix_mmap_threshold(bytes, err, ERR_LEN), err);
+    }
+
+    private static void check(int rc, byte[] err) {
+        if (rc != OrtArenaNative.OK) {
+            int n = 0;
+            while (n < err.length && err[n] != 0) {
+                n++;
+            }
+            throw new IllegalStateException(new String(err, 0, n, StandardCharsets.UTF_8).replace('\n', ' '));
+        }
+    }
+
+    private static long handle(Object ortObject) {
+        try {
+            Field f = ortObject.getClass().getDeclaredField("nativeHandle");
+            f.setAccessible(true);
+            long h = f.getLong(ortObject);
+            if (h == 0) {
+                throw new IllegalStateException(ortObject.getClass().getSimpleName() + " is closed");
+            }
+            return h;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            if (e instanceof IllegalStateException ise) {
+                throw ise;
+            }
+            throw new IllegalStateException("cannot read the native handle of ONNX Runtime Java's "
+                    + ortObject.getClass().getSimpleName() + " (" + e + "); use ONNX Runtime Java 1.23 or newer on"
+                    + " the class path", e);
+        }
+    }
+}
