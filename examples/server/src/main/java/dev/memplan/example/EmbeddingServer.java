@@ -44,7 +44,7 @@ public final class EmbeddingServer {
         }
         int port = args.length > 1 ? Integer.parseInt(args[1]) : 8080;
         long budgetBytes = (args.length > 2 ? Long.parseLong(args[2]) : 256) << 20;
-        EmbeddingService service = new EmbeddingService(Path.of(args[0]), OrtSettings.RECOMMENDED,
+        EmbeddingService service = new EmbeddingService(Path.of(args[0]), OrtSettings.BOUNDED,
                 MemoryBudget.of("embeddings", budgetBytes, 0), Duration.ofSeconds(10));
         HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
         http.setExecutor(Executors.newFixedThreadPool(8));

@@ -5,13 +5,17 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import dev.memplan.ExecutionRuntime;
+import dev.memplan.PlanOptions;
 import dev.memplan.onnx.BindingConflictException;
+import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.server.Bucketing;
 import dev.memplan.server.BudgetExceededException;
 import dev.memplan.server.CompiledModel;
 import dev.memplan.server.Lease;
 import dev.memplan.server.MemoryBudget;
+import dev.memplan.server.OrtArenaStats;
 import dev.memplan.server.PlanCache;
 import java.nio.LongBuffer;
 import java.nio.file.Path;
@@ -67,11 +71,30 @@ public final class EmbeddingService implements AutoCloseable {
      */
     public EmbeddingService(Path model, OrtSettings settings, MemoryBudget budget, Duration waitLimit)
             throws OrtException {
+        this(model, settings, 1, budget, waitLimit);
+    }
+
+    /**
+     * Compiles the model for planning and opens an ONNX Runtime session on it.
+     *
+     * @param model          MiniLM's {@code .onnx} file
+     * @param settings       ONNX Runtime's memory settings
+     * @param intraOpThreads ONNX Runtime's threads per run
+     * @param budget         the budget requests are admitted against
+     * @param waitLimit      how long a request may wait for room before it is answered BUSY
+     * @throws OrtException when ONNX Runtime cannot load the model
+     */
+    public EmbeddingService(Path model, OrtSettings settings, int intraOpThreads, MemoryBudget budget,
+                            Duration waitLimit) throws OrtException {
         this.settings = settings;
-        try (OrtSession.SessionOptions options = settings.sessionOptions()) {
+        try (OrtSession.SessionOptions options = settings.sessionOptions(intraOpThreads)) {
             this.session = env.createSession(model.toString(), options);
         }
-        CompiledModel compiled = CompiledModel.compile(model);
+        // bounded: leases hold ORT's predicted arena bytes (budget.tryAcquire(plan) takes them)
+        CompiledModel compiled = settings.leasesOrtPrediction()
+                ? CompiledModel.compile(model, ImportOptions.defaults(),
+                        PlanOptions.defaults().withRuntime(ExecutionRuntime.ort()))
+                : CompiledModel.compile(model);
         this.plans = PlanCache.of(compiled, 256, Bucketing.none().multipleOf("sequence_length", 64));
         this.budget = budget;
         this.waitLimit = waitLimit;
@@ -153,6 +176,11 @@ public final class EmbeddingService implements AutoCloseable {
     /** {@return the plan cache} */
     public PlanCache plans() {
         return plans;
+    }
+
+    /** {@return ONNX Runtime's figures for the session's CPU arena now} */
+    public OrtArenaStats arenaStats() {
+        return OrtArenaStats.of(session);
     }
 
     /** {@return the most bytes that leases of this service held at once, counted outside the budget} */

@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * answered, what the budget and the plan cache saw, and how the process's resident memory grew.
  *
  * <pre>
- * java -cp ... dev.memplan.example.LoadTest MODEL.onnx [requests] [threads] [defaults|recommended|no-arena] [budget MiB]
+ * java -cp ... dev.memplan.example.LoadTest MODEL.onnx [requests] [threads] [bounded|defaults|recommended|no-arena] [budget MiB] [intra-op threads]
  * </pre>
  */
 public final class LoadTest {
@@ -34,13 +34,14 @@ public final class LoadTest {
      * @param requests  how many requests in total
      * @param threads   how many at once
      * @param settings  ONNX Runtime memory settings
+     * @param intraOp   ONNX Runtime's threads per run
      * @param budget    bytes requests share
      * @param waitLimit how long one request may wait for room
      * @param seed      the shapes' seed
      * @param deadline  how long the whole run may take before it counts as a deadlock
      */
-    public record Config(Path model, int requests, int threads, OrtSettings settings, long budget, Duration waitLimit,
-                         long seed, Duration deadline) {
+    public record Config(Path model, int requests, int threads, OrtSettings settings, int intraOp, long budget,
+                         Duration waitLimit, long seed, Duration deadline) {
     }
 
     /**
@@ -63,11 +64,14 @@ public final class LoadTest {
      * @param rssBaseline resident bytes after start-up and one warm-up request
      * @param rssPeak     the most resident bytes seen during the load (sampled every 10 ms)
      * @param rssEnd      resident bytes after the load
+     * @param arenaPeak   the most bytes ORT's CPU arena held from the system during the load (its
+     *                    {@code TotalAllocated}, sampled with the resident size), -1 where the C API is
+     *                    not reachable
      */
     public record Report(Config config, int answered, int ok, int busy, int tooLarge, List<String> failures,
                          boolean finished, double seconds, double latencyP50, double latencyP99, long maxHeld,
                          long heldAtEnd, BudgetStats budget, PlanCacheStats cache, long rssBaseline, long rssPeak,
-                         long rssEnd) {
+                         long rssEnd, long arenaPeak) {
 
         /** {@return how far resident memory rose above the baseline during the load} */
         public long rssGrowth() {
@@ -77,20 +81,22 @@ public final class LoadTest {
         @Override
         public String toString() {
             return String.format(Locale.ROOT, String.join("\n",
-                    "load: %d requests on %d threads, batch 1-8 x 8-512 tokens, ONNX Runtime settings %s",
+                    "load: %d requests on %d threads, batch 1-8 x 8-512 tokens, ONNX Runtime settings %s, %d intra-op thread(s)",
                     "answered %d of %d (ok %d, busy %d, too large %d), failures %d, finished %s",
                     "time %.1f s, %.1f requests/s, latency p50 %.0f ms, p99 %.0f ms",
                     "budget %s: leased at most %s of %s (peak %s), waited %d, timed out %d, leaked %d, total wait %.1f s",
                     "plan cache: %d requests, hit rate %.2f, %d plans, %.1f ms planning in total",
-                    "resident memory: baseline %s, peak %s (+%s, %.2fx the budget), after the load %s"),
+                    "resident memory: baseline %s, peak %s (+%s, %.2fx the budget), after the load %s",
+                    "ORT arena: at most %s reserved (%.2fx the budget)"),
                     config.requests(), config.threads(), config.settings().name().toLowerCase(Locale.ROOT).replace('_', '-'),
+                    config.intraOp(),
                     answered, config.requests(), ok, busy, tooLarge, failures.size(), finished,
                     seconds, ok / seconds, latencyP50, latencyP99,
                     mib(budget.capacityBytes()), mib(maxHeld), mib(budget.leasableBytes()), mib(budget.peakInUseBytes()),
                     budget.waited(), budget.timedOut(), budget.leaked(), budget.totalWait().toMillis() / 1e3,
                     cache.requests(), cache.hitRate(), cache.size(), cache.planTime().toNanos() / 1e6,
                     mib(rssBaseline), mib(rssPeak), mib(rssGrowth()), (double) rssGrowth() / budget.capacityBytes(),
-                    mib(rssEnd));
+                    mib(rssEnd), mib(arenaPeak), (double) arenaPeak / budget.capacityBytes());
         }
 
         private static String mib(long bytes) {
@@ -110,10 +116,12 @@ public final class LoadTest {
      */
     public static Report run(Config c) throws Exception {
         MemoryBudget budget = MemoryBudget.of("embeddings", c.budget(), 0);
-        try (EmbeddingService service = new EmbeddingService(c.model(), c.settings(), budget, c.waitLimit())) {
+        try (EmbeddingService service = new EmbeddingService(c.model(), c.settings(), c.intraOp(), budget,
+                c.waitLimit())) {
             service.embed(tokens(new Random(0), 1, 8)); // loads the kernels: part of the baseline, not the load
             System.gc();
             long baseline = ResidentMemory.bytes();
+            long arenaBase = arenaBytes(service);
             AtomicInteger ok = new AtomicInteger();
             AtomicInteger busy = new AtomicInteger();
             AtomicInteger tooLarge = new AtomicInteger();
@@ -123,7 +131,8 @@ public final class LoadTest {
             long start = System.nanoTime();
             boolean finished;
             long peak;
-            try (ResidentMemory.PeakSampler sampler = new ResidentMemory.PeakSampler(10)) {
+            long arenaPeak;
+            try (ResidentMemory.PeakSampler sampler = new ResidentMemory.PeakSampler(10, () -> arenaBytes(service))) {
                 List<Future<?>> futures = new ArrayList<>();
                 for (int i = 0; i < c.requests(); i++) {
                     Random r = new Random(c.seed() * 1_000_003 + i);
@@ -153,6 +162,7 @@ public final class LoadTest {
                     pool.shutdownNow();
                 }
                 peak = sampler.peak();
+                arenaPeak = sampler.peakOther() < 0 ? -1 : sampler.peakOther() - Math.max(0, arenaBase);
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             List<Double> sorted = new ArrayList<>(latencies);
@@ -160,7 +170,16 @@ public final class LoadTest {
             return new Report(c, ok.get() + busy.get() + tooLarge.get(), ok.get(), busy.get(), tooLarge.get(),
                     List.copyOf(failures), finished, seconds, percentile(sorted, 0.5), percentile(sorted, 0.99),
                     service.maxHeldBytes(), service.heldBytes(), budget.stats(), service.plans().stats(), baseline,
-                    peak, ResidentMemory.bytes());
+                    peak, ResidentMemory.bytes(), arenaPeak);
+        }
+    }
+
+    /** ORT's CPU arena's reservation now, or -1 where its C API is not reachable. */
+    private static long arenaBytes(EmbeddingService service) {
+        try {
+            return service.arenaStats().totalAllocatedBytes();
+        } catch (IllegalStateException | UnsatisfiedLinkError e) {
+            return -1;
         }
     }
 
@@ -183,17 +202,17 @@ public final class LoadTest {
     /**
      * Runs the load from the command line and prints the report.
      *
-     * @param args MODEL.onnx [requests] [threads] [settings] [budget MiB]
+     * @param args MODEL.onnx [requests] [threads] [settings] [budget MiB] [intra-op threads]
      * @throws Exception when the service cannot start
      */
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
-            System.err.println("usage: LoadTest MODEL.onnx [requests] [threads] [defaults|recommended|no-arena] [budget MiB]");
+            System.err.println("usage: LoadTest MODEL.onnx [requests] [threads] [bounded|defaults|recommended|no-arena] [budget MiB] [intra-op threads]");
             System.exit(2);
         }
         Config c = new Config(Path.of(args[0]), args.length > 1 ? Integer.parseInt(args[1]) : 200,
                 args.length > 2 ? Integer.parseInt(args[2]) : 8,
-                OrtSettings.parse(args.length > 3 ? args[3] : "recommended"),
+                OrtSettings.parse(args.length > 3 ? args[3] : "bounded"), args.length > 5 ? Integer.parseInt(args[5]) : 1,
                 (args.length > 4 ? Long.parseLong(args[4]) : 256) << 20, Duration.ofSeconds(30), 1,
                 Duration.ofMinutes(10));
         Report r = run(c);

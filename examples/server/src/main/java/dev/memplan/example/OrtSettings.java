@@ -3,12 +3,20 @@ package dev.memplan.example;
 
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import dev.memplan.server.BoundedOrtArena;
 
 /**
- * The ONNX Runtime settings the server runs with. {@code recommended} is what a server admitting
- * requests against a {@code MemoryBudget} should use; the others are there to measure against.
+ * The ONNX Runtime settings the server runs with. {@code bounded} is what a server admitting
+ * requests against a {@code MemoryBudget} should use; the others are there to measure against
+ * ({@code recommended} was this example's choice before memplan could configure ORT's arena).
  */
 public enum OrtSettings {
+    /**
+     * What memplan configures ({@link BoundedOrtArena}): one arena for the process that extends by
+     * the bytes asked for and is shrunk after every run, memory patterns on; requests lease ORT's
+     * predicted arena bytes. The leases then bound what the process holds.
+     */
+    BOUNDED,
     /** ONNX Runtime's defaults: an arena that grows in powers of two and keeps it all, memory patterns on. */
     DEFAULTS,
     /**
@@ -24,17 +32,18 @@ public enum OrtSettings {
     static final String SHRINK_ARENA = "memory.enable_memory_arena_shrinkage";
 
     /**
-     * Session options for these settings, with one intra-op thread per run: the server's threads
-     * are the parallelism, and a budget counts each run's memory once.
+     * Session options for these settings.
      *
+     * @param intraOpThreads threads per run (1: the server's threads are the parallelism)
      * @return new options; the caller closes them
      * @throws OrtException when ONNX Runtime refuses an option
      */
-    public OrtSession.SessionOptions sessionOptions() throws OrtException {
+    public OrtSession.SessionOptions sessionOptions(int intraOpThreads) throws OrtException {
         OrtSession.SessionOptions o = new OrtSession.SessionOptions();
-        o.setIntraOpNumThreads(1);
+        o.setIntraOpNumThreads(intraOpThreads);
         o.setInterOpNumThreads(1);
         switch (this) {
+            case BOUNDED -> BoundedOrtArena.install().configure(o);
             case DEFAULTS -> { }
             case RECOMMENDED -> o.setMemoryPatternOptimization(false);
             case NO_ARENA -> {
@@ -53,11 +62,19 @@ public enum OrtSettings {
      * @throws OrtException when ONNX Runtime refuses an option
      */
     public OrtSession.RunOptions runOptions() throws OrtException {
+        if (this == BOUNDED) {
+            return BoundedOrtArena.install().runOptions();
+        }
         OrtSession.RunOptions r = new OrtSession.RunOptions();
         if (this == RECOMMENDED) {
             r.addRunConfigEntry(SHRINK_ARENA, "cpu:0");
         }
         return r;
+    }
+
+    /** {@return whether requests lease ORT's predicted arena bytes rather than memplan's own plan} */
+    public boolean leasesOrtPrediction() {
+        return this == BOUNDED;
     }
 
     /**
@@ -74,6 +91,6 @@ public enum OrtSettings {
             }
         }
         throw new IllegalArgumentException("unknown ONNX Runtime settings '" + name
-                + "'; use defaults, recommended or no-arena");
+                + "'; use bounded, defaults, recommended or no-arena");
     }
 }

@@ -4,6 +4,7 @@ package dev.memplan.example;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.LongSupplier;
 
 /** The process's resident memory, from /proc/self/status (Linux). */
 final class ResidentMemory {
@@ -26,16 +27,24 @@ final class ResidentMemory {
         return -1;
     }
 
-    /** Samples {@link #bytes()} on a daemon thread until closed, keeping the highest. */
+    /**
+     * Samples {@link #bytes()}, and another figure with it, on a daemon thread until closed,
+     * keeping the highest of each.
+     */
     static final class PeakSampler implements AutoCloseable {
         private final Thread thread;
+        private final LongSupplier other;
         private volatile boolean running = true;
         private volatile long peak = bytes();
+        private volatile long peakOther;
 
-        PeakSampler(long intervalMillis) {
+        PeakSampler(long intervalMillis, LongSupplier other) {
+            this.other = other;
+            this.peakOther = other.getAsLong();
             thread = new Thread(() -> {
                 while (running) {
                     peak = Math.max(peak, bytes());
+                    peakOther = Math.max(peakOther, other.getAsLong());
                     try {
                         Thread.sleep(intervalMillis);
                     } catch (InterruptedException e) {
@@ -49,6 +58,10 @@ final class ResidentMemory {
 
         long peak() {
             return Math.max(peak, bytes());
+        }
+
+        long peakOther() {
+            return Math.max(peakOther, other.getAsLong());
         }
 
         @Override

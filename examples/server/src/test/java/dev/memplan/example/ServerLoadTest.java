@@ -24,16 +24,17 @@ class ServerLoadTest {
         if (System.getenv("CI") == null) {
             assumeTrue(Files.isRegularFile(model), "no shared model at " + model);
         }
+        OrtSettings settings = OrtSettings.parse(System.getProperty("load.settings", "bounded"));
         LoadTest.Config c = new LoadTest.Config(model, Integer.getInteger("load.requests", 120),
-                Integer.getInteger("load.threads", 8), OrtSettings.parse(System.getProperty("load.settings", "recommended")),
-                256L << 20, Duration.ofSeconds(60), 1, Duration.ofMinutes(5));
+                Integer.getInteger("load.threads", 8), settings, Integer.getInteger("load.intraop", 1),
+                Long.getLong("load.budget.mib", 256) << 20, Duration.ofSeconds(60), 1, Duration.ofMinutes(5));
         LoadTest.Report r = LoadTest.run(c);
         System.out.println(r);
         assertTrue(r.finished(), "the load did not end within " + c.deadline() + ": a deadlock?");
         assertEquals(List.of(), r.failures());
         assertEquals(c.requests(), r.answered(), "every request answered");
         assertTrue(r.ok() > 0, "some requests embedded");
-        assertEquals(0, r.tooLarge(), "batch <= 8 and <= 512 tokens always fit MiniLM and 256 MiB");
+        assertEquals(0, r.tooLarge(), "batch <= 8 and <= 512 tokens always fit MiniLM and the budget");
         assertTrue(r.maxHeld() <= r.budget().leasableBytes(), "leases held " + r.maxHeld() + " bytes at once");
         assertTrue(r.budget().peakInUseBytes() <= r.budget().leasableBytes());
         assertEquals(0, r.heldAtEnd(), "no lease left open");
@@ -41,5 +42,10 @@ class ServerLoadTest {
         assertEquals(0, r.budget().leaked());
         assertEquals(0, r.budget().waiting());
         assertEquals(r.ok() + 1, r.budget().admitted(), "one lease per embedded request, and the warm-up's");
+        if (settings.leasesOrtPrediction()) {
+            assertTrue(r.arenaPeak() >= 0, "ORT's arena statistics were read");
+            assertTrue(r.arenaPeak() <= r.budget().capacityBytes(), "ORT's arena reserved " + r.arenaPeak()
+                    + " bytes over its baseline, more than the budget's " + r.budget().capacityBytes());
+        }
     }
 }
