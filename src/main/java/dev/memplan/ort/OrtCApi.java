@@ -24,17 +24,34 @@ public final class OrtCApi {
         static final Throwable FAILURE = load();
 
         private static Throwable load() {
+            Throwable[] failure = new Throwable[1];
+            // ORT Java 1.29 crashes creating its environment on a 1 MB stack with a long command line
+            // (its telemetry's regex): create it on a thread with a large stack
+            Thread t = new Thread(null, () -> {
+                try {
+                    OrtEnvironment.getEnvironment();
+                    Loader.load(OrtArenaNative.class);
+                } catch (Throwable e) { // UnsatisfiedLinkError, NoClassDefFoundError, an ORT load failure
+                    failure[0] = e;
+                }
+            }, "memplan-ort-load", 64L << 20);
+            t.start();
             try {
-                OrtEnvironment.getEnvironment();
-                Loader.load(OrtArenaNative.class);
-                return null;
-            } catch (Throwable t) { // UnsatisfiedLinkError, NoClassDefFoundError, an ORT load failure
-                return t;
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return e;
             }
+            return failure[0];
         }
     }
 
-    private static void requireLoaded() {
+    /**
+     * Loads ORT Java's environment (on a thread with a large stack) and memplan's C API library.
+     *
+     * @throws IllegalStateException naming the cause when either cannot load
+     */
+    public static void requireLoaded() {
         if (Library.FAILURE != null) {
             throw new IllegalStateException("ONNX Runtime's C API is not reachable here (" + Library.FAILURE
                     + "); put ONNX Runtime Java 1.23 or newer and the memplan jar for this platform on the class path");
@@ -45,7 +62,7 @@ public final class OrtCApi {
      * Registers a CPU arena on ORT Java's environment, shared by every session created with
      * {@code session.use_env_allocators=1}.
      *
-     * @param env             ORT Java's environment
+     * @param env             ORT Java's environment ({@code OrtEnvironment.getEnvironment()})
      * @param sameAsRequested extend by the bytes asked for (ORT's {@code kSameAsRequested}) instead
      *                        of the next power of two
      * @param maxBytes        the arena's limit, 0 for none

@@ -46,6 +46,7 @@ public final class BoundedOrtArena {
      */
     public static synchronized BoundedOrtArena install() {
         if (installed == null) {
+            OrtCApi.requireLoaded(); // creates ORT's environment first, on a large stack
             OrtCApi.registerArena(OrtEnvironment.getEnvironment(), true, 0);
             try {
                 OrtCApi.fixMmapThreshold(MMAP_THRESHOLD_BYTES);

@@ -42,10 +42,10 @@ public final class BudgetedOrtSession {
     }
 
     private final OrtSession session;
-    private final CompiledModel model;
+    private final OrtModel model;
     private final MemoryBudget budget;
 
-    private BudgetedOrtSession(OrtSession session, CompiledModel model, MemoryBudget budget) {
+    private BudgetedOrtSession(OrtSession session, OrtModel model, MemoryBudget budget) {
         this.session = Objects.requireNonNull(session, "session");
         this.model = Objects.requireNonNull(model, "model");
         this.budget = Objects.requireNonNull(budget, "budget");
@@ -56,11 +56,11 @@ public final class BudgetedOrtSession {
      *
      * @param session the session, created on the model's file with the settings the prediction is for
      *                ({@link BoundedOrtArena#configure})
-     * @param model   the model compiled with the ort runtime, whose predictions the leases hold
+     * @param model   the model compiled for ORT, whose predictions the leases hold
      * @param budget  the budget requests are admitted against
      * @return the budgeted session
      */
-    public static BudgetedOrtSession of(OrtSession session, CompiledModel model, MemoryBudget budget) {
+    public static BudgetedOrtSession of(OrtSession session, OrtModel model, MemoryBudget budget) {
         return new BudgetedOrtSession(session, model, budget);
     }
 
@@ -74,10 +74,9 @@ public final class BudgetedOrtSession {
     public long leaseBytes(Map<String, OnnxTensor> inputs) {
         Map<String, long[]> shapes = new LinkedHashMap<>();
         inputs.forEach((name, tensor) -> shapes.put(name, tensor.getInfo().getShape()));
-        Map<String, Long> bindings = model.bindingsFor(shapes);
-        OptionalLong bytes = model.reservationBytes(bindings);
+        OptionalLong bytes = model.planForInputs(shapes).predictedBytes();
         if (bytes.isEmpty()) {
-            throw new IllegalArgumentException("the inputs leave symbols of " + model.symbols()
+            throw new IllegalArgumentException("the inputs leave symbols of " + model.model().symbols()
                     + " unbound; give every input of the model");
         }
         return bytes.getAsLong();

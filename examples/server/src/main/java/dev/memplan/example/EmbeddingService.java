@@ -5,10 +5,7 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
-import dev.memplan.ExecutionRuntime;
-import dev.memplan.PlanOptions;
 import dev.memplan.onnx.BindingConflictException;
-import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.server.Bucketing;
 import dev.memplan.server.BudgetExceededException;
@@ -16,6 +13,7 @@ import dev.memplan.server.CompiledModel;
 import dev.memplan.server.Lease;
 import dev.memplan.server.MemoryBudget;
 import dev.memplan.server.OrtArenaStats;
+import dev.memplan.server.OrtModel;
 import dev.memplan.server.PlanCache;
 import java.nio.LongBuffer;
 import java.nio.file.Path;
@@ -55,6 +53,8 @@ public final class EmbeddingService implements AutoCloseable {
     private final OrtSettings settings;
     private final OrtSession session;
     private final PlanCache plans;
+    /** ORT's prediction beside memplan's plans, or null when leases hold memplan's own figure. */
+    private final OrtModel ortModel;
     private final MemoryBudget budget;
     private final Duration waitLimit;
     private final AtomicLong held = new AtomicLong();
@@ -90,11 +90,9 @@ public final class EmbeddingService implements AutoCloseable {
         try (OrtSession.SessionOptions options = settings.sessionOptions(intraOpThreads)) {
             this.session = env.createSession(model.toString(), options);
         }
-        // bounded: leases hold ORT's predicted arena bytes (budget.tryAcquire(plan) takes them)
-        CompiledModel compiled = settings.leasesOrtPrediction()
-                ? CompiledModel.compile(model, ImportOptions.defaults(),
-                        PlanOptions.defaults().withRuntime(ExecutionRuntime.ort()))
-                : CompiledModel.compile(model);
+        // bounded: leases hold ORT's predicted arena bytes for each cached plan
+        this.ortModel = settings.leasesOrtPrediction() ? OrtModel.compile(model) : null;
+        CompiledModel compiled = ortModel != null ? ortModel.model() : CompiledModel.compile(model);
         this.plans = PlanCache.of(compiled, 256, Bucketing.none().multipleOf("sequence_length", 64));
         this.budget = budget;
         this.waitLimit = waitLimit;
@@ -117,7 +115,8 @@ public final class EmbeddingService implements AutoCloseable {
         Optional<Lease> lease;
         try {
             plan = plans.planForInputs(shapes);
-            lease = budget.tryAcquire(plan, waitLimit);
+            lease = ortModel != null ? budget.tryAcquire(ortModel.predict(plan), waitLimit)
+                    : budget.tryAcquire(plan, waitLimit);
         } catch (BindingConflictException | BudgetExceededException e) {
             return new Response(Status.TOO_LARGE, new float[0][], 0, e.getMessage());
         }
