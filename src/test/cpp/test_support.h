@@ -593,6 +593,7 @@ void run_first_fit_tests();
 void run_valley_decoder_tests();
 void run_packed_schedule_tests();
 void run_request_sizes_tests();
+void run_ort_arena_tests();
 
 }  // namespace memplan_test
 
