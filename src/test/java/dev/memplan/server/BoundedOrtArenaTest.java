@@ -23,6 +23,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -85,7 +86,7 @@ class BoundedOrtArenaTest {
         Thread sampler = new Thread(() -> {
             while (sampling.get()) {
                 maxReserved.accumulateAndGet(OrtArenaStats.of(session).totalAllocatedBytes() - baseline, Math::max);
-                Thread.onSpinWait();
+                LockSupport.parkNanos(200_000); // about every 0.2 ms: runs take milliseconds to seconds
             }
         }, "arena-sampler");
         sampler.start();
