@@ -21,28 +21,35 @@ public final class OrtCApi {
 
     /** Loads the JNI library once, after ORT Java's own (whose libonnxruntime it calls into). */
     private static final class Library {
-        static final Throwable FAILURE = load();
+        static final Throwable FAILURE = loadOnLargeStack();
+    }
 
-        private static Throwable load() {
-            Throwable[] failure = new Throwable[1];
-            // ORT Java 1.29 crashes creating its environment on a 1 MB stack with a long command line
-            // (its telemetry's regex): create it on a thread with a large stack
-            Thread t = new Thread(null, () -> {
-                try {
-                    OrtEnvironment.getEnvironment();
-                    Loader.load(OrtArenaNative.class);
-                } catch (Throwable e) { // UnsatisfiedLinkError, NoClassDefFoundError, an ORT load failure
-                    failure[0] = e;
-                }
-            }, "memplan-ort-load", 64L << 20);
-            t.start();
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return e;
-            }
-            return failure[0];
+    /**
+     * ORT Java 1.29 crashes creating its environment on a 1 MB stack with a long command line (its
+     * telemetry's regex), so both loads run on a thread with a large stack. The thread's code lives
+     * in this class, not in {@link Library}: the thread would otherwise wait for Library's
+     * initialization, which waits for the thread.
+     */
+    private static Throwable loadOnLargeStack() {
+        Throwable[] failure = new Throwable[1];
+        Thread t = new Thread(null, () -> failure[0] = loadBoth(), "memplan-ort-load", 64L << 20);
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return e;
+        }
+        return failure[0];
+    }
+
+    private static Throwable loadBoth() {
+        try {
+            OrtEnvironment.getEnvironment();
+            Loader.load(OrtArenaNative.class);
+            return null;
+        } catch (Throwable e) { // UnsatisfiedLinkError, NoClassDefFoundError, an ORT load failure
+            return e;
         }
     }
 
