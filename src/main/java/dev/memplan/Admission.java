@@ -3,6 +3,7 @@ package dev.memplan;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalLong;
 
 /**
@@ -67,7 +68,14 @@ public final class Admission {
      * @param max the largest value to consider, >= 1
      * @return the largest fitting value, or empty when 1 does not fit
      * @throws IllegalArgumentException when {@code max} is below 1 or a symbol other than
-     *                                  {@code symbol} is left unbound
+     *                                  {@code symbol} is left unbound, or naming
+     *                                  {@code symbol} and the model's symbols when it has no such
+     *                                  symbol (or, for a compiled model, when {@code others} binds
+     *                                  one it does not have)
+     * @throws InvalidSizeException     naming the symbol when {@code others} binds one to a negative
+     *                                  value
+     * @throws NullPointerException     naming what is null: the symbol, {@code others}, or a symbol
+     *                                  or value in it
      * @throws InvalidSizeException     when the sizes overflow even at {@code symbol = 1}
      * @throws MemplanException         when the model rejects {@code others} with {@code symbol = 1}
      *                                  (a {@code BindingConflictException} naming the node)
@@ -87,7 +95,14 @@ public final class Admission {
      * @param max the largest value to consider, >= 1
      * @return the answer
      * @throws IllegalArgumentException when {@code max} is below 1, the model's limit is below 1, or
-     *                                  a symbol other than {@code symbol} is left unbound
+     *                                  a symbol other than {@code symbol} is left unbound, or naming
+     *                                  {@code symbol} and the model's symbols when it has no such
+     *                                  symbol (or, for a compiled model, when {@code others} binds
+     *                                  one it does not have)
+     * @throws InvalidSizeException     naming the symbol when {@code others} binds one to a negative
+     *                                  value
+     * @throws NullPointerException     naming what is null: the symbol, {@code others}, or a symbol
+     *                                  or value in it
      * @throws InvalidSizeException     when the sizes overflow even at {@code symbol = 1}
      * @throws MemplanException         when the model rejects {@code others} with {@code symbol = 1}
      */
@@ -96,6 +111,7 @@ public final class Admission {
         if (max < 1) {
             throw new IllegalArgumentException("max must be >= 1, got " + max);
         }
+        requireKnownSymbol(schedule, symbol, others);
         OptionalLong limit = schedule.limit(symbol);
         long top = limit.isPresent() ? Math.min(max, limit.getAsLong()) : max;
         if (top < 1) {
@@ -119,6 +135,26 @@ public final class Admission {
             }
         }
         return new Answer(OptionalLong.of(fits), top, limit);
+    }
+
+    /**
+     * Refuses a search over a symbol the model does not have: its plans would not depend on it, and
+     * the search would answer its upper limit as if every value fitted.
+     */
+    private static void requireKnownSymbol(Reservation schedule, String symbol, Map<String, Long> others) {
+        Objects.requireNonNull(schedule, "the schedule or model to search is null");
+        if (symbol == null) {
+            throw new NullPointerException("the symbol to search over is null; name one of "
+                    + schedule.symbolNames());
+        }
+        if (others == null) {
+            throw new NullPointerException("the other symbols' bindings are null; pass a map (an empty map when"
+                    + " there are none)");
+        }
+        if (!schedule.symbolNames().contains(symbol)) {
+            throw new IllegalArgumentException("there is no symbol '" + symbol + "' to search over; the symbols are "
+                    + schedule.symbolNames() + ": correct the name");
+        }
     }
 
     /**

@@ -70,7 +70,7 @@ public final class Packing {
      *
      * @param arenaBytes      the arena size: the highest {@code offset + size}
      * @param lowerBoundBytes the most bytes alive at one time: no packing needs less
-     * @param naiveBytes      the sum of the sizes
+     * @param naiveBytes      the sum of the sizes, {@code Long.MAX_VALUE} when it passes that
      * @param numPositions    distinct times after compression
      * @param offsets         each buffer's byte offset, by input index (a copy on every access)
      */
@@ -80,7 +80,7 @@ public final class Packing {
          *
          * @param arenaBytes      the arena size: the highest {@code offset + size}
          * @param lowerBoundBytes the most bytes alive at one time: no packing needs less
-         * @param naiveBytes      the sum of the sizes
+         * @param naiveBytes      the sum of the sizes, {@code Long.MAX_VALUE} when it passes that
          * @param numPositions    distinct times after compression
          * @param offsets         each buffer's byte offset, by input index
          */
@@ -129,13 +129,59 @@ public final class Packing {
      * @param engine the engine that packs
      * @return every buffer's offset, the arena size and the lower bound
      * @throws IllegalArgumentException naming the buffer (its input index) when the arrays differ in
-     *                                  length, {@code upper <= lower}, a size is negative, or the
-     *                                  sizes overflow a 64-bit byte count; or when the effort is
-     *                                  out of range
+     *                                  length, {@code upper <= lower} or a size is negative; or when
+     *                                  the effort is out of range
+     * @throws InvalidSizeException     naming the buffer and the time when the bytes alive at one
+     *                                  time pass {@code Long.MAX_VALUE} (no arena of 64-bit offsets
+     *                                  holds them), or when buffers that overlap in one chain of
+     *                                  lifetimes have sizes whose sum passes it (see
+     *                                  {@link TimeGroups})
      * @throws EngineUnavailableException when {@code engine} is native and it cannot load
      */
     public static Result pack(long[] lower, long[] upper, long[] sizes, int effort, EngineMode engine) {
         check(lower, upper, sizes, effort);
+        if (sumFits(sizes)) {
+            return packFitting(lower, upper, sizes, effort, engine);
+        }
+        // The engines place offsets below the sum of the sizes, so they need that sum in a long.
+        // Buffers never alive together with another group's may share its bytes: each group is
+        // packed alone from offset 0, and the arena is the largest group's.
+        TimeGroups groups = TimeGroups.of(lower, upper, sizes);
+        long[] offsets = new long[sizes.length];
+        long arena = 0;
+        long bound = 0;
+        for (int[] members : groups.members()) {
+            Result part = packFitting(pick(lower, members), pick(upper, members), pick(sizes, members), effort, engine);
+            for (int k = 0; k < members.length; k++) {
+                offsets[members[k]] = part.offset(k);
+            }
+            arena = Math.max(arena, part.arenaBytes());
+            bound = Math.max(bound, part.lowerBoundBytes());
+        }
+        return new Result(arena, bound, Long.MAX_VALUE, distinctTimes(lower, upper).length, offsets);
+    }
+
+    private static boolean sumFits(long[] sizes) {
+        long total = 0;
+        for (long size : sizes) {
+            total += size; // both >= 0: a negative sum is an overflow
+            if (total < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static long[] pick(long[] values, int[] members) {
+        long[] picked = new long[members.length];
+        for (int k = 0; k < members.length; k++) {
+            picked[k] = values[members[k]];
+        }
+        return picked;
+    }
+
+    /** {@link #pack} of checked buffers whose sizes sum to at most {@code Long.MAX_VALUE}. */
+    private static Result packFitting(long[] lower, long[] upper, long[] sizes, int effort, EngineMode engine) {
         int n = sizes.length;
         long[] times = distinctTimes(lower, upper);
         int[] def = new int[n];
@@ -161,7 +207,6 @@ public final class Packing {
         if (effort < 0 || effort > PlanOptions.MAX_EFFORT) {
             throw new IllegalArgumentException("effort must be in [0, " + PlanOptions.MAX_EFFORT + "], got " + effort);
         }
-        long total = 0;
         for (int i = 0; i < sizes.length; i++) {
             if (upper[i] <= lower[i]) {
                 throw new IllegalArgumentException("buffer " + i + " lives [" + lower[i] + ", " + upper[i]
@@ -169,11 +214,6 @@ public final class Packing {
             }
             if (sizes[i] < 0) {
                 throw new IllegalArgumentException("buffer " + i + " has a negative size " + sizes[i]);
-            }
-            total += sizes[i]; // both >= 0: a negative sum is an overflow
-            if (total < 0) {
-                throw new IllegalArgumentException("the sizes overflow a 64-bit byte count at buffer " + i
-                        + "; no arena can hold them");
             }
         }
     }

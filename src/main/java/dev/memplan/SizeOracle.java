@@ -30,8 +30,22 @@ public interface SizeOracle {
      * @param bounds upper bound of each symbol (symbol name to value)
      * @return the oracle
      * @throws InvalidSizeException naming the symbol when a bound is negative
+     * @throws NullPointerException naming what is null: the map, a symbol name or a value
      */
     static SizeOracle bounded(Map<String, Long> bounds) {
+        if (bounds == null) {
+            throw new NullPointerException("the bindings are null; pass a map of symbol name to value (an empty map"
+                    + " when binding nothing)");
+        }
+        for (Map.Entry<String, Long> e : bounds.entrySet()) { // before Map.copyOf, whose null message is "null"
+            if (e.getKey() == null) {
+                throw new NullPointerException("a binding has a null symbol name (bound to " + e.getValue()
+                        + "); name the symbol it binds");
+            }
+            if (e.getValue() == null) {
+                throw new NullPointerException("symbol '" + e.getKey() + "' is bound to null; bind it to a value >= 0");
+            }
+        }
         Map<String, Long> copy = Map.copyOf(bounds);
         for (Map.Entry<String, Long> e : copy.entrySet()) {
             if (e.getValue() < 0) {

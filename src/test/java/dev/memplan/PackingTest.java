@@ -42,6 +42,10 @@ class PackingTest {
         return LongStream.range(0, 200);
     }
 
+    static LongStream groupSeeds() {
+        return LongStream.range(0, 20);
+    }
+
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
     void packsARandomProblemIntoAValidArena(long seed) {
@@ -101,12 +105,99 @@ class PackingTest {
                 () -> Packing.pack(new long[] {0, 5}, new long[] {1, 5}, new long[] {1, 1}, 0, e));
         assertMessage("buffer 0 has a negative size -3",
                 () -> Packing.pack(new long[] {0}, new long[] {1}, new long[] {-3}, 0, e));
-        assertMessage("the sizes overflow a 64-bit byte count at buffer 1",
-                () -> Packing.pack(new long[] {0, 0}, new long[] {1, 1}, new long[] {Long.MAX_VALUE, 1}, 0, e));
         assertMessage("need one entry per buffer; got 2, 1 and 1",
                 () -> Packing.pack(new long[] {0, 0}, new long[] {1}, new long[] {1}, 0, e));
         assertMessage("effort must be in [0, 1000], got -1",
                 () -> Packing.pack(new long[] {0}, new long[] {1}, new long[] {1}, -1, e));
+    }
+
+    /** One arena of 2^63-1 bytes holds any number of buffers of that size that are never alive together. */
+    @Test
+    void disjointBuffersWhoseSizesSumPastALongStillPack() {
+        long max = Long.MAX_VALUE;
+        long[] lower = {0, 5, 2, 9, 5};
+        long[] upper = {5, 9, 3, 10, 6};
+        long[] sizes = {max - 8, max, 8, max, 0};
+        Packing.Result r = Packing.pack(lower, upper, sizes, Packing.DEFAULT_EFFORT, EngineMode.fromSystemProperty());
+        assertEquals(max, r.arenaBytes(), "the largest buffer alone sets the arena");
+        assertEquals(max, r.lowerBoundBytes());
+        assertEquals(max, r.naiveBytes(), "the sum passes a long: it is reported as Long.MAX_VALUE");
+        assertEquals(6, r.numPositions(), "the times 0, 2, 4, 5, 8 and 9");
+        assertNoTwoLiveBuffersShareBytes(new Problem(lower, upper, sizes), r.offsets());
+        for (int i = 0; i < sizes.length; i++) {
+            assertTrue(r.offset(i) >= 0 && r.offset(i) <= max - sizes[i], "buffer " + i + " ends inside a long");
+        }
+    }
+
+    /** Groups of buffers never alive together with another group pack each as they would alone. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("groupSeeds")
+    void eachTimeGroupPacksAsItWouldAlone(long seed) {
+        Problem a = oneGroup(Problem.random(seed));
+        Problem b = Problem.random(seed + 1);
+        long shift = Arrays.stream(a.upper()).max().orElseThrow() - Arrays.stream(b.lower()).min().orElseThrow();
+        int n = a.sizes().length + b.sizes().length + 1;
+        long[] lower = new long[n];
+        long[] upper = new long[n];
+        long[] sizes = new long[n];
+        long bigStart = shift + Arrays.stream(b.upper()).max().orElseThrow();
+        for (int i = 0; i < n; i++) {
+            boolean inA = i < a.sizes().length;
+            int k = inA ? i : i - a.sizes().length;
+            if (i == n - 1) { // a third group: one buffer big enough that the sum passes a long
+                lower[i] = bigStart;
+                upper[i] = bigStart + 1;
+                sizes[i] = Long.MAX_VALUE;
+                continue;
+            }
+            lower[i] = inA ? a.lower()[k] : b.lower()[k] + shift;
+            upper[i] = inA ? a.upper()[k] : b.upper()[k] + shift;
+            sizes[i] = inA ? a.sizes()[k] : b.sizes()[k];
+        }
+        EngineMode e = EngineMode.fromSystemProperty();
+        Packing.Result all = Packing.pack(lower, upper, sizes, 2, e);
+        Packing.Result alone = Packing.pack(a.lower(), a.upper(), a.sizes(), 2, e);
+        for (int i = 0; i < a.sizes().length; i++) {
+            assertEquals(alone.offset(i), all.offset(i), "buffer " + i);
+        }
+        assertEquals(0, all.offset(n - 1));
+        assertEquals(Long.MAX_VALUE, all.arenaBytes());
+        assertNoTwoLiveBuffersShareBytes(new Problem(lower, upper, sizes), all.offsets());
+    }
+
+    /** {@code p} with one more buffer, of zero bytes, alive from its first time to its last: one time group. */
+    private static Problem oneGroup(Problem p) {
+        int n = p.sizes().length;
+        long[] lower = Arrays.copyOf(p.lower(), n + 1);
+        long[] upper = Arrays.copyOf(p.upper(), n + 1);
+        lower[n] = Arrays.stream(p.lower()).min().orElseThrow();
+        upper[n] = Arrays.stream(p.upper()).max().orElseThrow();
+        return new Problem(lower, upper, Arrays.copyOf(p.sizes(), n + 1));
+    }
+
+    /** Bytes alive together past 2^63-1 fit no arena: refused naming the buffer and the time. */
+    @Test
+    void bytesAliveTogetherPastALongAreRefusedNamingTheBufferAndTime() {
+        EngineMode e = EngineMode.fromSystemProperty();
+        InvalidSizeException ex = assertThrows(InvalidSizeException.class, () -> Packing.pack(new long[] {0, 7, 3},
+                new long[] {4, 9, 8}, new long[] {Long.MAX_VALUE - 1, 1, 2}, 0, e));
+        assertEquals("buffer 2 (2 bytes from time 3) brings the bytes alive together at time 3 past "
+                + "9223372036854775807; no arena of 64-bit offsets holds them: make those buffers smaller or end some"
+                + " sooner", ex.getMessage());
+    }
+
+    /**
+     * A chain of overlapping lifetimes whose sizes sum past a long, though fewer bytes are alive at
+     * once: the engines cannot place it, and the refusal says why.
+     */
+    @Test
+    void aChainWhoseSumPassesALongIsRefusedSayingWhy() {
+        long half = (1L << 62) + 1;
+        InvalidSizeException ex = assertThrows(InvalidSizeException.class, () -> Packing.pack(new long[] {0, 1, 2},
+                new long[] {2, 3, 4}, new long[] {half, 1, half}, 0, EngineMode.fromSystemProperty()));
+        assertTrue(ex.getMessage().startsWith("the buffers alive from time 0 to 4 (buffer 0 first) overlap in one chain"
+                + " whose sizes sum past 9223372036854775807 bytes, though at most " + (half + 1) + " are alive at once;"),
+                ex.getMessage());
     }
 
     private static void assertMessage(String fragment, Runnable call) {

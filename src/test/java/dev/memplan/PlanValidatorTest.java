@@ -132,6 +132,42 @@ class PlanValidatorTest {
         return ex;
     }
 
+    /**
+     * A plan sized by a wrong rule (one owner a few bytes short, as a size rule that forgot a dim
+     * or packed sub-byte types wrongly would give) passes the checks that read sizes from the plan,
+     * and fails the one that derives them from the shapes and bindings.
+     */
+    @Test
+    void catchesASizeThatIsNotTheOneItsShapeGives() {
+        Graph.Builder gb = Graph.builder();
+        int in = gb.value("in", DataType.FLOAT32, Shape.of("batch", 8));
+        int bits = gb.value("bits", DataType.INT4, Shape.of("batch", 3));
+        int out = gb.value("out", DataType.FLOAT16, Shape.of(DerivedDim.sum(java.util.List.of(new Symbol("batch")), 1), 2));
+        gb.input(in);
+        gb.node("pack", "Cast", new int[] {in}, new int[] {bits});
+        gb.node("widen", "Cast", new int[] {bits}, new int[] {out});
+        gb.output(out);
+        Graph graph = gb.build();
+        java.util.Map<String, Long> bindings = java.util.Map.of("batch", 3L);
+        for (Strategy strategy : Strategy.values()) {
+            PlanOptions options = PlanOptions.defaults().withStrategy(strategy).withAlignment(8);
+            ActivationPlan right = MemPlan.plan(graph, ViewMap.empty(), SizeOracle.bounded(bindings), options)
+                    .orElseThrow();
+            assertDoesNotThrow(() -> PlanValidator.validate(right, bindings));
+            assertEquals(8, right.sizeOf(bits), "9 int4 elements pack into 5 bytes, aligned to 8");
+            assertEquals(16, right.sizeOf(out), "(3 + 1) x 2 float16 elements");
+            SizeOracle wrongRule = owner -> owner.id() == bits ? java.util.OptionalLong.of(12)
+                    : SizeOracle.bounded(bindings).bytes(owner);
+            ActivationPlan wrong = MemPlan.plan(graph, ViewMap.empty(), wrongRule, options).orElseThrow();
+            assertDoesNotThrow(() -> PlanValidator.validate(wrong), "the plan is consistent with its own sizes");
+            PlanValidationException e = assertThrows(PlanValidationException.class,
+                    () -> PlanValidator.validate(wrong, bindings));
+            assertTrue(e.getMessage().contains("owner " + graph.value(bits).describe() + " has a planned size of 16"
+                    + " bytes, but its shape " + graph.value(bits).shape() + " of " + DataType.INT4
+                    + " at the bindings {batch=3} needs 8 (aligned to 8)"), e.getMessage());
+        }
+    }
+
     @Test
     void acceptsTheRealPlan() {
         ActivationPlan plan = f.plan();

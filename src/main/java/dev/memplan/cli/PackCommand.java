@@ -2,6 +2,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.EngineUnavailableException;
+import dev.memplan.InvalidSizeException;
 import dev.memplan.MemplanException;
 import dev.memplan.Packing;
 import dev.memplan.PlanOptions;
@@ -83,6 +84,8 @@ final class PackCommand implements Callable<Integer> {
             err.println("memplan: " + TerminalText.escape(e.getMessage()));
             err.flush();
             return ExitCode.INPUT;
+        } catch (InvalidSizeException e) {
+            return fail(err, e.getMessage()); // more bytes alive at once than a 64-bit offset reaches
         }
         try {
             PackingCsv.write(problem, r.offsets(), out);

@@ -19,7 +19,7 @@ import java.util.Map;
  * {@code memplan pack} and by the generators' sample files): a header {@code id,lower,upper,size},
  * then one buffer per row, alive over the half-open {@code [lower, upper)} with {@code size} bytes.
  * Ids are non-empty printable ASCII, unique, and printed back exactly as read; a field may be
- * quoted ({@code "x,1"}, a quote doubled inside), spaces around fields are trimmed, empty lines
+ * quoted ({@code "x,1"}, a quote doubled inside, closed on its line), spaces around fields are trimmed, empty lines
  * skipped, lines end with {@code \n} or {@code \r\n}. A row never loses a character silently:
  * a control character anywhere, or a field longer than {@link #MAX_FIELD_CHARS}, is an error that
  * names the line and column. Read in one pass with memory proportional to the rows.
@@ -72,7 +72,9 @@ public final class PackingCsv {
      *                          missing or wrong header, a row of the wrong width, a control
      *                          character, an over-long field, an empty, non-ASCII or duplicate
      *                          id, a value that is not a 64-bit integer, a negative size,
-     *                          {@code upper <= lower}, sizes whose sum overflows, or a stray quote
+     *                          {@code upper <= lower}, a quoted field not closed on its line, or
+     *                          a stray quote (sizes whose sum passes a long are read: whether an
+     *                          arena holds them is {@code Packing}'s question)
      * @throws IOException      when the text cannot be read
      */
     public static Problem read(Reader in) throws IOException {
@@ -87,7 +89,6 @@ public final class PackingCsv {
         LongList upper = new LongList();
         LongList sizes = new LongList();
         Map<String, Integer> lineOfId = new HashMap<>();
-        long total = 0;
         for (List<String> row = lines.next(); row != null; row = lines.next()) {
             int line = lines.line();
             if (row.size() != COLUMNS.length) {
@@ -115,10 +116,6 @@ public final class PackingCsv {
             }
             if (size < 0) {
                 throw at(line, 3, "the size " + size + " is negative; sizes are bytes >= 0");
-            }
-            total += size; // both >= 0: a negative sum is an overflow
-            if (total < 0) {
-                throw at(line, 3, "the sizes up to this row overflow a 64-bit byte count; no arena holds them");
             }
             ids.add(id);
             lower.add(lo);
@@ -311,8 +308,11 @@ public final class PackingCsv {
         private void readQuoted(StringBuilder field, int column) throws IOException {
             while (true) {
                 int c = take();
-                if (c == -1) {
-                    throw malformed(column, "a quoted field is not closed");
+                // A field never spans lines: a line break in a quoted field means its closing quote is missing.
+                if (c == -1 || c == '\n' || c == '\r') {
+                    throw malformed(column, "unclosed quote: the quoted field has no closing quote before the end of"
+                            + " the " + (c == -1 ? "file" : "line") + "; close it with a quote, and double any quote"
+                            + " inside it");
                 }
                 if (c == '"') {
                     if (!takeIf('"')) {

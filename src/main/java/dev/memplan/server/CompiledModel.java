@@ -285,14 +285,18 @@ public final class CompiledModel implements Reservation {
      *                 left out (see {@link ImportedGraph#derivedSymbols()})
      * @return the plan, made at the completed bindings; deferred, never guessed, when a size is
      *         unknown
-     * @throws dev.memplan.InvalidSizeException naming the value when a size overflows or a dim
-     *                                          evaluates negative
+     * @throws dev.memplan.InvalidSizeException naming the symbol when a binding is negative, or the
+     *                                          value when a size overflows or a dim evaluates negative
+     * @throws IllegalArgumentException naming the symbol and the model's symbols when a binding
+     *                                  names a symbol the model does not have
+     * @throws NullPointerException naming what is null: the map, a symbol name or a value
      * @throws ModelLimitException naming the symbol when a binding is above its {@link #limits()}
      * @throws dev.memplan.onnx.BindingConflictException naming the node when a binding contradicts
      *                                                   a relation of the model (the family of
      *                                                   {@link ModelLimitException})
      */
     public OnnxPlan plan(Map<String, Long> bindings) {
+        checkBindings(bindings);
         PlanEvent event = new PlanEvent();
         event.begin();
         OnnxPlan plan = planUntraced(bindings);
@@ -351,7 +355,44 @@ public final class CompiledModel implements Reservation {
      */
     @Override
     public OptionalLong reservationBytes(Map<String, Long> bounds) {
+        checkBindings(bounds);
         return planUntraced(bounds).admissionBytes();
+    }
+
+    /**
+     * Refuses bindings no plan is made at, before anything reads them, on every public way in
+     * ({@link #plan}, {@link #reservationBytes}, {@link PlanCache#plan}, {@link OrtModel}): a null
+     * map, symbol or value, a symbol the model does not have (a misspelt binding would otherwise be
+     * kept silently while its symbol stays unbound), a negative value.
+     *
+     * @throws NullPointerException naming what is null
+     * @throws IllegalArgumentException naming the symbol and the model's symbols
+     * @throws dev.memplan.InvalidSizeException naming the symbol bound to a negative value
+     */
+    void checkBindings(Map<String, Long> bindings) {
+        if (bindings == null) {
+            throw new NullPointerException("the bindings are null; pass a map of symbol name to value (an empty"
+                    + " map when binding nothing)");
+        }
+        for (Map.Entry<String, Long> e : bindings.entrySet()) {
+            String symbol = e.getKey();
+            if (symbol == null) {
+                throw new NullPointerException("a binding has a null symbol name (bound to " + e.getValue()
+                        + "); name one of the symbols of " + name + ": " + symbols);
+            }
+            if (!symbols.contains(symbol) && !imported.derivedSymbols().containsKey(symbol)) {
+                throw new IllegalArgumentException("the model " + name + " has no symbol '" + symbol + "'; its"
+                        + " symbols are " + symbols + ": correct the name or remove the binding");
+            }
+            Long value = e.getValue();
+            if (value == null) {
+                throw new NullPointerException("symbol '" + symbol + "' is bound to null; bind it to a value >= 0");
+            }
+            if (value < 0) {
+                throw new dev.memplan.InvalidSizeException("symbol '" + symbol + "' is bound to " + value
+                        + "; bind it to a value >= 0");
+            }
+        }
     }
 
     /**

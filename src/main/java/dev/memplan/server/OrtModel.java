@@ -205,6 +205,7 @@ public final class OrtModel implements Reservation {
      */
     @Override
     public OptionalLong reservationBytes(Map<String, Long> bounds) {
+        model.checkBindings(bounds);
         return predicted(model.planUntraced(bounds)).predictedBytes();
     }
 

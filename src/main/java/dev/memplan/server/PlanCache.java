@@ -69,7 +69,9 @@ public final class PlanCache {
      *
      * @param bindings symbol name to value (>= 0)
      * @return the plan, made at {@code bucketing.apply(bindings)}, capped at the model's limits
-     * @throws IllegalArgumentException naming the symbol when a value is negative
+     * @throws dev.memplan.InvalidSizeException naming the symbol when a value is negative
+     * @throws IllegalArgumentException naming the symbol when the model does not have it
+     * @throws NullPointerException naming what is null: the map, a symbol name or a value
      * @throws ModelLimitException naming the symbol when a value is above its limit
      * @throws dev.memplan.onnx.BindingConflictException naming the node when the bindings contradict a
      *                                                   relation of the model
@@ -78,6 +80,7 @@ public final class PlanCache {
     public OnnxPlan plan(Map<String, Long> bindings) {
         PlanEvent event = new PlanEvent();
         event.begin();
+        model.checkBindings(bindings);
         model.checkLimits(bindings); // name the request's own value, not the bucket it would round to
         Map<String, Long> key = bucketing.apply(bindings, limits);
         OnnxPlan plan = plans.getIfPresent(key);

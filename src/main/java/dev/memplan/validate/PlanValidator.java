@@ -6,9 +6,13 @@ import dev.memplan.Graph;
 import dev.memplan.Node;
 import dev.memplan.Schedule;
 import dev.memplan.Strategy;
+import dev.memplan.Value;
+import java.math.BigInteger;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * The independent checker of docs/design.md §5b and §7. It recomputes the order, view roots,
@@ -41,6 +45,25 @@ public final class PlanValidator {
      * @throws PlanValidationException listing the problems found, each naming the value or slot
      */
     public static void validate(ActivationPlan plan) {
+        check(plan, null);
+    }
+
+    /**
+     * Checks {@code plan} as {@link #validate(ActivationPlan)} does, and also that every owner's
+     * planned size is the one its type and shape give at {@code bindings}, rounded up to the
+     * plan's alignment: the validator derives these bytes with its own code, so a wrong size rule
+     * in the planner is caught. For plans made from bindings ({@code Schedule.plan(Map)},
+     * {@code CompiledModel.plan}); a plan made from a custom {@code SizeOracle} has no such sizes.
+     *
+     * @param plan     the plan to check
+     * @param bindings symbol name to value, the bindings the plan was made at
+     * @throws PlanValidationException listing the problems found, each naming the value or slot
+     */
+    public static void validate(ActivationPlan plan, Map<String, Long> bindings) {
+        check(plan, Objects.requireNonNull(bindings, "bindings"));
+    }
+
+    private static void check(ActivationPlan plan, Map<String, Long> bindings) {
         Schedule schedule = plan.schedule();
         Graph graph = schedule.graph();
         Problems problems = new Problems();
@@ -51,6 +74,9 @@ public final class PlanValidator {
         }
         checkSchedule(schedule, live, problems);
         long[] sizeByValue = plannedSizes(plan, live, problems);
+        if (bindings != null) {
+            checkSizesFromShapes(plan, live, sizeByValue, bindings, problems);
+        }
         long highestEnd = ArenaCheck.check(plan, live, sizeByValue, problems);
         if (plan.strategy() == Strategy.SLOTS) {
             int[] slotByValue = checkSlots(plan, live, sizeByValue, problems);
@@ -163,6 +189,30 @@ public final class PlanValidator {
             }
         }
         return size;
+    }
+
+    /** Every owner's planned size must be the one {@link IndependentSizes} derives from its shape. */
+    private static void checkSizesFromShapes(ActivationPlan plan, IndependentLiveness live, long[] sizeByValue,
+                                             Map<String, Long> bindings, Problems problems) {
+        Schedule s = plan.schedule();
+        Graph g = s.graph();
+        long alignment = s.options().alignment();
+        for (int v = 0; v < sizeByValue.length; v++) {
+            if (!live.isOwner[v]) {
+                continue;
+            }
+            Value value = g.value(v);
+            BigInteger expected = IndependentSizes.bytes(value, bindings, alignment);
+            if (expected == null) {
+                problems.add("owner " + value.describe() + " has a planned size of " + sizeByValue[v] + " bytes, but its"
+                        + " shape " + value.shape() + " of " + value.dataType() + " has no size at the bindings "
+                        + bindings + ": a symbol is unbound or the type has no fixed width");
+            } else if (!expected.equals(BigInteger.valueOf(sizeByValue[v]))) {
+                problems.add("owner " + value.describe() + " has a planned size of " + sizeByValue[v] + " bytes, but its"
+                        + " shape " + value.shape() + " of " + value.dataType() + " at the bindings " + bindings
+                        + " needs " + expected + " (aligned to " + alignment + ")");
+            }
+        }
     }
 
     /**

@@ -143,7 +143,7 @@ class PackCommandTest {
             "`id,lower,upper,size\\n1,0,5,1\\n1,2,3,1`| line 3, column 1 (id): the id '1' is used already on line 2; ids must be unique",
             "`id,lower,upper,size\\n,0,5,1`          | line 2, column 1 (id): the id is empty",
             "`id,lower,upper,size\\n1,0,99999999999999999999,1` | line 2, column 3 (upper): '99999999999999999999' is not an integer in [-2^63, 2^63)",
-            "`id,lower,upper,size\\n1,0,5,9223372036854775807\\n2,0,5,1` | line 3, column 4 (size): the sizes up to this row overflow a 64-bit byte count",
+            "`id,lower,upper,size\\n1,0,5,9223372036854775807\\n2,0,5,1` | buffer 1 (1 bytes from time 0) brings the bytes alive together at time 0 past 9223372036854775807; no arena of 64-bit offsets holds them",
             "`id,lower,upper,size\\nb\\u001b[31m,0,5,1` | line 2, column 1 (id): a control or invisible character (U+001B) at character 2",
             "`id,lower,upper,size\\n\\u001b[31mred,0,5,1` | line 2, column 1 (id): a control or invisible character (U+001B) at character 1",
             "`id,lower,upper,size\\n red\\u001b ,0,5,1` | line 2, column 1 (id): a control or invisible character (U+001B) at character 4",
@@ -152,9 +152,11 @@ class PackCommandTest {
             "`id,lower,upper,size\\na,\\u00090,5,8`   | line 2, column 2 (lower): a control or invisible character (U+0009) at character 1",
             "`id,lower,upper,size\\n\\u00e9,0,5,1`    | line 2, column 1 (id): the id 'é' has characters outside printable ASCII",
             "`id,lower,upper,size\\na,0,5,1,2,3,4`   | line 2: more than 4 columns, expected 4",
-            "`id,lower,upper,size\\n\"open,0,5,1`    | malformed CSV"})
+            "`id,lower,upper,size\\n\"open,0,5,1`    | line 2, column 1: malformed CSV (unclosed quote: the quoted field has no closing quote before the end of the file",
+            "`id,lower,upper,size\\na,0,5,1\\n\"open,0,5,1\\nb,0,5,1` | line 3, column 1: malformed CSV (unclosed quote: the quoted field has no closing quote before the end of the line; close it with a quote",
+            "`id,lower,upper,size\\na,\"0,5,1\\r\\nb,0,5,1` | line 2, column 2: malformed CSV (unclosed quote: the quoted field has no closing quote before the end of the line"})
     void badInputNamesLineAndColumn(String content, String message) throws IOException {
-        Path file = write("bad.csv", content.replace("\\n", "\n").replace("\\u001b", "\u001b")
+        Path file = write("bad.csv", content.replace("\\n", "\n").replace("\\r", "\r").replace("\\u001b", "\u001b")
                 .replace("\\u0000", "\u0000").replace("\\u202e", "\u202e").replace("\\u0009", "\t")
                 .replace("\\u00e9", "\u00e9"));
         CliRun run = CliRun.of("pack", file.toString());
@@ -165,6 +167,18 @@ class PackCommandTest {
         assertEquals(1, run.err().lines().count(), "one line: " + run);
         assertFalse(run.err().contains("Exception") || run.err().contains("\tat "), "no stack trace: " + run);
         assertFalse(run.err().contains("\u001b"), "nothing from the file reaches the terminal raw: " + run);
+    }
+
+    /** Buffers of 2^63-1 bytes never alive together share one arena of that size: the sum of the sizes does not matter. */
+    @Test
+    void disjointRowsOfTheLargestSizePackIntoOneArena() throws IOException {
+        Path file = write("huge.csv", "id,lower,upper,size\na,0,5,9223372036854775807\nb,5,9,9223372036854775807\n");
+        CliRun run = CliRun.of("pack", file.toString());
+        assertEquals(0, run.exit(), run::toString);
+        assertEquals("id,lower,upper,size,offset\na,0,5,9223372036854775807,0\nb,5,9,9223372036854775807,0\n",
+                run.out());
+        assertTrue(run.err().contains("2 buffers, effort 8, arena 9223372036854775807 bytes, lower bound"
+                + " 9223372036854775807 bytes"), run::toString);
     }
 
     /** A field of 20,000,001 characters (past Jackson's old string limit): one line naming the line, exit 1. */

@@ -50,7 +50,7 @@ class InPlaceInterpreterTest {
         PlanOptions options = c.options().withStrategy(strategy).withInPlace(true).withEffort((int) (seed % 3));
         Schedule s = MemPlan.compile(c.graph(), c.views(), options);
         ActivationPlan plan = s.plan(bindings).orElseThrow();
-        PlanValidator.validate(plan);
+        PlanValidator.validate(plan, bindings);
         assertTrue(plan.lowerBoundWithoutInPlaceBytes() >= plan.lowerBoundBytes(), c.toString());
         LINKS.addAndGet(s.numInPlace());
         assertNull(new ArenaInterpreter(plan, bytes).run(), c.toString());

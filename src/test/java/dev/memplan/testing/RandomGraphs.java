@@ -9,7 +9,6 @@ import dev.memplan.PlanOptions;
 import dev.memplan.Strategy;
 import dev.memplan.Shape;
 import dev.memplan.SizeOracle;
-import dev.memplan.TensorSizes;
 import dev.memplan.ViewMap;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -31,12 +30,16 @@ import java.util.TreeMap;
  */
 public final class RandomGraphs {
 
-    /** One generated case: what to plan and how to size it. */
+    /**
+     * One generated case: what to plan and how to size it; {@code bindings} are the symbols' values
+     * when the sizes come from the shapes (the validator then derives them again), else null.
+     */
     public record Case(long seed, String description, Graph graph, ViewMap views, PlanOptions options,
-                       SizeOracle oracle) {
+                       SizeOracle oracle, Map<String, Long> bindings) {
         /** The same case planned with {@code strategy} (and {@code effort} for offsets). */
         public Case withStrategy(Strategy strategy) {
-            return new Case(seed, description + ", " + strategy, graph, views, options.withStrategy(strategy), oracle);
+            return new Case(seed, description + ", " + strategy, graph, views, options.withStrategy(strategy), oracle,
+                    bindings);
         }
 
         @Override
@@ -287,11 +290,14 @@ public final class RandomGraphs {
             int pick = rnd.nextInt(100);
             SizeMode mode = pick < 35 ? SizeMode.EQUAL_HEAVY : pick < 55 ? SizeMode.WIDE : pick < 85
                     ? SizeMode.SHAPES_BOUND : pick < 93 ? SizeMode.SOMETIMES_UNKNOWN : SizeMode.SHAPES_STATIC;
-            SizeOracle oracle = oracle(mode, numValues);
+            Map<String, Long> bindings = mode == SizeMode.SHAPES_BOUND
+                    ? Map.of("batch", 1L + rnd.nextInt(4), "seq", (long) rnd.nextInt(9))
+                    : mode == SizeMode.SHAPES_STATIC ? Map.of() : null;
+            SizeOracle oracle = bindings != null ? SizeOracle.bounded(bindings) : oracle(mode, numValues);
             String description = family + ", " + numNodes + " nodes, " + numValues + " values, " + views.size()
                     + " views, " + java.util.Arrays.stream(hint).filter(h -> h != null).count() + " in-place hints, sizes " + mode + ", includeGraphInputs=" + options.includeGraphInputs()
                     + ", alignment=" + options.alignment();
-            return new Case(seed, description, b.build(), ViewMap.of(viewEdges), options, oracle);
+            return new Case(seed, description, b.build(), ViewMap.of(viewEdges), options, oracle, bindings);
         }
 
         private SizeOracle oracle(SizeMode mode, int numValues) {
@@ -305,13 +311,6 @@ public final class RandomGraphs {
                         unknown[v] = mode == SizeMode.SOMETIMES_UNKNOWN && rnd.nextInt(20) == 0;
                     }
                     return value -> unknown[value.id()] ? OptionalLong.empty() : OptionalLong.of(size[value.id()]);
-                }
-                case SHAPES_BOUND -> {
-                    Map<String, Long> bindings = Map.of("batch", 1L + rnd.nextInt(4), "seq", (long) rnd.nextInt(9));
-                    return value -> TensorSizes.bytes(value, bindings);
-                }
-                case SHAPES_STATIC -> {
-                    return SizeOracle.staticShapes();
                 }
                 default -> throw new AssertionError(mode);
             }

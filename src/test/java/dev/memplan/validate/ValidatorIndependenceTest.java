@@ -5,12 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.MemPlan;
+import dev.memplan.SizeOracle;
 import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,19 +28,49 @@ import org.junit.jupiter.api.Test;
 class ValidatorIndependenceTest {
     /** Class names (in the class-file form javac writes into the constant pool) the validator must not use. */
     private static final List<String> FORBIDDEN = List.of("dev/memplan/engine/", "dev/memplan/MemPlan",
-            "dev/memplan/EngineSelector");
-    private static final List<Class<?>> VALIDATOR = List.of(PlanValidator.class, PlanValidationException.class,
-            IndependentLiveness.class, ArenaCheck.class, Problems.class);
+            "dev/memplan/EngineSelector",
+            // the planner's size rule and in-place candidates: the validator derives both again
+            "dev/memplan/TensorSizes", "dev/memplan/SizeOracle", "dev/memplan/InPlaceCandidates", "elementCount",
+            "evaluate");
 
-    @Test
-    void validatorClassesNameNoEngineType() throws IOException {
-        List<String> found = new ArrayList<>();
-        for (Class<?> c : VALIDATOR) {
-            for (String name : forbiddenNames(c)) {
-                found.add(c.getSimpleName() + " uses " + name);
+    /** Every class file of the validator's package, nested and synthetic classes included. */
+    private static List<Class<?>> validatorClasses() throws IOException, URISyntaxException, ClassNotFoundException {
+        Path dir = Path.of(PlanValidator.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .resolve(PlanValidator.class.getPackageName().replace('.', '/'));
+        List<Class<?>> classes = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.sorted().toList()) {
+                String file = f.getFileName().toString();
+                if (file.endsWith(".class") && !file.equals("package-info.class")) {
+                    classes.add(Class.forName(PlanValidator.class.getPackageName() + "."
+                            + file.substring(0, file.length() - ".class".length())));
+                }
             }
         }
-        assertEquals(List.of(), found, "the validator must use only the public dev.memplan API, never the engines");
+        return classes;
+    }
+
+    @Test
+    void validatorClassesNameNoEngineType() throws Exception {
+        List<Class<?>> classes = validatorClasses();
+        for (Class<?> known : List.of(PlanValidator.class, PlanValidationException.class, IndependentLiveness.class,
+                IndependentInPlace.class, IndependentSizes.class, ArenaCheck.class, Problems.class)) {
+            assertTrue(classes.contains(known), known + " is found by the listing");
+        }
+        List<String> found = new ArrayList<>();
+        for (Class<?> c : classes) {
+            for (String name : forbiddenNames(c)) {
+                found.add(c.getName() + " uses " + name);
+            }
+        }
+        assertEquals(List.of(), found, "the validator must use only the public dev.memplan API, never the engines,"
+                + " and derive sizes and in-place links with its own code");
+    }
+
+    @Test
+    void detectsAUserOfTheSizeRule() throws IOException {
+        assertTrue(forbiddenNames(SizeOracle.class).contains("dev/memplan/TensorSizes"),
+                "SizeOracle sizes with TensorSizes, so the check must see it");
     }
 
     @Test
