@@ -2,6 +2,8 @@
 package dev.memplan.cli;
 
 import dev.memplan.Packing;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Locale;
 
 /** The one stderr line {@code memplan pack --exact} ends with: the arena, and proven or the gap left. */
@@ -15,17 +17,25 @@ final class ExactReport {
      * @param escapedFile the input's name, already escaped for the terminal
      * @param r           the exact answer
      * @param seconds     wall time of the heuristic plan and the search
+     * @param cpuSeconds  the planning thread's CPU time over the same span (a loaded machine moves
+     *                    it far less than the wall time)
      * @return one line, without a newline
      */
-    static String line(String escapedFile, Packing.ExactResult r, double seconds) {
+    static String line(String escapedFile, Packing.ExactResult r, double seconds, double cpuSeconds) {
         Packing.Result plan = r.plan();
         String verdict = r.provenOptimal()
                 ? "proven optimal"
                 : String.format(Locale.ROOT, "gap open: %d bytes above the proven bound %d (%s)", r.gapBytes(),
                 r.provenBoundBytes(), reason(r.status()));
         return String.format(Locale.ROOT, "memplan: %s: %d buffers, exact: arena %d bytes, %s; lower bound %d bytes,"
-                        + " %d nodes, %.3f s", escapedFile, plan.size(), plan.arenaBytes(), verdict,
-                plan.lowerBoundBytes(), r.nodes(), seconds);
+                        + " %d nodes, %.3f s (cpu %.3f s)", escapedFile, plan.size(), plan.arenaBytes(), verdict,
+                plan.lowerBoundBytes(), r.nodes(), seconds, cpuSeconds);
+    }
+
+    /** The calling thread's CPU time in ns, or 0 where the JVM cannot measure it. */
+    static long threadCpuNanos() {
+        ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+        return bean.isCurrentThreadCpuTimeSupported() ? bean.getCurrentThreadCpuTime() : 0;
     }
 
     private static String reason(Packing.ExactStatus status) {
