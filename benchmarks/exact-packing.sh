@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # memplan pack --exact on every CSV in a folder (for instance MiniMalloc's benchmarks/challenging,
 # which is not in this tree), several repeats; prints per instance the median arena, search wall
-# time and planning-thread CPU time (the time pack --exact reports: the heuristic seed and the
+# time and CPU time (the process's, over the span pack --exact reports: the heuristic seed and the
 # search, not the JVM start).
 #
 #   benchmarks/exact-packing.sh DIR [--repeats N] [--capacity BYTES] [--nodes N] [--engine native|java]

@@ -2,8 +2,6 @@
 package dev.memplan.cli;
 
 import dev.memplan.Packing;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.Locale;
 
 /** The one stderr line {@code memplan pack --exact} ends with: the arena, and proven or the gap left. */
@@ -17,8 +15,8 @@ final class ExactReport {
      * @param escapedFile the input's name, already escaped for the terminal
      * @param r           the exact answer
      * @param seconds     wall time of the heuristic plan and the search
-     * @param cpuSeconds  the planning thread's CPU time over the same span (a loaded machine moves
-     *                    it far less than the wall time)
+     * @param cpuSeconds  the process's CPU time over the same span (a loaded machine moves it far
+     *                    less than the wall time)
      * @return one line, without a newline
      */
     static String line(String escapedFile, Packing.ExactResult r, double seconds, double cpuSeconds) {
@@ -32,10 +30,12 @@ final class ExactReport {
                 plan.lowerBoundBytes(), r.nodes(), seconds, cpuSeconds);
     }
 
-    /** The calling thread's CPU time in ns, or 0 where the JVM cannot measure it. */
-    static long threadCpuNanos() {
-        ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        return bean.isCurrentThreadCpuTimeSupported() ? bean.getCurrentThreadCpuTime() : 0;
+    /**
+     * The process's CPU time in ns so far (every thread: the planning thread, and the JIT and GC
+     * threads that run beside it), or 0 where the platform cannot say.
+     */
+    static long processCpuNanos() {
+        return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
     }
 
     private static String reason(Packing.ExactStatus status) {

@@ -102,7 +102,7 @@ final class PackCommand implements Callable<Integer> {
         int chosen;
         Packing.ExactResult exactResult = null;
         long started = System.nanoTime();
-        long startedCpu = ExactReport.threadCpuNanos();
+        long startedCpu = ExactReport.processCpuNanos();
         try {
             chosen = effort != null ? effort : Packing.defaultEffort(problem.sizes().length);
             if (limits != null) {
@@ -125,7 +125,7 @@ final class PackCommand implements Callable<Integer> {
         out.flush();
         if (exactResult != null) {
             err.println(ExactReport.line(TerminalText.escape(file.toString()), exactResult,
-                    (System.nanoTime() - started) / 1e9, (ExactReport.threadCpuNanos() - startedCpu) / 1e9));
+                    (System.nanoTime() - started) / 1e9, (ExactReport.processCpuNanos() - startedCpu) / 1e9));
             err.flush();
             return 0;
         }
