@@ -27,8 +27,9 @@ struct ExactInstance {
     std::vector<int> member_start, member;    // CSR: the buffers alive in each section, ascending
     long long lower_bound = 0;
 
-    // Builds the index; false when it would exceed kMaxIndexEntries (then nothing else is valid).
-    bool build(int count, const long long* lower, const long long* upper, const long long* bytes) {
+    // Builds the index; false when the bound already reaches `height` (nothing to search) or the
+    // index would exceed kMaxIndexEntries (then only the bound is valid).
+    bool build(int count, const long long* lower, const long long* upper, const long long* bytes, long long height) {
         n = count;
         size.assign(bytes, bytes + n);
         width.resize(n);
@@ -62,7 +63,7 @@ struct ExactInstance {
             lower_bound = std::max(lower_bound, total0[s]);
         }
         total0.resize(num_sections);
-        if (memberships > kMaxIndexEntries) return false;
+        if (lower_bound >= height || memberships > kMaxIndexEntries) return false;
         cuts0.assign(num_sections > 0 ? num_sections - 1 : 0, 0);
         member_start.assign(num_sections + 1, 0);
         for (int i = 0; i < n; ++i) {

@@ -228,9 +228,9 @@ inline int memplan_exact_pack(int num_buffers, const long long* lower, const lon
             off.push_back(seed_offset[i]);
         }
         const int m = static_cast<int>(kept.size());
-        ExactInstance in;
-        const bool indexed = in.build(m, lo.data(), up.data(), sz.data());
         long long height = height_of(m, sz.data(), off.data());
+        ExactInstance in;
+        const bool indexed = in.build(m, lo.data(), up.data(), sz.data(), height);
         for (int k = 0; k < m; ++k) offset[kept[k]] = off[k];
         stats[MEMPLAN_EXACT_STAT_LOWER_BOUND_BYTES] = in.lower_bound;
         if (!indexed) {

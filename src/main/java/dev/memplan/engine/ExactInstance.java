@@ -23,7 +23,7 @@ final class ExactInstance {
     int[] member;
     long lowerBound;
 
-    boolean build(int count, long[] lower, long[] upper, long[] bytes) {
+    boolean build(int count, long[] lower, long[] upper, long[] bytes, long height) {
         n = count;
         size = bytes.clone();
         width = new long[n];
@@ -57,7 +57,7 @@ final class ExactInstance {
             lowerBound = Math.max(lowerBound, total0[s]);
         }
         total0 = Arrays.copyOf(total0, numSections);
-        if (memberships > MAX_INDEX_ENTRIES) {
+        if (lowerBound >= height || memberships > MAX_INDEX_ENTRIES) {
             return false;
         }
         cuts0 = new int[numSections > 0 ? numSections - 1 : 0];

@@ -98,9 +98,9 @@ public final class ExactPacking {
             sz[k] = size[i];
             off[k++] = seed[i];
         }
-        ExactInstance in = new ExactInstance();
-        boolean indexed = in.build(m, lo, up, sz);
         long height = heightOf(m, sz, off);
+        ExactInstance in = new ExactInstance();
+        boolean indexed = in.build(m, lo, up, sz, height);
         if (!indexed) {
             scatter(kept, off, offset);
             return new Result(height, in.lowerBound, height == in.lowerBound ? PROVEN : TOO_LARGE, 0, offset);
