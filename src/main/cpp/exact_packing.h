@@ -233,6 +233,7 @@ inline int memplan_exact_pack(int num_buffers, const long long* lower, const lon
         const bool indexed = in.build(m, lo.data(), up.data(), sz.data(), height);
         for (int k = 0; k < m; ++k) offset[kept[k]] = off[k];
         stats[MEMPLAN_EXACT_STAT_LOWER_BOUND_BYTES] = in.lower_bound;
+        if (height < in.lower_bound) return MEMPLAN_BAD_ARGUMENT;  // a seed below the live bound overlaps
         if (!indexed) {
             stats[MEMPLAN_EXACT_STAT_HEIGHT_BYTES] = height;
             stats[MEMPLAN_EXACT_STAT_STATUS] = height == in.lower_bound ? kProven : kTooLarge;

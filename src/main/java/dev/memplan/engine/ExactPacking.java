@@ -101,6 +101,10 @@ public final class ExactPacking {
         long height = heightOf(m, sz, off);
         ExactInstance in = new ExactInstance();
         boolean indexed = in.build(m, lo, up, sz, height);
+        if (height < in.lowerBound) { // a seed below the live bound overlaps
+            throw new IllegalArgumentException("the seed plan's arena " + height + " is below the live bound "
+                    + in.lowerBound + ": two overlapping buffers share bytes");
+        }
         if (!indexed) {
             scatter(kept, off, offset);
             return new Result(height, in.lowerBound, height == in.lowerBound ? PROVEN : TOO_LARGE, 0, offset);
