@@ -32,6 +32,13 @@
 #define MEMPLAN_OFFSETS_STAT_LOWER_BOUND_BYTES 2
 #define MEMPLAN_OFFSETS_STAT_RAN_SEARCH 3  // 1 when a phase past the sweep ran (fit or canonical)
 
+// Where memplan_exact_pack writes each total (also MEMPLAN_NUM_STATS of them);
+// MemplanNative names them the same (EXACT_STAT_HEIGHT_BYTES, ...).
+#define MEMPLAN_EXACT_STAT_HEIGHT_BYTES 0
+#define MEMPLAN_EXACT_STAT_LOWER_BOUND_BYTES 1  // proven: no plan is lower (raised by infeasible searches)
+#define MEMPLAN_EXACT_STAT_STATUS 2             // 0 proven optimal, 1 node limit, 2 time limit, 3 too large, 4 target reached
+#define MEMPLAN_EXACT_STAT_NODES 3
+
 // Where memplan_compile_packed writes its counts in counts[MEMPLAN_COMPILE_NUM_COUNTS];
 // MemplanNative names them the same (COMPILE_NUM_OWNERS, ...).
 #define MEMPLAN_COMPILE_NUM_OWNERS 0

@@ -47,6 +47,11 @@
 #include "offsets_scratch.h"
 #include "offsets_plan.h"
 
+// Exact packing (docs/design.md §5c): a complete search, apart from the heuristics.
+#include "exact_instance.h"
+#include "exact_search.h"
+#include "exact_packing.h"
+
 // C++ only: the entry points Java calls on a schedule packed in one array.
 #include "packed_schedule.h"
 

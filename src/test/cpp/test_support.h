@@ -580,6 +580,7 @@ struct RawAlloc {
 };
 
 void run_compile_tests();
+void run_exact_packing_tests();
 void run_in_place_links_tests();
 void run_compile_helpers_tests();
 void run_slots_allocate_tests();

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan;
 
+import dev.memplan.engine.ExactPacking;
 import dev.memplan.engine.OffsetAllocation;
 import dev.memplan.engine.PlanningEngine;
 import java.nio.LongBuffer;
+import java.time.Duration;
 import java.util.Arrays;
 
 /**
@@ -197,6 +199,116 @@ public final class Packing {
         LongBuffer fromEngine = a.ownerOffsets().duplicate();
         fromEngine.get(offsets);
         return new Result(a.peakBytes(), a.lowerBoundBytes(), a.naiveBytes(), numPositions, offsets);
+    }
+
+    /**
+     * The node limit {@code memplan pack --exact} uses unless told otherwise: about a minute of
+     * search at most on the hard public instances of a few hundred buffers.
+     */
+    public static final long DEFAULT_EXACT_NODES = 1_000_000;
+
+    /** Why an exact packing stopped. */
+    public enum ExactStatus {
+        /** The arena is optimal: it equals the lower bound, or every smaller capacity was refuted. */
+        PROVEN_OPTIMAL,
+        /** The node limit ran out: the best plan found, the gap open. Deterministic. */
+        NODE_LIMIT,
+        /** The time limit ran out: the best plan found, the gap open. Depends on the machine. */
+        TIME_LIMIT,
+        /** Too many overlapping buffers to search (tens of millions of pairs): the heuristic plan. */
+        TOO_LARGE,
+        /** The arena reached the requested capacity: the gap open unless it is at the bound. */
+        CAPACITY_REACHED
+    }
+
+    /**
+     * How long an exact packing may search.
+     *
+     * @param nodes         search nodes allowed, {@code >= 1}: the answer is the same on every
+     *                      machine and engine
+     * @param timeLimit     wall-clock limit, {@link Duration#ZERO} for none: when it stops the
+     *                      search, the answer depends on the machine's speed and load
+     * @param capacityBytes stop as soon as the arena is at most this many bytes (MiniMalloc's
+     *                      decision problem); -1 to search for the optimum
+     */
+    public record ExactLimits(long nodes, Duration timeLimit, long capacityBytes) {
+        /** Checks the limits. */
+        public ExactLimits {
+            if (nodes < 1) {
+                throw new IllegalArgumentException("the node limit must be at least 1, got " + nodes);
+            }
+            if (timeLimit == null || timeLimit.isNegative()) {
+                throw new IllegalArgumentException("the time limit must be zero (none) or positive, got " + timeLimit);
+            }
+            if (capacityBytes < -1) {
+                throw new IllegalArgumentException("the capacity must be >= 0 bytes, or -1 for none; got "
+                        + capacityBytes);
+            }
+        }
+
+        /**
+         * The default: {@link #DEFAULT_EXACT_NODES} nodes, no clock, no capacity.
+         *
+         * @return deterministic limits
+         */
+        public static ExactLimits defaults() {
+            return new ExactLimits(DEFAULT_EXACT_NODES, Duration.ZERO, -1);
+        }
+    }
+
+    /**
+     * An exact packing's answer.
+     *
+     * @param plan             the best plan found ({@code plan.lowerBoundBytes()} is the live bound)
+     * @param provenBoundBytes no plan needs fewer bytes: the live bound, raised by every capacity the
+     *                         search refuted; equal to {@code plan.arenaBytes()} when proven optimal
+     * @param status           why the search stopped
+     * @param nodes            search nodes spent
+     */
+    public record ExactResult(Result plan, long provenBoundBytes, ExactStatus status, long nodes) {
+        /**
+         * Whether the arena is proven optimal.
+         *
+         * @return true when no plan can be smaller
+         */
+        public boolean provenOptimal() {
+            return plan.arenaBytes() == provenBoundBytes;
+        }
+
+        /**
+         * Bytes between the arena and the proven bound: 0 when proven optimal.
+         *
+         * @return the open gap
+         */
+        public long gapBytes() {
+            return plan.arenaBytes() - provenBoundBytes;
+        }
+    }
+
+    /**
+     * The exact mode (docs/design.md §5c): packs as {@link #pack} at the default effort, then
+     * searches for the smallest arena until it is proven optimal or a limit stops it, and returns
+     * the best plan found. Deterministic under a node limit: the same answer on both engines and
+     * every machine.
+     *
+     * @param lower  each buffer's first time
+     * @param upper  each buffer's end time, exclusive: {@code upper[i] > lower[i]}
+     * @param sizes  each buffer's bytes, {@code >= 0}
+     * @param limits how long to search
+     * @param engine the engine that packs
+     * @return the best plan, the proven bound and why the search stopped
+     * @throws IllegalArgumentException as {@link #pack}
+     * @throws EngineUnavailableException when {@code engine} is native and it cannot load
+     */
+    public static ExactResult packExact(long[] lower, long[] upper, long[] sizes, ExactLimits limits,
+                                        EngineMode engine) {
+        Result seed = pack(lower, upper, sizes, defaultEffort(sizes.length), engine);
+        PlanningEngine planner = EngineSelector.engineFor(engine);
+        ExactPacking.Result r = planner.packExact(lower.clone(), upper.clone(), sizes.clone(), seed.offsets(),
+                limits.nodes(), limits.timeLimit().toMillis(), limits.capacityBytes());
+        Result plan = new Result(r.heightBytes(), seed.lowerBoundBytes(), seed.naiveBytes(), seed.numPositions(),
+                r.offsets());
+        return new ExactResult(plan, r.lowerBoundBytes(), ExactStatus.values()[r.status()], r.nodes());
     }
 
     private static void check(long[] lower, long[] upper, long[] sizes, int effort) {

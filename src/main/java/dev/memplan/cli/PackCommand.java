@@ -54,15 +54,39 @@ final class PackCommand implements Callable<Integer> {
                     + " from about 31,000 buffers).")
     private Integer effort;
 
+    @Option(names = "--exact",
+            description = "Search for the smallest arena, until it is proven optimal or a limit stops the search;"
+                    + " reports the proven lower bound and the gap left.")
+    private boolean exact;
+
+    @Option(names = "--nodes", paramLabel = "N",
+            description = "With --exact: search nodes allowed (default: " + Packing.DEFAULT_EXACT_NODES
+                    + "). Deterministic: the same answer on every machine and engine.")
+    private Long nodes;
+
+    @Option(names = "--time-limit", paramLabel = "SECONDS",
+            description = "With --exact: stop after this many seconds of search (default: none). A time limit"
+                    + " that stops the search makes the answer depend on the machine; a node limit never does.")
+    private Double timeLimit;
+
+    @Option(names = "--capacity", paramLabel = "BYTES",
+            description = "With --exact: stop as soon as the arena fits in BYTES (MiniMalloc's decision problem).")
+    private Long capacity;
+
     @Mixin
     private EngineOption engine;
 
     @Override
     public Integer call() {
+        if (!exact && (nodes != null || timeLimit != null || capacity != null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--nodes, --time-limit and --capacity need --exact");
+        }
         if (effort != null && (effort < 0 || effort > PlanOptions.MAX_EFFORT)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--effort must be in [0, "
                     + PlanOptions.MAX_EFFORT + "], got " + effort);
         }
+        Packing.ExactLimits limits = exact ? exactLimits() : null;
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         PackingCsv.Problem problem;
@@ -77,9 +101,18 @@ final class PackCommand implements Callable<Integer> {
         }
         Packing.Result r;
         int chosen;
+        Packing.ExactResult exactResult = null;
+        long started = System.nanoTime();
+        long startedCpu = ExactReport.processCpuNanos();
         try {
             chosen = effort != null ? effort : Packing.defaultEffort(problem.sizes().length);
-            r = Packing.pack(problem.lower(), problem.upper(), problem.sizes(), chosen, engine.mode());
+            if (limits != null) {
+                exactResult = Packing.packExact(problem.lower(), problem.upper(), problem.sizes(), limits,
+                        engine.mode());
+                r = exactResult.plan();
+            } else {
+                r = Packing.pack(problem.lower(), problem.upper(), problem.sizes(), chosen, engine.mode());
+            }
         } catch (EngineUnavailableException e) {
             err.println("memplan: " + TerminalText.escape(e.getMessage()));
             err.flush();
@@ -93,12 +126,37 @@ final class PackCommand implements Callable<Integer> {
             return fail(err, "cannot write the result (" + e.getMessage() + ")");
         }
         out.flush();
+        if (exactResult != null) {
+            err.println(ExactReport.line(TerminalText.escape(file.toString()), exactResult,
+                    (System.nanoTime() - started) / 1e9, (ExactReport.processCpuNanos() - startedCpu) / 1e9));
+            err.flush();
+            return 0;
+        }
         err.println(String.format(Locale.ROOT, "memplan: %s: %d buffers, effort %d, arena %d bytes, lower bound %d bytes%s",
                 TerminalText.escape(file.toString()), r.size(), chosen, r.arenaBytes(), r.lowerBoundBytes(), r.lowerBoundBytes() > 0
                         ? String.format(Locale.ROOT, ", arena/bound %.4f", (double) r.arenaBytes() / r.lowerBoundBytes())
                         : ""));
         err.flush();
         return 0;
+    }
+
+    /** The exact search's limits from the options; usage errors name the option at fault. */
+    private Packing.ExactLimits exactLimits() {
+        if (nodes != null && nodes < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--nodes must be at least 1, got " + nodes);
+        }
+        if (timeLimit != null && !(timeLimit > 0 && timeLimit <= 1e9)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--time-limit must be a positive number of seconds, got " + timeLimit);
+        }
+        if (capacity != null && capacity < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--capacity must be >= 0 bytes, got "
+                    + capacity);
+        }
+        return new Packing.ExactLimits(nodes != null ? nodes : Packing.DEFAULT_EXACT_NODES,
+                timeLimit != null ? java.time.Duration.ofNanos(Math.max(1_000_000L, (long) (timeLimit * 1e9)))
+                        : java.time.Duration.ZERO,
+                capacity != null ? capacity : -1);
     }
 
     /** A reader of {@code file}, refusing a FIFO, device or directory at once (never blocking on one). */

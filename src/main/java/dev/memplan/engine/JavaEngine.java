@@ -25,4 +25,11 @@ public final class JavaEngine implements PlanningEngine {
         IntervalChecks.check(numPositions, def, useEnd, sizes, effort);
         return OffsetsPlan.allocation(numPositions, def, useEnd, sizes, effort);
     }
+
+    @Override
+    public ExactPacking.Result packExact(long[] lower, long[] upper, long[] sizes, long[] seed, long nodeLimit,
+                                         long timeLimitMillis, long target) {
+        ExactPacking.check(lower, upper, sizes, seed, nodeLimit, timeLimitMillis, target);
+        return ExactPacking.pack(lower, upper, sizes, seed, nodeLimit, timeLimitMillis, target);
+    }
 }

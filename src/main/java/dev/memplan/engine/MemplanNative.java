@@ -39,6 +39,12 @@ final class MemplanNative {
     static final int OFFSETS_STAT_LOWER_BOUND_BYTES = 2;
     static final int OFFSETS_STAT_RAN_SEARCH = 3;
 
+    // Where memplan_exact_pack writes each total: MEMPLAN_EXACT_STAT_HEIGHT_BYTES, ... in abi.h.
+    static final int EXACT_STAT_HEIGHT_BYTES = 0;
+    static final int EXACT_STAT_LOWER_BOUND_BYTES = 1;
+    static final int EXACT_STAT_STATUS = 2;
+    static final int EXACT_STAT_NODES = 3;
+
     // Where memplan_compile_packed writes its counts: MEMPLAN_COMPILE_NUM_OWNERS, ... in abi.h.
     static final int COMPILE_NUM_OWNERS = 0;
     static final int COMPILE_ERROR_NODE = 1;
@@ -77,6 +83,14 @@ final class MemplanNative {
 
     @MemberGetter static native int MEMPLAN_OFFSETS_STAT_RAN_SEARCH();
     @MemberGetter static native int MEMPLAN_MAX_EFFORT();
+
+    @MemberGetter static native int MEMPLAN_EXACT_STAT_HEIGHT_BYTES();
+
+    @MemberGetter static native int MEMPLAN_EXACT_STAT_LOWER_BOUND_BYTES();
+
+    @MemberGetter static native int MEMPLAN_EXACT_STAT_STATUS();
+
+    @MemberGetter static native int MEMPLAN_EXACT_STAT_NODES();
 
     @MemberGetter static native int MEMPLAN_COMPILE_NUM_OWNERS();
 
@@ -243,4 +257,18 @@ final class MemplanNative {
      * phases when {@code withSearch} is 1; -1 when the counts are out of range.
      */
     static native long memplan_offsets_scratch_bytes(int numOwners, int numPositions, int withSearch);
+
+    /**
+     * Exact packing (memplan_exact_pack): the smallest arena for buffers alive over
+     * {@code [lower[i], upper[i])}, from the valid plan {@code seedOffset}; writes the best plan
+     * found to {@code offset} and stats {height, proven lower bound, status, nodes}. No critical
+     * region: the search may run for seconds, and JavaCPP copies the arrays instead of pinning them
+     * (a pinned array would hold the garbage collector off for that long).
+     */
+    @NoException
+    static native int memplan_exact_pack(int numBuffers, @Cast("const long long*") long[] lower,
+                                         @Cast("const long long*") long[] upper, @Cast("const long long*") long[] size,
+                                         @Cast("const long long*") long[] seedOffset, long nodeLimit,
+                                         long timeLimitMillis, long target, @Cast("long long*") long[] offset,
+                                         @Cast("long long*") long[] stats);
 }

@@ -126,4 +126,22 @@ public final class NativeEngine implements PlanningEngine {
             NativeBlockPool.SHARED.give(block);
         }
     }
+
+    @Override
+    public ExactPacking.Result packExact(long[] lower, long[] upper, long[] sizes, long[] seed, long nodeLimit,
+                                         long timeLimitMillis, long target) {
+        ExactPacking.check(lower, upper, sizes, seed, nodeLimit, timeLimitMillis, target);
+        long[] offsets = new long[sizes.length];
+        long[] stats = new long[MemplanNative.NUM_STATS];
+        int rc = MemplanNative.memplan_exact_pack(sizes.length, lower, upper, sizes, seed, nodeLimit, timeLimitMillis,
+                target, offsets, stats);
+        if (rc == MemplanNative.BAD_ARGUMENT) { // the checks above passed: only an overlapping seed is left
+            throw new IllegalArgumentException("native exact packing rejected its seed plan: two overlapping buffers"
+                    + " share bytes");
+        }
+        NativeCompiledGraph.check(rc, "exact packing");
+        return new ExactPacking.Result(stats[MemplanNative.EXACT_STAT_HEIGHT_BYTES],
+                stats[MemplanNative.EXACT_STAT_LOWER_BOUND_BYTES], (int) stats[MemplanNative.EXACT_STAT_STATUS],
+                stats[MemplanNative.EXACT_STAT_NODES], offsets);
+    }
 }

@@ -49,4 +49,23 @@ public interface PlanningEngine {
      *                                  out of range
      */
     OffsetAllocation packOffsets(int numPositions, int[] def, int[] useEnd, long[] sizes, int effort);
+
+    /**
+     * The exact mode of interval packing (docs/design.md §5c): the smallest arena for buffers alive
+     * over {@code [lower[i], upper[i])}, searched from the valid plan {@code seed} until proven
+     * optimal or a limit. Both engines give the same answer under a node limit.
+     *
+     * @param lower           each buffer's first time
+     * @param upper           each buffer's end time, exclusive, {@code > lower}
+     * @param sizes           each buffer's bytes, {@code >= 0}
+     * @param seed            a valid plan's offsets (the heuristic's): the first upper bound
+     * @param nodeLimit       search nodes allowed, {@code >= 1}: deterministic
+     * @param timeLimitMillis wall-clock limit in ms, 0 for none: when it cuts the search the answer
+     *                        depends on the machine
+     * @param target          stop once the arena is at most this many bytes; -1 for none
+     * @throws IllegalArgumentException when the arrays disagree in length, an interval, size or
+     *                                  offset is out of range, or the seed overlaps two buffers
+     */
+    ExactPacking.Result packExact(long[] lower, long[] upper, long[] sizes, long[] seed, long nodeLimit,
+                                  long timeLimitMillis, long target);
 }

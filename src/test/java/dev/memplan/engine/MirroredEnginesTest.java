@@ -40,6 +40,10 @@ class MirroredEnginesTest {
         assertEquals(MemplanNative.MEMPLAN_OFFSETS_STAT_LOWER_BOUND_BYTES(),
                 MemplanNative.OFFSETS_STAT_LOWER_BOUND_BYTES);
         assertEquals(MemplanNative.MEMPLAN_OFFSETS_STAT_RAN_SEARCH(), MemplanNative.OFFSETS_STAT_RAN_SEARCH);
+        assertEquals(MemplanNative.MEMPLAN_EXACT_STAT_HEIGHT_BYTES(), MemplanNative.EXACT_STAT_HEIGHT_BYTES);
+        assertEquals(MemplanNative.MEMPLAN_EXACT_STAT_LOWER_BOUND_BYTES(), MemplanNative.EXACT_STAT_LOWER_BOUND_BYTES);
+        assertEquals(MemplanNative.MEMPLAN_EXACT_STAT_STATUS(), MemplanNative.EXACT_STAT_STATUS);
+        assertEquals(MemplanNative.MEMPLAN_EXACT_STAT_NODES(), MemplanNative.EXACT_STAT_NODES);
         assertEquals(MemplanNative.MEMPLAN_MAX_EFFORT(), OffsetsPlan.MAX_EFFORT);
         assertEquals(MemplanNative.MEMPLAN_COMPILE_NUM_OWNERS(), MemplanNative.COMPILE_NUM_OWNERS);
         assertEquals(MemplanNative.MEMPLAN_COMPILE_ERROR_NODE(), MemplanNative.COMPILE_ERROR_NODE);

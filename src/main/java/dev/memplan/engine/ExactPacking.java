@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.engine;
+
+import java.util.ArrayList;
+
+/**
+ * The exact mode of interval packing (docs/design.md §5c): a complete, deterministic search for
+ * the smallest arena that holds every buffer. exact_packing.h is the same program, line for line;
+ * {@link ExactInstance} indexes the instance, {@link ExactSearch} decides one capacity.
+ *
+ * <p>The search is a depth-first search over canonical solutions (each buffer at the top of the
+ * placed buffers it overlaps), with section inference, dominance, dynamic ordering, hatless
+ * pruning, decomposition at zero cuts and restarts across three static preorders: the ideas of
+ * MiniMalloc (Moffitt, ASPLOS 2024), written anew with an explicit stack. Capacities are tried on a
+ * ladder between the proven bound and the best height found, starting from the caller's plan;
+ * every search counts nodes, so a node limit gives the same answer everywhere; a time limit, when
+ * it cuts a search, does not.
+ */
+public final class ExactPacking {
+
+    /** The height is optimal. */
+    public static final int PROVEN = 0;
+    /** The node limit ran out: the best found, gap open. */
+    public static final int NODE_LIMIT = 1;
+    /** The time limit ran out: the best found, gap open. */
+    public static final int TIME_LIMIT = 2;
+    /** Too many overlaps to index: the caller's plan, gap open. */
+    public static final int TOO_LARGE = 3;
+    /** The height reached the caller's target: gap open. */
+    public static final int TARGET_REACHED = 4;
+
+    /** No target: search until proven or a limit. */
+    public static final long NO_TARGET = -1;
+
+
+    // The rungs of the capacity ladder: the bound, then the bound plus the gap over 2^k.
+    static final int NUM_RUNGS = 8;
+
+    private ExactPacking() {
+    }
+
+    /**
+     * An exact packing's answer.
+     *
+     * @param heightBytes     the arena of the best plan found
+     * @param lowerBoundBytes no plan is lower: the live bound, raised by capacities proven infeasible
+     * @param status          why it stopped: {@link #PROVEN}, {@link #NODE_LIMIT}, ...
+     * @param nodes           search nodes spent
+     * @param offsets         each buffer's offset in the best plan found
+     */
+    public record Result(long heightBytes, long lowerBoundBytes, int status, long nodes, long[] offsets) {
+        /** Keeps a copy of {@code offsets}. */
+        public Result {
+            offsets = offsets.clone();
+        }
+
+        /** Each buffer's offset; a new array on every call. */
+        @Override
+        public long[] offsets() {
+            return offsets.clone();
+        }
+
+        /** Whether the height is proven optimal. */
+        public boolean proven() {
+            return heightBytes == lowerBoundBytes;
+        }
+    }
+
+    /**
+     * Finds the smallest arena for buffers alive over {@code [lower[i], upper[i])} with
+     * {@code size[i]} bytes, from the valid plan {@code seed} (memplan_exact_pack). The caller has
+     * checked the arguments ({@link #check}).
+     */
+    static Result pack(long[] lower, long[] upper, long[] size, long[] seed, long nodeLimit, long timeLimitMillis,
+                       long target) {
+        int n = size.length;
+        // Empty buffers take no bytes and touch nothing: they sit at 0 and stay out of the search
+        // (its dominance rule assumes every buffer has a top above its offset).
+        long[] offset = new long[n];
+        int m = 0;
+        for (int i = 0; i < n; ++i) {
+            if (size[i] != 0) {
+                m++;
+            }
+        }
+        int[] kept = new int[m];
+        long[] lo = new long[m];
+        long[] up = new long[m];
+        long[] sz = new long[m];
+        long[] off = new long[m];
+        for (int i = 0, k = 0; i < n; ++i) {
+            if (size[i] == 0) {
+                continue;
+            }
+            kept[k] = i;
+            lo[k] = lower[i];
+            up[k] = upper[i];
+            sz[k] = size[i];
+            off[k++] = seed[i];
+        }
+        long height = heightOf(m, sz, off);
+        ExactInstance in = new ExactInstance();
+        boolean indexed = in.build(m, lo, up, sz, height);
+        if (height < in.lowerBound) { // a seed below the live bound overlaps
+            throw new IllegalArgumentException("the seed plan's arena " + height + " is below the live bound "
+                    + in.lowerBound + ": two overlapping buffers share bytes");
+        }
+        if (!indexed) {
+            scatter(kept, off, offset);
+            return new Result(height, in.lowerBound, height == in.lowerBound ? PROVEN : TOO_LARGE, 0, offset);
+        }
+        // The seed must be a plan: no two overlapping buffers share a byte.
+        for (int i = 0; i < m; ++i) {
+            for (int k = in.overlapStart[i]; k < in.overlapStart[i + 1]; ++k) {
+                int j = in.overlap[k];
+                if (off[i] < off[j] + sz[j] && off[j] < off[i] + sz[i]) {
+                    throw new IllegalArgumentException("the seed plan overlaps buffers " + kept[i] + " and " + kept[j]);
+                }
+            }
+        }
+        Optimizer opt = new Optimizer(in, nodeLimit, timeLimitMillis, target);
+        height = opt.solve(off, height);
+        scatter(kept, off, offset);
+        return new Result(height, opt.bound, opt.status, opt.nodes, offset);
+    }
+
+    /**
+     * Checks what both engines need before they search: equal lengths, {@code upper > lower},
+     * sizes and seed offsets {@code >= 0}, no overflow, limits in range.
+     */
+    static void check(long[] lower, long[] upper, long[] size, long[] seed, long nodeLimit, long timeLimitMillis,
+                      long target) {
+        int n = size.length;
+        if (lower.length != n || upper.length != n || seed.length != n) {
+            throw new IllegalArgumentException("lower, upper, sizes and seed offsets need one entry per buffer; got "
+                    + lower.length + ", " + upper.length + ", " + n + " and " + seed.length);
+        }
+        if (nodeLimit < 1) {
+            throw new IllegalArgumentException("the node limit must be at least 1, got " + nodeLimit);
+        }
+        if (timeLimitMillis < 0) {
+            throw new IllegalArgumentException("the time limit must be >= 0 ms (0: none), got " + timeLimitMillis);
+        }
+        if (target < NO_TARGET) {
+            throw new IllegalArgumentException("the target must be >= 0 bytes (or -1: none), got " + target);
+        }
+        long naive = 0;
+        for (int i = 0; i < n; i++) {
+            if (upper[i] <= lower[i] || size[i] < 0 || seed[i] < 0) {
+                throw new IllegalArgumentException("buffer " + i + " lives [" + lower[i] + ", " + upper[i] + ") with "
+                        + size[i] + " bytes at offset " + seed[i] + ": need upper > lower and sizes, offsets >= 0");
+            }
+            try {
+                Math.addExact(seed[i], size[i]);
+                naive = Math.addExact(naive, size[i]);
+                long width = Math.subtractExact(upper[i], lower[i]);
+                Math.multiplyExact(width, Math.max(size[i], 1)); // the area key
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException("buffer " + i + " overflows a 64-bit byte count or time span; "
+                        + "use smaller times or sizes", e);
+            }
+        }
+    }
+
+    private static void scatter(int[] kept, long[] from, long[] to) {
+        for (int k = 0; k < kept.length; ++k) {
+            to[kept[k]] = from[k];
+        }
+    }
+
+    static long heightOf(int n, long[] size, long[] offset) {
+        long h = 0;
+        for (int i = 0; i < n; ++i) {
+            h = Math.max(h, offset[i] + size[i]);
+        }
+        return h;
+    }
+
+    /** The optimisation over capacities (exact_packing.h's Optimizer). */
+    static final class Optimizer {
+        private final ExactInstance in;
+        private final ExactSearch search;
+        private final ArrayList<long[]> tried = new ArrayList<>(); // {capacity, preorder, limit}
+        private long nodesLeft;
+        private final long target;
+        private final boolean timed;
+        private final long deadline;
+        long nodes;
+        long bound;
+        int status = PROVEN;
+
+        Optimizer(ExactInstance in, long nodeLimit, long timeLimitMillis, long target) {
+            this.in = in;
+            this.search = new ExactSearch(in);
+            this.nodesLeft = nodeLimit;
+            this.target = target;
+            this.timed = timeLimitMillis > 0;
+            this.deadline = System.nanoTime() + (timeLimitMillis > 0 ? timeLimitMillis * 1_000_000L : 0);
+        }
+
+        // Improves offset (a valid plan of height `height`) in place; returns the final height.
+        long solve(long[] offset, long height) {
+            bound = in.lowerBound;
+            long limit = 2 * (long) Math.max(in.n, 1);
+            long[] fixed = new long[NUM_RUNGS];
+            int fixedCount = 0;
+            while (bound < height && height > target) {
+                if (!anyRungOpen(fixed, fixedCount, height)) {
+                    fixedCount = ladder(height, fixed);
+                }
+                long[] rungs = new long[NUM_RUNGS + 2];
+                int count = withMovingRungs(fixed, fixedCount, height, rungs);
+                boolean moved = false;
+                for (int k = 0; k < count && !moved; ++k) {
+                    // The bound's rung decides tight instances, the target's the decision problem:
+                    // the others take a quarter of the nodes.
+                    long rungLimit = rungs[k] == bound || rungs[k] == target ? limit : Math.max(limit / 4, 1L);
+                    for (int p = 0; p < ExactSearch.NUM_PREORDERS && !moved; ++p) {
+                        if (tried(rungs[k], p) >= rungLimit) {
+                            continue; // the same search again would fail again
+                        }
+                        int r = search.run(rungs[k], p, Math.min(rungLimit, nodesLeft), timed, deadline);
+                        nodes += search.nodes;
+                        nodesLeft -= search.nodes;
+                        if (r == ExactSearch.FOUND) {
+                            System.arraycopy(search.solution, 0, offset, 0, in.n);
+                            height = heightOf(in.n, in.size, offset);
+                            moved = true;
+                        } else if (r == ExactSearch.INFEASIBLE) {
+                            bound = rungs[k] + 1;
+                            moved = true;
+                        } else if (r == ExactSearch.TIMED_OUT) {
+                            status = TIME_LIMIT;
+                            return height;
+                        } else if (nodesLeft <= 0) {
+                            status = NODE_LIMIT;
+                            return height;
+                        } else {
+                            tried.add(new long[] {rungs[k], p, rungLimit});
+                        }
+                    }
+                }
+                // Every rung ran out of nodes: MiniMalloc's restart, with twice the limit.
+                if (!moved) {
+                    limit = limit > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : limit * 2;
+                }
+            }
+            if (bound < height) {
+                status = TARGET_REACHED;
+            }
+            return height;
+        }
+
+        // The capacities to try below height, ascending and distinct: the ladder's rungs, or the
+        // caller's target alone while it is above the bound.
+        private int ladder(long height, long[] rungs) {
+            if (target >= bound && target < height) {
+                rungs[0] = target; // only the target decides when to stop: MiniMalloc's decision search
+                return 1;
+            }
+            long gap = height - bound;
+            int count = 0;
+            for (int k = 0; k < NUM_RUNGS; ++k) {
+                long cap = k == 0 ? bound : bound + (gap >> (NUM_RUNGS - k));
+                if (cap < bound || cap >= height) {
+                    continue;
+                }
+                if (count > 0 && rungs[count - 1] == cap) {
+                    continue;
+                }
+                rungs[count++] = cap;
+            }
+            return count;
+        }
+
+        // The open rungs of the fixed ladder and two that move with the gap (its half and three
+        // quarters: each success there closes a quarter of the gap or more), ascending, distinct.
+        private int withMovingRungs(long[] fixed, int fixedCount, long height, long[] rungs) {
+            int count = 0;
+            for (int k = 0; k < fixedCount; ++k) {
+                if (fixed[k] >= bound && fixed[k] < height) {
+                    rungs[count++] = fixed[k];
+                }
+            }
+            if (target < bound || target >= height) {
+                long gap = height - bound;
+                for (long cap : new long[] {bound + gap / 2, bound + gap / 2 + gap / 4}) {
+                    if (cap < bound || cap >= height) {
+                        continue;
+                    }
+                    int at = count;
+                    boolean seen = false;
+                    for (int j = 0; j < count; ++j) {
+                        seen = seen || rungs[j] == cap;
+                    }
+                    if (seen) {
+                        continue;
+                    }
+                    while (at > 0 && rungs[at - 1] > cap) {
+                        rungs[at] = rungs[at - 1];
+                        --at;
+                    }
+                    rungs[at] = cap;
+                    ++count;
+                }
+            }
+            return count;
+        }
+
+        // Whether a rung of the current ladder still lies in [bound, height).
+        private boolean anyRungOpen(long[] rungs, int count, long height) {
+            for (int k = 0; k < count; ++k) {
+                if (rungs[k] >= bound && rungs[k] < height) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        // The largest node limit a (capacity, preorder) search already ran out of.
+        private long tried(long capacity, int preorder) {
+            long most = 0;
+            for (long[] t : tried) {
+                if (t[0] == capacity && t[1] == preorder) {
+                    most = Math.max(most, t[2]);
+                }
+            }
+            return most;
+        }
+    }
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.testing.NativeRequirement;
+import dev.memplan.testing.PackingChecker;
+import dev.memplan.testing.RandomGraphs;
+import dev.memplan.validate.PlanValidator;
+import java.time.Duration;
+import java.util.Random;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@link Packing#packExact}: proven answers equal a brute-force optimum, both engines give the same
+ * answer under a node limit, and the offsets plans of random graphs are at their bound or proven
+ * optimal. Every answer goes through {@link PackingChecker}, which shares no code with the search.
+ */
+class ExactPackingTest {
+
+    private record Problem(long[] lower, long[] upper, long[] sizes) {
+        static Problem random(long seed, int maxBuffers, int horizon, int maxSize) {
+            Random r = new Random(seed);
+            int n = 1 + r.nextInt(maxBuffers);
+            long[] lower = new long[n];
+            long[] upper = new long[n];
+            long[] sizes = new long[n];
+            for (int i = 0; i < n; i++) {
+                lower[i] = r.nextInt(horizon);
+                upper[i] = lower[i] + 1 + r.nextInt(horizon / 2 + 1);
+                sizes[i] = r.nextInt(8) == 0 ? 0 : 1 + r.nextInt(maxSize);
+            }
+            return new Problem(lower, upper, sizes);
+        }
+    }
+
+    static LongStream seeds() {
+        return LongStream.range(0, 100);
+    }
+
+    static LongStream graphSeeds() {
+        return LongStream.range(0, 200);
+    }
+
+    private static Packing.ExactResult exact(Problem p, long nodes, EngineMode engine) {
+        return Packing.packExact(p.lower(), p.upper(), p.sizes(), new Packing.ExactLimits(nodes, Duration.ZERO, -1),
+                engine);
+    }
+
+    private static void check(Problem p, Packing.ExactResult r) {
+        int n = p.sizes().length;
+        int[] lower = new int[n];
+        int[] upper = new int[n];
+        for (int i = 0; i < n; i++) {
+            lower[i] = Math.toIntExact(p.lower()[i]);
+            upper[i] = Math.toIntExact(p.upper()[i]);
+        }
+        PackingChecker.check(lower, upper, p.sizes(), r.plan().offsets(), r.plan().arenaBytes());
+        assertTrue(r.provenBoundBytes() >= r.plan().lowerBoundBytes(), "the proven bound starts at the live bound");
+        assertTrue(r.provenBoundBytes() <= r.plan().arenaBytes());
+        assertEquals(r.status() == Packing.ExactStatus.PROVEN_OPTIMAL, r.provenOptimal());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void aProvenAnswerIsTheBruteForceOptimum(long seed) {
+        Problem p = Problem.random(seed, 6, 8, 4);
+        Packing.ExactResult r = exact(p, 1_000_000, EngineMode.fromSystemProperty());
+        check(p, r);
+        assertTrue(r.provenOptimal(), "a tiny instance is proven within a million nodes: " + r);
+        assertEquals(bruteForceOptimum(p), r.plan().arenaBytes(), "seed " + seed);
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void bothEnginesGiveTheSameAnswer(long seed) {
+        NativeRequirement.requireNativeEngine();
+        Problem p = Problem.random(seed, 60, 50, 100);
+        long nodes = 1 + new Random(seed).nextInt(5_000);
+        Packing.ExactResult java = exact(p, nodes, EngineMode.JAVA);
+        Packing.ExactResult nat = exact(p, nodes, EngineMode.NATIVE);
+        check(p, java);
+        check(p, nat);
+        assertArrayEquals(java.plan().offsets(), nat.plan().offsets(), "seed " + seed);
+        assertEquals(java.provenBoundBytes(), nat.provenBoundBytes());
+        assertEquals(java.status(), nat.status());
+        assertEquals(java.nodes(), nat.nodes());
+        assertTrue(java.nodes() <= nodes);
+        assertTrue(java.plan().arenaBytes()
+                <= Packing.pack(p.lower(), p.upper(), p.sizes(), Packing.defaultEffort(p.sizes().length),
+                EngineMode.JAVA).arenaBytes(), "never worse than the heuristic seed");
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("graphSeeds")
+    void randomGraphOffsetsPlansAreAtTheBoundOrProvenOptimal(long seed) {
+        RandomGraphs.Case c = RandomGraphs.generate(seed).withStrategy(Strategy.OFFSETS);
+        PlanResult result = MemPlan.plan(c.graph(), c.views(), c.oracle(), c.options());
+        if (!(result instanceof PlanResult.Complete complete)) {
+            return; // an unsized case has no sizes to pack
+        }
+        ActivationPlan plan = complete.plan();
+        PlanValidator.validate(plan);
+        Schedule s = plan.schedule();
+        int owners = s.numOwners();
+        long[] lower = new long[owners];
+        long[] upper = new long[owners];
+        long[] sizes = new long[owners];
+        for (int o = 0; o < owners; o++) {
+            lower[o] = s.def(o);
+            upper[o] = s.useEnd(o) + 1L;
+            sizes[o] = plan.sizeOf(s.ownerValue(o));
+        }
+        Problem p = new Problem(lower, upper, sizes);
+        Packing.ExactResult r = exact(p, Packing.DEFAULT_EXACT_NODES, EngineMode.fromSystemProperty());
+        check(p, r);
+        assertTrue(r.provenOptimal(), c + ": " + r);
+        assertTrue(r.plan().arenaBytes() <= plan.peakBytes(), c + ": the exact arena is no larger than the plan's");
+    }
+
+    @Test
+    void aNodeLimitLeavesTheGapOpenAndSaysSo() {
+        // Three buffers pairwise alive together cannot go below their sum; give a poor instance one node.
+        Problem p = Problem.random(7, 60, 20, 100);
+        Packing.ExactResult r = exact(p, 1, EngineMode.fromSystemProperty());
+        check(p, r);
+        assertTrue(r.nodes() <= 1);
+        if (!r.provenOptimal()) {
+            assertEquals(Packing.ExactStatus.NODE_LIMIT, r.status());
+            assertTrue(r.gapBytes() > 0);
+        }
+    }
+
+    @Test
+    void theCapacityStopsTheSearchOnceItFits() {
+        Problem p = Problem.random(11, 40, 30, 100);
+        Packing.ExactResult optimum = exact(p, 10_000_000, EngineMode.fromSystemProperty());
+        long capacity = optimum.plan().arenaBytes() + 50;
+        Packing.ExactResult r = Packing.packExact(p.lower(), p.upper(), p.sizes(),
+                new Packing.ExactLimits(10_000_000, Duration.ZERO, capacity), EngineMode.fromSystemProperty());
+        check(p, r);
+        assertTrue(r.plan().arenaBytes() <= Math.max(capacity, optimum.plan().arenaBytes()));
+    }
+
+    @Test
+    void limitsAreChecked() {
+        assertThrows(IllegalArgumentException.class, () -> new Packing.ExactLimits(0, Duration.ZERO, -1));
+        assertThrows(IllegalArgumentException.class, () -> new Packing.ExactLimits(1, Duration.ofSeconds(-1), -1));
+        assertThrows(IllegalArgumentException.class, () -> new Packing.ExactLimits(1, Duration.ZERO, -2));
+        assertThrows(IllegalArgumentException.class, () -> Packing.packExact(new long[] {0}, new long[] {0},
+                new long[] {1}, Packing.ExactLimits.defaults(), EngineMode.fromSystemProperty()));
+    }
+
+    /** The smallest capacity at which every buffer fits, trying every offset of every buffer. */
+    private static long bruteForceOptimum(Problem p) {
+        long[] offset = new long[p.sizes().length];
+        long cap = 0;
+        while (!fits(p, 0, cap, offset)) {
+            cap++;
+        }
+        return cap;
+    }
+
+    private static boolean fits(Problem p, int k, long cap, long[] offset) {
+        if (k == p.sizes().length) {
+            return true;
+        }
+        for (long o = 0; o + p.sizes()[k] <= cap; o++) {
+            boolean clash = false;
+            for (int j = 0; j < k && !clash; j++) {
+                clash = p.lower()[j] < p.upper()[k] && p.lower()[k] < p.upper()[j] && p.sizes()[k] > 0
+                        && p.sizes()[j] > 0 && o < offset[j] + p.sizes()[j] && offset[j] < o + p.sizes()[k];
+            }
+            if (!clash) {
+                offset[k] = o;
+                if (fits(p, k + 1, cap, offset)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}
