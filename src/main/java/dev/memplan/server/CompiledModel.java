@@ -51,6 +51,8 @@ public final class CompiledModel implements Reservation {
     private final InputBinder binder;
     private final List<CompiledControlFlow> controlFlow;
     private final List<String> symbols;
+    /** What a binding may name (see {@link #bindable}); anything else is refused. */
+    private final Set<String> bindable;
     private final SymbolLimits limits;
     /** Branch selection: this model compiled again per set of If decisions a request's bindings make. */
     private final Map<ImportedGraph, CompiledModel> specialized = new java.util.concurrent.ConcurrentHashMap<>();
@@ -78,6 +80,7 @@ public final class CompiledModel implements Reservation {
         }
         this.controlFlow = List.copyOf(cfs);
         this.symbols = List.copyOf(imported.symbols().keySet());
+        this.bindable = bindable(imported, symbols, binder.inputs());
         this.limits = new SymbolLimits(imported.relations());
     }
 
@@ -369,6 +372,25 @@ public final class CompiledModel implements Reservation {
      * @throws IllegalArgumentException naming the symbol and the model's symbols
      * @throws dev.memplan.InvalidSizeException naming the symbol bound to a negative value
      */
+    /**
+     * Every name a binding may give: the model's symbols, the ones it derives or made fresh, the
+     * value symbols of small integer inputs, and the symbols the inputs declare (a declared dim may
+     * be folded away by the import and still be bound by a caller that reads the declaration).
+     */
+    private static Set<String> bindable(ImportedGraph imported, List<String> symbols, Map<String, Shape> inputs) {
+        Set<String> out = new java.util.HashSet<>(symbols);
+        out.addAll(imported.derivedSymbols().keySet());
+        out.addAll(imported.freshSymbols().keySet());
+        imported.valueSymbols().values().forEach(out::addAll);
+        inputs.values().forEach(shape -> shape.symbols().forEach(symbol -> out.add(symbol.name())));
+        return Set.copyOf(out);
+    }
+
+    /** {@return whether a binding may name {@code symbol}} */
+    boolean canBind(String symbol) {
+        return bindable.contains(symbol);
+    }
+
     void checkBindings(Map<String, Long> bindings) {
         if (bindings == null) {
             throw new NullPointerException("the bindings are null; pass a map of symbol name to value (an empty"
@@ -380,7 +402,7 @@ public final class CompiledModel implements Reservation {
                 throw new NullPointerException("a binding has a null symbol name (bound to " + e.getValue()
                         + "); name one of the symbols of " + name + ": " + symbols);
             }
-            if (!symbols.contains(symbol) && !imported.derivedSymbols().containsKey(symbol)) {
+            if (!bindable.contains(symbol)) {
                 throw new IllegalArgumentException("the model " + name + " has no symbol '" + symbol + "'; its"
                         + " symbols are " + symbols + ": correct the name or remove the binding");
             }

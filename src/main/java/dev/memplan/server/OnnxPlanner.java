@@ -34,6 +34,11 @@ public final class OnnxPlanner {
      * @throws dev.memplan.InvalidSizeException naming the value when a size overflows
      */
     public static OnnxPlan plan(ImportedGraph imported, Map<String, Long> bindings, PlanOptions options) {
-        return CompiledModel.compile(imported, options).plan(bindings);
+        CompiledModel compiled = CompiledModel.compile(imported, options);
+        // the command line binds one set of symbols for several files and refuses, once, a binding no
+        // file has; so a binding this model cannot take is left out here, not refused
+        Map<String, Long> own = new java.util.HashMap<>(bindings);
+        own.keySet().removeIf(symbol -> !compiled.canBind(symbol));
+        return compiled.plan(own);
     }
 }
