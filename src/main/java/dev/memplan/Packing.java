@@ -232,7 +232,13 @@ public final class Packing {
      *                      decision problem); -1 to search for the optimum
      */
     public record ExactLimits(long nodes, Duration timeLimit, long capacityBytes) {
-        /** Checks the limits. */
+        /**
+         * Checks the limits.
+         *
+         * @param nodes         search nodes allowed, {@code >= 1}
+         * @param timeLimit     wall-clock limit, {@link Duration#ZERO} for none
+         * @param capacityBytes the arena to stop at, or -1 to search for the optimum
+         */
         public ExactLimits {
             if (nodes < 1) {
                 throw new IllegalArgumentException("the node limit must be at least 1, got " + nodes);
