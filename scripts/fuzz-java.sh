@@ -45,8 +45,8 @@ for target in "${TARGETS[@]}"; do
     log="$OUT/jazzer-$class-$method.log"
     echo "fuzz-java: $target for ${SECONDS_EACH}s"
     # CI fuzzes from a fixed seed (-seed=1), so a landing does not hang on which random path a run
-# took; local runs explore from a fresh seed each time.
-rc=0
+    # took; local runs explore from a fresh seed each time.
+    rc=0
     # -timeout: wall clock per input; the first inputs pay for instrumenting and loading classes.
     # protoc's generated ONNX classes stay uninstrumented: thousands of methods that took minutes
     # to instrument on the first model, and coverage of the reader is in dev.memplan.onnx itself.

@@ -44,8 +44,8 @@ for h in "${HARNESSES[@]}"; do
         # counts as hung (a niced run on a loaded machine stalls for seconds)
         log="$OUT/${h}.log"
         # CI fuzzes from a fixed seed (-seed=1), so a landing does not hang on which random path a run
-# took; local runs explore from a fresh seed each time.
-rc=0
+        # took; local runs explore from a fresh seed each time.
+        rc=0
         "$bin" ${CI:+-seed=1} -max_total_time="$SECONDS_EACH" -print_final_stats=1 -timeout=60 -rss_limit_mb=2048 \
             -artifact_prefix="$OUT/findings/${h}-" "${dirs[@]}" >"$log" 2>&1 || rc=$?
         grep -E '^(#[0-9]+[[:space:]]+DONE|stat::(number_of_executed_units|new_units_added|peak_rss_mb))' "$log" || true
