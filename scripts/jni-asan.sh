@@ -14,7 +14,8 @@ TESTS="${1:-NativeBoundaryTest,NativeCompileChecksTest,MirroredEnginesTest,Engin
 CXX_RUNTIMES="$(g++ -print-file-name=libasan.so) $(g++ -print-file-name=libubsan.so)"
 # the native library with the sanitizers, and the tests; they run below, with the runtimes preloaded
 mvn -B -q ${MAVEN_OFFLINE:+-o} -Pjni-asan -DskipTests test-compile
-nm -D target/classes/dev/memplan/engine/linux-x86_64/libjniMemplanNative.so | grep -q __asan_report || {
+# grep reads all of nm's output (no -q): under pipefail, an early exit would fail nm with SIGPIPE
+nm -D target/classes/dev/memplan/engine/linux-x86_64/libjniMemplanNative.so | grep __asan_report >/dev/null || {
     echo "$0: the JNI library carries no AddressSanitizer calls" >&2
     exit 1
 }
