@@ -17,7 +17,6 @@ import dev.memplan.io.TerminalText;
 import dev.memplan.json.GraphFile;
 import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.OnnxPlan;
-import dev.memplan.server.OnnxPlanner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

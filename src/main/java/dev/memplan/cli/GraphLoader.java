@@ -11,7 +11,6 @@ import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.OnnxImporter;
 import dev.memplan.onnx.OnnxModel;
-import dev.memplan.server.OnnxPlanner;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;

@@ -11,7 +11,7 @@ import java.util.Map;
  * <pre>{@code
  * OnnxModel model = OnnxModel.read(Path.of("model.onnx"));
  * ImportedGraph imp = OnnxImporter.importModel(model, ImportOptions.defaults());
- * OnnxPlan plan = OnnxPlanner.plan(imp, Map.of("batch", 1L, "seq", 128L), PlanOptions.defaults()); // dev.memplan.server
+ * OnnxPlan plan = CompiledModel.compile(imp, PlanOptions.defaults()).plan(Map.of("batch", 1L, "seq", 128L)); // dev.memplan.server
  * }</pre>
  */
 public final class OnnxImporter {

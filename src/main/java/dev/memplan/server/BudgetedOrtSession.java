@@ -99,11 +99,11 @@ public final class BudgetedOrtSession {
     public <T> Optional<T> run(Map<String, OnnxTensor> inputs, Duration timeout, ResultReader<T> reader)
             throws OrtException, InterruptedException {
         Objects.requireNonNull(reader, "reader");
-        Optional<Lease> lease = budget.tryAcquire(leaseBytes(inputs), timeout);
+        Optional<MemoryBudget.Lease> lease = budget.tryAcquire(leaseBytes(inputs), timeout);
         if (lease.isEmpty()) {
             return Optional.empty();
         }
-        try (Lease held = lease.get();
+        try (MemoryBudget.Lease held = lease.get();
              OrtSession.RunOptions options = BoundedOrtArena.runOptionsIfInstalled();
              OrtSession.Result result = session.run(inputs, options)) {
             return Optional.of(reader.read(result));

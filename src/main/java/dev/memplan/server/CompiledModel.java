@@ -386,8 +386,14 @@ public final class CompiledModel implements Reservation {
         return Set.copyOf(out);
     }
 
-    /** {@return whether a binding may name {@code symbol}} */
-    boolean canBind(String symbol) {
+    /**
+     * Whether a binding may name {@code symbol}: a symbol of the model's inputs or graph, one it
+     * derives, or a value symbol. {@link #plan} refuses a binding of any other name.
+     *
+     * @param symbol a symbol name
+     * @return true when {@link #plan} accepts a binding of it
+     */
+    public boolean canBind(String symbol) {
         return bindable.contains(symbol);
     }
 

@@ -18,9 +18,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <pre>{@code
  * MemoryBudget budget = MemoryBudget.of("embeddings", 256L << 20, 32L << 20); // 256 MiB, 32 MiB kept for the runtime
  * OnnxPlan plan = cache.planForInputs(shapes);
- * try (Lease lease = budget.acquire(plan)) {   // waits its turn
+ * try (MemoryBudget.Lease lease = budget.acquire(plan)) {   // waits its turn
  *     session.run(inputs);
- * }                                             // released exactly once, exception or not
+ * }                                                          // released exactly once, exception or not
  * }</pre>
  *
  * <p>Strictly first in, first out: a request is granted only when every request that queued before
@@ -29,7 +29,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * budget less its reserve fails at once with {@link BudgetExceededException}. Waits can be bounded
  * ({@link #tryAcquire(long, Duration)}), interrupted, or skipped ({@link #tryAcquire(long)}). A lease
  * that becomes unreachable without being closed is reported (a {@code System.Logger} warning on
- * {@code dev.memplan}, {@link BudgetStats#leaked()}) and its bytes are given back. Requests that
+ * {@code dev.memplan}, {@link Stats#leaked()}) and its bytes are given back. Requests that
  * queue record a JFR event {@code dev.memplan.BudgetWait}.
  *
  * <p>The budget counts what its callers say a request needs; it does not see the process's memory.
@@ -159,7 +159,7 @@ public final class MemoryBudget {
 
     /**
      * {@link #acquire(long)} for the bytes ONNX Runtime's arena is predicted to hold for a request
-     * ({@link OrtPlan#predictedBytes()}).
+     * ({@link OrtModel.Plan#predictedBytes()}).
      *
      * @param plan a complete plan of an {@link OrtModel}
      * @return the lease
@@ -167,7 +167,7 @@ public final class MemoryBudget {
      * @throws BudgetExceededException  when the plan needs more than the budget can ever grant
      * @throws InterruptedException     when the thread is interrupted while waiting (nothing is held)
      */
-    public Lease acquire(OrtPlan plan) throws InterruptedException {
+    public Lease acquire(OrtModel.Plan plan) throws InterruptedException {
         return acquire(bytesOf(plan));
     }
 
@@ -232,7 +232,7 @@ public final class MemoryBudget {
      * @throws BudgetExceededException  when the plan needs more than the budget can ever grant
      * @throws InterruptedException     when the thread is interrupted while waiting (nothing is held)
      */
-    public Optional<Lease> tryAcquire(OrtPlan plan, Duration timeout) throws InterruptedException {
+    public Optional<Lease> tryAcquire(OrtModel.Plan plan, Duration timeout) throws InterruptedException {
         return tryAcquire(bytesOf(plan), timeout);
     }
 
@@ -241,10 +241,10 @@ public final class MemoryBudget {
      *
      * @return a consistent snapshot
      */
-    public BudgetStats stats() {
+    public Stats stats() {
         lock.lock();
         try {
-            return new BudgetStats(capacityBytes, reserveBytes, inUse, peakInUse, queue.size(), admitted, waited,
+            return new Stats(capacityBytes, reserveBytes, inUse, peakInUse, queue.size(), admitted, waited,
                     timedOut, interrupted, rejected, refused, leaked, Duration.ofNanos(totalWaitNanos),
                     Duration.ofNanos(maxWaitNanos));
         } finally {
@@ -254,7 +254,7 @@ public final class MemoryBudget {
 
     @Override
     public String toString() {
-        BudgetStats s = stats();
+        Stats s = stats();
         return name + " [" + s.inUseBytes() + " of " + s.leasableBytes() + " bytes leased, " + s.waiting() + " waiting]";
     }
 
@@ -262,7 +262,7 @@ public final class MemoryBudget {
         return plan.admissionBytes().orElseThrow(() -> deferred(plan));
     }
 
-    private static long bytesOf(OrtPlan plan) {
+    private static long bytesOf(OrtModel.Plan plan) {
         return plan.predictedBytes().orElseThrow(() -> deferred(plan.plan()));
     }
 
@@ -400,6 +400,99 @@ public final class MemoryBudget {
             LOG.log(System.Logger.Level.WARNING, "a lease of " + bytes + " bytes on " + name
                     + " was never closed; its bytes were given back when it was collected. Close leases with"
                     + " try-with-resources");
+        }
+    }
+
+    /**
+     * A snapshot of a {@link MemoryBudget}, taken at one instant under its lock, so the figures agree
+     * with each other.
+     *
+     * @param capacityBytes the budget's bytes, reserve included
+     * @param reserveBytes  the bytes held back for the runtime's own overhead, never leased
+     * @param inUseBytes    bytes held by leases not yet released
+     * @param peakInUseBytes the most bytes ever held by leases at once
+     * @param waiting       requests queued now
+     * @param admitted      leases granted since the budget was made
+     * @param waited        leases granted only after queueing
+     * @param timedOut      requests that gave up when their timeout ran out
+     * @param interrupted   requests whose thread was interrupted while queued
+     * @param rejected      requests larger than the budget can ever grant (failed at once)
+     * @param refused       {@code tryAcquire} calls that found too little free and did not wait
+     * @param leaked        leases that became unreachable without being released (reclaimed by the cleaner)
+     * @param totalWait     time spent queued by every request that queued, whatever its outcome
+     * @param maxWait       the longest time one request spent queued
+     */
+    public record Stats(long capacityBytes, long reserveBytes, long inUseBytes, long peakInUseBytes, int waiting,
+                        long admitted, long waited, long timedOut, long interrupted, long rejected, long refused,
+                        long leaked, Duration totalWait, Duration maxWait) {
+
+        /** {@return the bytes leases may hold at most: capacity less reserve} */
+        public long leasableBytes() {
+            return capacityBytes - reserveBytes;
+        }
+
+        /** {@return the bytes free for leases now} */
+        public long availableBytes() {
+            return leasableBytes() - inUseBytes;
+        }
+    }
+
+    /**
+     * Bytes held on a {@link MemoryBudget} until {@link #close()}. Close it in a try-with-resources
+     * block so the bytes come back on every path, exceptions included; closing again does nothing. A
+     * lease that becomes unreachable unclosed is reported and its bytes given back by a cleaner, but
+     * only when the garbage collector gets to it: never rely on that.
+     */
+    public static final class Lease implements AutoCloseable {
+        private final long bytes;
+        private final Release release;
+        private final Cleaner.Cleanable cleanable;
+
+        /** Gives the bytes back once: on close, or when the cleaner finds the lease lost. */
+        private static final class Release implements Runnable {
+            private final MemoryBudget budget;
+            private final long bytes;
+            private volatile boolean closed;
+            private volatile boolean released;
+
+            Release(MemoryBudget budget, long bytes) {
+                this.budget = budget;
+                this.bytes = bytes;
+            }
+
+            @Override
+            public void run() {
+                released = true;
+                budget.release(bytes, !closed);
+            }
+        }
+
+        Lease(MemoryBudget budget, long bytes, Cleaner cleaner) {
+            this.bytes = bytes;
+            this.release = new Release(budget, bytes);
+            this.cleanable = cleaner.register(this, release); // the action holds no reference to the lease
+        }
+
+        /** {@return the bytes this lease holds} */
+        public long bytes() {
+            return bytes;
+        }
+
+        /** {@return true once the bytes have been given back} */
+        public boolean isReleased() {
+            return release.released;
+        }
+
+        /** Gives the bytes back to the budget, waking the next queued request it lets through. Idempotent. */
+        @Override
+        public void close() {
+            release.closed = true;
+            cleanable.clean(); // runs the release at most once, whoever calls first
+        }
+
+        @Override
+        public String toString() {
+            return "lease of " + bytes + " bytes" + (isReleased() ? " (released)" : "");
         }
     }
 }

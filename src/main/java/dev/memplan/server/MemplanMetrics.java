@@ -87,13 +87,13 @@ public final class MemplanMetrics implements MeterBinder {
     }
 
     private void budgetGauge(MeterRegistry registry, Tags tags, String name, String unit, String description,
-                             ToDoubleFunction<BudgetStats> f) {
+                             ToDoubleFunction<MemoryBudget.Stats> f) {
         Gauge.builder("memplan.budget." + name, budget, b -> f.applyAsDouble(b.stats())).tags(tags).baseUnit(unit)
                 .description(description).register(registry);
     }
 
     private void budgetCounter(MeterRegistry registry, Tags tags, String name, String description,
-                               ToDoubleFunction<BudgetStats> f) {
+                               ToDoubleFunction<MemoryBudget.Stats> f) {
         FunctionCounter.builder("memplan.budget." + name, budget, b -> f.applyAsDouble(b.stats())).tags(tags)
                 .description(description).register(registry);
     }

@@ -24,8 +24,8 @@ import java.util.Set;
  *
  * <pre>{@code
  * OrtModel model = OrtModel.compile(Path.of("all-minilm-l6-v2-q.onnx"));             // once
- * OrtPlan plan = model.planForInputs(shapes);                                         // per request
- * try (Lease lease = budget.acquire(plan)) {                                          // ORT's bytes
+ * OrtModel.Plan plan = model.planForInputs(shapes);                                   // per request
+ * try (MemoryBudget.Lease lease = budget.acquire(plan)) {                             // ORT's bytes
  *     session.run(inputs);
  * }
  * }</pre>
@@ -157,7 +157,7 @@ public final class OrtModel implements Reservation {
      *                                          ORT's graph whose size the bindings leave unknown
      * @throws ModelLimitException naming the symbol when a binding is above its limit
      */
-    public OrtPlan plan(Map<String, Long> bindings) {
+    public Plan plan(Map<String, Long> bindings) {
         return predicted(model.plan(bindings));
     }
 
@@ -169,7 +169,7 @@ public final class OrtModel implements Reservation {
      * @return memplan's plan with ORT's predicted bytes (empty while the plan is deferred)
      * @throws IllegalArgumentException naming the input when the shapes do not fit the model
      */
-    public OrtPlan planForInputs(Map<String, long[]> inputShapes) {
+    public Plan planForInputs(Map<String, long[]> inputShapes) {
         return predicted(model.planForInputs(inputShapes));
     }
 
@@ -181,7 +181,7 @@ public final class OrtModel implements Reservation {
      * @return the plan with ORT's predicted bytes (empty while the plan is deferred)
      * @throws IllegalArgumentException when the plan is of another model
      */
-    public OrtPlan predict(OnnxPlan plan) {
+    public Plan predict(OnnxPlan plan) {
         if (model.imported().forBindings(plan.bindings()) != plan.imported()) { // a decided If is the model's too
             throw new IllegalArgumentException("the plan is of " + plan.imported().name() + ", not of "
                     + model.name() + "; plan it with this model or its PlanCache");
@@ -189,12 +189,12 @@ public final class OrtModel implements Reservation {
         return predicted(plan);
     }
 
-    private OrtPlan predicted(OnnxPlan plan) {
+    private Plan predicted(OnnxPlan plan) {
         if (!plan.isComplete()) {
-            return new OrtPlan(plan, OptionalLong.empty(), Set.of());
+            return new Plan(plan, OptionalLong.empty(), Set.of());
         }
         OrtArenaPrediction prediction = profile.predict(model.imported(), plan.bindings());
-        return new OrtPlan(plan, OptionalLong.of(prediction.activationBytes()), prediction.unmodelledOps());
+        return new Plan(plan, OptionalLong.of(prediction.activationBytes()), prediction.unmodelledOps());
     }
 
     /**
@@ -222,5 +222,33 @@ public final class OrtModel implements Reservation {
     @Override
     public String toString() {
         return model.name() + " for ONNX Runtime (level " + level + ")";
+    }
+
+    /**
+     * One request's plan from an {@link OrtModel}: memplan's own plan, and the bytes ONNX Runtime's CPU
+     * arena is predicted to hold for it, which is what a {@link MemoryBudget} leases.
+     *
+     * @param plan           memplan's plan of the request (offsets, peak, admission figure)
+     * @param predictedBytes ORT's predicted arena bytes for the request; empty while the plan is deferred
+     * @param unmodelledOps  op types whose ORT kernel workspace has no known rule, so an allowance stands
+     *                       in for it in the prediction; empty when every part is derived
+     */
+    public record Plan(OnnxPlan plan, OptionalLong predictedBytes, Set<String> unmodelledOps) {
+
+        /**
+         * Checks the parts.
+         *
+         * @param plan           memplan's plan
+         * @param predictedBytes the prediction, empty exactly when the plan is deferred
+         * @param unmodelledOps  op types the prediction has no rule for
+         */
+        public Plan {
+            Objects.requireNonNull(plan, "plan");
+            Objects.requireNonNull(predictedBytes, "predictedBytes");
+            unmodelledOps = Set.copyOf(unmodelledOps);
+            if (predictedBytes.isPresent() != plan.isComplete()) {
+                throw new IllegalArgumentException("a prediction is present exactly when the plan is complete");
+            }
+        }
     }
 }

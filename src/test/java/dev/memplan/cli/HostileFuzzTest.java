@@ -22,7 +22,6 @@ import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxImporter;
 import dev.memplan.onnx.OnnxModel;
 import dev.memplan.onnx.OnnxPlan;
-import dev.memplan.server.OnnxPlanner;
 import dev.memplan.onnx.TestOnnxModels;
 import dev.memplan.onnx.ViewPolicy;
 import java.io.IOException;

@@ -14,7 +14,6 @@ import dev.memplan.validate.PlanValidator;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.OnnxPlan;
-import dev.memplan.server.OnnxPlanner;
 import dev.memplan.onnx.ViewPolicy;
 import java.io.IOException;
 import java.nio.file.Path;

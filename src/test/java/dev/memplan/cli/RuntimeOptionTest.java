@@ -15,7 +15,6 @@ import dev.memplan.ort.OrtArenaPrediction;
 import dev.memplan.ort.OrtRuntimeProfile;
 import dev.memplan.ort.OrtTestModels;
 import dev.memplan.server.OrtModel;
-import dev.memplan.server.OrtPlan;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import java.nio.file.Path;
@@ -37,10 +36,10 @@ class RuntimeOptionTest {
     Path dir;
 
     /** The library's plan with the ort runtime at level none, batch 2: what the command line must print. */
-    private static OrtPlan libraryPlan() {
+    private static OrtModel.Plan libraryPlan() {
         OrtModel model = OrtModel.compile(SharedModels.require(SUPER_RESOLUTION), ImportOptions.defaults(),
                 PlanOptions.defaults(), OrtModel.Level.NONE);
-        OrtPlan plan = model.plan(Map.of("batch_size", 2L));
+        OrtModel.Plan plan = model.plan(Map.of("batch_size", 2L));
         PlanValidator.validate(plan.plan().plan());
         return plan;
     }
@@ -48,7 +47,7 @@ class RuntimeOptionTest {
     @Test
     void textPrintsThePredictionBesideThePeak() {
         SharedModels.requirePresent();
-        OrtPlan expected = libraryPlan();
+        OrtModel.Plan expected = libraryPlan();
         CliRun run = CliRun.of("plan", "--runtime", "ort", "--ort-level", "none", "--bind", "batch_size=2",
                 SharedModels.require(SUPER_RESOLUTION).toString());
         assertEquals(0, run.exit(), run.toString());
@@ -83,7 +82,7 @@ class RuntimeOptionTest {
     @Test
     void jsonCarriesThePrediction() throws Exception {
         SharedModels.requirePresent();
-        OrtPlan expected = libraryPlan();
+        OrtModel.Plan expected = libraryPlan();
         String model = SharedModels.require(SUPER_RESOLUTION).toString();
         CliRun ort = CliRun.of("plan", "--runtime", "ort", "--ort-level", "none", "--bind", "batch_size=2",
                 "--format", "json", model);

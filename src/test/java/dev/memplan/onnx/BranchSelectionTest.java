@@ -14,10 +14,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.PlanOptions;
 import dev.memplan.Value;
+import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.TypeProto;
 import dev.memplan.server.CompiledModel;
-import dev.memplan.server.OnnxPlanner;
 import dev.memplan.validate.PlanValidator;
 import java.nio.file.Files;
 import java.nio.file.Path;

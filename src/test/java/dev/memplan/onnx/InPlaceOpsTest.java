@@ -14,7 +14,7 @@ import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
 import dev.memplan.TensorSizes;
 import dev.memplan.Value;
-import dev.memplan.server.OnnxPlanner;
+import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.testing.ArenaInterpreter;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;

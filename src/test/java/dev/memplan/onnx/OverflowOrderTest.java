@@ -16,7 +16,7 @@ import dev.memplan.InvalidSizeException;
 import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
-import dev.memplan.server.OnnxPlanner;
+import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
 import dev.memplan.SizeOracle;

@@ -9,7 +9,7 @@ import dev.memplan.Packing;
 import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
 import dev.memplan.Strategy;
-import dev.memplan.server.OnnxPlanner;
+import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.testing.PackingChecker;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;

@@ -11,7 +11,7 @@ import static dev.memplan.onnx.OnnxWriter.type;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memplan.server.OnnxPlanner;
+import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanOptions;

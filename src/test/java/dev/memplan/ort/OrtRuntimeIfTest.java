@@ -9,7 +9,6 @@ import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.server.OrtModel;
-import dev.memplan.server.OrtPlan;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import java.nio.file.Path;
@@ -44,7 +43,7 @@ class OrtRuntimeIfTest {
 
     private static long predicted(Path file, Map<String, Long> bindings, OrtModel.Level level) {
         OrtModel compiled = OrtModel.compile(file, ImportOptions.defaults(), PlanOptions.defaults(), level);
-        OrtPlan plan = compiled.plan(bindings);
+        OrtModel.Plan plan = compiled.plan(bindings);
         PlanValidator.validate(plan.plan().plan());
         return plan.predictedBytes().orElseThrow();
     }

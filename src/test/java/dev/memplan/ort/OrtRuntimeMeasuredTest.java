@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.server.OrtModel;
-import dev.memplan.server.OrtPlan;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import java.nio.file.Path;
@@ -46,7 +45,7 @@ class OrtRuntimeMeasuredTest {
                 .collect(Collectors.toMap(d -> d[0], d -> Long.parseLong(d[1])));
         OrtModel compiled = OrtModel.compile(SharedModels.require(model), ImportOptions.defaults(),
                 PlanOptions.defaults(), level);
-        OrtPlan plan = compiled.plan(bindings);
+        OrtModel.Plan plan = compiled.plan(bindings);
         PlanValidator.validate(plan.plan().plan());
         Path table = level == OrtModel.Level.NONE ? OrtFigures.levelNone("shared-level-none.tsv")
                 : OrtArenaLevelAllTest.tsv(); // the level-all graph depends on the CPU's NCHWc block

@@ -71,7 +71,7 @@ class BoundedOrtArenaTest {
         for (int i = 0; i < inFlight * perThread; i++) {
             long[] shape = {1 + random.nextInt(4), 8 + random.nextInt(121)};
             shapes.add(shape);
-            OrtPlan plan = model.planForInputs(Models.miniLmInputs(shape[0], shape[1]));
+            OrtModel.Plan plan = model.planForInputs(Models.miniLmInputs(shape[0], shape[1]));
             PlanValidator.validate(plan.plan().plan());
             largest = Math.max(largest, plan.predictedBytes().getAsLong());
         }
@@ -79,13 +79,13 @@ class BoundedOrtArenaTest {
         MemoryBudget budget = MemoryBudget.of("arena-test", largest * 2 + largest / 2, 0);
         BudgetedOrtSession budgeted = BudgetedOrtSession.of(session, model, budget);
         run(budgeted, 1, 8); // kernels loaded and the arena at its resting state: the baseline
-        long baseline = OrtArenaStats.of(session).totalAllocatedBytes();
+        long baseline = BoundedOrtArena.Stats.of(session).totalAllocatedBytes();
 
         AtomicLong maxReserved = new AtomicLong();
         AtomicBoolean sampling = new AtomicBoolean(true);
         Thread sampler = new Thread(() -> {
             while (sampling.get()) {
-                maxReserved.accumulateAndGet(OrtArenaStats.of(session).totalAllocatedBytes() - baseline, Math::max);
+                maxReserved.accumulateAndGet(BoundedOrtArena.Stats.of(session).totalAllocatedBytes() - baseline, Math::max);
                 LockSupport.parkNanos(200_000); // about every 0.2 ms: runs take milliseconds to seconds
             }
         }, "arena-sampler");
@@ -96,7 +96,7 @@ class BoundedOrtArenaTest {
             for (long[] shape : shapes) {
                 answers.add(pool.submit(() -> {
                     boolean ok = run(budgeted, (int) shape[0], (int) shape[1]);
-                    maxReserved.accumulateAndGet(OrtArenaStats.of(session).totalAllocatedBytes() - baseline,
+                    maxReserved.accumulateAndGet(BoundedOrtArena.Stats.of(session).totalAllocatedBytes() - baseline,
                             Math::max);
                     return ok;
                 }));
@@ -109,7 +109,7 @@ class BoundedOrtArenaTest {
             sampling.set(false);
             sampler.join();
         }
-        BudgetStats stats = budget.stats();
+        MemoryBudget.Stats stats = budget.stats();
         System.out.printf("info: %d in flight: ORT reserved at most %,d bytes over its baseline; budget %,d,"
                         + " leases at most %,d, waited %d%n", inFlight, maxReserved.get(), budget.capacityBytes(),
                 stats.peakInUseBytes(), stats.waited());
@@ -125,7 +125,7 @@ class BoundedOrtArenaTest {
     void leaseBytesAreThePredictionForTheTensorsShapes() throws Exception {
         Map<String, OnnxTensor> inputs = inputs(3, 40);
         try {
-            OrtPlan plan = model.planForInputs(Models.miniLmInputs(3, 40));
+            OrtModel.Plan plan = model.planForInputs(Models.miniLmInputs(3, 40));
             PlanValidator.validate(plan.plan().plan());
             assertEquals(plan.predictedBytes().getAsLong(),
                     BudgetedOrtSession.of(session, model, MemoryBudget.of(1L << 30)).leaseBytes(inputs));

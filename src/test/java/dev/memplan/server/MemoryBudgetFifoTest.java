@@ -76,7 +76,7 @@ class MemoryBudgetFifoTest {
         final long bytes;
         final boolean timesOut;
         final Thread thread;
-        volatile Lease lease;
+        volatile MemoryBudget.Lease lease;
         volatile String outcome; // null while waiting
 
         Request(int id, long bytes, boolean timed, boolean timesOut, MemoryBudget budget) {
@@ -85,7 +85,7 @@ class MemoryBudgetFifoTest {
             this.timesOut = timesOut;
             this.thread = new Thread(() -> {
                 try {
-                    Optional<Lease> got = timesOut ? budget.tryAcquire(bytes, Duration.ofMillis(30))
+                    Optional<MemoryBudget.Lease> got = timesOut ? budget.tryAcquire(bytes, Duration.ofMillis(30))
                             : timed ? budget.tryAcquire(bytes, Duration.ofMinutes(5))
                             : Optional.of(budget.acquire(bytes));
                     lease = got.orElse(null);
@@ -182,7 +182,7 @@ class MemoryBudgetFifoTest {
                     granted.put(r.id, r.bytes);
                 }
             }
-            BudgetStats s = budget.stats();
+            MemoryBudget.Stats s = budget.stats();
             String actual = "granted " + granted + ", " + s.waiting() + " waiting, " + s.inUseBytes() + " bytes in use";
             String expected = "granted " + model.granted + ", " + model.queue.size() + " waiting, " + model.inUse
                     + " bytes in use";
@@ -197,7 +197,7 @@ class MemoryBudgetFifoTest {
             }
             Thread.sleep(1);
         }
-        BudgetStats s = budget.stats();
+        MemoryBudget.Stats s = budget.stats();
         assertTrue(s.peakInUseBytes() <= CAPACITY, s::toString);
     }
 }

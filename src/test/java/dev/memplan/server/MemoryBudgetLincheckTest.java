@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Test;
 @Param(name = "bytes", gen = IntGen.class, conf = "1:3")
 public class MemoryBudgetLincheckTest {
     private final MemoryBudget budget = MemoryBudget.of("lincheck", 4, 0);
-    private final ArrayDeque<Lease> leasesA = new ArrayDeque<>();
-    private final ArrayDeque<Lease> leasesB = new ArrayDeque<>();
+    private final ArrayDeque<MemoryBudget.Lease> leasesA = new ArrayDeque<>();
+    private final ArrayDeque<MemoryBudget.Lease> leasesB = new ArrayDeque<>();
 
     @Operation(nonParallelGroup = "a")
     public boolean tryAcquireA(@Param(name = "bytes") int bytes) {
@@ -72,20 +72,20 @@ public class MemoryBudgetLincheckTest {
     /** The figures a snapshot must show consistently; wait times are left out (they are clocks). */
     @Operation
     public String stats() {
-        BudgetStats s = budget.stats();
+        MemoryBudget.Stats s = budget.stats();
         return "inUse=" + s.inUseBytes() + " peak=" + s.peakInUseBytes() + " waiting=" + s.waiting() + " admitted="
                 + s.admitted() + " refused=" + s.refused() + " timedOut=" + s.timedOut() + " interrupted="
                 + s.interrupted();
     }
 
-    private static boolean keep(Optional<Lease> lease, ArrayDeque<Lease> leases) {
+    private static boolean keep(Optional<MemoryBudget.Lease> lease, ArrayDeque<MemoryBudget.Lease> leases) {
         lease.ifPresent(leases::addLast);
         return lease.isPresent();
     }
 
     /** Closes the group's oldest lease twice (the second close must do nothing); its bytes, or -1. */
-    private static long closeOldest(ArrayDeque<Lease> leases) {
-        Lease lease = leases.pollFirst();
+    private static long closeOldest(ArrayDeque<MemoryBudget.Lease> leases) {
+        MemoryBudget.Lease lease = leases.pollFirst();
         if (lease == null) {
             return -1;
         }
@@ -111,12 +111,12 @@ public class MemoryBudgetLincheckTest {
      */
     @Validate
     public void everyLeaseClosedLeavesNothingInUse() {
-        for (ArrayDeque<Lease> leases : java.util.List.of(leasesA, leasesB)) {
+        for (ArrayDeque<MemoryBudget.Lease> leases : java.util.List.of(leasesA, leasesB)) {
             while (!leases.isEmpty()) {
                 leases.pollFirst().close();
             }
         }
-        BudgetStats s = budget.stats();
+        MemoryBudget.Stats s = budget.stats();
         if (s.inUseBytes() != 0 || s.waiting() != 0) {
             throw new IllegalStateException("every lease closed, yet " + s.inUseBytes() + " bytes in use and "
                     + s.waiting() + " waiting");

@@ -45,13 +45,13 @@ class MemoryBudgetTest {
     @Test
     void leaseIsReleasedExactlyOnce() throws Exception {
         MemoryBudget budget = MemoryBudget.of(100);
-        Lease lease = budget.acquire(60);
+        MemoryBudget.Lease lease = budget.acquire(60);
         assertEquals(60, budget.stats().inUseBytes());
         assertFalse(lease.isReleased());
         lease.close();
         lease.close(); // harmless
         assertTrue(lease.isReleased());
-        BudgetStats s = budget.stats();
+        MemoryBudget.Stats s = budget.stats();
         assertEquals(0, s.inUseBytes());
         assertEquals(60, s.peakInUseBytes());
         assertEquals(1, s.admitted());
@@ -62,7 +62,7 @@ class MemoryBudgetTest {
     void leaseIsReleasedWhenTheRequestThrows() throws Exception {
         MemoryBudget budget = MemoryBudget.of(100);
         assertThrows(IllegalStateException.class, () -> {
-            try (Lease lease = budget.acquire(70)) {
+            try (MemoryBudget.Lease lease = budget.acquire(70)) {
                 assertEquals(70, budget.stats().inUseBytes());
                 throw new IllegalStateException("the inference failed");
             }
@@ -88,7 +88,7 @@ class MemoryBudgetTest {
     @Test
     void reserveIsNeverLeased() throws Exception {
         MemoryBudget budget = MemoryBudget.of("test", 100, 30);
-        try (Lease a = budget.acquire(70)) {
+        try (MemoryBudget.Lease a = budget.acquire(70)) {
             assertEquals(Optional.empty(), budget.tryAcquire(1));
             assertEquals(0, budget.stats().availableBytes());
         }
@@ -98,23 +98,23 @@ class MemoryBudgetTest {
     @Test
     void timeoutHoldsNothingAndLetsTheNextRequestThrough() throws Exception {
         MemoryBudget budget = MemoryBudget.of(100);
-        Lease holder = budget.acquire(60);
+        MemoryBudget.Lease holder = budget.acquire(60);
         // a 50-byte request times out; a 40-byte one queued behind it must then be granted
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            Future<Optional<Lease>> big = pool.submit(() -> budget.tryAcquire(50, Duration.ofMillis(300)));
+            Future<Optional<MemoryBudget.Lease>> big = pool.submit(() -> budget.tryAcquire(50, Duration.ofMillis(300)));
             awaitWaiting(budget, 1);
-            Future<Lease> small = pool.submit(() -> budget.acquire(40));
+            Future<MemoryBudget.Lease> small = pool.submit(() -> budget.acquire(40));
             awaitWaiting(budget, 2);
             assertEquals(Optional.empty(), big.get(20, TimeUnit.SECONDS));
-            Lease s = small.get(20, TimeUnit.SECONDS);
+            MemoryBudget.Lease s = small.get(20, TimeUnit.SECONDS);
             assertEquals(100, budget.stats().inUseBytes());
             s.close();
         } finally {
             pool.shutdownNow();
         }
         holder.close();
-        BudgetStats st = budget.stats();
+        MemoryBudget.Stats st = budget.stats();
         assertEquals(0, st.inUseBytes());
         assertEquals(1, st.timedOut());
         assertEquals(1, st.waited());
@@ -124,7 +124,7 @@ class MemoryBudgetTest {
     @Test
     void interruptHoldsNothingAndLetsTheNextRequestThrough() throws Exception {
         MemoryBudget budget = MemoryBudget.of(100);
-        Lease holder = budget.acquire(60);
+        MemoryBudget.Lease holder = budget.acquire(60);
         List<Throwable> seen = Collections.synchronizedList(new ArrayList<>());
         Thread big = new Thread(() -> {
             try {
@@ -137,7 +137,7 @@ class MemoryBudgetTest {
         awaitWaiting(budget, 1);
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
-            Future<Lease> small = pool.submit(() -> budget.acquire(40));
+            Future<MemoryBudget.Lease> small = pool.submit(() -> budget.acquire(40));
             awaitWaiting(budget, 2);
             big.interrupt();
             big.join(20_000);
@@ -160,11 +160,11 @@ class MemoryBudgetTest {
     void largeRequestIsNotStarvedByAStreamOfSmallOnes() throws Exception {
         MemoryBudget budget = MemoryBudget.of(100);
         List<String> grants = Collections.synchronizedList(new ArrayList<>());
-        Lease first = budget.acquire(30);
+        MemoryBudget.Lease first = budget.acquire(30);
         ExecutorService pool = Executors.newFixedThreadPool(9);
         try {
             Future<?> big = pool.submit(() -> {
-                try (Lease l = budget.acquire(100)) {
+                try (MemoryBudget.Lease l = budget.acquire(100)) {
                     grants.add("big");
                 }
                 return null;
@@ -175,7 +175,7 @@ class MemoryBudgetTest {
             List<Future<?>> smalls = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
                 smalls.add(pool.submit(() -> {
-                    try (Lease l = budget.acquire(10)) {
+                    try (MemoryBudget.Lease l = budget.acquire(10)) {
                         grants.add("small");
                     }
                     return null;
@@ -230,12 +230,12 @@ class MemoryBudgetTest {
                 int granted = 0;
                 for (int i = 0; i < perThread; i++) {
                     long bytes = 1 + r.nextInt(r.nextInt(10) == 0 ? 900 : 200);
-                    Optional<Lease> lease = r.nextBoolean() ? Optional.of(budget.acquire(bytes))
+                    Optional<MemoryBudget.Lease> lease = r.nextBoolean() ? Optional.of(budget.acquire(bytes))
                             : budget.tryAcquire(bytes, Duration.ofMillis(r.nextInt(3)));
                     if (lease.isEmpty()) {
                         continue;
                     }
-                    try (Lease l = lease.get()) {
+                    try (MemoryBudget.Lease l = lease.get()) {
                         long now = held.addAndGet(bytes);
                         maxHeld.accumulateAndGet(now, Math::max);
                         granted++;
@@ -253,7 +253,7 @@ class MemoryBudgetTest {
             granted += f.get(50, TimeUnit.SECONDS);
         }
         pool.shutdown();
-        BudgetStats s = budget.stats();
+        MemoryBudget.Stats s = budget.stats();
         assertTrue(maxHeld.get() <= 900, "leases held " + maxHeld.get() + " bytes at once");
         assertTrue(s.peakInUseBytes() <= 900, s.toString());
         assertEquals(0, s.inUseBytes());
@@ -270,7 +270,7 @@ class MemoryBudgetTest {
             recording.enable("dev.memplan.BudgetWait").withThreshold(Duration.ZERO);
             recording.start();
             budget.acquire(10).close(); // granted at once: no event
-            Lease holder = budget.acquire(90);
+            MemoryBudget.Lease holder = budget.acquire(90);
             CountDownLatch queued = new CountDownLatch(1);
             Thread waiter = new Thread(() -> {
                 try {

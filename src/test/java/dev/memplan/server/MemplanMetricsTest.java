@@ -18,7 +18,7 @@ class MemplanMetricsTest {
         MemoryBudget budget = MemoryBudget.of("test", 1000, 100);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         MemplanMetrics.of(budget).bindTo(registry);
-        try (Lease a = budget.acquire(600)) {
+        try (MemoryBudget.Lease a = budget.acquire(600)) {
             assertEquals(600.0, registry.get("memplan.budget.in.use").tag("budget", "test").gauge().value());
             budget.tryAcquire(400, Duration.ofMillis(20)); // 300 free: times out
         }

@@ -136,7 +136,7 @@ class ModelLimitsTest {
             PlanValidator.validate(cache.plan(Map.of("batch_size", 1L, "sequence_length", seq)).plan());
         }
         cache.plan(Map.of("batch_size", 1L)); // deferred: a miss, not cached
-        PlanCacheStats s = cache.stats();
+        PlanCache.Stats s = cache.stats();
         assertEquals(1, s.hits());
         assertEquals(5, s.misses());
         assertEquals(6, s.requests());

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * ONNX Runtime's prediction attached to a compiled model, end to end: every {@link OrtPlan} of an
+ * ONNX Runtime's prediction attached to a compiled model, end to end: every {@link OrtModel.Plan} of an
  * {@link OrtModel} carries the predictor's figure on the graph ONNX Runtime saves, obtained here by
  * an independent path ({@link OrtTestModels}); memplan's own plan beside it is unchanged; admission
  * and budgets answer from the prediction. Every plan goes through the validator.
@@ -66,7 +66,7 @@ class OrtRuntimeTest {
         OrtModel ort = compileOrt(model, level);
         assertEquals(level, ort.level());
 
-        OrtPlan plan = ort.plan(bindings);
+        OrtModel.Plan plan = ort.plan(bindings);
         ActivationPlan p = plan.plan().plan();
         PlanValidator.validate(p);
         long expected = OrtTestModels.independentPrediction(SharedModels.require(model), level, bindings, dir);
@@ -112,10 +112,10 @@ class OrtRuntimeTest {
     void aBudgetHoldsThePredictionForAnOrtPlan() throws Exception {
         SharedModels.requirePresent();
         OrtModel ort = compileOrt(SUPER_RESOLUTION, OrtModel.Level.NONE);
-        OrtPlan plan = ort.plan(Map.of("batch_size", 1L));
+        OrtModel.Plan plan = ort.plan(Map.of("batch_size", 1L));
         PlanValidator.validate(plan.plan().plan());
         MemoryBudget budget = MemoryBudget.of("ort", 1L << 30, 0);
-        try (Lease lease = budget.acquire(plan)) {
+        try (MemoryBudget.Lease lease = budget.acquire(plan)) {
             assertEquals(plan.predictedBytes().orElseThrow(), budget.stats().inUseBytes());
             assertNotEquals(plan.plan().plan().peakBytes(), budget.stats().inUseBytes());
         }

@@ -2,9 +2,9 @@
 package dev.memplan.bench;
 
 import dev.memplan.PlanOptions;
+import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxPlan;
-import dev.memplan.server.OnnxPlanner;
 import dev.memplan.server.Bucketing;
 import dev.memplan.server.CompiledModel;
 import dev.memplan.server.PlanCache;

@@ -10,9 +10,8 @@ import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.server.Bucketing;
 import dev.memplan.server.BudgetExceededException;
 import dev.memplan.server.CompiledModel;
-import dev.memplan.server.Lease;
 import dev.memplan.server.MemoryBudget;
-import dev.memplan.server.OrtArenaStats;
+import dev.memplan.server.BoundedOrtArena;
 import dev.memplan.server.OrtModel;
 import dev.memplan.server.PlanCache;
 import java.nio.LongBuffer;
@@ -112,7 +111,7 @@ public final class EmbeddingService implements AutoCloseable {
         Map<String, long[]> shapes = Map.of("input_ids", new long[] {batch, seq},
                 "attention_mask", new long[] {batch, seq}, "token_type_ids", new long[] {batch, seq});
         OnnxPlan plan;
-        Optional<Lease> lease;
+        Optional<MemoryBudget.Lease> lease;
         try {
             plan = plans.planForInputs(shapes);
             lease = ortModel != null ? budget.tryAcquire(ortModel.predict(plan), waitLimit)
@@ -123,7 +122,7 @@ public final class EmbeddingService implements AutoCloseable {
         if (lease.isEmpty()) {
             return new Response(Status.BUSY, new float[0][], 0, "no room in the memory budget within " + waitLimit);
         }
-        try (Lease l = lease.get()) {
+        try (MemoryBudget.Lease l = lease.get()) {
             long now = held.addAndGet(l.bytes());
             maxHeld.accumulateAndGet(now, Math::max);
             try {
@@ -178,8 +177,8 @@ public final class EmbeddingService implements AutoCloseable {
     }
 
     /** {@return ONNX Runtime's figures for the session's CPU arena now} */
-    public OrtArenaStats arenaStats() {
-        return OrtArenaStats.of(session);
+    public BoundedOrtArena.Stats arenaStats() {
+        return BoundedOrtArena.Stats.of(session);
     }
 
     /** {@return the most bytes that leases of this service held at once, counted outside the budget} */

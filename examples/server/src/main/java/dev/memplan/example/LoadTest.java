@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.example;
 
-import dev.memplan.server.BudgetStats;
 import dev.memplan.server.MemoryBudget;
-import dev.memplan.server.PlanCacheStats;
+import dev.memplan.server.PlanCache;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -70,7 +69,7 @@ public final class LoadTest {
      */
     public record Report(Config config, int answered, int ok, int busy, int tooLarge, List<String> failures,
                          boolean finished, double seconds, double latencyP50, double latencyP99, long maxHeld,
-                         long heldAtEnd, BudgetStats budget, PlanCacheStats cache, long rssBaseline, long rssPeak,
+                         long heldAtEnd, MemoryBudget.Stats budget, PlanCache.Stats cache, long rssBaseline, long rssPeak,
                          long rssEnd, long arenaPeak) {
 
         /** {@return how far resident memory rose above the baseline during the load} */

@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan.server;
+package dev.memplan.cli;
 
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.BindingConflictException;
 import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.server.CompiledModel;
+import dev.memplan.server.ModelLimitException;
 import java.util.Map;
 
 /**
  * Plans an imported model once, for the command line and the pictures: a thin facade over
  * {@link CompiledModel}, so that one path (branch selection, model limits, control-flow bodies,
- * the unbound-symbol rule) gives every caller the same plan. It lives beside {@code CompiledModel}
- * so that {@code dev.memplan.onnx} (the importer) never depends on {@code dev.memplan.server}; a
- * server that plans many requests should compile a {@link CompiledModel} once instead.
+ * the unbound-symbol rule) gives every caller the same plan. It lives with the command line, its
+ * user, outside the exported packages (tests and benchmarks reach it on the class path), so that
+ * {@code dev.memplan.onnx} (the importer) never depends on {@code dev.memplan.server}; a server
+ * that plans many requests should compile a {@link CompiledModel} once instead.
  */
 public final class OnnxPlanner {
     private OnnxPlanner() {
