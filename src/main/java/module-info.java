@@ -7,7 +7,7 @@
  * ({@code dev.memplan.onnx}), the compile-once server path with its plan cache
  * ({@code dev.memplan.server}), the independent plan checker ({@code dev.memplan.validate}) and JSON
  * graph and plan files ({@code dev.memplan.json}, needs Jackson): six packages. The engines
- * ({@code dev.memplan.engine}), the file and terminal helpers ({@code dev.memplan.io}), ONNX
+ * ({@code dev.memplan.engine}), the file, terminal and JSON output helpers ({@code dev.memplan.io}), ONNX
  * Runtime's arena model ({@code dev.memplan.ort}), the generated ONNX protobuf classes and the
  * command line stay inside the module; the synthetic graph generators are test code (the
  * test-jar), which the benchmarks use.

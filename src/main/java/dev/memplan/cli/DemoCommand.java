@@ -10,7 +10,7 @@ import dev.memplan.Schedule;
 import dev.memplan.Strategy;
 import dev.memplan.MemPlan;
 import dev.memplan.io.TerminalText;
-import dev.memplan.json.GraphFile;
+import dev.memplan.json.GraphJson;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.Locale;
@@ -80,7 +80,7 @@ final class DemoCommand implements Callable<Integer> {
     private int render(PrintWriter out) {
         PlanOptions options = PlanOptions.defaults().withEngine(engine.mode())
                 .withStrategy(strategy.strategy()).withEffort(strategy.effort());
-        GraphFile model = DemoDecoder.load();
+        GraphJson.GraphFile model = DemoDecoder.load();
         Schedule schedule;
         Schedule offsets;
         Schedule slots;

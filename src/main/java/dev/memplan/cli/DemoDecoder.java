@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.cli;
 
-import dev.memplan.json.GraphFile;
 import dev.memplan.json.GraphJson;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,7 +28,7 @@ final class DemoDecoder {
     }
 
     /** {@return the graph and its views} */
-    static GraphFile load() {
+    static GraphJson.GraphFile load() {
         try (InputStream in = DemoDecoder.class.getResourceAsStream(RESOURCE)) {
             if (in == null) {
                 throw new IllegalStateException("the demo model " + RESOURCE + " is missing from the jar; rebuild it");

@@ -14,7 +14,7 @@ import dev.memplan.draw.Picture;
 import dev.memplan.draw.PictureBuilder;
 import dev.memplan.draw.SvgWriter;
 import dev.memplan.io.TerminalText;
-import dev.memplan.json.GraphFile;
+import dev.memplan.json.GraphJson;
 import dev.memplan.onnx.ImportedGraph;
 import dev.memplan.onnx.OnnxPlan;
 import java.io.IOException;
@@ -134,7 +134,7 @@ final class DrawCommand implements Callable<Integer> {
             throw new MemplanException("--value gives the inputs of ONNX models; this is a graph file, whose"
                     + " sizes only symbols give (use --bind)");
         }
-        GraphFile graph = GraphLoader.load(file);
+        GraphJson.GraphFile graph = GraphLoader.load(file);
         List<ActivationPlan> plans = new ArrayList<>();
         for (Strategy s : strategies) {
             Schedule schedule = MemPlan.compile(graph.graph(), graph.views(), options.withStrategy(s));

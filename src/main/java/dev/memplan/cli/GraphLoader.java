@@ -5,7 +5,6 @@ import dev.memplan.MemplanException;
 import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
-import dev.memplan.json.GraphFile;
 import dev.memplan.json.GraphJson;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportedGraph;
@@ -58,7 +57,7 @@ final class GraphLoader {
             throw new MemplanException("--value gives the inputs of ONNX models; this is a graph file, whose"
                     + " sizes only symbols give (use --bind)");
         }
-        GraphFile graph = load(file);
+        GraphJson.GraphFile graph = load(file);
         Schedule schedule = MemPlan.compile(graph.graph(), graph.views(), options);
         return new PlannedFile(label, schedule, schedule.plan(bindings), null);
     }
@@ -102,7 +101,7 @@ final class GraphLoader {
      * @throws MemplanException for an unsupported file type or a file that is not a valid graph
      * @throws IOException      when the file cannot be read
      */
-    static GraphFile load(Path file) throws IOException {
+    static GraphJson.GraphFile load(Path file) throws IOException {
         String ext = extension(file);
         if (ext.equals(".json")) {
             return GraphJson.read(file);

@@ -4,7 +4,7 @@ package dev.memplan.draw;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memplan.json.JsonOutput;
+import dev.memplan.io.JsonOutput;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

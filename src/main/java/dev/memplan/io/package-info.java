@@ -3,6 +3,6 @@
  * Reading input files safely (only regular files, knowing when a file changed while read, the
  * packing problems' CSV) and writing what came from them safely: {@link dev.memplan.io.UnsafeChars}
  * says which characters no output writes raw, {@link dev.memplan.io.TerminalText} escapes terminal
- * text.
+ * text and {@link dev.memplan.io.JsonOutput} makes the JSON writers that escape them.
  */
 package dev.memplan.io;

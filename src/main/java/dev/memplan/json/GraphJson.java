@@ -15,6 +15,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Objects;
 
 /**
  * The JSON graph file format:
@@ -123,5 +124,22 @@ public final class GraphJson {
             throw new UncheckedIOException(e); // a StringWriter does not fail
         }
         return out.toString();
+    }
+
+    /**
+     * What a graph file holds: the graph and its view map. The view rules are checked when the graph
+     * is planned ({@code MemPlan.compile}), as for a graph built in code.
+     */
+    public record GraphFile(Graph graph, ViewMap views) {
+        /**
+         * Rejects null fields.
+         *
+         * @param graph the graph read
+         * @param views its views
+         */
+        public GraphFile {
+            Objects.requireNonNull(graph, "graph");
+            Objects.requireNonNull(views, "views");
+        }
     }
 }

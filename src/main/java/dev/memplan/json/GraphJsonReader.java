@@ -83,7 +83,7 @@ final class GraphJsonReader {
      * Reads a graph file's bytes, which must be UTF-8 (a UTF-8 byte order mark is skipped); UTF-16
      * and UTF-32 are refused at line 1, invalid UTF-8 is reported where it is.
      */
-    static GraphFile read(InputStream in) throws IOException {
+    static GraphJson.GraphFile read(InputStream in) throws IOException {
         BufferedInputStream buffered = in instanceof BufferedInputStream b ? b : new BufferedInputStream(in);
         buffered.mark(4);
         byte[] head = buffered.readNBytes(4);
@@ -113,13 +113,13 @@ final class GraphJsonReader {
         return null;
     }
 
-    static GraphFile read(Reader in) throws IOException {
+    static GraphJson.GraphFile read(Reader in) throws IOException {
         try (JsonParser parser = FACTORY.createParser(in)) {
             return new GraphJsonReader(parser).readFile();
         }
     }
 
-    private GraphFile readFile() throws IOException {
+    private GraphJson.GraphFile readFile() throws IOException {
         try {
             readDocument();
         } catch (JsonProcessingException e) {
@@ -407,7 +407,7 @@ final class GraphJsonReader {
         views = new int[] {first, count};
     }
 
-    private GraphFile build() {
+    private GraphJson.GraphFile build() {
         Graph.Builder b = Graph.builder();
         for (int v = 0; v < valueNames.size(); v++) {
             b.value(valueNames.get(v), valueTypes.get(v), valueShapes.get(v));
@@ -436,7 +436,7 @@ final class GraphJsonReader {
             int viewRef = views[0] + 2 * i;
             vb.put(resolve(viewRef), resolve(viewRef + 1));
         }
-        return new GraphFile(graph, vb.build());
+        return new GraphJson.GraphFile(graph, vb.build());
     }
 
     private int[] resolve(int first, int count) {

@@ -9,6 +9,7 @@ import dev.memplan.Node;
 import dev.memplan.Symbol;
 import dev.memplan.Value;
 import dev.memplan.ViewMap;
+import dev.memplan.io.JsonOutput;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.HashSet;

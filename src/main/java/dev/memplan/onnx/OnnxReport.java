@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * Where the most bytes of a plan are live at once, with the largest tensors there: the facts the
  * reports add to a plan. One text rendering (the command line's {@code plan} summary) and one JSON
- * rendering ({@code dev.memplan.json.OnnxPlanJson}) show them.
+ * rendering ({@code dev.memplan.cli.OnnxPlanJson}) show them.
  */
 public final class OnnxReport {
     private OnnxReport() {

@@ -14,7 +14,6 @@ import dev.memplan.Strategy;
 import dev.memplan.generate.GeneratedGraph;
 import dev.memplan.generate.TransformerConfig;
 import dev.memplan.generate.TransformerGenerator;
-import dev.memplan.json.GraphFile;
 import dev.memplan.json.GraphJson;
 import java.util.Arrays;
 import java.util.Map;
@@ -96,7 +95,7 @@ class DemoCommandTest {
     @Test
     void theDemoModelIsTheGeneratorsGpt2Small() {
         GeneratedGraph generated = TransformerGenerator.gpt2Small();
-        GraphFile bundled = DemoDecoder.load();
+        GraphJson.GraphFile bundled = DemoDecoder.load();
         assertEquals(GraphJson.toJson(generated.graph(), generated.views()),
                 GraphJson.toJson(bundled.graph(), bundled.views()),
                 "regenerate src/main/resources/dev/memplan/cli/" + DemoDecoder.RESOURCE

@@ -16,7 +16,6 @@ import dev.memplan.testing.EngineIndependent;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
-import dev.memplan.json.GraphFile;
 import dev.memplan.json.GraphJson;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxImporter;
@@ -440,7 +439,7 @@ class HostileFuzzTest {
                         c.bindings(), c.options());
                 expected = p.result();
             } else {
-                GraphFile g = GraphJson.read(c.file());
+                GraphJson.GraphFile g = GraphJson.read(c.file());
                 Schedule s = MemPlan.compile(g.graph(), g.views(), c.options());
                 expected = s.plan(c.bindings());
             }

@@ -17,7 +17,6 @@ import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
 import dev.memplan.Strategy;
 import dev.memplan.json.Examples;
-import dev.memplan.json.GraphFile;
 import dev.memplan.json.GraphJson;
 import dev.memplan.testing.PlanChecks;
 import dev.memplan.json.PlanJson;
@@ -50,7 +49,7 @@ class PlanCommandTest {
 
     /** What the API plans for {@code file}: the reference the command line must print. */
     private static Planned api(String file, PlanOptions options, Map<String, Long> bindings) throws IOException {
-        GraphFile gf = GraphJson.read(Path.of(file));
+        GraphJson.GraphFile gf = GraphJson.read(Path.of(file));
         Schedule s = MemPlan.compile(gf.graph(), gf.views(), options);
         PlanResult r = s.plan(bindings);
         r.asComplete().ifPresent(PlanChecks::validate);

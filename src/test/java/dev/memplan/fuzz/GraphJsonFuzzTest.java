@@ -7,7 +7,6 @@ import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
 import dev.memplan.Strategy;
-import dev.memplan.json.GraphFile;
 import dev.memplan.json.GraphJson;
 import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;
@@ -34,7 +33,7 @@ class GraphJsonFuzzTest {
         int knob = bytes.length == 0 ? 0 : bytes[0] & 0xff;
         var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
-        Promises.Outcome<GraphFile> file;
+        Promises.Outcome<GraphJson.GraphFile> file;
         try (var in = new InputStreamReader(new ByteArrayInputStream(bytes), decoder)) {
             file = Promises.attempt(() -> {
                 try {
@@ -49,7 +48,7 @@ class GraphJsonFuzzTest {
         if (file.refused() || file.value() == null) {
             return;
         }
-        GraphFile g = file.value();
+        GraphJson.GraphFile g = file.value();
         Map<String, Long> bindings = new TreeMap<>();
         for (String symbol : g.graph().symbols().keySet()) {
             bindings.put(symbol, 1L + (knob & 0x0f));
@@ -61,7 +60,7 @@ class GraphJsonFuzzTest {
                 plan(g, bindings, options.withEngine(EngineMode.NATIVE)), "bindings " + bindings);
     }
 
-    private static Promises.Outcome<PlanResult> plan(GraphFile g, Map<String, Long> bindings, PlanOptions o) {
+    private static Promises.Outcome<PlanResult> plan(GraphJson.GraphFile g, Map<String, Long> bindings, PlanOptions o) {
         return Promises.attempt(() -> MemPlan.compile(g.graph(), g.views(), o).plan(bindings));
     }
 }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.memplan.draw.Escape;
-import dev.memplan.json.JsonOutput;
 import dev.memplan.testing.EngineIndependent;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;

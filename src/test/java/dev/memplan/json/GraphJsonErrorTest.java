@@ -251,7 +251,7 @@ class GraphJsonErrorTest {
     /** View rules are checked when planning, as for a graph built in code, with the core's message. */
     @Test
     void viewRuleViolationPassesThrough() {
-        GraphFile gf = GraphJson.parse(doc(X + "," + Y, RELU, IO + ",\"views\":{\"x\":\"y\"}"));
+        GraphJson.GraphFile gf = GraphJson.parse(doc(X + "," + Y, RELU, IO + ",\"views\":{\"x\":\"y\"}"));
         InvalidGraphException e = assertThrows(InvalidGraphException.class,
                 () -> MemPlan.compile(gf.graph(), gf.views(), PlanOptions.defaults()));
         assertEquals("view 'x' (value 0) is a graph input; only node outputs can be views", e.getMessage());

@@ -54,7 +54,7 @@ class GraphJsonReadTest {
     @MethodSource("examples")
     void exampleReadsAsWritten(Path file) throws IOException {
         JsonNode doc = new ObjectMapper().readTree(file.toFile());
-        GraphFile gf = GraphJson.read(file);
+        GraphJson.GraphFile gf = GraphJson.read(file);
         Graph g = gf.graph();
 
         JsonNode values = doc.get("values");
@@ -98,7 +98,7 @@ class GraphJsonReadTest {
     @ParameterizedTest
     @MethodSource("examples")
     void examplePlansAndValidates(Path file) throws IOException {
-        GraphFile gf = GraphJson.read(file);
+        GraphJson.GraphFile gf = GraphJson.read(file);
         for (Strategy strategy : Strategy.values()) {
             Schedule s = MemPlan.compile(gf.graph(), gf.views(), PlanOptions.defaults().withStrategy(strategy));
             ActivationPlan plan = PlanChecks.validate(s.plan(Examples.BINDINGS).orElseThrow());
@@ -114,11 +114,11 @@ class GraphJsonReadTest {
 
     @Test
     void theExamplesCoverViewsSymbolsAndDeferral() throws IOException {
-        GraphFile views = GraphJson.read(Examples.get("views.json"));
+        GraphJson.GraphFile views = GraphJson.read(Examples.get("views.json"));
         assertTrue(views.views().size() >= 4, "views.json has reshape/transpose views");
         assertTrue(views.graph().symbols().isEmpty());
 
-        GraphFile block = GraphJson.read(Examples.get("transformer_block.json"));
+        GraphJson.GraphFile block = GraphJson.read(Examples.get("transformer_block.json"));
         assertEquals(List.of("batch", "seq"), List.copyOf(block.graph().symbols().keySet()));
         Schedule s = MemPlan.compile(block.graph(), block.views(), PlanOptions.defaults());
         PlanResult deferred = s.plan(SizeOracle.staticShapes());
@@ -142,7 +142,7 @@ class GraphJsonReadTest {
                           {"name":"n2","op":"Cast","domain":"ai.onnx","inputs":["h_view"],"outputs":["y"]}],
                  "views":{"h_view":"h"}}
                 """;
-        GraphFile gf = GraphJson.parse(json);
+        GraphJson.GraphFile gf = GraphJson.parse(json);
 
         Graph.Builder b = Graph.builder();
         int x = b.value("x", DataType.FLOAT32, Shape.of(1, "seq", 768));
@@ -171,7 +171,7 @@ class GraphJsonReadTest {
 
     @Test
     void fieldsMayComeInAnyOrder() {
-        GraphFile gf = GraphJson.parse("""
+        GraphJson.GraphFile gf = GraphJson.parse("""
                 {"views":{"b":"a"},
                  "nodes":[{"outputs":["a"],"inputs":["x"],"op":"Relu"},{"op":"Reshape","inputs":["a"],"outputs":["b"]}],
                  "outputs":["b"], "inputs":["x"],
@@ -227,7 +227,7 @@ class GraphJsonReadTest {
             }
             out.write("]}\n");
         }
-        GraphFile gf = GraphJson.read(file);
+        GraphJson.GraphFile gf = GraphJson.read(file);
         assertEquals(n, gf.graph().nodeCount());
         assertEquals(n + 1, gf.graph().valueCount());
         Schedule s = MemPlan.compile(gf.graph(), gf.views(), PlanOptions.defaults().withStrategy(Strategy.SLOTS));

@@ -44,7 +44,7 @@ class GraphJsonRoundTripTest {
     @ParameterizedTest
     @MethodSource("dev.memplan.json.GraphJsonReadTest#examples")
     void writerReproducesEachExample(Path file) throws IOException {
-        GraphFile gf = GraphJson.read(file);
+        GraphJson.GraphFile gf = GraphJson.read(file);
         assertEquals(Files.readString(file, StandardCharsets.UTF_8), GraphJson.toJson(gf.graph(), gf.views()));
     }
 
@@ -58,7 +58,7 @@ class GraphJsonRoundTripTest {
     void randomGraphsRoundTrip(long seed) {
         FormatGraphs.Generated g = FormatGraphs.generate(seed);
         String json = GraphJson.toJson(g.graph(), g.views());
-        GraphFile back = GraphJson.parse(json);
+        GraphJson.GraphFile back = GraphJson.parse(json);
         assertSameGraph(g.graph(), back.graph());
         assertEquals(g.views().edges(), back.views().edges());
         assertEquals(json, GraphJson.toJson(back.graph(), back.views()));
@@ -113,10 +113,10 @@ class GraphJsonRoundTripTest {
 
     @Test
     void fileRoundTrip(@TempDir Path dir) throws IOException {
-        GraphFile gf = GraphJson.read(Examples.get("transformer_block.json"));
+        GraphJson.GraphFile gf = GraphJson.read(Examples.get("transformer_block.json"));
         Path copy = dir.resolve("copy.json");
         GraphJson.write(gf.graph(), gf.views(), copy);
-        GraphFile back = GraphJson.read(copy);
+        GraphJson.GraphFile back = GraphJson.read(copy);
         assertSameGraph(gf.graph(), back.graph());
         assertEquals(gf.views().edges(), back.views().edges());
     }

@@ -62,7 +62,7 @@ class PlanJsonTest {
     @ParameterizedTest(name = "{0}, {1}")
     @MethodSource("examplesAndStrategies")
     void completePlanOfEachExample(Path file, Strategy strategy) throws IOException {
-        GraphFile gf = GraphJson.read(file);
+        GraphJson.GraphFile gf = GraphJson.read(file);
         Schedule s = MemPlan.compile(gf.graph(), gf.views(), PlanOptions.defaults().withStrategy(strategy));
         PlanResult r = s.plan(Examples.BINDINGS);
         checkComplete(s, PlanChecks.validate(r.orElseThrow()), PlanJson.toJson(s, r));
@@ -91,7 +91,7 @@ class PlanJsonTest {
 
     @Test
     void deferredExample() throws IOException {
-        GraphFile gf = GraphJson.read(Examples.get("transformer_block.json"));
+        GraphJson.GraphFile gf = GraphJson.read(Examples.get("transformer_block.json"));
         Schedule s = MemPlan.compile(gf.graph(), gf.views(), PlanOptions.defaults());
         PlanResult r = s.plan(Map.of("batch", 1L));
         checkDeferred(s, (PlanResult.Deferred) r, PlanJson.toJson(s, r));
@@ -141,7 +141,7 @@ class PlanJsonTest {
 
     @Test
     void fileLabelComesFirstAndTheLineIsCompact() throws IOException {
-        GraphFile gf = GraphJson.read(Examples.get("views.json"));
+        GraphJson.GraphFile gf = GraphJson.read(Examples.get("views.json"));
         Schedule s = MemPlan.compile(gf.graph(), gf.views(), PlanOptions.defaults());
         String json = PlanJson.toJson("examples/views.json", s, s.plan(SizeOracle.staticShapes()));
         assertFalse(json.contains("\n"));
@@ -166,7 +166,7 @@ class PlanJsonTest {
 
     @Test
     void aPlanFromAnotherScheduleIsRejected() throws IOException {
-        GraphFile gf = GraphJson.read(Examples.get("views.json"));
+        GraphJson.GraphFile gf = GraphJson.read(Examples.get("views.json"));
         Schedule a = MemPlan.compile(gf.graph(), gf.views(), PlanOptions.defaults());
         Schedule b = MemPlan.compile(gf.graph(), gf.views(), PlanOptions.defaults());
         PlanResult r = a.plan(SizeOracle.staticShapes());

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.PlanOptions;
+import dev.memplan.cli.OnnxPlanJson;
 import dev.memplan.cli.OnnxPlanner;
-import dev.memplan.json.OnnxPlanJson;
 import dev.memplan.validate.PlanValidator;
 import java.io.IOException;
 import java.io.RandomAccessFile;

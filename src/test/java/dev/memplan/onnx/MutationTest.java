@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memplan.cli.OnnxPlanJson;
 import dev.memplan.cli.OnnxPlanner;
-import dev.memplan.json.OnnxPlanJson;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.MemplanException;

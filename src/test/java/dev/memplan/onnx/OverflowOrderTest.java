@@ -20,7 +20,6 @@ import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
 import dev.memplan.SizeOracle;
-import dev.memplan.json.GraphFile;
 import dev.memplan.json.GraphJson;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,7 +78,7 @@ class OverflowOrderTest {
     @ParameterizedTest
     @MethodSource("zeroOrders")
     void aZeroDimMakesAnEmptyTensorInEveryOrder(List<Long> dims) {
-        GraphFile g = GraphJson.parse(jsonGraph(dims));
+        GraphJson.GraphFile g = GraphJson.parse(jsonGraph(dims));
         Schedule s = MemPlan.compile(g.graph(), g.views(), PlanOptions.defaults());
         PlanResult r = s.plan(SizeOracle.staticShapes());
         assertEquals(0, r.orElseThrow().peakBytes(), dims.toString());
@@ -96,7 +95,7 @@ class OverflowOrderTest {
     @ParameterizedTest
     @MethodSource("overflowOrders")
     void withoutAZeroAnOverflowIsAnErrorInEveryOrder(List<Long> dims) {
-        GraphFile g = GraphJson.parse(jsonGraph(dims));
+        GraphJson.GraphFile g = GraphJson.parse(jsonGraph(dims));
         Schedule s = MemPlan.compile(g.graph(), g.views(), PlanOptions.defaults());
         InvalidSizeException e = assertThrows(InvalidSizeException.class, () -> s.plan(SizeOracle.staticShapes()));
         assertTrue(e.getMessage().contains("'y'"), e.getMessage());

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan.json;
+package dev.memplan.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -30,8 +30,9 @@ import java.util.OptionalLong;
  * The ONNX part of the plan JSON: per owner its ONNX value name, shape (symbolic and bound),
  * bytes, offset and (slots plans only) slot; the views folded into it; weights; symbols;
  * control-flow nodes with their transient needs; the admission figure; and shape-inference
- * findings. The command line embeds the returned object in its own plan JSON. Here rather than
- * in {@code dev.memplan.onnx} so that the ONNX API does not need Jackson; this package does.
+ * findings. The command line embeds the returned object in its own plan JSON. Here, with its one
+ * user and outside the exported packages, rather than in {@code dev.memplan.onnx} so that the ONNX
+ * API does not need Jackson.
  */
 public final class OnnxPlanJson {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
