@@ -9,10 +9,7 @@ import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
 import dev.memplan.Strategy;
-import dev.memplan.draw.HtmlWriter;
 import dev.memplan.draw.Picture;
-import dev.memplan.draw.PictureBuilder;
-import dev.memplan.draw.SvgWriter;
 import dev.memplan.io.TerminalText;
 import dev.memplan.json.GraphJson;
 import dev.memplan.onnx.ImportedGraph;
@@ -78,14 +75,14 @@ final class DrawCommand implements Callable<Integer> {
         try {
             MemPlan.engineName(options.engine()); // fail once, up front, when native cannot load
             Picture picture = picture(strategies, bindings, options);
-            String text = svg ? SvgWriter.write(picture, picture.layouts().get(0).name()) : HtmlWriter.write(picture);
+            String text = svg ? picture.svg() : picture.html();
             try {
                 Files.writeString(output, text, StandardCharsets.UTF_8);
             } catch (IOException e) {
                 return fail(err, "cannot write " + output + ": " + ReadErrors.describeWrite(e), ExitCode.INPUT, e);
             }
-            out.println("memplan: drew " + picture.owners().size() + " tensors of " + TerminalText.escape(label) + " ("
-                    + String.join(" and ", picture.layouts().stream().map(l -> l.name()).toList()) + " plan"
+            out.println("memplan: drew " + picture.tensors() + " tensors of " + TerminalText.escape(label) + " ("
+                    + String.join(" and ", picture.layouts()) + " plan"
                     + (picture.layouts().size() > 1 ? "s" : "") + ") to " + TerminalText.escape(output.toString()));
             out.flush();
             return ExitCode.OK;
@@ -128,7 +125,7 @@ final class DrawCommand implements Callable<Integer> {
                 }
                 plans.add(plan);
             }
-            return PictureBuilder.ofOnnx(title, plans);
+            return Picture.ofOnnx(title, plans);
         }
         if (!planning.inputValues().isEmpty()) {
             throw new MemplanException("--value gives the inputs of ONNX models; this is a graph file, whose"
@@ -146,7 +143,7 @@ final class DrawCommand implements Callable<Integer> {
             }
             plans.add(c.plan());
         }
-        return PictureBuilder.of(title, bindings, plans);
+        return Picture.of(title, bindings, plans);
     }
 
     private static DeferredPlanException deferred(List<String> unbound) {

@@ -6,7 +6,7 @@ import dev.memplan.MemPlan;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
-import dev.memplan.draw.TextTimeline;
+import dev.memplan.draw.Picture;
 import dev.memplan.io.TerminalText;
 import dev.memplan.json.PlanJson;
 import dev.memplan.onnx.OnnxPlan;
@@ -260,7 +260,7 @@ final class PlanCommand implements Callable<Integer> {
                         out.println("strategies " + StrategyComparison.of(plan, bindings).line()));
             }
             if (timeline && p.result() instanceof PlanResult.Complete c) {
-                out.print(TextTimeline.render(c.plan(), TIMELINE_COLUMNS, TIMELINE_ROWS));
+                out.print(Picture.textTimeline(c.plan(), TIMELINE_COLUMNS, TIMELINE_ROWS));
             }
         }
     }

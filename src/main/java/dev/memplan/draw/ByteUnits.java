@@ -4,7 +4,7 @@ package dev.memplan.draw;
 import java.util.Locale;
 
 /** Byte counts in human units (B, KiB, MiB, GiB, ...; powers of 1024) for axes and labels. */
-public final class ByteUnits {
+final class ByteUnits {
     private static final String[] UNITS = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
 
     private ByteUnits() {

@@ -14,7 +14,7 @@ import java.util.OptionalLong;
  * @param transientNeed the largest body need in bytes; empty when a body could not be planned
  * @param bodies        one per body attribute
  */
-public record ControlFlowPanel(String nodeName, String opType, int position, OptionalLong transientNeed,
+record ControlFlowPanel(String nodeName, String opType, int position, OptionalLong transientNeed,
                                List<Body> bodies) {
 
     /**
@@ -37,6 +37,6 @@ public record ControlFlowPanel(String nodeName, String opType, int position, Opt
      * @param needBytes the body's admission figure in bytes; empty when deferred
      * @param picture   the body's own picture; null when its plan is deferred (a symbol unbound)
      */
-    public record Body(String attribute, OptionalLong needBytes, Picture picture) {
+    public record Body(String attribute, OptionalLong needBytes, PictureData picture) {
     }
 }

@@ -18,7 +18,7 @@ package dev.memplan.draw;
  * @param inPlace    the values that took this buffer in place (docs/design.md §3b), in execution
  *                   order: the buffer's later segments; empty for most owners
  */
-public record DrawnOwner(int valueId, String name, String opType, String dataType, String shape, String boundShape,
+record DrawnOwner(int valueId, String name, String opType, String dataType, String shape, String boundShape,
                          long bytes, int def, int useEnd, java.util.List<Segment> inPlace) {
 
     /**

@@ -10,7 +10,7 @@ import dev.memplan.io.UnsafeChars;
  * JSON escape ({@code dev.memplan.json}), then made safe inside a script by {@link #jsonForScript}.
  * Terminal text is {@code dev.memplan.io.TerminalText}.
  */
-public final class Escape {
+final class Escape {
     private Escape() {
     }
 

@@ -9,11 +9,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Writes a {@link Picture} as one self-contained HTML page: the page's CSS and JavaScript inline,
+ * Writes a {@link PictureData} as one self-contained HTML page: the page's CSS and JavaScript inline,
  * the picture's data as an inline JSON script, no network, no CDN. The page draws on canvases, so
  * it stays responsive at 10,000 owners; it exposes {@code window.memplanView} for tests.
  */
-public final class HtmlWriter {
+final class HtmlWriter {
     private static final String DATA = "/*MEMPLAN_DATA*/";
     private static final String STYLE = "/*MEMPLAN_STYLE*/";
     private static final String SCRIPT = "/*MEMPLAN_SCRIPT*/";
@@ -28,7 +28,7 @@ public final class HtmlWriter {
      * @param picture what to draw
      * @return the whole HTML document
      */
-    public static String write(Picture picture) {
+    public static String write(PictureData picture) {
         Map<String, String> fills = new LinkedHashMap<>();
         fills.put(STYLE, resource("timeline.css"));
         fills.put(SCRIPT, resource("timeline.js"));

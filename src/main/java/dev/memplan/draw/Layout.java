@@ -6,7 +6,7 @@ import dev.memplan.Strategy;
 /**
  * Where one plan put the owners of a picture: a byte offset each in one arena of
  * {@code peakBytes}; a slots plan also gives each owner its slot, and the slots their capacities.
- * Arrays are indexed like {@link Picture#owners()}; the record does not copy them, callers must
+ * Arrays are indexed like {@link PictureData#owners()}; the record does not copy them, callers must
  * not change them.
  *
  * @param strategy        the strategy that made the plan
@@ -15,7 +15,7 @@ import dev.memplan.Strategy;
  * @param slots           each owner's slot (slots plans), or null (offsets plans)
  * @param slotCapacities  each slot's capacity in bytes by slot id; empty for offsets plans
  */
-public record Layout(Strategy strategy, long peakBytes, long[] offsets, int[] slots, long[] slotCapacities) {
+record Layout(Strategy strategy, long peakBytes, long[] offsets, int[] slots, long[] slotCapacities) {
 
     /**
      * The name the page and the command line use.

@@ -11,7 +11,7 @@ import java.util.Map;
  * The colour of each producing op type, shared by the SVG and the page: the most common op types
  * (by owners produced) get distinct colours, the rest share one grey, so a legend stays short.
  */
-public final class OpColors {
+final class OpColors {
     /** Colour-blind-friendly qualitative palette (Tableau 10 plus two). */
     private static final String[] PALETTE = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948",
         "#b07aa1", "#ff9da7", "#9c755f", "#86bcb6", "#8cd17d", "#d37295"};
@@ -38,7 +38,7 @@ public final class OpColors {
      * @param picture the picture
      * @return a colour for each op type that produced an owner
      */
-    public static OpColors of(Picture picture) {
+    public static OpColors of(PictureData picture) {
         Map<String, Integer> counts = new LinkedHashMap<>();
         for (DrawnOwner o : picture.owners()) {
             counts.merge(o.opType(), 1, Integer::sum);

@@ -1,84 +1,89 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.draw;
 
+import dev.memplan.ActivationPlan;
+import dev.memplan.onnx.OnnxPlan;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
- * The picture of one graph's plan: x is the execution position, y the address in the arena. It
- * holds the owners with their intervals and sizes, one {@link Layout} per planned strategy (the
- * page toggles between them), the live-bytes curve with its lower bound, and the control-flow
- * nodes with the pictures of their bodies. Immutable by convention: arrays are not copied.
+ * The picture of complete plans of one graph: x is the execution position, y the address in the
+ * arena (or the slot lane). Drawn as a self-contained interactive HTML page ({@link #html()}) or a
+ * static SVG ({@link #svg()}); {@link #textTimeline} draws one plan for the terminal. A picture draws
+ * the plans it is given and plans nothing itself. Immutable.
  *
- * @param title         what the picture is of (the model or file name)
- * @param bindings      symbol values the plan was made at, in the graph's order
- * @param engine        the engine that planned ({@code native} or {@code java})
- * @param nodeNames     per position, the name of the node that runs there
- * @param nodeOps       per position, that node's op type
- * @param owners        the owners, in the schedule's owner order
- * @param layouts       one per planned strategy, the first is the one shown first; at least one
- * @param naiveBytes    bytes one buffer per owner would take
- * @param lowerBoundBytes the most bytes live at one position: no plan reserves less
- * @param boundPosition the first position where that many bytes are live
- * @param liveBytes     per position, the bytes of the owners live there
- * @param controlFlow   If/Loop/Scan nodes with their bodies
+ * <pre>{@code
+ * Picture picture = Picture.of("model", bindings, List.of(offsetsPlan, slotsPlan));
+ * Files.writeString(Path.of("plan.html"), picture.html());
+ * }</pre>
  */
-public record Picture(String title, Map<String, Long> bindings, String engine, String[] nodeNames, String[] nodeOps,
-                      List<DrawnOwner> owners, List<Layout> layouts, long naiveBytes, long lowerBoundBytes,
-                      int boundPosition, long[] liveBytes, List<ControlFlowPanel> controlFlow) {
+public final class Picture {
+    private final PictureData data;
 
-    /**
-     * Checks there is a layout and copies the lists.
-     *
-     * @param title           what the picture is of
-     * @param bindings        symbol values of the plan
-     * @param engine          the engine that planned
-     * @param nodeNames       per position, the node's name
-     * @param nodeOps         per position, the node's op type
-     * @param owners          the owners, in owner order
-     * @param layouts         one per planned strategy, at least one
-     * @param naiveBytes      bytes one buffer per owner would take
-     * @param lowerBoundBytes the most bytes live at one position
-     * @param boundPosition   where that is first reached
-     * @param liveBytes       per position, the bytes live there
-     * @param controlFlow     If/Loop/Scan nodes with their bodies
-     * @throws IllegalArgumentException when there is no layout
-     */
-    public Picture {
-        if (layouts.isEmpty()) {
-            throw new IllegalArgumentException("a picture needs at least one planned layout");
-        }
-        owners = List.copyOf(owners);
-        layouts = List.copyOf(layouts);
-        controlFlow = List.copyOf(controlFlow);
+    private Picture(PictureData data) {
+        this.data = data;
     }
 
     /**
-     * Execution positions.
+     * The picture of {@code plans}, complete plans of one graph made with different strategies;
+     * the first is shown first.
      *
-     * @return one per node, at least one
+     * @param title    what the picture is of
+     * @param bindings the symbol values the plans were made at
+     * @param plans    complete plans of one graph, one per strategy
+     * @return the picture
+     * @throws IllegalArgumentException when there is no plan or the plans are of different graphs
      */
-    public int positions() {
-        return liveBytes.length;
+    public static Picture of(String title, Map<String, Long> bindings, List<ActivationPlan> plans) {
+        return new Picture(PictureBuilder.of(title, bindings, plans));
     }
 
     /**
-     * The node that runs where the lower bound is reached.
+     * The picture of an ONNX model planned once per strategy ({@code plans} made with the same
+     * bindings); each control-flow body gets its own picture, of the body plans that the outer plans
+     * carry ({@link OnnxPlan.NodeNeed#bodyPlans()}).
      *
-     * @return its name, or an empty string in an empty graph
+     * @param title what the picture is of
+     * @param plans the model's plans, one per strategy, all at the same bindings
+     * @return the picture, with a picture per control-flow body
+     * @throws IllegalArgumentException when a plan is deferred: name what to bind first
      */
-    public String boundNode() {
-        return nodeNames.length == 0 ? "" : nodeNames[boundPosition];
+    public static Picture ofOnnx(String title, List<OnnxPlan> plans) {
+        return new Picture(PictureBuilder.ofOnnx(title, plans));
     }
 
     /**
-     * A layout by name.
+     * The compact text picture of one plan for the terminal: rows are execution positions (or
+     * buckets of them), columns the arena, each cell the letter of the owner there ({@code .} where
+     * free), then the key of the largest owners, escaped.
      *
-     * @param name {@code offsets} or {@code slots}
-     * @return the layout, or empty when that strategy was not planned
+     * @param plan    a complete plan
+     * @param columns cells across the arena
+     * @param maxRows rows at most; positions are bucketed to fit
+     * @return the picture, one line per row, then the key
+     * @throws IllegalArgumentException when {@code columns} or {@code maxRows} is below 1
      */
-    public Optional<Layout> layout(String name) {
-        return layouts.stream().filter(l -> l.name().equals(name)).findFirst();
+    public static String textTimeline(ActivationPlan plan, int columns, int maxRows) {
+        return TextTimeline.render(plan, columns, maxRows);
+    }
+
+    /** {@return the tensors (buffer owners) drawn} */
+    public int tensors() {
+        return data.owners().size();
+    }
+
+    /** {@return the layouts drawn, one per planned strategy ({@code offsets}, {@code slots}), the first shown first} */
+    public List<String> layouts() {
+        return data.layouts().stream().map(Layout::name).toList();
+    }
+
+    /** {@return the static SVG of the first layout} */
+    public String svg() {
+        return SvgWriter.write(data, data.layouts().get(0).name());
+    }
+
+    /** {@return the self-contained HTML page, which toggles between the layouts} */
+    public String html() {
+        return HtmlWriter.write(data);
     }
 }

@@ -20,10 +20,10 @@ import java.util.OptionalLong;
 import java.util.StringJoiner;
 
 /**
- * Makes {@link Picture}s from complete plans: of a graph (one plan per strategy, all of the same
+ * Makes {@link PictureData}s from complete plans: of a graph (one plan per strategy, all of the same
  * graph) or of an imported ONNX model, whose control-flow bodies are planned and pictured too.
  */
-public final class PictureBuilder {
+final class PictureBuilder {
     private PictureBuilder() {
     }
 
@@ -37,7 +37,7 @@ public final class PictureBuilder {
      * @return the picture
      * @throws IllegalArgumentException when there is no plan or the plans are of different graphs
      */
-    public static Picture of(String title, Map<String, Long> bindings, List<ActivationPlan> plans) {
+    public static PictureData of(String title, Map<String, Long> bindings, List<ActivationPlan> plans) {
         return build(title, bindings, plans, List.of());
     }
 
@@ -53,7 +53,7 @@ public final class PictureBuilder {
      *
      * @throws IllegalArgumentException when a plan is deferred: name what to bind first
      */
-    public static Picture ofOnnx(String title, List<OnnxPlan> plans) {
+    public static PictureData ofOnnx(String title, List<OnnxPlan> plans) {
         if (plans.isEmpty()) {
             throw new IllegalArgumentException("a picture needs at least one plan");
         }
@@ -100,7 +100,7 @@ public final class PictureBuilder {
         return new ControlFlowPanel.Body(body.attribute(), needBytes, ofOnnx(title, bodyPlans));
     }
 
-    private static Picture build(String title, Map<String, Long> bindings, List<ActivationPlan> plans,
+    private static PictureData build(String title, Map<String, Long> bindings, List<ActivationPlan> plans,
                                  List<ControlFlowPanel> controlFlow) {
         if (plans.isEmpty()) {
             throw new IllegalArgumentException("a picture needs at least one plan");
@@ -153,7 +153,7 @@ public final class PictureBuilder {
                 bound.put(sym, bindings.get(sym));
             }
         }
-        return new Picture(title, bound, firstPlan.engine(), nodeNames, nodeOps, owners, layouts,
+        return new PictureData(title, bound, firstPlan.engine(), nodeNames, nodeOps, owners, layouts,
                 firstPlan.naiveBytes(), firstPlan.lowerBoundBytes(), boundAt, live, controlFlow);
     }
 

@@ -21,7 +21,7 @@ final class PictureJson {
     }
 
     /** {@code picture} as JSON text, through the one JSON escape ({@link JsonOutput}). */
-    static String toText(Picture picture) {
+    static String toText(PictureData picture) {
         try {
             return MAPPER.writeValueAsString(toJson(picture));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -30,7 +30,7 @@ final class PictureJson {
     }
 
     /** {@code picture} as a JSON object. */
-    static ObjectNode toJson(Picture picture) {
+    static ObjectNode toJson(PictureData picture) {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("title", picture.title());
         ObjectNode bindings = root.putObject("bindings");

@@ -6,14 +6,14 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Writes a {@link Picture} as a static SVG for documents: a header with the figures, the
+ * Writes a {@link PictureData} as a static SVG for documents: a header with the figures, the
  * live-bytes curve with the lower bound and the peak marked, and the arena: one
  * {@code <rect class="owner">} per owner from its def to its last use, at its offset, as tall as its
  * bytes, coloured by op type, with a legend. The arena group carries its geometry as
  * {@code data-*} attributes and each owner rectangle its interval, offset and bytes, so a reader
  * (or a test) can check the drawing against the plan.
  */
-public final class SvgWriter {
+final class SvgWriter {
     /** Total width of the picture in SVG user units (pixels). */
     static final int WIDTH = 1200;
     private static final int LEFT = 90;
@@ -37,7 +37,7 @@ public final class SvgWriter {
      *
      * @throws IllegalArgumentException when the picture has no such layout
      */
-    public static String write(Picture picture, String layoutName) {
+    public static String write(PictureData picture, String layoutName) {
         Layout layout = picture.layout(layoutName).orElseThrow(() -> new IllegalArgumentException(
                 "the picture has no " + layoutName + " plan; plan it with --strategy " + layoutName));
         OpColors colors = OpColors.of(picture);
@@ -116,7 +116,7 @@ public final class SvgWriter {
         return svg.toString();
     }
 
-    private static void header(StringBuilder svg, Picture p, Layout layout) {
+    private static void header(StringBuilder svg, PictureData p, Layout layout) {
         svg.append("<text x=\"").append(LEFT).append("\" y=\"22\" font-size=\"16\" font-weight=\"bold\">")
                 .append(Escape.xml(p.title())).append(" (").append(layout.name()).append(" plan)</text>\n");
         double savings = p.naiveBytes() == 0 ? 0 : 1.0 - (double) layout.peakBytes() / p.naiveBytes();
@@ -140,7 +140,7 @@ public final class SvgWriter {
         return out.toString();
     }
 
-    private static void curve(StringBuilder svg, Picture p, Layout layout, int top, int plotWidth, double xScale) {
+    private static void curve(StringBuilder svg, PictureData p, Layout layout, int top, int plotWidth, double xScale) {
         long max = Math.max(1, Math.max(layout.peakBytes(), p.lowerBoundBytes()));
         double yScale = (double) CURVE_HEIGHT / max;
         svg.append("<g id=\"live\">\n<rect x=\"").append(LEFT).append("\" y=\"").append(top).append("\" width=\"")
@@ -233,7 +233,7 @@ public final class SvgWriter {
                 .append(Escape.xml(label)).append("</text>\n");
     }
 
-    private static void controlFlow(StringBuilder svg, Picture p, int top) {
+    private static void controlFlow(StringBuilder svg, PictureData p, int top) {
         int y = top;
         for (ControlFlowPanel cf : p.controlFlow()) {
             StringBuilder line = new StringBuilder(cf.opType() + " " + cf.nodeName() + " at position " + cf.position()

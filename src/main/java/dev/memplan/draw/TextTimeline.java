@@ -15,7 +15,7 @@ import java.util.Locale;
  * bytes), and each cell shows the owner that occupies it by a letter ({@code .} where free). The
  * letters of the largest owners are named below, escaped.
  */
-public final class TextTimeline {
+final class TextTimeline {
     /** Letters given to owners, cycling by owner index. */
     private static final String LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     /** Owners named in the key below the picture. */

@@ -23,7 +23,7 @@ final class Pictures {
      * The picture of the random case of {@code seed}, planned with {@code strategies}; owners the
      * case leaves without a size get 64 bytes, so every case can be drawn.
      */
-    static Picture ofSeed(long seed, Strategy... strategies) {
+    static PictureData ofSeed(long seed, Strategy... strategies) {
         RandomGraphs.Case c = RandomGraphs.generate(seed);
         SizeOracle sized = v -> {
             OptionalLong b = c.oracle().bytes(v);

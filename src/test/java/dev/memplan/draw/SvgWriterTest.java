@@ -49,7 +49,7 @@ class SvgWriterTest {
     @ParameterizedTest(name = "seed {0}, {1}")
     @MethodSource("cases")
     void rectanglesMatchThePlanAndNeverOverlap(long seed, Strategy strategy) throws Exception {
-        Picture picture = Pictures.ofSeed(seed, strategy);
+        PictureData picture = Pictures.ofSeed(seed, strategy);
         Layout layout = picture.layouts().get(0);
         List<Rect> rects = ownerRects(parse(SvgWriter.write(picture, layout.name())));
         assertEquals(picture.owners().size(), rects.size(), "one rectangle per owner");
@@ -63,7 +63,7 @@ class SvgWriterTest {
         // owners live together must then show an overlap
         int seedsWithLivePairs = 0;
         for (long seed = 1; seed <= 20; seed++) {
-            Picture picture = Pictures.ofSeed(seed, Strategy.OFFSETS);
+            PictureData picture = Pictures.ofSeed(seed, Strategy.OFFSETS);
             if (!hasLivePair(picture)) {
                 continue;
             }
@@ -71,7 +71,7 @@ class SvgWriterTest {
             Layout real = picture.layouts().get(0);
             Layout corrupt = new Layout(Strategy.OFFSETS, real.peakBytes(), new long[real.offsets().length], null,
                     new long[0]);
-            Picture bad = new Picture(picture.title(), picture.bindings(), picture.engine(), picture.nodeNames(),
+            PictureData bad = new PictureData(picture.title(), picture.bindings(), picture.engine(), picture.nodeNames(),
                     picture.nodeOps(), picture.owners(), List.of(corrupt), picture.naiveBytes(),
                     picture.lowerBoundBytes(), picture.boundPosition(), picture.liveBytes(), List.of());
             List<Rect> rects = ownerRects(parse(SvgWriter.write(bad, "offsets")));
@@ -80,7 +80,7 @@ class SvgWriterTest {
         assertTrue(seedsWithLivePairs > 5, "the seeds must hold live pairs to corrupt");
     }
 
-    private static boolean hasLivePair(Picture p) {
+    private static boolean hasLivePair(PictureData p) {
         List<DrawnOwner> o = p.owners();
         for (int i = 0; i < o.size(); i++) {
             for (int j = i + 1; j < o.size(); j++) {
@@ -94,7 +94,7 @@ class SvgWriterTest {
 
     @Test
     void theLiveCurveAndFiguresFollowThePlan() throws Exception {
-        Picture picture = Pictures.ofSeed(3, Strategy.OFFSETS, Strategy.SLOTS);
+        PictureData picture = Pictures.ofSeed(3, Strategy.OFFSETS, Strategy.SLOTS);
         long max = 0;
         for (long b : picture.liveBytes()) {
             max = Math.max(max, b);
@@ -126,7 +126,7 @@ class SvgWriterTest {
         ActivationPlan plan = MemPlan.compile(b.build(), ViewMap.empty(), Pictures.options(Strategy.OFFSETS))
                 .plan(Map.of()).orElseThrow();
         Pictures.validate(plan);
-        Picture picture = PictureBuilder.of("<model & \"title\">", Map.of(), List.of(plan));
+        PictureData picture = PictureBuilder.of("<model & \"title\">", Map.of(), List.of(plan));
         Document doc = parse(SvgWriter.write(picture, "offsets"));
         NodeList titles = doc.getElementsByTagName("title");
         assertEquals(names.length, titles.getLength());
@@ -183,7 +183,7 @@ class SvgWriterTest {
     }
 
     /** Each rectangle is where the plan says, in the arena group's geometry. */
-    private static void assertMatchesPlan(Picture picture, Layout layout, List<Rect> rects) throws Exception {
+    private static void assertMatchesPlan(PictureData picture, Layout layout, List<Rect> rects) throws Exception {
         Document doc = parse(SvgWriter.write(picture, layout.name()));
         Element arena = null;
         NodeList groups = doc.getElementsByTagName("g");
@@ -220,7 +220,7 @@ class SvgWriterTest {
     }
 
     /** Pairs of owners live at one position whose rectangles share area (beyond rounding). */
-    private static List<String> overlaps(Picture picture, List<Rect> rects) {
+    private static List<String> overlaps(PictureData picture, List<Rect> rects) {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < rects.size(); i++) {
             for (int j = i + 1; j < rects.size(); j++) {

@@ -169,7 +169,7 @@ class OnePlanningPathTest {
     }
 
     /**
-     * Each body plan the node carries (what {@code PictureBuilder} draws) is the body planned alone,
+     * Each body plan the node carries (what {@code Picture.ofOnnx} draws) is the body planned alone,
      * and its peak is the one the node's need says.
      */
     private static void assertBodiesPlanAsThePicturesDo(String at, OnnxPlan plan, OnnxPlan.NodeNeed need) {

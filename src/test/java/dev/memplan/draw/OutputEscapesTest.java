@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan.io;
+package dev.memplan.draw;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.memplan.draw.Escape;
+import dev.memplan.io.JsonOutput;
+import dev.memplan.io.TerminalText;
+import dev.memplan.io.UnsafeChars;
 import dev.memplan.testing.EngineIndependent;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -21,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The three output escapes (terminal text, JSON, HTML/SVG markup) over the same hostile names:
  * none lets a character of {@link UnsafeChars} through raw, each output is valid UTF-8, terminal
- * text reads back with {@code unescape} and JSON with any JSON reader.
+ * text reads back with {@code unescape} and JSON with any JSON reader. Here, beside the markup
+ * escape, because that one is internal to the pictures.
  */
 @EngineIndependent
 class OutputEscapesTest {
