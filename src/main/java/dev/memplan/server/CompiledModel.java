@@ -388,7 +388,7 @@ public final class CompiledModel implements Reservation {
 
     /**
      * Whether a binding may name {@code symbol}: a symbol of the model's inputs or graph, one it
-     * derives, or a value symbol. {@link #plan} refuses a binding of any other name.
+     * derives or made fresh, or a value symbol. {@link #plan} refuses a binding of any other name.
      *
      * @param symbol a symbol name
      * @return true when {@link #plan} accepts a binding of it
