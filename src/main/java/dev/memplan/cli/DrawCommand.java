@@ -15,7 +15,7 @@ import dev.memplan.draw.PictureBuilder;
 import dev.memplan.draw.SvgWriter;
 import dev.memplan.io.TerminalText;
 import dev.memplan.json.GraphFile;
-import dev.memplan.onnx.ImportedGraph;
+import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.server.OnnxPlanner;
 import java.io.IOException;

@@ -8,7 +8,7 @@ import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
 import dev.memplan.Strategy;
 import dev.memplan.Value;
-import dev.memplan.onnx.ControlFlowNode;
+import dev.memplan.onnx.imports.ControlFlowNode;
 import dev.memplan.onnx.OnnxPlan;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;

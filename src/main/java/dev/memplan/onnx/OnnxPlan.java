@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
+import dev.memplan.onnx.imports.ControlFlowNode;
+import dev.memplan.onnx.imports.ImportedGraph;
+import dev.memplan.onnx.rules.OpRegistry;
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;

@@ -3,7 +3,7 @@ package dev.memplan.server;
 
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.BindingConflictException;
-import dev.memplan.onnx.ImportedGraph;
+import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.OnnxPlan;
 import java.util.Map;
 

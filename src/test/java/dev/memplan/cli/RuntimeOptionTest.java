@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
-import dev.memplan.onnx.OnnxImporter;
+import dev.memplan.onnx.imports.OnnxImporter;
 import dev.memplan.onnx.OnnxModel;
 import dev.memplan.ort.OrtArenaPrediction;
 import dev.memplan.ort.OrtRuntimeProfile;
