@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.rules;
 
-import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportOptions.ViewPolicy;
+import dev.memplan.onnx.ImportOptions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -205,12 +205,12 @@ public final class OpRegistry {
     }
 
     /** Every op with a shape rule, by domain then op type. */
-    public List<Entry> entries() {
+    List<Entry> entries() {
         return sorted(false);
     }
 
     /** Every op the importer handles itself (Constant, If, Loop, Scan), by op type. */
-    public List<Entry> structural() {
+    List<Entry> structural() {
         return sorted(true);
     }
 

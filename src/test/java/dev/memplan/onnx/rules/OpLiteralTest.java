@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan.onnx;
+package dev.memplan.onnx.rules;
 
-import dev.memplan.onnx.rules.OpRegistry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,10 +29,10 @@ class OpLiteralTest {
 
     /** The registry's table and the family files that hold the rules and folds it registers. */
     private static final Set<String> REGISTRY_AND_FAMILIES = Set.of(
-            "dev/memplan/onnx/OpRegistry.java", "dev/memplan/onnx/OpInference.java",
-            "dev/memplan/onnx/ShapeOps.java", "dev/memplan/onnx/SpatialOps.java", "dev/memplan/onnx/NnOps.java",
-            "dev/memplan/onnx/ContribOps.java", "dev/memplan/onnx/QuantizedOps.java",
-            "dev/memplan/onnx/NchwcOps.java", "dev/memplan/onnx/Elementwise.java");
+            "dev/memplan/onnx/rules/OpRegistry.java", "dev/memplan/onnx/rules/OpInference.java",
+            "dev/memplan/onnx/rules/ShapeOps.java", "dev/memplan/onnx/rules/SpatialOps.java", "dev/memplan/onnx/rules/NnOps.java",
+            "dev/memplan/onnx/rules/ContribOps.java", "dev/memplan/onnx/rules/QuantizedOps.java",
+            "dev/memplan/onnx/rules/NchwcOps.java", "dev/memplan/onnx/rules/Elementwise.java");
 
     /**
      * ONNX Runtime's kernel table: what ORT's CPU kernels do (which alias, which run in place, which
@@ -61,7 +60,7 @@ class OpLiteralTest {
     void theRegistryFilesDoHoldOpLiterals() throws IOException {
         // the scan sees the literals where they belong: were it blind, the check above would pass vacuously
         Set<String> ops = registeredOpTypes();
-        String table = Files.readString(MAIN.resolve("dev/memplan/onnx/OpInference.java"), StandardCharsets.UTF_8);
+        String table = Files.readString(MAIN.resolve("dev/memplan/onnx/rules/OpInference.java"), StandardCharsets.UTF_8);
         assertTrue(opLiterals("OpInference.java", table, ops).size() > 100);
         for (String rel : REGISTRY_AND_FAMILIES) {
             assertTrue(Files.isRegularFile(MAIN.resolve(rel)), rel + " is gone: update the list");
