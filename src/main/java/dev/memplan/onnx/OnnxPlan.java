@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
-import dev.memplan.onnx.imports.ControlFlowNode;
-import dev.memplan.onnx.imports.ImportedGraph;
-import dev.memplan.onnx.rules.OpRegistry;
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
+import dev.memplan.onnx.imports.ControlFlowNode;
+import dev.memplan.onnx.imports.ImportedGraph;
+import dev.memplan.onnx.rules.OpRegistry;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;

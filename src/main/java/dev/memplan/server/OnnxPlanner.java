@@ -3,8 +3,8 @@ package dev.memplan.server;
 
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.BindingConflictException;
-import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.onnx.imports.ImportedGraph;
 import java.util.Map;
 
 /**

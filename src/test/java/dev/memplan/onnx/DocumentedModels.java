@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
-import dev.memplan.onnx.imports.ImportedGraph;
-import dev.memplan.onnx.imports.OnnxImporter;
 import dev.memplan.PlanOptions;
 import dev.memplan.SizeOracle;
+import dev.memplan.onnx.imports.ImportedGraph;
+import dev.memplan.onnx.imports.OnnxImporter;
 import dev.memplan.quality.QualityCase;
 import dev.memplan.testing.SharedModels;
 import java.util.ArrayList;

@@ -7,15 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanOptions;
-import dev.memplan.server.OnnxPlanner;
-import dev.memplan.testing.SharedModels;
-import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
 import dev.memplan.Strategy;
 import dev.memplan.TensorSizes;
 import dev.memplan.Value;
+import dev.memplan.server.OnnxPlanner;
 import dev.memplan.testing.ArenaOverlaps;
 import dev.memplan.testing.PlanAssertions;
+import dev.memplan.testing.SharedModels;
+import dev.memplan.validate.PlanValidator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memplan.MemplanException;
+import dev.memplan.PlanOptions;
 import dev.memplan.json.OnnxPlanJson;
 import dev.memplan.server.OnnxPlanner;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
-import dev.memplan.MemplanException;
-import dev.memplan.PlanOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
-import dev.memplan.onnx.symbols.TensorInfo;
 import ai.onnxruntime.OnnxJavaType;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
@@ -9,6 +8,7 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.memplan.onnx.symbols.TensorInfo;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -16,12 +16,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.PlanOptions;
-import dev.memplan.server.OnnxPlanner;
-import dev.memplan.validate.PlanValidator;
 import dev.memplan.Shape;
 import dev.memplan.Value;
 import dev.memplan.onnx.proto.OnnxProto.AttributeProto;
 import dev.memplan.onnx.proto.OnnxProto.TensorProto;
+import dev.memplan.server.OnnxPlanner;
+import dev.memplan.validate.PlanValidator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;

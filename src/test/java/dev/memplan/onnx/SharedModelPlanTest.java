@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
+import dev.memplan.onnx.ImportOptions.ViewPolicy;
 import dev.memplan.onnx.imports.ControlFlowNode;
 import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.imports.OnnxImporter;
 import dev.memplan.onnx.imports.OnnxReport;
 import dev.memplan.onnx.imports.ShapeDisagreement;
-import dev.memplan.onnx.ImportOptions.ViewPolicy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -14,14 +14,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memplan.json.OnnxPlanJson;
-import dev.memplan.server.OnnxPlanner;
-import dev.memplan.testing.SharedModels;
-import dev.memplan.validate.PlanValidator;
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
 import dev.memplan.Strategy;
+import dev.memplan.json.OnnxPlanJson;
+import dev.memplan.server.OnnxPlanner;
+import dev.memplan.testing.SharedModels;
+import dev.memplan.validate.PlanValidator;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;

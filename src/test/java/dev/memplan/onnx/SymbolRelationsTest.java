@@ -2,11 +2,11 @@
 package dev.memplan.onnx;
 
 import dev.memplan.onnx.imports.ImportedGraph;
+import dev.memplan.onnx.imports.OnnxImporter;
 import dev.memplan.onnx.symbols.DerivedSymbol;
 import dev.memplan.onnx.symbols.DimSubstitution;
 import dev.memplan.onnx.symbols.SymbolRelation;
 import dev.memplan.onnx.symbols.SymbolRelations;
-import dev.memplan.onnx.imports.OnnxImporter;
 import static dev.memplan.onnx.OnnxWriter.FLOAT;
 import static dev.memplan.onnx.OnnxWriter.in;
 import static dev.memplan.onnx.OnnxWriter.intAttr;

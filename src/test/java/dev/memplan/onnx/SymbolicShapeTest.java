@@ -13,13 +13,13 @@ import static dev.memplan.onnx.OnnxWriter.type;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memplan.server.OnnxPlanner;
-import dev.memplan.validate.PlanValidator;
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.Shape;
 import dev.memplan.TensorSizes;
 import dev.memplan.Value;
+import dev.memplan.server.OnnxPlanner;
+import dev.memplan.validate.PlanValidator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

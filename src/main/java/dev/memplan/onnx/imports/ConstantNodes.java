@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.imports;
 
-import dev.memplan.onnx.read.Attrs;
-import dev.memplan.onnx.symbols.SymInt;
-import dev.memplan.onnx.symbols.SymbolTable;
-import dev.memplan.onnx.read.TensorDecoder;
-import dev.memplan.onnx.symbols.TensorInfo;
 import dev.memplan.DataType;
 import dev.memplan.Dim;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
+import dev.memplan.onnx.read.Attrs;
+import dev.memplan.onnx.read.TensorDecoder;
+import dev.memplan.onnx.symbols.SymInt;
+import dev.memplan.onnx.symbols.SymbolTable;
+import dev.memplan.onnx.symbols.TensorInfo;
 import java.util.ArrayList;
 import java.util.List;
 

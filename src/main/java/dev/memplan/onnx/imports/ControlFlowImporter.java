@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.imports;
 
-import dev.memplan.onnx.read.Attrs;
-import dev.memplan.onnx.rules.InferenceSupport;
-import dev.memplan.onnx.rules.OpRegistry;
-import dev.memplan.onnx.symbols.SymCondition;
-import dev.memplan.onnx.symbols.TensorInfo;
 import dev.memplan.DataType;
 import dev.memplan.Dim;
 import dev.memplan.Value;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
+import dev.memplan.onnx.read.Attrs;
+import dev.memplan.onnx.rules.InferenceSupport;
+import dev.memplan.onnx.rules.OpRegistry;
+import dev.memplan.onnx.symbols.SymCondition;
+import dev.memplan.onnx.symbols.TensorInfo;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.imports;
 
-import dev.memplan.onnx.symbols.SymbolTable;
-import dev.memplan.onnx.read.TensorDecoder;
-import dev.memplan.onnx.symbols.TensorInfo;
 import dev.memplan.DataType;
 import dev.memplan.Dim;
 import dev.memplan.Shape;
@@ -12,6 +9,9 @@ import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.TensorShapeProto;
 import dev.memplan.onnx.proto.OnnxProto.TypeProto;
 import dev.memplan.onnx.proto.OnnxProto.ValueInfoProto;
+import dev.memplan.onnx.read.TensorDecoder;
+import dev.memplan.onnx.symbols.SymbolTable;
+import dev.memplan.onnx.symbols.TensorInfo;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

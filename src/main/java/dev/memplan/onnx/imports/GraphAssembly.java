@@ -1,11 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.imports;
 
-import dev.memplan.onnx.symbols.DimSubstitution;
-import dev.memplan.onnx.rules.InPlaceOps;
-import dev.memplan.onnx.OnnxFormatException;
-import dev.memplan.onnx.symbols.SymbolRelations;
-import dev.memplan.onnx.symbols.TensorInfo;
 import dev.memplan.Dim;
 import dev.memplan.Graph;
 import dev.memplan.InvalidGraphException;
@@ -13,9 +8,14 @@ import dev.memplan.Shape;
 import dev.memplan.TensorSizes;
 import dev.memplan.Value;
 import dev.memplan.ViewMap;
+import dev.memplan.onnx.OnnxFormatException;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
 import dev.memplan.onnx.proto.OnnxProto.ValueInfoProto;
+import dev.memplan.onnx.rules.InPlaceOps;
+import dev.memplan.onnx.symbols.DimSubstitution;
+import dev.memplan.onnx.symbols.SymbolRelations;
+import dev.memplan.onnx.symbols.TensorInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.imports;
 
-import dev.memplan.onnx.OnnxFormatException;
-import dev.memplan.onnx.symbols.TensorInfo;
 import dev.memplan.Graph;
+import dev.memplan.onnx.OnnxFormatException;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
+import dev.memplan.onnx.symbols.TensorInfo;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.imports;
 
-import dev.memplan.onnx.BindingConflictException;
-import dev.memplan.onnx.symbols.DerivedSymbol;
-import dev.memplan.onnx.symbols.SymCondition;
-import dev.memplan.onnx.symbols.SymbolRelations;
 import dev.memplan.Graph;
 import dev.memplan.Shape;
 import dev.memplan.Symbol;
 import dev.memplan.ViewMap;
+import dev.memplan.onnx.BindingConflictException;
+import dev.memplan.onnx.symbols.DerivedSymbol;
+import dev.memplan.onnx.symbols.SymCondition;
+import dev.memplan.onnx.symbols.SymbolRelations;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.imports;
 
+import dev.memplan.DerivedDim;
+import dev.memplan.Dim;
+import dev.memplan.onnx.proto.OnnxProto.NodeProto;
 import dev.memplan.onnx.read.Attrs;
 import dev.memplan.onnx.rules.ConditionTracking;
 import dev.memplan.onnx.rules.ConstantFolder;
-import dev.memplan.onnx.symbols.DimSubstitution;
 import dev.memplan.onnx.rules.InferenceContext;
 import dev.memplan.onnx.rules.OpInference;
 import dev.memplan.onnx.rules.OpRegistry;
 import dev.memplan.onnx.rules.ShapeRule;
+import dev.memplan.onnx.symbols.DimSubstitution;
 import dev.memplan.onnx.symbols.SymbolTable;
 import dev.memplan.onnx.symbols.TensorInfo;
-import dev.memplan.DerivedDim;
-import dev.memplan.Dim;
-import dev.memplan.onnx.proto.OnnxProto.NodeProto;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.imports;
 
-import dev.memplan.onnx.read.Attrs;
-import dev.memplan.onnx.rules.OpRegistry;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
+import dev.memplan.onnx.read.Attrs;
+import dev.memplan.onnx.rules.OpRegistry;
 import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.LinkedHashSet;

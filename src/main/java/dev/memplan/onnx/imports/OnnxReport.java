@@ -2,9 +2,9 @@
 package dev.memplan.onnx.imports;
 
 import dev.memplan.ActivationPlan;
-import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.Graph;
 import dev.memplan.Schedule;
+import dev.memplan.onnx.OnnxPlan;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.imports;
 
-import dev.memplan.onnx.symbols.TensorInfo;
 import dev.memplan.MemplanException;
+import dev.memplan.onnx.symbols.TensorInfo;
 
 /**
  * Words for a shape rule that threw: which input or attribute it was reading, and the rule's own

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.imports;
 
-import dev.memplan.onnx.rules.OpRegistry;
-import dev.memplan.onnx.ImportOptions.ViewPolicy;
 import dev.memplan.Graph;
 import dev.memplan.ViewMap;
+import dev.memplan.onnx.ImportOptions.ViewPolicy;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
+import dev.memplan.onnx.rules.OpRegistry;
 
 /** The import step that proposes views: output 0 of an op the {@link ViewPolicy} names lives in input 0's buffer. */
 final class ViewProposals {

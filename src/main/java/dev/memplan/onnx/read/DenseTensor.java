@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.read;
 
+import dev.memplan.DataType;
+import dev.memplan.Dim;
 import dev.memplan.onnx.symbols.ElementValues;
 import dev.memplan.onnx.symbols.SymInt;
 import dev.memplan.onnx.symbols.TensorInfo;
-import dev.memplan.DataType;
-import dev.memplan.Dim;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.read;
 
-import dev.memplan.onnx.OnnxFormatException;
-import dev.memplan.onnx.symbols.SymInt;
-import dev.memplan.onnx.symbols.TensorInfo;
 import com.google.protobuf.ByteString;
 import dev.memplan.DataType;
 import dev.memplan.Dim;
+import dev.memplan.onnx.OnnxFormatException;
 import dev.memplan.onnx.proto.OnnxProto.TensorProto;
+import dev.memplan.onnx.symbols.SymInt;
+import dev.memplan.onnx.symbols.TensorInfo;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.rules;
 
+import dev.memplan.DataType;
 import dev.memplan.onnx.symbols.ElementValues;
 import dev.memplan.onnx.symbols.SymCondition;
 import dev.memplan.onnx.symbols.SymInt;
 import dev.memplan.onnx.symbols.TensorInfo;
-import dev.memplan.DataType;
 
 /**
  * Carries {@link SymCondition}s through the ops that build an If condition: comparisons of

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.rules;
 
-import dev.memplan.onnx.read.DenseTensor;
-import dev.memplan.onnx.symbols.SymInt;
-import dev.memplan.onnx.read.TensorDecoder;
-import dev.memplan.onnx.symbols.TensorInfo;
 import dev.memplan.DataType;
+import dev.memplan.onnx.read.DenseTensor;
+import dev.memplan.onnx.read.TensorDecoder;
+import dev.memplan.onnx.symbols.SymInt;
+import dev.memplan.onnx.symbols.TensorInfo;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.rules;
 
+import dev.memplan.DataType;
 import dev.memplan.onnx.read.DenseTensor;
 import dev.memplan.onnx.symbols.ElementValues;
 import dev.memplan.onnx.symbols.SymInt;
-import dev.memplan.DataType;
 import java.util.List;
 import java.util.function.BinaryOperator;
 import java.util.function.DoubleBinaryOperator;

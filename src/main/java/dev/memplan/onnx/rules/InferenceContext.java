@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.rules;
 
-import dev.memplan.onnx.read.Attrs;
-import dev.memplan.onnx.ImportOptions;
-import dev.memplan.onnx.symbols.TensorInfo;
 import dev.memplan.Dim;
+import dev.memplan.onnx.ImportOptions;
+import dev.memplan.onnx.read.Attrs;
+import dev.memplan.onnx.symbols.TensorInfo;
 
 /** What one op's shape inference sees of its node. */
 public interface InferenceContext {

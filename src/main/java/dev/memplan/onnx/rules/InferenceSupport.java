@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.rules;
 
-import dev.memplan.onnx.symbols.SymInt;
-import dev.memplan.onnx.symbols.TensorInfo;
 import dev.memplan.DataType;
 import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
+import dev.memplan.onnx.symbols.SymInt;
+import dev.memplan.onnx.symbols.TensorInfo;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.rules;
 
-import dev.memplan.onnx.ImportOptions;
-import dev.memplan.onnx.symbols.TensorInfo;
 import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
+import dev.memplan.onnx.ImportOptions;
+import dev.memplan.onnx.symbols.TensorInfo;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -9,11 +9,11 @@ import static dev.memplan.onnx.rules.InferenceSupport.*;
 import static dev.memplan.onnx.rules.ShapeRule.firstOutput;
 
 import dev.memplan.DataType;
+import dev.memplan.DerivedDim;
+import dev.memplan.Dim;
 import dev.memplan.onnx.rules.OpRegistry.ViewKind;
 import dev.memplan.onnx.symbols.SymCondition.Comparison;
 import dev.memplan.onnx.symbols.SymCondition.Logic;
-import dev.memplan.DerivedDim;
-import dev.memplan.Dim;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.rules;
 
-import dev.memplan.onnx.symbols.TensorInfo;
 import dev.memplan.DataType;
 import dev.memplan.Dim;
+import dev.memplan.onnx.symbols.TensorInfo;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.rules;
 
+import dev.memplan.Dim;
 import dev.memplan.onnx.read.Attrs;
 import dev.memplan.onnx.symbols.TensorInfo;
-import dev.memplan.Dim;
 
 /**
  * A node's context whose inputs are others: lets a fused or quantized op reuse the rule of the op

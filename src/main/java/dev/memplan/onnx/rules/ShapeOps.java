@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.rules;
 
-import dev.memplan.onnx.symbols.SymInt;
 import dev.memplan.onnx.read.TensorDecoder;
+import dev.memplan.onnx.symbols.SymInt;
 import dev.memplan.onnx.symbols.TensorInfo;
 import static dev.memplan.onnx.rules.InferenceSupport.*;
 

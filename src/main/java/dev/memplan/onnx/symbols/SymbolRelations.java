@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.symbols;
 
-import dev.memplan.onnx.BindingConflictException;
 import dev.memplan.Dim;
 import dev.memplan.Symbol;
+import dev.memplan.onnx.BindingConflictException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.rules;
 
-import dev.memplan.onnx.symbols.SymCondition;
 import dev.memplan.onnx.ImportOptions.ViewPolicy;
+import dev.memplan.onnx.symbols.SymCondition;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
