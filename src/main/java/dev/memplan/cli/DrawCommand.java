@@ -12,7 +12,7 @@ import dev.memplan.Strategy;
 import dev.memplan.draw.Picture;
 import dev.memplan.io.TerminalText;
 import dev.memplan.json.GraphJson;
-import dev.memplan.onnx.ImportedGraph;
+import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.OnnxPlan;
 import java.io.IOException;
 import java.io.PrintWriter;

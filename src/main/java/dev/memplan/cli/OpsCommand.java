@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.cli;
 
-import dev.memplan.onnx.OnnxOp;
+import dev.memplan.onnx.rules.OnnxOp;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -4,7 +4,7 @@ package dev.memplan.cli;
 import dev.memplan.InPlace;
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
-import dev.memplan.onnx.ViewPolicy;
+import dev.memplan.onnx.ImportOptions.ViewPolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -76,4 +76,32 @@ public record ImportOptions(boolean foldConstants, ViewPolicy viewPolicy, int nc
     public ImportOptions withNchwcBlockSize(int block) {
         return new ImportOptions(foldConstants, viewPolicy, block);
     }
+
+    /**
+     * Which node outputs are views of their input 0 (own no buffer), by the view kind of the op's
+     * registry entry. The planning core never hard-codes op names; this policy proposes the view map
+     * for ONNX graphs.
+     */
+    public enum ViewPolicy {
+        /** What ONNX Runtime aliases: Reshape, Flatten, Squeeze, Unsqueeze, Identity. */
+        ORT,
+        /** ORT's views plus the strided ones an executor with strides can alias: Slice, Transpose, Expand. */
+        STRIDED,
+        /** Every node output owns its buffer. */
+        NONE;
+
+        /**
+         * {@return the policy for a command-line name: {@code ort}, {@code strided} or {@code none}}
+         *
+         * @param name {@code ort}, {@code strided} or {@code none}
+         */
+        public static ViewPolicy fromName(String name) {
+            for (ViewPolicy p : values()) {
+                if (p.name().equalsIgnoreCase(name)) {
+                    return p;
+                }
+            }
+            throw new IllegalArgumentException("unknown view policy '" + name + "'; use ort, strided or none");
+        }
+    }
 }

@@ -4,9 +4,9 @@ package dev.memplan.onnx;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnsafeByteOperations;
+import dev.memplan.io.InputFiles;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import dev.memplan.onnx.proto.OnnxProto.OperatorSetIdProto;
-import dev.memplan.io.InputFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -30,7 +30,7 @@ import java.util.Map;
  * {@code cp new.onnx model.onnx}), and the JVM reports such a fault late, as an
  * {@code InternalError} that can surface outside any handler. A copy cannot fault. The file is
  * stamped (size, modification time, identity) when opened: a short read, or a stamp that no longer
- * matches after reading or after {@link OnnxImporter#importModel import}, is an
+ * matches after reading or after the import, is an
  * {@link OnnxFormatException} saying the file changed while it was being read.
  */
 public final class OnnxModel {
@@ -107,7 +107,7 @@ public final class OnnxModel {
      *
      * @throws OnnxFormatException when it changed: what was read from it may be inconsistent
      */
-    void checkUnchanged() {
+    public void checkUnchanged() {
         if (file != null && !stamp.isCurrent(file)) {
             throw changed(source, null);
         }
@@ -204,10 +204,14 @@ public final class OnnxModel {
 
     /**
      * The parsed model; its {@code bytes} fields are windows on memplan's off-heap copy of the
-     * file. Package-private: the generated
-     * (relocated) protobuf types are not part of the API.
+     * file. Not part of the API: the generated (relocated) protobuf types are in a package the
+     * module does not export, so only the importer ({@code dev.memplan.onnx.imports}) can use it.
+     * Public only because the importer is a package of its own.
+     *
+     * @return the parsed model
      */
-    ModelProto proto() {
+    @SuppressWarnings("exports")
+    public ModelProto proto() {
         return proto;
     }
 

@@ -104,7 +104,7 @@ public final class OrtArenaPredictor {
      * @return the predictor
      * @throws dev.memplan.MemplanException when more than {@value #MAX_OPEN_IFS} Ifs leave their branch open
      */
-    static OrtArenaPredictor ofSaved(dev.memplan.onnx.ImportedGraph imported, ModelProto saved, ModelProto original,
+    static OrtArenaPredictor ofSaved(dev.memplan.onnx.imports.ImportedGraph imported, ModelProto saved, ModelProto original,
                                      boolean optimized) {
         Objects.requireNonNull(imported, "imported");
         Objects.requireNonNull(saved, "saved");

@@ -2,11 +2,11 @@
 package dev.memplan.ort;
 
 import dev.memplan.MemplanException;
-import dev.memplan.onnx.ControlFlowNode;
 import dev.memplan.onnx.ImportOptions;
-import dev.memplan.onnx.ImportedGraph;
-import dev.memplan.onnx.OnnxImporter;
 import dev.memplan.onnx.OnnxModel;
+import dev.memplan.onnx.imports.ControlFlowNode;
+import dev.memplan.onnx.imports.ImportedGraph;
+import dev.memplan.onnx.imports.OnnxImporter;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import java.io.IOException;
 import java.nio.file.Files;

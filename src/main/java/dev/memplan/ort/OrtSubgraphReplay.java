@@ -3,8 +3,8 @@ package dev.memplan.ort;
 
 import dev.memplan.Graph;
 import dev.memplan.Node;
-import dev.memplan.onnx.ControlFlowNode;
-import dev.memplan.onnx.ImportedGraph;
+import dev.memplan.onnx.imports.ControlFlowNode;
+import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.proto.OnnxProto.AttributeProto;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;

@@ -4,7 +4,7 @@ package dev.memplan.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memplan.onnx.OnnxOp;
+import dev.memplan.onnx.rules.OnnxOp;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;

@@ -3,6 +3,8 @@ package dev.memplan.onnx;
 
 import dev.memplan.PlanOptions;
 import dev.memplan.SizeOracle;
+import dev.memplan.onnx.imports.ImportedGraph;
+import dev.memplan.onnx.imports.OnnxImporter;
 import dev.memplan.quality.QualityCase;
 import dev.memplan.testing.SharedModels;
 import java.util.ArrayList;

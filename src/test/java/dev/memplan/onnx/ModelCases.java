@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /** Per shared model: small symbol bindings and the values ONNX Runtime's inputs need to run. */
-final class ModelCases {
+public final class ModelCases {
     private ModelCases() {
     }
 
@@ -31,7 +31,7 @@ final class ModelCases {
                     Map.of("slice_out_slice_d0", 5L)));
 
     /** Small bindings for tests of {@code model} (a path relative to the models folder). */
-    static Map<String, Long> bindings(String model) {
+    public static Map<String, Long> bindings(String model) {
         return TABLE.stream().filter(b -> b.model().test(model)).findFirst().map(Bindings::test).orElse(Map.of());
     }
 

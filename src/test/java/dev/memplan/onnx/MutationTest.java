@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
+import dev.memplan.onnx.imports.ImportedGraph;
+import dev.memplan.onnx.imports.OnnxImporter;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memplan.cli.OnnxPlanJson;
 import dev.memplan.cli.OnnxPlanner;
-import dev.memplan.testing.SharedModels;
-import dev.memplan.validate.PlanValidator;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
+import dev.memplan.testing.SharedModels;
+import dev.memplan.validate.PlanValidator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.server.OrtModel;
 import dev.memplan.onnx.ImportOptions;
-import dev.memplan.onnx.ImportedGraph;
-import dev.memplan.onnx.OnnxImporter;
+import dev.memplan.onnx.imports.ImportedGraph;
+import dev.memplan.onnx.imports.OnnxImporter;
 import dev.memplan.onnx.OnnxModel;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import dev.memplan.testing.EngineIndependent;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.onnx.ImportOptions;
-import dev.memplan.onnx.ImportedGraph;
-import dev.memplan.onnx.OnnxImporter;
 import dev.memplan.onnx.OnnxModel;
+import dev.memplan.onnx.imports.ImportedGraph;
+import dev.memplan.onnx.imports.OnnxImporter;
 import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;
 import java.net.URISyntaxException;

@@ -12,7 +12,7 @@ import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.onnx.ImportOptions;
-import dev.memplan.onnx.OnnxImporter;
+import dev.memplan.onnx.imports.OnnxImporter;
 import dev.memplan.onnx.OnnxModel;
 import dev.memplan.onnx.OnnxPlan;
 import java.util.ArrayList;
