@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan;
 
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.engine.Allocation;
 import dev.memplan.engine.OffsetAllocation;
 import java.nio.IntBuffer;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan;
 
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.engine.ExactPacking;
 import dev.memplan.engine.OffsetAllocation;
 import dev.memplan.engine.PlanningEngine;

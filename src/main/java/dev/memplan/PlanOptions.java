@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan;
 
+
+import java.util.Locale;
 /**
  * How to plan.
  *
@@ -169,6 +171,85 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
             strategy = o.strategy;
             effort = o.effort;
             inPlace = o.inPlace;
+        }
+    }
+
+    /**
+     * How a plan lays owners out in memory.
+     *
+     * <ul>
+     *   <li>{@link #OFFSETS} (the default): one arena; every owner gets a byte offset into it, and two
+     *       owners live at the same position never share a byte. Reaches the lower bound or close to it.
+     *   <li>{@link #SLOTS}: the seed's greedy best fit; owners share reusable slots, and the bytes to
+     *       reserve are the sum of slot capacities. Slot k starts at the sum of the capacities of slots
+     *       {@code 0..k-1}, so a slots plan has offsets too.
+     * </ul>
+     */
+    public enum Strategy {
+        /** One arena: every owner gets a byte offset into it. */
+        OFFSETS,
+        /** Reusable slots by greedy best fit; slot bases give the offsets. */
+        SLOTS;
+
+        /**
+         * Parses {@code offsets} or {@code slots} (case-insensitive).
+         *
+         * @param text {@code offsets} or {@code slots}, in any case
+         * @return the strategy
+         */
+        public static Strategy parse(String text) {
+            try {
+                return valueOf(text.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("unknown strategy '" + text + "'; use offsets or slots", e);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * Whether a node's output may take the buffer of an input that dies at that node (in-place reuse,
+     * docs/design.md §3b). {@link #AUTO}, the default, keeps the seed's slots contract: on for offsets
+     * plans, off for slots plans.
+     */
+    public enum InPlace {
+        /** On for {@link Strategy#OFFSETS}, off for {@link Strategy#SLOTS}. */
+        AUTO,
+        /** In-place reuse for either strategy. */
+        ON,
+        /** Every produced value owns its buffer (the liveness of §3 alone). */
+        OFF;
+
+        /**
+         * {@return whether in-place reuse applies to plans of {@code strategy}}
+         *
+         * @param strategy the plan's strategy
+         */
+        public boolean enabledFor(Strategy strategy) {
+            return this == ON || (this == AUTO && strategy == Strategy.OFFSETS);
+        }
+
+        /**
+         * Parses {@code auto}, {@code on} or {@code off} (case-insensitive).
+         *
+         * @param text {@code auto}, {@code on} or {@code off}, in any case
+         * @return the mode
+         */
+        public static InPlace parse(String text) {
+            try {
+                return valueOf(text.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("unknown in-place mode '" + text + "'; use on, off or auto", e);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 }

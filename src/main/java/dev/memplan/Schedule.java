@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan;
 
+import dev.memplan.Admission.Reservation;
+import dev.memplan.Graph.Node;
+import dev.memplan.Graph.Value;
+import dev.memplan.PlanOptions.InPlace;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.engine.Allocation;
 import dev.memplan.engine.OffsetAllocation;
 import dev.memplan.engine.CompiledGraph;

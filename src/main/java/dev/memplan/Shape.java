@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan;
 
+import dev.memplan.Dim.Symbol;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan;
 
+import dev.memplan.Graph.Value;
 import java.util.Map;
 import java.util.OptionalLong;
 
@@ -53,6 +54,6 @@ public interface SizeOracle {
                         + "; bind it to a value >= 0");
             }
         }
-        return owner -> TensorSizes.bytes(owner, copy);
+        return owner -> owner.bytesAt(copy);
     }
 }

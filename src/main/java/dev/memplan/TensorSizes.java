@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan;
 
+import dev.memplan.Graph.Value;
 import java.util.Map;
 import java.util.OptionalLong;
 
 /** Byte sizes of tensors from their type and shape. */
-public final class TensorSizes {
+final class TensorSizes {
     private TensorSizes() {
     }
 
@@ -19,7 +20,7 @@ public final class TensorSizes {
      * @throws InvalidSizeException naming the value when the size overflows a long or a dim
      *                              evaluates negative
      */
-    public static OptionalLong bytes(Value value, Map<String, Long> bindings) {
+    static OptionalLong bytes(Value value, Map<String, Long> bindings) {
         if (!value.dataType().hasFixedWidth()) {
             return OptionalLong.empty();
         }

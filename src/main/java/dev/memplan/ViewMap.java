@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan;
 
+import dev.memplan.Graph.Node;
+import dev.memplan.Graph.Value;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Map;

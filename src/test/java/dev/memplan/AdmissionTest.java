@@ -4,6 +4,8 @@ package dev.memplan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.Graph.Value;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.engine.Allocation;
 import dev.memplan.engine.CompiledGraph;
 import dev.memplan.engine.JavaEngine;
@@ -67,7 +69,7 @@ class AdmissionTest {
             long[] sizes = new long[s.numOwners()];
             for (int o = 0; o < sizes.length; o++) {
                 Value v = s.graph().value(s.ownerValue(o));
-                long bytes = TensorSizes.bytes(v, smaller).getAsLong();
+                long bytes = v.bytesAt(smaller).getAsLong();
                 sizes[o] = (bytes + 15) / 16 * 16; // the schedule's alignment
                 assertTrue(sizes[o] <= atBounds.sizeOf(v.id()), v.describe() + " grew below the bounds at " + smaller);
             }

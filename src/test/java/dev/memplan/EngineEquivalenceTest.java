@@ -4,6 +4,7 @@ package dev.memplan;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.testing.EngineIndependent;
 import dev.memplan.testing.NativeRequirement;
 import dev.memplan.testing.PlanAssertions;

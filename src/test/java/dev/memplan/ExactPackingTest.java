@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.testing.NativeRequirement;
 import dev.memplan.testing.PackingChecker;
 import dev.memplan.testing.RandomGraphs;

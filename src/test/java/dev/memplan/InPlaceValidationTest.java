@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.Graph.Value;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.engine.CompiledGraph;
 import dev.memplan.engine.JavaEngine;
 import dev.memplan.testing.ArenaInterpreter;
@@ -138,7 +140,7 @@ class InPlaceValidationTest {
     private static long[] sizes(Graph g) {
         long[] out = new long[g.valueCount()];
         for (Value v : g.values()) {
-            out[v.id()] = TensorSizes.bytes(v, Map.of("n", 3L)).orElseThrow();
+            out[v.id()] = v.bytesAt(Map.of("n", 3L)).orElseThrow();
         }
         return out;
     }

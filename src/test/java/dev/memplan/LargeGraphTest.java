@@ -4,6 +4,7 @@ package dev.memplan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.validate.PlanValidator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

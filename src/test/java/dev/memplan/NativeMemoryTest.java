@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.generate.GeneratedGraph;
 import dev.memplan.generate.GraphKind;
 import dev.memplan.testing.EngineIndependent;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.validate.PlanValidator;
 import java.util.OptionalLong;
 import java.util.Random;

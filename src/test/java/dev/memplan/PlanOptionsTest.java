@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.PlanOptions.InPlace;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.testing.EngineIndependent;
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;

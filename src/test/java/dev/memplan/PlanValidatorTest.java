@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.Dim.Symbol;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.engine.Allocation;
 import dev.memplan.engine.CompiledGraph;
 import dev.memplan.engine.OffsetAllocation;
@@ -142,7 +144,7 @@ class PlanValidatorTest {
         Graph.Builder gb = Graph.builder();
         int in = gb.value("in", DataType.FLOAT32, Shape.of("batch", 8));
         int bits = gb.value("bits", DataType.INT4, Shape.of("batch", 3));
-        int out = gb.value("out", DataType.FLOAT16, Shape.of(DerivedDim.sum(java.util.List.of(new Symbol("batch")), 1), 2));
+        int out = gb.value("out", DataType.FLOAT16, Shape.of(Dim.Derived.sum(java.util.List.of(new Symbol("batch")), 1), 2));
         gb.input(in);
         gb.node("pack", "Cast", new int[] {in}, new int[] {bits});
         gb.node("widen", "Cast", new int[] {bits}, new int[] {out});

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.Graph.Value;
 import dev.memplan.validate.PlanValidator;
 import java.util.EnumMap;
 import java.util.List;
@@ -21,7 +22,7 @@ class SizesTest {
     }
 
     private static OptionalLong bytes(DataType type, Shape shape, Map<String, Long> bindings) {
-        return TensorSizes.bytes(value(type, shape), bindings);
+        return value(type, shape).bytesAt(bindings);
     }
 
     private static long staticBytes(DataType type, Object... dims) {
@@ -147,23 +148,23 @@ class SizesTest {
     @Test
     void derivedDimsFoldStaticOperands() {
         Dim seq = Dim.symbol("seq");
-        assertEquals(Dim.of(6), DerivedDim.sum(List.of(Dim.of(2), Dim.of(3)), 1));
-        assertEquals(seq, DerivedDim.sum(List.of(seq, Dim.of(0)), 0));
-        assertEquals(Dim.of(24), DerivedDim.product(List.of(Dim.of(2), Dim.of(3), Dim.of(4))));
-        assertEquals(Dim.of(0), DerivedDim.product(List.of(seq, Dim.of(0))), "times zero is zero");
-        assertEquals(seq, DerivedDim.product(List.of(seq, Dim.of(1))));
-        assertEquals(Dim.of(4), DerivedDim.divide(Dim.of(7), 2, true));
-        assertEquals(Dim.of(3), DerivedDim.divide(Dim.of(7), 2, false));
-        assertEquals(seq, DerivedDim.divide(seq, 1, true));
-        assertEquals(Dim.of(9), DerivedDim.max(List.of(Dim.of(2), Dim.of(9))));
-        assertEquals(Dim.of(2), DerivedDim.min(List.of(Dim.of(2), Dim.of(9))));
+        assertEquals(Dim.of(6), Dim.Derived.sum(List.of(Dim.of(2), Dim.of(3)), 1));
+        assertEquals(seq, Dim.Derived.sum(List.of(seq, Dim.of(0)), 0));
+        assertEquals(Dim.of(24), Dim.Derived.product(List.of(Dim.of(2), Dim.of(3), Dim.of(4))));
+        assertEquals(Dim.of(0), Dim.Derived.product(List.of(seq, Dim.of(0))), "times zero is zero");
+        assertEquals(seq, Dim.Derived.product(List.of(seq, Dim.of(1))));
+        assertEquals(Dim.of(4), Dim.Derived.divide(Dim.of(7), 2, true));
+        assertEquals(Dim.of(3), Dim.Derived.divide(Dim.of(7), 2, false));
+        assertEquals(seq, Dim.Derived.divide(seq, 1, true));
+        assertEquals(Dim.of(9), Dim.Derived.max(List.of(Dim.of(2), Dim.of(9))));
+        assertEquals(Dim.of(2), Dim.Derived.min(List.of(Dim.of(2), Dim.of(9))));
         // Nested sums flatten into one sum with one constant.
-        Dim nested = DerivedDim.sum(List.of(DerivedDim.sum(List.of(seq, Dim.of(3)), 0), Dim.of(4)), 0);
-        DerivedDim flat = assertInstanceOf(DerivedDim.class, nested);
-        assertEquals(DerivedDim.Op.SUM, flat.op());
+        Dim nested = Dim.Derived.sum(List.of(Dim.Derived.sum(List.of(seq, Dim.of(3)), 0), Dim.of(4)), 0);
+        Dim.Derived flat = assertInstanceOf(Dim.Derived.class, nested);
+        assertEquals(Dim.Derived.Op.SUM, flat.op());
         assertEquals(List.of(seq), flat.operands());
         assertEquals(7, flat.constant());
-        assertThrows(IllegalArgumentException.class, () -> DerivedDim.divide(seq, 0, false));
+        assertThrows(IllegalArgumentException.class, () -> Dim.Derived.divide(seq, 0, false));
     }
 
     @Test
@@ -171,16 +172,16 @@ class SizesTest {
         Dim seq = Dim.symbol("seq");
         Dim batch = Dim.symbol("batch");
         Map<String, Long> at = Map.of("seq", 5L, "batch", 3L);
-        assertEquals(OptionalLong.of(12), DerivedDim.sum(List.of(seq, Dim.of(7)), 0).evaluate(at));
-        assertEquals(OptionalLong.of(2), DerivedDim.sum(List.of(seq), -3).evaluate(at), "conv: seq - kernel + 1");
-        assertEquals(OptionalLong.of(30), DerivedDim.product(List.of(seq, batch, Dim.of(2))).evaluate(at));
-        assertEquals(OptionalLong.of(3), DerivedDim.divide(seq, 2, true).evaluate(at));
-        assertEquals(OptionalLong.of(2), DerivedDim.divide(seq, 2, false).evaluate(at));
-        assertEquals(OptionalLong.of(8), DerivedDim.max(List.of(seq, batch, Dim.of(8))).evaluate(at));
-        assertEquals(OptionalLong.of(3), DerivedDim.min(List.of(seq, batch)).evaluate(at));
-        assertTrue(DerivedDim.sum(List.of(seq, batch), 0).evaluate(Map.of("seq", 1L)).isEmpty(), "batch unbound");
+        assertEquals(OptionalLong.of(12), Dim.Derived.sum(List.of(seq, Dim.of(7)), 0).evaluate(at));
+        assertEquals(OptionalLong.of(2), Dim.Derived.sum(List.of(seq), -3).evaluate(at), "conv: seq - kernel + 1");
+        assertEquals(OptionalLong.of(30), Dim.Derived.product(List.of(seq, batch, Dim.of(2))).evaluate(at));
+        assertEquals(OptionalLong.of(3), Dim.Derived.divide(seq, 2, true).evaluate(at));
+        assertEquals(OptionalLong.of(2), Dim.Derived.divide(seq, 2, false).evaluate(at));
+        assertEquals(OptionalLong.of(8), Dim.Derived.max(List.of(seq, batch, Dim.of(8))).evaluate(at));
+        assertEquals(OptionalLong.of(3), Dim.Derived.min(List.of(seq, batch)).evaluate(at));
+        assertTrue(Dim.Derived.sum(List.of(seq, batch), 0).evaluate(Map.of("seq", 1L)).isEmpty(), "batch unbound");
         // Through a shape: (seq + 2) * ceil(seq / 4) int64s at seq = 10: 12 * 3 * 8 bytes.
-        Shape shape = Shape.of(DerivedDim.sum(List.of(seq), 2), DerivedDim.divide(seq, 4, true));
+        Shape shape = Shape.of(Dim.Derived.sum(List.of(seq), 2), Dim.Derived.divide(seq, 4, true));
         assertEquals(OptionalLong.of(12 * 3 * 8), bytes(DataType.INT64, shape, Map.of("seq", 10L)));
     }
 
@@ -189,12 +190,12 @@ class SizesTest {
         Dim seq = Dim.symbol("seq");
         Dim batch = Dim.symbol("batch");
         List<Dim> dims = List.of(
-                DerivedDim.sum(List.of(seq, batch), -2),
-                DerivedDim.product(List.of(seq, batch, Dim.of(3))),
-                DerivedDim.divide(DerivedDim.sum(List.of(seq), 1), 3, false),
-                DerivedDim.divide(seq, 3, true),
-                DerivedDim.max(List.of(seq, Dim.of(7))),
-                DerivedDim.min(List.of(DerivedDim.product(List.of(seq, Dim.of(2))), batch)));
+                Dim.Derived.sum(List.of(seq, batch), -2),
+                Dim.Derived.product(List.of(seq, batch, Dim.of(3))),
+                Dim.Derived.divide(Dim.Derived.sum(List.of(seq), 1), 3, false),
+                Dim.Derived.divide(seq, 3, true),
+                Dim.Derived.max(List.of(seq, Dim.of(7))),
+                Dim.Derived.min(List.of(Dim.Derived.product(List.of(seq, Dim.of(2))), batch)));
         for (Dim d : dims) {
             long previous = Long.MIN_VALUE;
             for (long s = 2; s <= 40; s++) {

@@ -7,7 +7,7 @@ import dev.memplan.EngineUnavailableException;
 import dev.memplan.InvalidSizeException;
 import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.MemPlan;
 import dev.memplan.io.TerminalText;
 import dev.memplan.json.GraphJson;

@@ -9,10 +9,9 @@ import dev.memplan.Dim;
 import dev.memplan.Graph;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
-import dev.memplan.Strategy;
-import dev.memplan.Symbol;
-import dev.memplan.TensorSizes;
-import dev.memplan.Value;
+import dev.memplan.PlanOptions.Strategy;
+import dev.memplan.Dim.Symbol;
+import dev.memplan.Graph.Value;
 import dev.memplan.onnx.symbols.DerivedSymbol;
 import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.imports.InferenceFailure;
@@ -265,7 +264,7 @@ public final class OnnxPlanJson {
 
     private static OptionalLong safeBytes(Value v, Map<String, Long> bindings) {
         try {
-            return TensorSizes.bytes(v, bindings);
+            return v.bytesAt(bindings);
         } catch (RuntimeException e) {
             return OptionalLong.empty();
         }

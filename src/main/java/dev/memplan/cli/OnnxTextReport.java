@@ -3,7 +3,7 @@ package dev.memplan.cli;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanResult;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.io.TerminalText;
 import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.onnx.imports.ImportedGraph;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.cli;
 
-import dev.memplan.InPlace;
+import dev.memplan.PlanOptions.InPlace;
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportOptions.ViewPolicy;

@@ -4,7 +4,7 @@ package dev.memplan.cli;
 import dev.memplan.ActivationPlan;
 import dev.memplan.MemPlan;
 import dev.memplan.Schedule;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import java.util.Locale;
 import java.util.Map;
 

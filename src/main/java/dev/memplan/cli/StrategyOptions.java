@@ -2,7 +2,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.PlanOptions;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.draw;
 
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 
 /**
  * Where one plan put the owners of a picture: a byte offset each in one arena of

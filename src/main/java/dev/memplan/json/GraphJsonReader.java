@@ -10,7 +10,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import dev.memplan.DataType;
 import dev.memplan.Dim;
 import dev.memplan.Graph;
-import dev.memplan.Node;
+import dev.memplan.Graph.Node;
 import dev.memplan.Shape;
 import dev.memplan.ViewMap;
 import java.io.BufferedInputStream;

@@ -7,7 +7,7 @@ import dev.memplan.ActivationPlan;
 import dev.memplan.Graph;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.io.JsonOutput;
 import java.io.IOException;
 import java.io.StringWriter;

@@ -3,8 +3,7 @@ package dev.memplan.ort;
 
 import dev.memplan.Graph;
 import dev.memplan.InvalidSizeException;
-import dev.memplan.TensorSizes;
-import dev.memplan.Value;
+import dev.memplan.Graph.Value;
 import java.util.Map;
 import java.util.OptionalLong;
 
@@ -51,7 +50,7 @@ final class BoundShapes {
     long bytes(int id) {
         if (bytesStamp[id] != stamp) {
             Value value = graph.value(id);
-            OptionalLong n = TensorSizes.bytes(value, bindings);
+            OptionalLong n = value.bytesAt(bindings);
             if (n.isEmpty()) {
                 throw unknown(value);
             }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.ort;
 
-import dev.memplan.Node;
+import dev.memplan.Graph.Node;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -2,7 +2,7 @@
 package dev.memplan.ort;
 
 import dev.memplan.Graph;
-import dev.memplan.Node;
+import dev.memplan.Graph.Node;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;

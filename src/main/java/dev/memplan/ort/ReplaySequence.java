@@ -5,8 +5,8 @@ import dev.memplan.DataType;
 import dev.memplan.Dim;
 import dev.memplan.Graph;
 import dev.memplan.Shape;
-import dev.memplan.Symbol;
-import dev.memplan.Value;
+import dev.memplan.Dim.Symbol;
+import dev.memplan.Graph.Value;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -206,7 +206,7 @@ final class ReplaySequence {
 
     /**
      * A size as element bytes times fixed dims ({@code factor[c]}) times symbols (the indices
-     * returned): the same product {@link dev.memplan.TensorSizes#bytes} takes, without its maps and
+     * returned): the same product {@link dev.memplan.Graph.Value#bytesAt} takes, without its maps and
      * optionals. Null for what it does not cover (derived dims, sub-byte or variable-width types, a
      * fixed part past a long): those sizes are evaluated from the shape.
      */

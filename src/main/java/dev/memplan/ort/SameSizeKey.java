@@ -3,8 +3,8 @@ package dev.memplan.ort;
 
 import dev.memplan.Dim;
 import dev.memplan.Shape;
-import dev.memplan.Symbol;
-import dev.memplan.Value;
+import dev.memplan.Dim.Symbol;
+import dev.memplan.Graph.Value;
 import java.util.ArrayList;
 import java.util.List;
 

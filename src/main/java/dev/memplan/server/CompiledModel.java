@@ -4,7 +4,7 @@ package dev.memplan.server;
 import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
-import dev.memplan.Reservation;
+import dev.memplan.Admission.Reservation;
 import dev.memplan.Schedule;
 import dev.memplan.Shape;
 import dev.memplan.onnx.ImportOptions;

@@ -2,7 +2,7 @@
 package dev.memplan.server;
 
 import dev.memplan.PlanOptions;
-import dev.memplan.Reservation;
+import dev.memplan.Admission.Reservation;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxModel;
 import dev.memplan.onnx.OnnxPlan;

@@ -5,8 +5,7 @@ import dev.memplan.DataType;
 import dev.memplan.InvalidSizeException;
 import dev.memplan.Schedule;
 import dev.memplan.Shape;
-import dev.memplan.TensorSizes;
-import dev.memplan.Value;
+import dev.memplan.Graph.Value;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -44,7 +43,7 @@ final class OwnerSizes {
             if (v.dataType().hasFixedWidth() && v.shape().isStatic()) {
                 group[o] = FIXED;
                 // overflow of a static size surfaces here, at compile time, naming the value
-                fixedBytes[o] = TensorSizes.bytes(v, Map.of()).getAsLong();
+                fixedBytes[o] = v.bytesAt(Map.of()).getAsLong();
             } else {
                 group[o] = groups.computeIfAbsent(new Key(v.shape(), v.dataType()), k -> {
                     reps.add(v);
@@ -66,12 +65,12 @@ final class OwnerSizes {
         long[] groupBytes = new long[groupRepresentative.length];
         try {
             for (int g = 0; g < groupBytes.length; g++) {
-                groupBytes[g] = TensorSizes.bytes(groupRepresentative[g], bindings).orElse(-1);
+                groupBytes[g] = groupRepresentative[g].bytesAt(bindings).orElse(-1);
             }
         } catch (InvalidSizeException e) {
             // name the first owner at fault, not the group's representative
             for (Value owner : owners) {
-                TensorSizes.bytes(owner, bindings);
+                owner.bytesAt(bindings);
             }
             throw e;
         }

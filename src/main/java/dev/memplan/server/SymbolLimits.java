@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.server;
 
-import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
-import dev.memplan.Symbol;
+import dev.memplan.Dim.Symbol;
 import dev.memplan.onnx.symbols.SymbolRelation;
 import dev.memplan.onnx.symbols.SymbolRelations;
 import java.util.Collections;
@@ -32,7 +31,7 @@ final class SymbolLimits {
     }
 
     private static void collect(Dim side, Dim other, SymbolRelation rel, Map<String, Limit> out) {
-        if (!(side instanceof Symbol s) || !(other instanceof DerivedDim d) || d.op() != DerivedDim.Op.MIN
+        if (!(side instanceof Symbol s) || !(other instanceof Dim.Derived d) || d.op() != Dim.Derived.Op.MIN
                 || d.constant() == Long.MAX_VALUE || !d.operands().contains(s)) {
             return;
         }

@@ -2,8 +2,8 @@
 package dev.memplan.validate;
 
 import dev.memplan.Graph;
-import dev.memplan.Node;
-import dev.memplan.Value;
+import dev.memplan.Graph.Node;
+import dev.memplan.Graph.Value;
 import dev.memplan.ViewMap;
 import java.util.Arrays;
 import java.util.Map;

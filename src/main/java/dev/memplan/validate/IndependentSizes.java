@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.validate;
 
-import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
-import dev.memplan.Symbol;
-import dev.memplan.Value;
+import dev.memplan.Dim.Symbol;
+import dev.memplan.Graph.Value;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.Map;
@@ -54,7 +53,7 @@ final class IndependentSizes {
             Long bound = bindings.get(s.name());
             return bound == null ? null : BigInteger.valueOf(bound);
         }
-        DerivedDim e = (DerivedDim) d;
+        Dim.Derived e = (Dim.Derived) d;
         BigInteger[] operands = new BigInteger[e.operands().size()];
         for (int i = 0; i < operands.length; i++) {
             operands[i] = extent(e.operands().get(i), bindings);

@@ -3,10 +3,10 @@ package dev.memplan.validate;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.Graph;
-import dev.memplan.Node;
+import dev.memplan.Graph.Node;
 import dev.memplan.Schedule;
-import dev.memplan.Strategy;
-import dev.memplan.Value;
+import dev.memplan.PlanOptions.Strategy;
+import dev.memplan.Graph.Value;
 import java.math.BigInteger;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;

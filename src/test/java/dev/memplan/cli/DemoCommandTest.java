@@ -10,7 +10,7 @@ import dev.memplan.PlanOptions;
 import dev.memplan.testing.EngineIndependent;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.generate.GeneratedGraph;
 import dev.memplan.generate.TransformerConfig;
 import dev.memplan.generate.TransformerGenerator;

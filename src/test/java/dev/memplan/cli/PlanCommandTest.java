@@ -15,7 +15,7 @@ import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.json.Examples;
 import dev.memplan.json.GraphJson;
 import dev.memplan.testing.PlanChecks;

@@ -7,7 +7,7 @@ import dev.memplan.PlanOptions;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
 import dev.memplan.SizeOracle;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.testing.RandomGraphs;
 import java.util.ArrayList;
 import java.util.List;

@@ -10,7 +10,7 @@ import dev.memplan.DataType;
 import dev.memplan.Graph;
 import dev.memplan.MemPlan;
 import dev.memplan.Shape;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.ViewMap;
 import dev.memplan.ActivationPlan;
 import dev.memplan.testing.EngineIndependent;

@@ -14,7 +14,7 @@ import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
 import dev.memplan.Shape;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.ViewMap;
 import dev.memplan.cli.MemplanCli;
 import dev.memplan.generate.GeneratedGraph;

@@ -6,7 +6,7 @@ import dev.memplan.EngineMode;
 import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.json.GraphJson;
 import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;

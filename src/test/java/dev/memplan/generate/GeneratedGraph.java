@@ -6,8 +6,7 @@ import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
-import dev.memplan.TensorSizes;
-import dev.memplan.Value;
+import dev.memplan.Graph.Value;
 import dev.memplan.ViewMap;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -67,7 +66,7 @@ public record GeneratedGraph(String description, Graph graph, ViewMap views, Map
         long[] sizes = new long[schedule.numOwners()];
         for (int o = 0; o < sizes.length; o++) {
             Value owner = graph.value(schedule.ownerValue(o));
-            OptionalLong bytes = TensorSizes.bytes(owner, bindings);
+            OptionalLong bytes = owner.bytesAt(bindings);
             if (bytes.isEmpty()) {
                 throw new IllegalStateException(owner.describe() + " has no size under the bindings " + bindings
                         + "; bind every symbol of its shape " + owner.shape());

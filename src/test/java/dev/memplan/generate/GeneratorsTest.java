@@ -10,14 +10,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.Graph;
-import dev.memplan.Node;
+import dev.memplan.Graph.Node;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.testing.EngineIndependent;
 import dev.memplan.testing.PlanAssertions;
-import dev.memplan.Value;
+import dev.memplan.Graph.Value;
 import dev.memplan.testing.PlanChecks;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,6 @@
 package dev.memplan.generate;
 
 import dev.memplan.DataType;
-import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
 import dev.memplan.Shape;
 import java.util.Map;
@@ -85,8 +84,8 @@ public final class UNetGenerator {
         Shape[] concat = new Shape[depth];
         for (int l = 0; l <= depth; l++) {
             long ch = (long) BASE_CHANNELS << l;
-            Dim hl = DerivedDim.divide(height, 1L << l, false);
-            Dim wl = DerivedDim.divide(width, 1L << l, false);
+            Dim hl = Dim.Derived.divide(height, 1L << l, false);
+            Dim wl = Dim.Derived.divide(width, 1L << l, false);
             act[l] = Shape.of("batch", ch, hl, wl);
             kernel[l] = Shape.fixed(ch, ch, 3, 3);
             if (l < depth) {

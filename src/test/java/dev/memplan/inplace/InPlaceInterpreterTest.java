@@ -8,9 +8,8 @@ import dev.memplan.ActivationPlan;
 import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
-import dev.memplan.Strategy;
-import dev.memplan.TensorSizes;
-import dev.memplan.Value;
+import dev.memplan.PlanOptions.Strategy;
+import dev.memplan.Graph.Value;
 import dev.memplan.testing.ArenaInterpreter;
 import dev.memplan.testing.PlanAssertions;
 import dev.memplan.testing.RandomGraphs;
@@ -44,7 +43,7 @@ class InPlaceInterpreterTest {
         Map<String, Long> bindings = Map.of("batch", 1 + seed % 4, "seq", seed % 9);
         long[] bytes = new long[c.graph().valueCount()];
         for (Value v : c.graph().values()) {
-            bytes[v.id()] = TensorSizes.bytes(v, bindings).orElseThrow();
+            bytes[v.id()] = v.bytesAt(bindings).orElseThrow();
         }
         Strategy strategy = seed % 4 == 0 ? Strategy.SLOTS : Strategy.OFFSETS;
         PlanOptions options = c.options().withStrategy(strategy).withInPlace(true).withEffort((int) (seed % 3));

@@ -8,17 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.DataType;
-import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
 import dev.memplan.Graph;
 import dev.memplan.MemPlan;
-import dev.memplan.Node;
+import dev.memplan.Graph.Node;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
 import dev.memplan.Shape;
-import dev.memplan.Value;
-import dev.memplan.Strategy;
+import dev.memplan.Graph.Value;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.ViewMap;
 import dev.memplan.testing.EngineIndependent;
 import dev.memplan.testing.PlanAssertions;
@@ -124,7 +123,7 @@ class GraphJsonRoundTripTest {
     @Test
     void derivedDimsCannotBeWritten() {
         Graph.Builder b = Graph.builder();
-        b.value("x", DataType.FLOAT32, Shape.of(DerivedDim.sum(java.util.List.of(Dim.symbol("seq")), 1)));
+        b.value("x", DataType.FLOAT32, Shape.of(Dim.Derived.sum(java.util.List.of(Dim.symbol("seq")), 1)));
         Graph g = b.build();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> GraphJson.toJson(g, ViewMap.empty()));

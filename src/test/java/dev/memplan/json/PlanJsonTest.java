@@ -17,7 +17,7 @@ import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
 import dev.memplan.Shape;
 import dev.memplan.SizeOracle;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.ViewMap;
 import dev.memplan.testing.EngineIndependent;
 import dev.memplan.testing.PlanChecks;

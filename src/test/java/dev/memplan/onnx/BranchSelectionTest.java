@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.PlanOptions;
-import dev.memplan.Value;
+import dev.memplan.Graph.Value;
 import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.TypeProto;
@@ -224,7 +224,7 @@ class BranchSelectionTest {
         }
         // the padded output takes the wider branch: 1 x (512 + 64) floats
         Value y = imp.graph().value(imp.graph().valueId("y").orElseThrow());
-        assertEquals(4L * (512 + 64), dev.memplan.TensorSizes.bytes(y, shapes).getAsLong());
+        assertEquals(4L * (512 + 64), y.bytesAt(shapes).getAsLong());
     }
 
     @Test

@@ -21,7 +21,7 @@ import dev.memplan.ActivationPlan;
 import dev.memplan.Graph;
 import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import java.util.List;
 import java.util.Map;

@@ -11,9 +11,8 @@ import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
-import dev.memplan.Strategy;
-import dev.memplan.TensorSizes;
-import dev.memplan.Value;
+import dev.memplan.PlanOptions.Strategy;
+import dev.memplan.Graph.Value;
 import dev.memplan.testing.ArenaOverlaps;
 import dev.memplan.testing.PlanAssertions;
 import java.util.HashMap;
@@ -70,9 +69,9 @@ class MonotoneSizesTest {
             long[] sizes = new long[s.numOwners()];
             for (int o = 0; o < s.numOwners(); o++) {
                 Value v = imp.graph().value(s.ownerValue(o));
-                long need = TensorSizes.bytes(v, below).getAsLong();
+                long need = v.bytesAt(below).getAsLong();
                 sizes[o] = need;
-                assertTrue(need <= TensorSizes.bytes(v, bounds).getAsLong(), v.describe() + " shrank at " + below);
+                assertTrue(need <= v.bytesAt(bounds).getAsLong(), v.describe() + " shrank at " + below);
                 if (strategy == Strategy.SLOTS) {
                     long slot = plan.slots().get(plan.slotOf(v.id())).capacityBytes();
                     assertTrue(need <= slot, v.describe() + " outgrew its slot at " + below);

@@ -9,8 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.Graph;
 import dev.memplan.PlanOptions;
-import dev.memplan.TensorSizes;
-import dev.memplan.Value;
+import dev.memplan.Graph.Value;
 import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
@@ -133,7 +132,7 @@ class OrtComparisonTest {
                     mismatches.add("'" + name + "' (" + run.opName() + "): not in the import");
                     continue;
                 }
-                OptionalLong bytes = TensorSizes.bytes(mine, bindings);
+                OptionalLong bytes = mine.bytesAt(bindings);
                 if (bytes.isEmpty() || bytes.getAsLong() != ortBytes) {
                     mismatches.add("'" + name + "' (" + run.opName() + "): memplan " + mine.dataType() + mine.shape()
                             + " = " + bytes + " bytes, ORT " + run.types().get(k) + Arrays.toString(run.shapes().get(k))

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.onnxruntime.OrtSession;
 import dev.memplan.PlanOptions;
-import dev.memplan.Value;
+import dev.memplan.Graph.Value;
 import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.ort.OrtRuntimeProfile;
 import dev.memplan.testing.SharedModels;

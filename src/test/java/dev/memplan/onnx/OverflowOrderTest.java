@@ -12,7 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
 import dev.memplan.InvalidSizeException;
 import dev.memplan.MemPlan;
@@ -87,7 +86,7 @@ class OverflowOrderTest {
         PlanValidator.validate(r.orElseThrow());
         // a derived product with the same factors agrees
         List<Dim> factors = dims.stream().map(d -> (Dim) Dim.of(d)).toList();
-        assertEquals(Dim.of(0), DerivedDim.product(factors), dims.toString());
+        assertEquals(Dim.of(0), Dim.Derived.product(factors), dims.toString());
         // and so does a shape whose zero is a symbol bound to 0
         List<Dim> symbolic = new ArrayList<>(factors);
         symbolic.set(dims.indexOf(0L), Dim.symbol("z"));

@@ -19,7 +19,7 @@ import dev.memplan.PlanOptions;
 import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.Shape;
-import dev.memplan.Value;
+import dev.memplan.Graph.Value;
 import dev.memplan.onnx.proto.OnnxProto.AttributeProto;
 import dev.memplan.onnx.proto.OnnxProto.TensorProto;
 import java.nio.file.Files;
@@ -78,7 +78,7 @@ class PyTorchPadFoldingTest {
         ImportedGraph imp = OnnxImporter.importModel(model, ImportOptions.defaults());
         assertEquals(Set.of("n", "len"), imp.symbols().keySet(), "no data-dependent symbol: " + imp.freshSymbols());
         Value padded = imp.graph().values().stream().filter(v -> v.name().equals("padded")).findFirst().orElseThrow();
-        assertEquals(Shape.of("n", 3, dev.memplan.DerivedDim.sum(List.of(dev.memplan.Dim.symbol("len")), 3)),
+        assertEquals(Shape.of("n", 3, dev.memplan.Dim.Derived.sum(List.of(dev.memplan.Dim.symbol("len")), 3)),
                 padded.shape());
         assertEquals(List.of("Pad", "Relu"), imp.graph().nodes().stream().map(nd -> nd.opType()).toList(),
                 "the pads chain folds away");

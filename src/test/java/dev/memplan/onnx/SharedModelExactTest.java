@@ -10,7 +10,7 @@ import dev.memplan.EngineMode;
 import dev.memplan.Packing;
 import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.testing.PackingChecker;
 import dev.memplan.testing.SharedModels;

@@ -21,7 +21,7 @@ import dev.memplan.validate.PlanValidator;
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;

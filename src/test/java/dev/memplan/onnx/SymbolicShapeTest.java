@@ -18,8 +18,7 @@ import dev.memplan.validate.PlanValidator;
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.Shape;
-import dev.memplan.TensorSizes;
-import dev.memplan.Value;
+import dev.memplan.Graph.Value;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -65,7 +64,7 @@ class SymbolicShapeTest {
             OnnxPlan plan = OnnxPlanner.plan(imp, bindings, PlanOptions.defaults());
             ActivationPlan p = plan.plan();
             PlanValidator.validate(p);
-            assertEquals(b[0] * b[1] * 64 * 4, TensorSizes.bytes(value(imp, "z"), bindings).getAsLong());
+            assertEquals(b[0] * b[1] * 64 * 4, value(imp, "z").bytesAt(bindings).getAsLong());
             assertTrue(imp.views().isView(value(imp, "y").id()), "Reshape is a view under the ORT policy");
         }
     }

@@ -32,7 +32,7 @@ public final class OrtAbsentProbe {
     public static List<String> run(Path model) throws Exception {
         List<String> out = new ArrayList<>();
         // the Java engine: the native library is already loaded by the test's own class loader
-        PlanOptions options = new PlanOptions(false, 1, EngineMode.JAVA, dev.memplan.Strategy.OFFSETS,
+        PlanOptions options = new PlanOptions(false, 1, EngineMode.JAVA, dev.memplan.PlanOptions.Strategy.OFFSETS,
                 PlanOptions.DEFAULT_EFFORT);
         out.add("ortVisible=" + canSee("ai.onnxruntime.OrtSession"));
         out.add("present=" + OrtRuntimeProfile.ortJavaPresent());

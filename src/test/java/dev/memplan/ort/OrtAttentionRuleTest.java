@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.memplan.DataType;
 import dev.memplan.Graph;
-import dev.memplan.Node;
+import dev.memplan.Graph.Node;
 import dev.memplan.Shape;
 import dev.memplan.testing.EngineIndependent;
 import java.util.Arrays;

@@ -5,7 +5,7 @@ import dev.memplan.ActivationPlan;
 import dev.memplan.Graph;
 import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.SizeOracle;
 import dev.memplan.ViewMap;
 import java.util.Optional;

@@ -4,7 +4,7 @@ package dev.memplan.quality;
 import dev.memplan.ActivationPlan;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.testing.PackingChecker;
 import java.nio.LongBuffer;
 import java.util.Optional;

@@ -84,7 +84,7 @@ class ModelLimitsTest {
     @Test
     void admissionTreatsACandidateTheModelRejectsAsNotFitting() {
         // a model whose limit the search does not know: answers only values it accepts, never throws
-        dev.memplan.Reservation unknownLimit = new dev.memplan.Reservation() {
+        dev.memplan.Admission.Reservation unknownLimit = new dev.memplan.Admission.Reservation() {
             @Override
             public OptionalLong reservationBytes(Map<String, Long> bounds) {
                 return miniLm.reservationBytes(bounds);

@@ -3,7 +3,7 @@ package dev.memplan.testing;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.Graph;
-import dev.memplan.Node;
+import dev.memplan.Graph.Node;
 import dev.memplan.Schedule;
 import java.util.Arrays;
 

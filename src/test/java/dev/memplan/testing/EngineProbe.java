@@ -9,7 +9,7 @@ import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.Shape;
 import dev.memplan.SizeOracle;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.ViewMap;
 
 /**

@@ -3,10 +3,10 @@ package dev.memplan.testing;
 
 import dev.memplan.Graph;
 import dev.memplan.InvalidSizeException;
-import dev.memplan.Node;
+import dev.memplan.Graph.Node;
 import dev.memplan.PlanOptions;
 import dev.memplan.SizeOracle;
-import dev.memplan.Value;
+import dev.memplan.Graph.Value;
 import dev.memplan.ViewMap;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -2,11 +2,10 @@
 package dev.memplan.testing;
 
 import dev.memplan.DataType;
-import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
 import dev.memplan.Graph;
 import dev.memplan.PlanOptions;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.Shape;
 import dev.memplan.SizeOracle;
 import dev.memplan.ViewMap;
@@ -146,8 +145,8 @@ public final class RandomGraphs {
                 dims.add(switch (rnd.nextInt(8)) {
                     case 0 -> Dim.symbol("batch");
                     case 1 -> Dim.symbol("seq");
-                    case 2 -> DerivedDim.sum(List.of(Dim.symbol("seq"), Dim.of(2)), 0);
-                    case 3 -> DerivedDim.divide(Dim.symbol("seq"), 2, true);
+                    case 2 -> Dim.Derived.sum(List.of(Dim.symbol("seq"), Dim.of(2)), 0);
+                    case 3 -> Dim.Derived.divide(Dim.symbol("seq"), 2, true);
                     default -> Dim.of(new long[] {0, 1, 2, 3, 8, 16, 17}[rnd.nextInt(7)]);
                 });
             }

@@ -36,7 +36,7 @@ public class NaiveBaselineBenchmark extends GeneratedGraphBenchmark {
         NaivePlanner.Slots naive = NaivePlanner.allocate(workload.graph, liveness, sizes, false);
         // The baseline restates the slot planner: compare with slots, not the default offsets.
         Schedule s = dev.memplan.MemPlan.compile(workload.graph, workload.views,
-                Workload.options("java").withStrategy(dev.memplan.Strategy.SLOTS));
+                Workload.options("java").withStrategy(dev.memplan.PlanOptions.Strategy.SLOTS));
         ActivationPlan engine = s.plan(workload.ownerSizes);
         if (naive.peakBytes() != engine.peakBytes() || naive.numSlots() != engine.numSlots()
                 || !naive.assignments().equals(engine.assignments())) {

@@ -8,7 +8,7 @@ import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
 import dev.memplan.SizeOracle;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.ViewMap;
 import dev.memplan.generate.GeneratedGraph;
 import dev.memplan.generate.GraphKind;

@@ -8,7 +8,7 @@ import com.google.protobuf.Value;
 import dev.memplan.Admission;
 import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.validate.PlanValidator;
-import dev.memplan.Strategy;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.onnx.OnnxModel;
 import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.server.CompiledModel;

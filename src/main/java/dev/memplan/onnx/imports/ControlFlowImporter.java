@@ -3,7 +3,7 @@ package dev.memplan.onnx.imports;
 
 import dev.memplan.DataType;
 import dev.memplan.Dim;
-import dev.memplan.Value;
+import dev.memplan.Graph.Value;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
 import dev.memplan.onnx.read.Attrs;
@@ -205,7 +205,7 @@ final class ControlFlowImporter {
         for (int i = 0; i < a.rank(); i++) {
             Dim x = a.shape.get(i);
             Dim y = b.shape.get(i);
-            s.add(x.equals(y) ? x : dev.memplan.DerivedDim.max(List.of(x, y)));
+            s.add(x.equals(y) ? x : dev.memplan.Dim.Derived.max(List.of(x, y)));
         }
         return TensorInfo.of(a.type, s);
     }

@@ -4,7 +4,7 @@ package dev.memplan.onnx.imports;
 import dev.memplan.DataType;
 import dev.memplan.Dim;
 import dev.memplan.Shape;
-import dev.memplan.Symbol;
+import dev.memplan.Dim.Symbol;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.TensorShapeProto;
 import dev.memplan.onnx.proto.OnnxProto.TypeProto;

@@ -5,8 +5,7 @@ import dev.memplan.Dim;
 import dev.memplan.Graph;
 import dev.memplan.InvalidGraphException;
 import dev.memplan.Shape;
-import dev.memplan.TensorSizes;
-import dev.memplan.Value;
+import dev.memplan.Graph.Value;
 import dev.memplan.ViewMap;
 import dev.memplan.onnx.OnnxFormatException;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
@@ -217,7 +216,7 @@ final class GraphAssembly {
         if (t == null || !t.isStaticShape()) {
             return OptionalLong.empty();
         }
-        return TensorSizes.bytes(new Value(0, name, t.type, new Shape(t.shape), -1), Map.of());
+        return (new Value(0, name, t.type, new Shape(t.shape), -1)).bytesAt(Map.of());
     }
 
     private static int[] ints(List<Integer> list) {

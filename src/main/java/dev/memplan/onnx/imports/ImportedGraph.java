@@ -3,7 +3,7 @@ package dev.memplan.onnx.imports;
 
 import dev.memplan.Graph;
 import dev.memplan.Shape;
-import dev.memplan.Symbol;
+import dev.memplan.Dim.Symbol;
 import dev.memplan.ViewMap;
 import dev.memplan.onnx.BindingConflictException;
 import dev.memplan.onnx.symbols.DerivedSymbol;

@@ -5,7 +5,6 @@ import dev.memplan.onnx.symbols.TensorInfo;
 import static dev.memplan.onnx.rules.InferenceSupport.*;
 
 import dev.memplan.DataType;
-import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
 import java.util.List;
 
@@ -28,7 +27,7 @@ final class ContribOps {
             qkHidden = Dim.of(qkv[0]);
             vHidden = Dim.of(qkv[2]);
         } else if (w != null && w.rank() == 2) {
-            vHidden = DerivedDim.divide(w.shape.get(1), 3, false);
+            vHidden = Dim.Derived.divide(w.shape.get(1), 3, false);
             qkHidden = vHidden;
         } else {
             return;
@@ -36,9 +35,9 @@ final class ContribOps {
         out[0] = TensorInfo.of(x.type, List.of(x.shape.get(0), x.shape.get(1), vHidden));
         TensorInfo past = c.input(4);
         if (out.length > 1 && heads > 0) {
-            Dim headSize = DerivedDim.divide(qkHidden, heads, false);
+            Dim headSize = Dim.Derived.divide(qkHidden, heads, false);
             Dim pastLen = past != null && past.rank() == 5 ? past.shape.get(3) : Dim.of(0);
-            Dim total = DerivedDim.sum(List.of(pastLen, x.shape.get(1)), 0);
+            Dim total = Dim.Derived.sum(List.of(pastLen, x.shape.get(1)), 0);
             // a 2-D (batch, total) or 3-D (batch, seq, total) mask covers past and current tokens
             TensorInfo mask = c.input(3);
             if (mask != null && (mask.rank() == 2 || mask.rank() == 3)) {
@@ -74,17 +73,17 @@ final class ContribOps {
         }
         boolean packed = c.input(1) == null;
         Dim hidden = q.shape.get(2);
-        Dim headSize = packed ? DerivedDim.divide(hidden, heads + 2 * kvHeads, false)
-                : DerivedDim.divide(hidden, heads, false);
+        Dim headSize = packed ? Dim.Derived.divide(hidden, heads + 2 * kvHeads, false)
+                : Dim.Derived.divide(hidden, heads, false);
         out[0] = TensorInfo.of(q.type, List.of(q.shape.get(0), q.shape.get(1),
-                DerivedDim.product(List.of(headSize, Dim.of(heads)))));
+                Dim.Derived.product(List.of(headSize, Dim.of(heads)))));
         if (pastKey != null && pastKey.rank() == 4) {
             // present length: the total_sequence_length input's value when it is known (at least
             // the past buffer), else a fresh symbol the caller binds
             TensorInfo totalIn = c.input(6);
             Dim known = totalIn != null && totalIn.ints != null && totalIn.ints.length == 1
                     ? totalIn.ints[0].toDim() : null;
-            Dim total = known != null ? DerivedDim.max(List.of(pastKey.shape.get(2), known))
+            Dim total = known != null ? Dim.Derived.max(List.of(pastKey.shape.get(2), known))
                     : c.fresh("present_length");
             TensorInfo present = TensorInfo.of(q.type, List.of(q.shape.get(0), Dim.of(kvHeads), total, headSize));
             fill(out, 1, present);

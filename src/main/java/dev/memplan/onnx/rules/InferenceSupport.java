@@ -2,7 +2,6 @@
 package dev.memplan.onnx.rules;
 
 import dev.memplan.DataType;
-import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
 import dev.memplan.onnx.symbols.SymInt;
 import dev.memplan.onnx.symbols.TensorInfo;
@@ -44,13 +43,13 @@ public final class InferenceSupport {
             return a;
         }
         if (a.isStatic() && b.isStatic()) {
-            return DerivedDim.max(List.of(a, b)); // incompatible; keep the larger, sizes stay safe
+            return Dim.Derived.max(List.of(a, b)); // incompatible; keep the larger, sizes stay safe
         }
         // min(a, k) broadcast with a is a (equal, or 1 broadcast up); a max already holding b stays
-        if (holds(b, DerivedDim.Op.MIN, a) || holds(a, DerivedDim.Op.MAX, b)) {
+        if (holds(b, Dim.Derived.Op.MIN, a) || holds(a, Dim.Derived.Op.MAX, b)) {
             return a;
         }
-        if (holds(a, DerivedDim.Op.MIN, b) || holds(b, DerivedDim.Op.MAX, a)) {
+        if (holds(a, Dim.Derived.Op.MIN, b) || holds(b, Dim.Derived.Op.MAX, a)) {
             return b;
         }
         if (a.isStatic()) {
@@ -62,17 +61,17 @@ public final class InferenceSupport {
         // flatten nested maxima so repeated broadcasting does not grow the expression
         java.util.LinkedHashSet<Dim> terms = new java.util.LinkedHashSet<>();
         for (Dim d : List.of(a, b)) {
-            if (d instanceof DerivedDim dd && dd.op() == DerivedDim.Op.MAX && dd.constant() == Long.MIN_VALUE) {
+            if (d instanceof Dim.Derived dd && dd.op() == Dim.Derived.Op.MAX && dd.constant() == Long.MIN_VALUE) {
                 terms.addAll(dd.operands());
             } else {
                 terms.add(d);
             }
         }
-        return DerivedDim.max(new ArrayList<>(terms));
+        return Dim.Derived.max(new ArrayList<>(terms));
     }
 
-    static boolean holds(Dim d, DerivedDim.Op op, Dim operand) {
-        return d instanceof DerivedDim dd && dd.op() == op && dd.operands().contains(operand);
+    static boolean holds(Dim d, Dim.Derived.Op op, Dim operand) {
+        return d instanceof Dim.Derived dd && dd.op() == op && dd.operands().contains(operand);
     }
 
     /**
@@ -146,7 +145,7 @@ public final class InferenceSupport {
     }
 
     static Dim padDim(Dim d, long add) {
-        Dim s = DerivedDim.sum(List.of(d), add);
-        return s instanceof Dim.Fixed || add >= 0 ? s : DerivedDim.max(List.of(s, Dim.of(0)));
+        Dim s = Dim.Derived.sum(List.of(d), add);
+        return s instanceof Dim.Fixed || add >= 0 ? s : Dim.Derived.max(List.of(s, Dim.of(0)));
     }
 }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.rules;
 
-import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.symbols.TensorInfo;
@@ -107,7 +106,7 @@ final class NchwcOps {
             if (scales[i] < 1) {
                 throw new IllegalArgumentException("attribute 'scales' holds " + scales[i] + "; scales are >= 1");
             }
-            out.set(i + 2, DerivedDim.product(List.of(x.shape.get(i + 2), Dim.of(scales[i]))));
+            out.set(i + 2, Dim.Derived.product(List.of(x.shape.get(i + 2), Dim.of(scales[i]))));
         }
         return TensorInfo.of(x.type, out);
     }
@@ -117,6 +116,6 @@ final class NchwcOps {
         if (channels instanceof Dim.Fixed f) {
             return Dim.of(Math.addExact(f.extent(), block - 1) / block * block);
         }
-        return DerivedDim.product(List.of(DerivedDim.divide(channels, block, true), Dim.of(block)));
+        return Dim.Derived.product(List.of(Dim.Derived.divide(channels, block, true), Dim.of(block)));
     }
 }

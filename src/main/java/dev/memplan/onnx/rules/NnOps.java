@@ -5,7 +5,6 @@ import dev.memplan.onnx.symbols.TensorInfo;
 import static dev.memplan.onnx.rules.InferenceSupport.*;
 
 import dev.memplan.DataType;
-import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -211,7 +210,7 @@ final class NnOps {
             out[0] = TensorInfo.of(x.type, List.of(n));
         }
         fill(out, 1, TensorInfo.of(DataType.INT64, List.of(n)));
-        fill(out, 2, x.hasShape() ? TensorInfo.of(DataType.INT64, List.of(DerivedDim.product(x.shape))) : null);
+        fill(out, 2, x.hasShape() ? TensorInfo.of(DataType.INT64, List.of(Dim.Derived.product(x.shape))) : null);
         fill(out, 3, TensorInfo.of(DataType.INT64, List.of(n)));
     }
 

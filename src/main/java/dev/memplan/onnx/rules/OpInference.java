@@ -9,7 +9,6 @@ import static dev.memplan.onnx.rules.InferenceSupport.*;
 import static dev.memplan.onnx.rules.ShapeRule.firstOutput;
 
 import dev.memplan.DataType;
-import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
 import dev.memplan.onnx.rules.OpRegistry.ViewKind;
 import dev.memplan.onnx.symbols.SymCondition.Comparison;
@@ -267,7 +266,7 @@ public final class OpInference {
     private static TensorInfo size(InferenceContext c) {
         TensorInfo x = c.input(0);
         if (x != null && x.hasShape()) {
-            SymInt n = SymInt.of(DerivedDim.product(x.shape));
+            SymInt n = SymInt.of(Dim.Derived.product(x.shape));
             return new TensorInfo(DataType.INT64, List.of(), new SymInt[]{n}, null);
         }
         return TensorInfo.of(DataType.INT64, List.of());

@@ -7,7 +7,6 @@ import dev.memplan.onnx.symbols.TensorInfo;
 import static dev.memplan.onnx.rules.InferenceSupport.*;
 
 import dev.memplan.DataType;
-import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -187,7 +186,7 @@ final class ShapeOps {
                 }
             }
         }
-        shape.set(ax, DerivedDim.sum(along, 0));
+        shape.set(ax, Dim.Derived.sum(along, 0));
         SymInt[] data = null;
         if (r == 1) {
             List<SymInt> all = new ArrayList<>();
@@ -208,7 +207,7 @@ final class ShapeOps {
         if (d instanceof Dim.Fixed f) {
             return f.extent();
         }
-        if (d instanceof DerivedDim dd && dd.op() == DerivedDim.Op.PRODUCT) {
+        if (d instanceof Dim.Derived dd && dd.op() == Dim.Derived.Op.PRODUCT) {
             symbolic.addAll(dd.operands());
             return dd.constant();
         }
@@ -242,10 +241,10 @@ final class ShapeOps {
         List<Dim> all = new ArrayList<>(num);
         if (numConst % denConst == 0) {
             all.add(Dim.of(numConst / denConst));
-            return DerivedDim.product(all);
+            return Dim.Derived.product(all);
         }
         all.add(Dim.of(numConst));
-        return DerivedDim.divide(DerivedDim.product(all), denConst, false);
+        return Dim.Derived.divide(Dim.Derived.product(all), denConst, false);
     }
 
     static TensorInfo reshape(InferenceContext c) {
@@ -314,8 +313,8 @@ final class ShapeOps {
         if (ax < 0 || ax > x.rank()) {
             return null;
         }
-        return TensorInfo.of(x.type, List.of(DerivedDim.product(x.shape.subList(0, ax)),
-                DerivedDim.product(x.shape.subList(ax, x.rank()))));
+        return TensorInfo.of(x.type, List.of(Dim.Derived.product(x.shape.subList(0, ax)),
+                Dim.Derived.product(x.shape.subList(ax, x.rank()))));
     }
 
     static TensorInfo transpose(InferenceContext c) {
@@ -422,7 +421,7 @@ final class ShapeOps {
             if (starts[i] != 0 || sa.step() != 1 || e == null) {
                 return null;
             }
-            shape.set(sa.axis(), d.equals(e) ? d : DerivedDim.min(List.of(d, e)));
+            shape.set(sa.axis(), d.equals(e) ? d : Dim.Derived.min(List.of(d, e)));
         }
         return TensorInfo.of(x.type, shape);
     }
@@ -458,17 +457,17 @@ final class ShapeOps {
         }
         boolean toEnd = end >= (1L << 31) - 1;
         if (start >= 0 && toEnd) {
-            return DerivedDim.max(List.of(DerivedDim.sum(List.of(d), -start), Dim.of(0)));
+            return Dim.Derived.max(List.of(Dim.Derived.sum(List.of(d), -start), Dim.of(0)));
         }
         if (start >= 0 && end >= 0) {
-            Dim upper = DerivedDim.min(List.of(d, Dim.of(end)));
-            return start == 0 ? upper : DerivedDim.max(List.of(DerivedDim.sum(List.of(upper), -start), Dim.of(0)));
+            Dim upper = Dim.Derived.min(List.of(d, Dim.of(end)));
+            return start == 0 ? upper : Dim.Derived.max(List.of(Dim.Derived.sum(List.of(upper), -start), Dim.of(0)));
         }
         if (start < 0 && toEnd) {
-            return DerivedDim.min(List.of(d, Dim.of(-start)));
+            return Dim.Derived.min(List.of(d, Dim.of(-start)));
         }
         if (start == 0 && end < 0) {
-            return DerivedDim.max(List.of(DerivedDim.sum(List.of(d), end), Dim.of(0)));
+            return Dim.Derived.max(List.of(Dim.Derived.sum(List.of(d), end), Dim.of(0)));
         }
         return c.fresh("slice_extent");
     }
@@ -507,7 +506,7 @@ final class ShapeOps {
                 long chunk = (f.extent() + n - 1) / n;
                 s.set(ax, Dim.of(i < n - 1 ? chunk : Math.max(0, f.extent() - chunk * (n - 1))));
             } else {
-                s.set(ax, DerivedDim.divide(d, n, true));
+                s.set(ax, Dim.Derived.divide(d, n, true));
             }
             out[i] = TensorInfo.of(x.type, s);
         }
@@ -534,7 +533,7 @@ final class ShapeOps {
         List<Dim> shape = new ArrayList<>();
         for (int i = 0; i < x.rank(); i++) {
             Dim rep = r.ints[i].toDim();
-            shape.add(rep == null ? c.fresh("tile_d" + i) : DerivedDim.product(List.of(x.shape.get(i), rep)));
+            shape.add(rep == null ? c.fresh("tile_d" + i) : Dim.Derived.product(List.of(x.shape.get(i), rep)));
         }
         return TensorInfo.of(x.type, shape);
     }

@@ -5,7 +5,6 @@ import dev.memplan.onnx.symbols.TensorInfo;
 import static dev.memplan.onnx.rules.InferenceSupport.*;
 
 import dev.memplan.DataType;
-import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,18 +19,18 @@ final class SpatialOps {
                               String autoPad, boolean ceilMode) {
         long effective = dilation * (kernel - 1) + 1;
         if (autoPad.equals("SAME_UPPER") || autoPad.equals("SAME_LOWER")) {
-            return DerivedDim.divide(in, stride, true);
+            return Dim.Derived.divide(in, stride, true);
         }
         if (autoPad.equals("VALID")) {
             padBegin = 0;
             padEnd = 0;
         }
-        Dim span = DerivedDim.sum(List.of(in), padBegin + padEnd - effective);
+        Dim span = Dim.Derived.sum(List.of(in), padBegin + padEnd - effective);
         if (span instanceof Dim.Fixed f && f.extent() < 0) {
             return Dim.of(0);
         }
-        Dim steps = DerivedDim.divide(span, stride, ceilMode);
-        Dim out = DerivedDim.sum(List.of(steps), 1);
+        Dim steps = Dim.Derived.divide(span, stride, ceilMode);
+        Dim out = Dim.Derived.sum(List.of(steps), 1);
         if (ceilMode && in instanceof Dim.Fixed fin && out instanceof Dim.Fixed fo) {
             // the last window must start inside the padded input (ONNX / PyTorch rule)
             long o = fo.extent();
@@ -99,7 +98,7 @@ final class SpatialOps {
         long group = c.attrs().getInt("group", 1);
         List<Dim> shape = new ArrayList<>();
         shape.add(x.shape.get(0));
-        shape.add(DerivedDim.product(List.of(w.shape.get(1), Dim.of(Math.max(1, group)))));
+        shape.add(Dim.Derived.product(List.of(w.shape.get(1), Dim.of(Math.max(1, group)))));
         long[] outShape = c.attrs().getInts("output_shape");
         if (outShape != null && outShape.length >= sr) {
             for (int i = 0; i < sr; i++) {
@@ -125,9 +124,9 @@ final class SpatialOps {
             }
             Dim in = x.shape.get(i + 2);
             if (autoPad.startsWith("SAME")) {
-                shape.add(DerivedDim.product(List.of(in, Dim.of(s))));
+                shape.add(Dim.Derived.product(List.of(in, Dim.of(s))));
             } else {
-                Dim scaled = DerivedDim.product(List.of(in, Dim.of(s)));
+                Dim scaled = Dim.Derived.product(List.of(in, Dim.of(s)));
                 shape.add(padDim(scaled, -s + op + (k - 1) * d + 1 - pb - pe));
             }
         }
@@ -214,7 +213,7 @@ final class SpatialOps {
             if (d instanceof Dim.Fixed f) {
                 shape.set(ax, Dim.of((long) Math.floor(f.extent() * scales[i])));
             } else if (scales[i] == Math.rint(scales[i]) && scales[i] >= 1) {
-                shape.set(ax, DerivedDim.product(List.of(d, Dim.of((long) scales[i]))));
+                shape.set(ax, Dim.Derived.product(List.of(d, Dim.of((long) scales[i]))));
             } else {
                 shape.set(ax, c.fresh("resize_d" + ax));
             }
@@ -230,10 +229,10 @@ final class SpatialOps {
         }
         List<Dim> s = x.shape;
         if (toSpace) {
-            return TensorInfo.of(x.type, List.of(s.get(0), DerivedDim.divide(s.get(1), b * b, false),
-                    DerivedDim.product(List.of(s.get(2), Dim.of(b))), DerivedDim.product(List.of(s.get(3), Dim.of(b)))));
+            return TensorInfo.of(x.type, List.of(s.get(0), Dim.Derived.divide(s.get(1), b * b, false),
+                    Dim.Derived.product(List.of(s.get(2), Dim.of(b))), Dim.Derived.product(List.of(s.get(3), Dim.of(b)))));
         }
-        return TensorInfo.of(x.type, List.of(s.get(0), DerivedDim.product(List.of(s.get(1), Dim.of(b * b))),
-                DerivedDim.divide(s.get(2), b, false), DerivedDim.divide(s.get(3), b, false)));
+        return TensorInfo.of(x.type, List.of(s.get(0), Dim.Derived.product(List.of(s.get(1), Dim.of(b * b))),
+                Dim.Derived.divide(s.get(2), b, false), Dim.Derived.divide(s.get(3), b, false)));
     }
 }

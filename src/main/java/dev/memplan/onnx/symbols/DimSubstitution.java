@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.symbols;
 
-import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
-import dev.memplan.Symbol;
+import dev.memplan.Dim.Symbol;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +30,7 @@ public final class DimSubstitution {
             if (++seen > MAX_DIM_TERMS * Math.max(1, shape.size())) {
                 return true;
             }
-            if (d instanceof DerivedDim dd) {
+            if (d instanceof Dim.Derived dd) {
                 dd.operands().forEach(stack::push);
             }
         }
@@ -46,7 +45,7 @@ public final class DimSubstitution {
         if (d instanceof Symbol s) {
             return defs.getOrDefault(s.name(), s);
         }
-        if (!(d instanceof DerivedDim dd)) {
+        if (!(d instanceof Dim.Derived dd)) {
             return d;
         }
         List<Dim> ops = new ArrayList<>();
@@ -60,27 +59,27 @@ public final class DimSubstitution {
             return d;
         }
         return switch (dd.op()) {
-            case SUM -> DerivedDim.sum(ops, dd.constant());
+            case SUM -> Dim.Derived.sum(ops, dd.constant());
             case PRODUCT -> {
                 ops.add(Dim.of(dd.constant()));
-                yield DerivedDim.product(ops);
+                yield Dim.Derived.product(ops);
             }
-            case FLOOR_DIV -> DerivedDim.divide(ops.get(0), dd.constant(), false);
-            case CEIL_DIV -> DerivedDim.divide(ops.get(0), dd.constant(), true);
+            case FLOOR_DIV -> Dim.Derived.divide(ops.get(0), dd.constant(), false);
+            case CEIL_DIV -> Dim.Derived.divide(ops.get(0), dd.constant(), true);
             case MAX, MIN -> extreme(dd, ops);
         };
     }
 
-    private static Dim extreme(DerivedDim dd, List<Dim> ops) {
-        boolean none = dd.constant() == (dd.op() == DerivedDim.Op.MAX ? Long.MIN_VALUE : Long.MAX_VALUE);
+    private static Dim extreme(Dim.Derived dd, List<Dim> ops) {
+        boolean none = dd.constant() == (dd.op() == Dim.Derived.Op.MAX ? Long.MIN_VALUE : Long.MAX_VALUE);
         if (none || dd.constant() >= 0) {
             List<Dim> all = new ArrayList<>(ops);
             if (!none) {
                 all.add(Dim.of(dd.constant()));
             }
-            return dd.op() == DerivedDim.Op.MAX ? DerivedDim.max(all) : DerivedDim.min(all);
+            return dd.op() == Dim.Derived.Op.MAX ? Dim.Derived.max(all) : Dim.Derived.min(all);
         }
-        return new DerivedDim(dd.op(), ops, dd.constant()); // a negative bound: keep it as written
+        return new Dim.Derived(dd.op(), ops, dd.constant()); // a negative bound: keep it as written
     }
 
     /** Whether {@code d} mentions the symbol {@code name}. */

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.symbols;
 
-import dev.memplan.DerivedDim;
 import dev.memplan.Dim;
 import java.util.List;
 
@@ -38,12 +37,12 @@ public record SymInt(long constant, Dim dim) {
             return of(Math.addExact(a.constant, b.constant));
         }
         if (a.isConst()) {
-            return of(DerivedDim.sum(List.of(b.dim), a.constant));
+            return of(Dim.Derived.sum(List.of(b.dim), a.constant));
         }
         if (b.isConst()) {
-            return of(DerivedDim.sum(List.of(a.dim), b.constant));
+            return of(Dim.Derived.sum(List.of(a.dim), b.constant));
         }
-        return of(DerivedDim.sum(List.of(a.dim, b.dim), 0));
+        return of(Dim.Derived.sum(List.of(a.dim, b.dim), 0));
     }
 
     public static SymInt sub(SymInt a, SymInt b) {
@@ -61,7 +60,7 @@ public record SymInt(long constant, Dim dim) {
         if (c != null && c.constant < 0) {
             return null;
         }
-        return of(DerivedDim.product(List.of(a.toDim(), b.toDim())));
+        return of(Dim.Derived.product(List.of(a.toDim(), b.toDim())));
     }
 
     public static SymInt div(SymInt a, SymInt b) {
@@ -72,7 +71,7 @@ public record SymInt(long constant, Dim dim) {
             // ONNX integer Div truncates toward zero
             return of(a.constant / b.constant);
         }
-        return b.constant > 0 ? of(DerivedDim.divide(a.dim, b.constant, false)) : null;
+        return b.constant > 0 ? of(Dim.Derived.divide(a.dim, b.constant, false)) : null;
     }
 
     public static SymInt max(SymInt a, SymInt b) {
@@ -87,7 +86,7 @@ public record SymInt(long constant, Dim dim) {
         if (db == null) {
             return a;
         }
-        return of(DerivedDim.max(List.of(da, db)));
+        return of(Dim.Derived.max(List.of(da, db)));
     }
 
     public static SymInt min(SymInt a, SymInt b) {
@@ -99,7 +98,7 @@ public record SymInt(long constant, Dim dim) {
         if (da == null || db == null) {
             return null;
         }
-        return of(DerivedDim.min(List.of(da, db)));
+        return of(Dim.Derived.min(List.of(da, db)));
     }
 
     @Override

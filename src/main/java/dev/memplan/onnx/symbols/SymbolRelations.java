@@ -2,7 +2,7 @@
 package dev.memplan.onnx.symbols;
 
 import dev.memplan.Dim;
-import dev.memplan.Symbol;
+import dev.memplan.Dim.Symbol;
 import dev.memplan.onnx.BindingConflictException;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -2,7 +2,7 @@
 package dev.memplan.onnx.symbols;
 
 import dev.memplan.Dim;
-import dev.memplan.Symbol;
+import dev.memplan.Dim.Symbol;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;

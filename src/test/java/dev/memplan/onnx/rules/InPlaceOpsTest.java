@@ -15,11 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.Graph;
-import dev.memplan.Node;
+import dev.memplan.Graph.Node;
 import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
-import dev.memplan.TensorSizes;
-import dev.memplan.Value;
+import dev.memplan.Graph.Value;
 import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.testing.ArenaInterpreter;
 import dev.memplan.testing.SharedModels;
@@ -94,7 +93,7 @@ class InPlaceOpsTest {
         Graph g = imp.graph();
         long[] bytes = new long[g.valueCount()];
         for (Value v : g.values()) {
-            bytes[v.id()] = TensorSizes.bytes(v, bindings).orElse(0);
+            bytes[v.id()] = v.bytesAt(bindings).orElse(0);
         }
         assertNull(new ArenaInterpreter(p, bytes).run(), model);
     }

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.ByteString;
 import dev.memplan.DataType;
 import dev.memplan.Dim;
-import dev.memplan.Symbol;
+import dev.memplan.Dim.Symbol;
 import dev.memplan.onnx.proto.OnnxProto.AttributeProto;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
 import dev.memplan.testing.EngineIndependent;
