@@ -315,7 +315,7 @@ public sealed interface Dim permits Dim.Fixed, Dim.Symbol, Dim.Derived {
                 }
                 case PRODUCT -> {
                     // evaluate every factor before multiplying: a zero factor wins over an overflow,
-                    // whatever the order (see Shape#elementCount)
+                    // whatever the order (see #product)
                     long[] factors = new long[operands.size() + 1];
                     factors[0] = constant;
                     for (int i = 0; i < operands.size(); i++) {
@@ -325,7 +325,7 @@ public sealed interface Dim permits Dim.Fixed, Dim.Symbol, Dim.Derived {
                         }
                         factors[i + 1] = v.getAsLong();
                     }
-                    acc = Shape.product(factors);
+                    acc = product(factors);
                 }
                 case FLOOR_DIV, CEIL_DIV -> {
                     OptionalLong v = operands.get(0).evaluate(bindings);
@@ -408,6 +408,26 @@ public sealed interface Dim permits Dim.Fixed, Dim.Symbol, Dim.Derived {
                 }
                 sb.append(operands.get(i));
             }
+        }
+
+        /**
+         * The product of {@code extents}: 0 when any is 0, else the exact product. Without a zero
+         * factor every partial product is at least as large (in magnitude) as the one before, so an
+         * overflow anywhere means the whole product overflows: the order of the factors never matters.
+         *
+         * @throws ArithmeticException when no extent is 0 and the product overflows a long
+         */
+        static long product(long[] extents) {
+            for (long e : extents) {
+                if (e == 0) {
+                    return 0;
+                }
+            }
+            long n = 1;
+            for (long e : extents) {
+                n = Math.multiplyExact(n, e);
+            }
+            return n;
         }
     }
 }

@@ -580,7 +580,14 @@ public final class Graph {
          *                              evaluates negative
          */
         public OptionalLong bytesAt(Map<String, Long> bindings) {
-            return TensorSizes.bytes(this, bindings);
+            try {
+                return TensorSizes.bytes(dataType, shape, bindings);
+            } catch (TensorSizes.Overflow e) {
+                throw TensorSizes.overflow(describe(), shape, e);
+            } catch (ArithmeticException e) {
+                throw new InvalidSizeException("the size of " + describe() + " with shape " + shape
+                        + " cannot be computed (" + e.getMessage() + "); check its dims and the symbol bindings");
+            }
         }
 
         /** {@return how errors and reports name this value: {@code 'h' (value 3)}} */

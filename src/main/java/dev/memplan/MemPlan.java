@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan;
 
-import dev.memplan.engine.CompiledGraph;
-import dev.memplan.engine.GraphCycleException;
-import dev.memplan.engine.PlanningEngine;
 import java.util.Map;
 import java.util.OptionalLong;
 
@@ -31,17 +28,7 @@ public final class MemPlan {
      *                                    cannot load
      */
     public static Schedule compile(Graph graph, ViewMap views, PlanOptions options) {
-        int[] roots = views.roots(graph);
-        PlanningEngine engine = EngineSelector.engineFor(options.engine());
-        CompiledGraph compiled;
-        try {
-            int[] inPlace = options.inPlaceEnabled() ? InPlaceCandidates.masks(graph, views) : null;
-            compiled = engine.compile(graph.flat(), roots, inPlace, options.includeGraphInputs());
-        } catch (GraphCycleException e) {
-            throw new InvalidGraphException("the graph has a cycle through " + graph.node(e.nodeId()).describe()
-                    + ": its inputs depend on its own outputs; remove the back edge", e);
-        }
-        return new Schedule(graph, views, options, roots, compiled);
+        return Schedule.compile(graph, views, options);
     }
 
     /**

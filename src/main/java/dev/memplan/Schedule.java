@@ -9,6 +9,8 @@ import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.engine.Allocation;
 import dev.memplan.engine.OffsetAllocation;
 import dev.memplan.engine.CompiledGraph;
+import dev.memplan.engine.GraphCycleException;
+import dev.memplan.engine.PlanningEngine;
 import dev.memplan.engine.SizeRules;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
@@ -21,7 +23,7 @@ import java.util.OptionalLong;
 
 /**
  * A graph compiled for planning: its execution order, its owners and their live intervals. Made
- * once by {@link MemPlan#compile}; then {@link #plan} turns one request's sizes into slots without
+ * once by {@code MemPlan.compile}; then {@link #plan} turns one request's sizes into slots without
  * walking the graph again. Immutable and thread-safe.
  *
  * <p>Owners are listed in allocation order (included graph inputs by ascending id, then node
@@ -193,6 +195,21 @@ public final class Schedule implements Reservation {
         return numInPlace;
     }
 
+    /** What {@link MemPlan#compile} does: views checked, in-place links chosen, the engine's compile. */
+    static Schedule compile(Graph graph, ViewMap views, PlanOptions options) {
+        int[] roots = views.roots(graph);
+        PlanningEngine engine = EngineSelector.engineFor(options.engine());
+        CompiledGraph compiled;
+        try {
+            int[] inPlace = options.inPlaceEnabled() ? InPlaceCandidates.masks(graph, views) : null;
+            compiled = engine.compile(graph.flat(), roots, inPlace, options.includeGraphInputs());
+        } catch (GraphCycleException e) {
+            throw new InvalidGraphException("the graph has a cycle through " + graph.node(e.nodeId()).describe()
+                    + ": its inputs depend on its own outputs; remove the back edge", e);
+        }
+        return new Schedule(graph, views, options, roots, compiled);
+    }
+
     /**
      * {@return this graph compiled without in-place reuse (itself when no value is placed in place)}
      * Compiled on first use and kept: only reports (the bound without in-place) need it.
@@ -203,7 +220,7 @@ public final class Schedule implements Reservation {
         }
         Schedule s = withoutInPlace;
         if (s == null) {
-            s = MemPlan.compile(graph, views, options.withInPlace(InPlace.OFF));
+            s = compile(graph, views, options.withInPlace(InPlace.OFF));
             withoutInPlace = s;
         }
         return s;
@@ -378,7 +395,11 @@ public final class Schedule implements Reservation {
             throw new InvalidSizeException("the size oracle gave " + owner.describe() + " a negative size ("
                     + bytes + " bytes); sizes must be >= 0");
         }
-        return TensorSizes.align(bytes, options.alignment(), owner);
+        try {
+            return TensorSizes.align(bytes, options.alignment());
+        } catch (TensorSizes.Overflow e) {
+            throw TensorSizes.overflow(owner.describe(), owner.shape(), e);
+        }
     }
 
     private long addToTotal(long total, long bytes, Value owner) {

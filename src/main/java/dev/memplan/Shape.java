@@ -108,27 +108,7 @@ public record Shape(List<Dim> dims) {
             }
             extents[i] = extent.getAsLong();
         }
-        return unbound ? OptionalLong.empty() : OptionalLong.of(product(extents));
-    }
-
-    /**
-     * The product of {@code extents}: 0 when any is 0, else the exact product. Without a zero
-     * factor every partial product is at least as large (in magnitude) as the one before, so an
-     * overflow anywhere means the whole product overflows: the order of the factors never matters.
-     *
-     * @throws ArithmeticException when no extent is 0 and the product overflows a long
-     */
-    static long product(long[] extents) {
-        for (long e : extents) {
-            if (e == 0) {
-                return 0;
-            }
-        }
-        long n = 1;
-        for (long e : extents) {
-            n = Math.multiplyExact(n, e);
-        }
-        return n;
+        return unbound ? OptionalLong.empty() : OptionalLong.of(Dim.Derived.product(extents));
     }
 
     @Override

@@ -1,44 +1,48 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan;
 
-import dev.memplan.Graph.Value;
 import java.util.Map;
 import java.util.OptionalLong;
 
-/** Byte sizes of tensors from their type and shape. */
+/**
+ * Byte sizes of tensors from their type and shape: the planner's size rule, behind
+ * a value's {@code bytesAt}. It names no value, so the graph can use it without a loop; its
+ * callers turn {@link Overflow} into an {@link InvalidSizeException} that names the value.
+ */
 final class TensorSizes {
     private TensorSizes() {
     }
 
+    /** A byte count past a long; the message says what overflowed, the caller names the value. */
+    static final class Overflow extends ArithmeticException {
+        private static final long serialVersionUID = 1L;
+
+        Overflow(String what) {
+            super(what);
+        }
+    }
+
     /**
-     * The bytes of {@code value} with its symbols replaced by {@code bindings}: empty when a symbol
-     * is unbound or the type has no fixed width (strings).
+     * The bytes of a tensor of {@code type} and {@code shape} with its symbols replaced by
+     * {@code bindings}: empty when a symbol is unbound or the type has no fixed width (strings).
      *
-     * @param value the value
-     * @param bindings symbol name to value
-     * @return the size in bytes, or empty
-     * @throws InvalidSizeException naming the value when the size overflows a long or a dim
-     *                              evaluates negative
+     * @throws Overflow when the byte count overflows a long
+     * @throws ArithmeticException when the element count cannot be computed
      */
-    static OptionalLong bytes(Value value, Map<String, Long> bindings) {
-        if (!value.dataType().hasFixedWidth()) {
+    static OptionalLong bytes(DataType type, Shape shape, Map<String, Long> bindings) {
+        if (!type.hasFixedWidth()) {
             return OptionalLong.empty();
         }
-        OptionalLong count;
-        try {
-            count = value.shape().elementCount(bindings);
-        } catch (ArithmeticException e) {
-            throw new InvalidSizeException("the size of " + value.describe() + " with shape " + value.shape()
-                    + " cannot be computed (" + e.getMessage() + "); check its dims and the symbol bindings");
-        }
+        OptionalLong count = shape.elementCount(bindings);
         if (count.isEmpty()) {
             return count;
         }
-        return OptionalLong.of(packedBytes(count.getAsLong(), value.dataType().bits(), value));
+        return OptionalLong.of(packedBytes(count.getAsLong(), type));
     }
 
     /** {@code ceil(count * bits / 8)} without intermediate overflow. */
-    static long packedBytes(long count, int bits, Value value) {
+    static long packedBytes(long count, DataType type) {
+        int bits = type.bits();
         try {
             if (bits % 8 == 0) {
                 return Math.multiplyExact(count, bits / 8);
@@ -48,12 +52,16 @@ final class TensorSizes {
             long rest = ((count % 8) * bits + 7) / 8;
             return Math.addExact(whole, rest);
         } catch (ArithmeticException e) {
-            throw overflow(value, count + " elements of " + value.dataType());
+            throw new Overflow(count + " elements of " + type);
         }
     }
 
-    /** {@code bytes} rounded up to a multiple of {@code alignment}. */
-    static long align(long bytes, long alignment, Value value) {
+    /**
+     * {@code bytes} rounded up to a multiple of {@code alignment}.
+     *
+     * @throws Overflow when the rounded count overflows a long
+     */
+    static long align(long bytes, long alignment) {
         if (alignment == 1) {
             return bytes;
         }
@@ -64,12 +72,13 @@ final class TensorSizes {
         try {
             return Math.addExact(bytes, alignment - rem);
         } catch (ArithmeticException e) {
-            throw overflow(value, bytes + " bytes aligned to " + alignment);
+            throw new Overflow(bytes + " bytes aligned to " + alignment);
         }
     }
 
-    static InvalidSizeException overflow(Value value, String what) {
-        return new InvalidSizeException("the size of " + value.describe() + " overflows a 64-bit byte count ("
-                + what + "); check its shape " + value.shape() + " and the symbol bindings");
+    /** The error for the value {@code described}, of {@code shape}, whose size overflowed as {@code e} says. */
+    static InvalidSizeException overflow(String described, Shape shape, Overflow e) {
+        return new InvalidSizeException("the size of " + described + " overflows a 64-bit byte count ("
+                + e.getMessage() + "); check its shape " + shape + " and the symbol bindings");
     }
 }
