@@ -253,6 +253,18 @@ public final class Packing {
         }
 
         /**
+         * The time limit in whole milliseconds for the engines, 0 for none: rounded up, so a limit
+         * under a millisecond stays a limit instead of becoming none.
+         */
+        long timeLimitMillis() {
+            if (timeLimit.isZero()) {
+                return 0;
+            }
+            long millis = timeLimit.toMillis();
+            return timeLimit.equals(java.time.Duration.ofMillis(millis)) ? millis : millis + 1;
+        }
+
+        /**
          * The default: {@link #DEFAULT_EXACT_NODES} nodes, no clock, no capacity.
          *
          * @return deterministic limits
@@ -316,7 +328,7 @@ public final class Packing {
         Result seed = pack(lower, upper, sizes, 1, engine);
         PlanningEngine planner = EngineSelector.engineFor(engine);
         ExactPacking.Result r = planner.packExact(lower.clone(), upper.clone(), sizes.clone(), seed.offsets(),
-                limits.nodes(), limits.timeLimit().toMillis(), limits.capacityBytes());
+                limits.nodes(), limits.timeLimitMillis(), limits.capacityBytes());
         ExactStatus status = ExactStatus.values()[r.status()];
         Result plan = new Result(r.heightBytes(), seed.lowerBoundBytes(), seed.naiveBytes(), seed.numPositions(),
                 r.offsets());

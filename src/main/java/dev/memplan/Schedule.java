@@ -392,7 +392,7 @@ public final class Schedule implements Reservation {
         seed.ownerOffsets().duplicate().get(seedOffsets);
         Packing.ExactLimits limits = options.exact();
         ExactPacking.Result r = planner().packExact(lower, upper, sizes.clone(), seedOffsets, limits.nodes(),
-                limits.timeLimit().toMillis(), limits.capacityBytes());
+                limits.timeLimitMillis(), limits.capacityBytes());
         OffsetAllocation a = new OffsetAllocation(r.heightBytes(), seed.naiveBytes(), seed.lowerBoundBytes(),
                 LongBuffer.wrap(r.offsets()).asReadOnlyBuffer());
         return new ActivationPlan(this, buffer, a, r.lowerBoundBytes(), Packing.ExactStatus.values()[r.status()]);

@@ -140,5 +140,10 @@ class ExactPlansTest {
         assertTrue(!on.withExact(null).exactEnabled());
         assertEquals(on, on.withEffort(3).withEffort(PlanOptions.DEFAULT_EFFORT));
         assertThrows(IllegalArgumentException.class, () -> new Packing.ExactLimits(0, Duration.ZERO, -1));
+        // a limit under a millisecond stays a limit: the engines count whole milliseconds, 0 for none
+        assertEquals(0, Packing.ExactLimits.defaults().timeLimitMillis());
+        assertEquals(1, new Packing.ExactLimits(1, Duration.ofNanos(1), -1).timeLimitMillis());
+        assertEquals(2, new Packing.ExactLimits(1, Duration.ofMillis(2), -1).timeLimitMillis());
+        assertEquals(3, new Packing.ExactLimits(1, Duration.ofNanos(2_000_001), -1).timeLimitMillis());
     }
 }
