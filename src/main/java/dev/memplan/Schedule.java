@@ -10,6 +10,7 @@ import dev.memplan.engine.Allocation;
 import dev.memplan.engine.OffsetAllocation;
 import dev.memplan.engine.CompiledGraph;
 import dev.memplan.engine.GraphCycleException;
+import dev.memplan.engine.ExactPacking;
 import dev.memplan.engine.PlanningEngine;
 import dev.memplan.engine.SizeRules;
 import java.nio.IntBuffer;
@@ -382,12 +383,46 @@ public final class Schedule implements Reservation {
     /** Plans on checked sizes this call alone holds (the engine may read them in place), then keeps them. */
     private ActivationPlan allocate(long[] sizes) {
         LongBuffer buffer = LongBuffer.wrap(sizes).asReadOnlyBuffer();
+        if (options.exactEnabled()) {
+            return allocateExact(sizes, buffer);
+        }
         if (options.strategy() == Strategy.OFFSETS) {
             OffsetAllocation a = compiled.allocateOffsetsOwned(sizes, options.effort());
             return new ActivationPlan(this, buffer, a);
         }
         Allocation a = compiled.allocateOwned(sizes);
         return new ActivationPlan(this, buffer, a);
+    }
+
+    /**
+     * An offsets plan by the exact search (docs/design.md §5c) on the engine that compiled this
+     * schedule: the heuristic plan at the options' effort seeds it; each owner is a buffer alive
+     * over {@code [def, useEnd + 1)}. Sizes are multiples of the alignment, and the search puts
+     * every buffer at 0 or on top of another, so the offsets stay aligned.
+     */
+    private ActivationPlan allocateExact(long[] sizes, LongBuffer buffer) {
+        OffsetAllocation seed = compiled.allocateOffsetsOwned(sizes, options.effort());
+        int n = sizes.length;
+        long[] lower = new long[n];
+        long[] upper = new long[n];
+        for (int o = 0; o < n; o++) {
+            lower[o] = ownerDefs.get(o);
+            upper[o] = ownerUseEnds.get(o) + 1L;
+        }
+        long[] seedOffsets = new long[n];
+        seed.ownerOffsets().duplicate().get(seedOffsets);
+        Packing.ExactLimits limits = options.exact();
+        ExactPacking.Result r = planner().packExact(lower, upper, sizes.clone(), seedOffsets, limits.nodes(),
+                limits.timeLimitMillis(), limits.capacityBytes());
+        OffsetAllocation a = new OffsetAllocation(r.heightBytes(), seed.naiveBytes(), seed.lowerBoundBytes(),
+                LongBuffer.wrap(r.offsets()).asReadOnlyBuffer());
+        return new ActivationPlan(this, buffer, a, r.lowerBoundBytes(), Packing.ExactStatus.values()[r.status()]);
+    }
+
+    /** The engine that compiled this schedule, which also runs its exact searches. */
+    private PlanningEngine planner() {
+        return "java".equals(compiled.engineName()) ? EngineSelector.engineFor(EngineMode.JAVA)
+                : EngineSelector.engineFor(EngineMode.NATIVE);
     }
 
     private long checkedSize(Value owner, long bytes) {
