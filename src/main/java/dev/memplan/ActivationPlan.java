@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 
 /**
  * A complete plan for one request. Every owner has a byte offset into one arena of
@@ -28,7 +29,102 @@ public final class ActivationPlan {
     public record Slot(int id, long capacityBytes) {
     }
 
-    private final Schedule schedule;
+    /**
+     * The facts of the schedule a plan was made on, which a plan is read against: the graph, the
+     * order, the owners and their intervals, views and in-place links. {@code Schedule} is one; a
+     * plan holds it as this view, so a plan never reaches back into the planner.
+     */
+    public interface Layout {
+        /** {@return the compiled graph} */
+        Graph graph();
+
+        /** {@return the views the graph was compiled with} */
+        ViewMap views();
+
+        /** {@return the options every plan of this schedule uses} */
+        PlanOptions options();
+
+        /** {@return the engine that compiled this schedule and plans on it: {@code "native"} or {@code "java"}} */
+        String engine();
+
+        /** {@return node ids in execution order} */
+        int[] order();
+
+        /** {@return positions: one per node, at least one. The last is where graph outputs end} */
+        int numPositions();
+
+        /** {@return how many owners (values with their own buffer) the schedule has} */
+        int numOwners();
+
+        /** {@return owner value ids in allocation order} */
+        int[] owners();
+
+        /**
+         * {@return the value id of owner index {@code o}}
+         *
+         * @param o an owner index
+         */
+        int ownerValue(int o);
+
+        /**
+         * {@return the position where owner index {@code o} is produced}
+         *
+         * @param o an owner index
+         */
+        int def(int o);
+
+        /**
+         * {@return the last position that reads owner index {@code o} or any view of it}
+         *
+         * @param o an owner index
+         */
+        int useEnd(int o);
+
+        /**
+         * {@return the owner index of value {@code valueId}, or -1 when it owns no slot}
+         *
+         * @param valueId a value id
+         */
+        int ownerIndexOf(int valueId);
+
+        /**
+         * {@return the value that owns the bytes of {@code valueId}: itself unless it is a view}
+         *
+         * @param valueId a value id
+         */
+        int root(int valueId);
+
+        /**
+         * {@return the value that owns the bytes of {@code valueId} once in-place links are followed}
+         * Itself for an owner; the view root for a view; for a value placed in place of an input (and
+         * a view of one), the owner of the buffer the chain of in-place links started in.
+         *
+         * @param valueId a value id
+         */
+        int bufferOf(int valueId);
+
+        /**
+         * The input whose buffer {@code valueId} took in place (docs/design.md §3b), or -1 when the
+         * value was not placed in place: a view, an owner, an input, a weight.
+         *
+         * @param valueId a value id
+         * @return the value id of its producer's input whose buffer it took, or -1
+         */
+        int inPlaceSource(int valueId);
+
+        /** {@return how many values took an input's buffer in place (0 when in-place reuse is off)} */
+        int numInPlace();
+
+        /**
+         * {@return this layout compiled without in-place reuse (itself when no value is placed in place)}
+         * Compiled on first use and kept: only reports (the bound without in-place) need it.
+         */
+        Layout withoutInPlace();
+    }
+
+    private final Layout schedule;
+    /** The schedule's lower bound without in-place reuse at some owner sizes (a report figure). */
+    private final ToLongFunction<LongBuffer> boundWithoutInPlace;
     private final LongBuffer ownerSizes;
     /** The slots of a slots plan; null for an offsets plan. */
     private final Allocation allocation;
@@ -50,8 +146,10 @@ public final class ActivationPlan {
      */
     private volatile long lowerBoundWithoutInPlacePlusOne;
 
-    ActivationPlan(Schedule schedule, LongBuffer ownerSizes, Allocation allocation) {
+    ActivationPlan(Layout schedule, ToLongFunction<LongBuffer> boundWithoutInPlace, LongBuffer ownerSizes,
+            Allocation allocation) {
         this.schedule = schedule;
+        this.boundWithoutInPlace = boundWithoutInPlace;
         this.ownerSizes = ownerSizes;
         this.allocation = allocation;
         this.peakBytes = allocation.peakBytes();
@@ -61,14 +159,16 @@ public final class ActivationPlan {
         this.exactStatus = null;
     }
 
-    ActivationPlan(Schedule schedule, LongBuffer ownerSizes, OffsetAllocation offsets) {
-        this(schedule, ownerSizes, offsets, offsets.lowerBoundBytes(), null);
+    ActivationPlan(Layout schedule, ToLongFunction<LongBuffer> boundWithoutInPlace, LongBuffer ownerSizes,
+            OffsetAllocation offsets) {
+        this(schedule, boundWithoutInPlace, ownerSizes, offsets, offsets.lowerBoundBytes(), null);
     }
 
     /** An offsets plan the exact search made: it proved no plan needs fewer than {@code provenBoundBytes}. */
-    ActivationPlan(Schedule schedule, LongBuffer ownerSizes, OffsetAllocation offsets, long provenBoundBytes,
-                   Packing.ExactStatus exactStatus) {
+    ActivationPlan(Layout schedule, ToLongFunction<LongBuffer> boundWithoutInPlace, LongBuffer ownerSizes,
+            OffsetAllocation offsets, long provenBoundBytes, Packing.ExactStatus exactStatus) {
         this.schedule = schedule;
+        this.boundWithoutInPlace = boundWithoutInPlace;
         this.ownerSizes = ownerSizes;
         this.allocation = null;
         this.ownerOffsets = offsets.ownerOffsets();
@@ -113,7 +213,7 @@ public final class ActivationPlan {
         return o < 0 ? -1 : offsets().get(o);
     }
 
-    /** {@return the offset of each owner by owner index (the order of {@link Schedule#owners()}); read-only} */
+    /** {@return the offset of each owner by owner index (the order of {@link Layout#owners()}); read-only} */
     public LongBuffer offsetsByOwner() {
         return offsets().duplicate();
     }
@@ -135,8 +235,8 @@ public final class ActivationPlan {
         return allocation;
     }
 
-    /** {@return the schedule this plan was made on: graph, order, owners and intervals} */
-    public Schedule schedule() {
+    /** {@return the schedule this plan was made on, as its layout: graph, order, owners and intervals} */
+    public Layout schedule() {
         return schedule;
     }
 
@@ -175,7 +275,7 @@ public final class ActivationPlan {
     }
 
     /**
-     * The slot of each owner by owner index (the order of {@link Schedule#owners()}); read-only,
+     * The slot of each owner by owner index (the order of {@link Layout#owners()}); read-only,
      * no copy: on the native engine, the direct buffer the C++ code wrote.
      *
      * @return a read-only buffer indexed by owner index
@@ -301,7 +401,7 @@ public final class ActivationPlan {
     public long lowerBoundWithoutInPlaceBytes() {
         long b = lowerBoundWithoutInPlacePlusOne - 1;
         if (b < 0) {
-            b = schedule.numInPlace() == 0 ? lowerBoundBytes : schedule.lowerBoundWithoutInPlace(ownerSizes);
+            b = schedule.numInPlace() == 0 ? lowerBoundBytes : boundWithoutInPlace.applyAsLong(ownerSizes);
             lowerBoundWithoutInPlacePlusOne = b + 1; // at Long.MAX_VALUE it wraps and the read above wraps back
         }
         return b;
@@ -309,8 +409,8 @@ public final class ActivationPlan {
 
     /**
      * {@return the value whose buffer {@code valueId} took in place, or -1} Shorthand for
-     * {@link Schedule#inPlaceSource}; the value's bytes are at {@link #offsetOf} of
-     * {@link Schedule#bufferOf}.
+     * {@link Layout#inPlaceSource}; the value's bytes are at {@link #offsetOf} of
+     * {@link Layout#bufferOf}.
      *
      * @param valueId a value id of the planned graph
      */

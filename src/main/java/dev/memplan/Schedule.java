@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.function.ToLongFunction;
 
 
 /**
@@ -30,7 +31,7 @@ import java.util.OptionalLong;
  * <p>Owners are listed in allocation order (included graph inputs by ascending id, then node
  * outputs in execution order); an index into that list is an <em>owner index</em>.
  */
-public final class Schedule implements Reservation {
+public final class Schedule implements Reservation, ActivationPlan.Layout {
     private final Graph graph;
     private final ViewMap views;
     private final PlanOptions options;
@@ -45,6 +46,8 @@ public final class Schedule implements Reservation {
     private final int numInPlace;
     /** This schedule compiled without in-place reuse, made on first use (only reports need it). */
     private volatile Schedule withoutInPlace;
+    /** What each plan asks for its bound without in-place reuse; one function for all of them. */
+    private final ToLongFunction<LongBuffer> boundWithoutInPlace = this::lowerBoundWithoutInPlace;
 
     Schedule(Graph graph, ViewMap views, PlanOptions options, int[] roots, CompiledGraph compiled) {
         this.graph = graph;
@@ -70,113 +73,81 @@ public final class Schedule implements Reservation {
         }
     }
 
-    /** {@return the compiled graph} */
+    @Override
     public Graph graph() {
         return graph;
     }
 
-    /** {@return the views the graph was compiled with} */
+    @Override
     public ViewMap views() {
         return views;
     }
 
-    /** {@return the options every plan of this schedule uses} */
+    @Override
     public PlanOptions options() {
         return options;
     }
 
-    /** {@return the engine that compiled this schedule and plans on it: {@code "native"} or {@code "java"}} */
+    @Override
     public String engine() {
         return compiled.engineName();
     }
 
-    /** {@return node ids in execution order} */
+    @Override
     public int[] order() {
         int[] out = new int[graph.nodeCount()];
         compiled.order().get(out);
         return out;
     }
 
-    /** {@return positions: one per node, at least one. The last is where graph outputs end} */
+    @Override
     public int numPositions() {
         return compiled.numPositions();
     }
 
-    /** {@return how many owners (values with their own buffer) the schedule has} */
+    @Override
     public int numOwners() {
         return compiled.numOwners();
     }
 
-    /** {@return owner value ids in allocation order} */
+    @Override
     public int[] owners() {
         int[] out = new int[numOwners()];
         ownerValues.duplicate().get(out);
         return out;
     }
 
-    /**
-     * {@return the value id of owner index {@code o}}
-     *
-     * @param o an owner index
-     */
+    @Override
     public int ownerValue(int o) {
         return ownerValues.get(o);
     }
 
-    /**
-     * {@return the position where owner index {@code o} is produced}
-     *
-     * @param o an owner index
-     */
+    @Override
     public int def(int o) {
         return ownerDefs.get(o);
     }
 
-    /**
-     * {@return the last position that reads owner index {@code o} or any view of it}
-     *
-     * @param o an owner index
-     */
+    @Override
     public int useEnd(int o) {
         return ownerUseEnds.get(o);
     }
 
-    /**
-     * {@return the owner index of value {@code valueId}, or -1 when it owns no slot}
-     *
-     * @param valueId a value id
-     */
+    @Override
     public int ownerIndexOf(int valueId) {
         return ownerIndex[valueId];
     }
 
-    /**
-     * {@return the value that owns the bytes of {@code valueId}: itself unless it is a view}
-     *
-     * @param valueId a value id
-     */
+    @Override
     public int root(int valueId) {
         return roots[valueId];
     }
 
-    /**
-     * {@return the value that owns the bytes of {@code valueId} once in-place links are followed}
-     * Itself for an owner; the view root for a view; for a value placed in place of an input (and
-     * a view of one), the owner of the buffer the chain of in-place links started in.
-     *
-     * @param valueId a value id
-     */
+    @Override
     public int bufferOf(int valueId) {
         return buffers[valueId];
     }
 
-    /**
-     * The input whose buffer {@code valueId} took in place (docs/design.md §3b), or -1 when the
-     * value was not placed in place: a view, an owner, an input, a weight.
-     *
-     * @param valueId a value id
-     * @return the value id of its producer's input whose buffer it took, or -1
-     */
+    @Override
     public int inPlaceSource(int valueId) {
         if (buffers[valueId] == roots[valueId] || roots[valueId] != valueId) {
             return -1;
@@ -191,7 +162,7 @@ public final class Schedule implements Reservation {
         return -1; // unreachable for a checked schedule: a link always follows a hinted input
     }
 
-    /** {@return how many values took an input's buffer in place (0 when in-place reuse is off)} */
+    @Override
     public int numInPlace() {
         return numInPlace;
     }
@@ -211,10 +182,7 @@ public final class Schedule implements Reservation {
         return new Schedule(graph, views, options, roots, compiled);
     }
 
-    /**
-     * {@return this graph compiled without in-place reuse (itself when no value is placed in place)}
-     * Compiled on first use and kept: only reports (the bound without in-place) need it.
-     */
+    @Override
     public Schedule withoutInPlace() {
         if (numInPlace == 0) {
             return this;
@@ -388,10 +356,10 @@ public final class Schedule implements Reservation {
         }
         if (options.strategy() == Strategy.OFFSETS) {
             OffsetAllocation a = compiled.allocateOffsetsOwned(sizes, options.effort());
-            return new ActivationPlan(this, buffer, a);
+            return new ActivationPlan(this, boundWithoutInPlace, buffer, a);
         }
         Allocation a = compiled.allocateOwned(sizes);
-        return new ActivationPlan(this, buffer, a);
+        return new ActivationPlan(this, boundWithoutInPlace, buffer, a);
     }
 
     /**
@@ -416,7 +384,8 @@ public final class Schedule implements Reservation {
                 limits.timeLimitMillis(), limits.capacityBytes());
         OffsetAllocation a = new OffsetAllocation(r.heightBytes(), seed.naiveBytes(), seed.lowerBoundBytes(),
                 LongBuffer.wrap(r.offsets()).asReadOnlyBuffer());
-        return new ActivationPlan(this, buffer, a, r.lowerBoundBytes(), Packing.ExactStatus.values()[r.status()]);
+        return new ActivationPlan(this, boundWithoutInPlace, buffer, a, r.lowerBoundBytes(),
+                Packing.ExactStatus.values()[r.status()]);
     }
 
     /** The engine that compiled this schedule, which also runs its exact searches. */

@@ -108,7 +108,7 @@ class ExactPackingTest {
         }
         ActivationPlan plan = complete.plan();
         PlanValidator.validate(plan);
-        Schedule s = plan.schedule();
+        Schedule s = (Schedule) plan.schedule();
         int owners = s.numOwners();
         long[] lower = new long[owners];
         long[] upper = new long[owners];

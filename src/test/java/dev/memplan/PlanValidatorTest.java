@@ -78,13 +78,13 @@ class PlanValidatorTest {
          * (64, 32, 32 and 16 bytes live [0, 3], [2, 3], [3, 4], [4, 4]), totals from {@code real}.
          */
         ActivationPlan offsetsPlan(ActivationPlan real, long peak, long offA, long offB, long offC, long offD) {
-            Schedule s = real.schedule();
+            Schedule s = (Schedule) real.schedule();
             long[] offsets = new long[s.numOwners()];
             offsets[s.ownerIndexOf(a)] = offA;
             offsets[s.ownerIndexOf(b)] = offB;
             offsets[s.ownerIndexOf(c)] = offC;
             offsets[s.ownerIndexOf(d)] = offD;
-            return new ActivationPlan(s, LongBuffer.wrap(sizesOf(real)), new OffsetAllocation(peak, real.naiveBytes(),
+            return new ActivationPlan(s, TestPlans.boundOf(s), LongBuffer.wrap(sizesOf(real)), new OffsetAllocation(peak, real.naiveBytes(),
                     real.lowerBoundBytes(), LongBuffer.wrap(offsets).asReadOnlyBuffer()));
         }
     }
@@ -103,7 +103,7 @@ class PlanValidatorTest {
     }
 
     private static ActivationPlan corrupt(ActivationPlan plan, Consumer<Edit> change) {
-        Schedule s = plan.schedule();
+        Schedule s = (Schedule) plan.schedule();
         Edit e = new Edit();
         e.numSlots = plan.numSlots();
         e.peak = plan.peakBytes();
@@ -118,7 +118,7 @@ class PlanValidatorTest {
         change.accept(e);
         Allocation a = new Allocation(e.numSlots, e.peak, e.naive, e.lowerBound, IntBuffer.wrap(e.ownerSlots),
                 LongBuffer.wrap(e.capacities));
-        return new ActivationPlan(s, LongBuffer.wrap(e.sizes), a);
+        return new ActivationPlan(s, TestPlans.boundOf(s), LongBuffer.wrap(e.sizes), a);
     }
 
     /** Moves owner {@code value} to {@code slot}. */
@@ -184,20 +184,20 @@ class PlanValidatorTest {
     void catchesTwoOverlappingOwnersForcedIntoOneSlot() {
         ActivationPlan plan = f.plan();
         // b [2, 3] moved into a's slot while a [0, 3] (extended by its view) is still live.
-        ActivationPlan bad = corrupt(plan, e -> move(e, plan.schedule(), f.b, plan.slotOf(f.a)));
+        ActivationPlan bad = corrupt(plan, e -> move(e, ((Schedule) plan.schedule()), f.b, plan.slotOf(f.a)));
         rejects(bad, "'a' (value 1) [0, 3]", "'b' (value 3) [2, 3]", "share slot " + plan.slotOf(f.a));
     }
 
     @Test
     void catchesAnOwnerWithoutASlot() {
         ActivationPlan plan = f.plan();
-        rejects(corrupt(plan, e -> move(e, plan.schedule(), f.c, -1)), "owner 'c' (value 4) has no slot");
+        rejects(corrupt(plan, e -> move(e, ((Schedule) plan.schedule()), f.c, -1)), "owner 'c' (value 4) has no slot");
     }
 
     @Test
     void catchesAnUnknownSlotId() {
         ActivationPlan plan = f.plan();
-        rejects(corrupt(plan, e -> move(e, plan.schedule(), f.c, 7)), "'c' (value 4) is in slot 7, which does not exist");
+        rejects(corrupt(plan, e -> move(e, ((Schedule) plan.schedule()), f.c, 7)), "'c' (value 4) is in slot 7, which does not exist");
     }
 
     @Test
@@ -215,11 +215,11 @@ class PlanValidatorTest {
     void catchesAViewWithASlot() {
         ActivationPlan plan = f.plan();
         // A schedule that reports the view 'av' as the owner in place of its root 'a'.
-        Schedule s = plan.schedule();
+        Schedule s = (Schedule) plan.schedule();
         Schedule viewAsOwner = new Schedule(s.graph(), s.views(), s.options(),
                 ForwardingCompiledGraph.rootsOf(s),
                 new ViewAsOwnerCompiledGraph(s, s.ownerIndexOf(f.a), f.av));
-        ActivationPlan bad = new ActivationPlan(viewAsOwner, LongBuffer.wrap(sizesOf(plan)),
+        ActivationPlan bad = new ActivationPlan(viewAsOwner, TestPlans.boundOf(viewAsOwner), LongBuffer.wrap(sizesOf(plan)),
                 new Allocation(plan.numSlots(), plan.peakBytes(), plan.naiveBytes(), plan.lowerBoundBytes(),
                         plan.slotsByOwner(), plan.slotCapacities()));
         rejects(bad, "'av' (value 2) owns no buffer (a view of 'a' (value 1))");
@@ -250,8 +250,8 @@ class PlanValidatorTest {
     void listsEveryProblem() {
         ActivationPlan plan = f.plan();
         ActivationPlan bad = corrupt(plan, e -> {
-            move(e, plan.schedule(), f.b, plan.slotOf(f.a));
-            move(e, plan.schedule(), f.c, -1);
+            move(e, ((Schedule) plan.schedule()), f.b, plan.slotOf(f.a));
+            move(e, ((Schedule) plan.schedule()), f.c, -1);
             e.peak = 0;
         });
         PlanValidationException ex = rejects(bad, "has no slot", "share slot", "peakBytes is 0");
@@ -321,7 +321,7 @@ class PlanValidatorTest {
     @Test
     void acceptsAZeroSizeOwnerInsideALiveOne() {
         ActivationPlan real = f.offsetsPlan(1);
-        Schedule s = real.schedule();
+        Schedule s = (Schedule) real.schedule();
         long[] sizes = sizesOf(real);
         sizes[s.ownerIndexOf(f.b)] = 0; // b needs no room: it may sit anywhere inside the arena
         long[] offsets = new long[s.numOwners()];
@@ -329,7 +329,7 @@ class PlanValidatorTest {
         offsets[s.ownerIndexOf(f.b)] = 16;
         offsets[s.ownerIndexOf(f.c)] = 64;
         offsets[s.ownerIndexOf(f.d)] = 0;
-        ActivationPlan zero = new ActivationPlan(s, LongBuffer.wrap(sizes), new OffsetAllocation(96,
+        ActivationPlan zero = new ActivationPlan(s, TestPlans.boundOf(s), LongBuffer.wrap(sizes), new OffsetAllocation(96,
                 real.naiveBytes() - 32, 96, LongBuffer.wrap(offsets)));
         assertDoesNotThrow(() -> PlanValidator.validate(zero));
     }
@@ -361,11 +361,11 @@ class PlanValidatorTest {
         rejects(f.offsetsPlan(plan, 112, 0, 64, 96, 0), "ends past the arena of 112 bytes",
                 "peakBytes 112 is below the 128 bytes live at one position");
         ActivationPlan real = f.offsetsPlan(1);
-        Schedule s = real.schedule();
+        Schedule s = (Schedule) real.schedule();
         LongBuffer offsets = real.offsetsByOwner();
-        rejects(new ActivationPlan(s, LongBuffer.wrap(sizesOf(real)), new OffsetAllocation(real.peakBytes(),
+        rejects(new ActivationPlan(s, TestPlans.boundOf(s), LongBuffer.wrap(sizesOf(real)), new OffsetAllocation(real.peakBytes(),
                 real.naiveBytes() + 1, real.lowerBoundBytes(), offsets)), "naiveBytes is " + (real.naiveBytes() + 1));
-        rejects(new ActivationPlan(s, LongBuffer.wrap(sizesOf(real)), new OffsetAllocation(real.peakBytes(),
+        rejects(new ActivationPlan(s, TestPlans.boundOf(s), LongBuffer.wrap(sizesOf(real)), new OffsetAllocation(real.peakBytes(),
                 real.naiveBytes(), real.lowerBoundBytes() - 1, offsets)), "lowerBoundBytes is " + (real.lowerBoundBytes() - 1));
     }
 
@@ -373,14 +373,14 @@ class PlanValidatorTest {
     void catchesASlotsPlanWhoseSlotsDoNotExistAsOffsets() {
         ActivationPlan plan = f.plan();
         // The slots view of an owner in an unknown slot has no offset either.
-        rejects(corrupt(plan, e -> move(e, plan.schedule(), f.c, 7)), "owner 'c' (value 4) has no offset (-1)");
+        rejects(corrupt(plan, e -> move(e, ((Schedule) plan.schedule()), f.c, 7)), "owner 'c' (value 4) has no offset (-1)");
         // Two overlapping owners in one slot share the slot's bytes too.
-        rejects(corrupt(plan, e -> move(e, plan.schedule(), f.b, plan.slotOf(f.a))), "share bytes");
+        rejects(corrupt(plan, e -> move(e, ((Schedule) plan.schedule()), f.b, plan.slotOf(f.a))), "share bytes");
     }
 
     /** The planned size of each owner, by owner index. */
     private static long[] sizesOf(ActivationPlan plan) {
-        Schedule s = plan.schedule();
+        Schedule s = (Schedule) plan.schedule();
         long[] sizes = new long[s.numOwners()];
         for (int o = 0; o < sizes.length; o++) {
             sizes[o] = plan.sizeOf(s.ownerValue(o));

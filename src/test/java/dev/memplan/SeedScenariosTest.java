@@ -77,7 +77,7 @@ class SeedScenariosTest {
     }
 
     private static void assertInterval(ActivationPlan plan, int value, int def, int useEnd) {
-        Schedule s = plan.schedule();
+        Schedule s = (Schedule) plan.schedule();
         int o = s.ownerIndexOf(value);
         assertTrue(o >= 0, "value " + value + " owns a slot");
         assertEquals(def, s.def(o), "def of value " + value);
@@ -293,7 +293,7 @@ class SeedScenariosTest {
         Allocation forced = new Allocation(2, 2 * KIB, 4 * KIB, 2 * KIB, IntBuffer.wrap(ownerSlots),
                 LongBuffer.wrap(new long[] {KIB, KIB}));
         LongBuffer sizes = LongBuffer.wrap(new long[] {KIB, KIB, KIB, KIB});
-        ActivationPlan bad = new ActivationPlan(plan.schedule(), sizes, forced);
+        ActivationPlan bad = new ActivationPlan(plan.schedule(), TestPlans.boundOf(plan.schedule()), sizes, forced);
         PlanValidationException e = assertThrows(PlanValidationException.class, () -> PlanValidator.validate(bad));
         assertTrue(e.getMessage().contains("owners 'v0' (value 1) [0, 1] and 'v1' (value 2) [1, 2] are live at the"
                 + " same time but share slot 0"), e.getMessage());

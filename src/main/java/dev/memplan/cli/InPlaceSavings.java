@@ -19,9 +19,8 @@ import java.util.Map;
  */
 record InPlaceSavings(boolean enabled, int values, long peakWithout, long boundWithout, long peak) {
 
-    /** The figures of {@code plan}, planning its bindings once more without in-place reuse when it linked any value. */
-    static InPlaceSavings of(ActivationPlan plan, Map<String, Long> bindings) {
-        Schedule s = plan.schedule();
+    /** The figures of {@code plan}, made on {@code s}, planning its bindings once more without in-place reuse when it linked any value. */
+    static InPlaceSavings of(Schedule s, ActivationPlan plan, Map<String, Long> bindings) {
         if (!s.options().inPlaceEnabled()) {
             return new InPlaceSavings(false, 0, plan.peakBytes(), plan.lowerBoundBytes(), plan.peakBytes());
         }

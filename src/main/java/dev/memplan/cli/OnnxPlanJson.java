@@ -63,7 +63,7 @@ public final class OnnxPlanJson {
             ArrayNode unbound = root.putArray("unboundSymbols");
             plan.unboundSymbols().forEach(unbound::add);
         }
-        Schedule s = plan.schedule();
+        ActivationPlan.Layout s = plan.schedule();
         ActivationPlan ap = plan.result() instanceof PlanResult.Complete c ? c.plan() : null;
         if (ap != null) {
             root.put("strategy", ap.strategy().toString());

@@ -75,7 +75,7 @@ final class OnnxTextReport {
                     ? TextReport.bytes(n.transientNeed().getAsLong(), w) : "deferred") + "  "
                     + TerminalText.escape(n.node().nodeName()) + " (" + TerminalText.escape(n.node().opType()) + ")");
         }
-        out.println("in-place   " + InPlaceSavings.of(p, plan.bindings()).line());
+        out.println("in-place   " + InPlaceSavings.of(plan.schedule(), p, plan.bindings()).line());
         out.println("admission  " + (adm.isPresent() ? TextReport.bytes(adm.getAsLong(), w) : "deferred"));
         if (ort != null) { // beside memplan's own figure, never instead of it
             long predicted = ort.predictedBytes().orElseThrow();

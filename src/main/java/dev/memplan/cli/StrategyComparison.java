@@ -23,7 +23,7 @@ record StrategyComparison(long offsetsPeak, long slotsPeak, long bound) {
      * schedule compiled again with the other strategy (same graph, views, options otherwise).
      */
     static StrategyComparison of(ActivationPlan plan, Map<String, Long> bindings) {
-        Schedule s = plan.schedule();
+        ActivationPlan.Layout s = plan.schedule();
         Strategy other = plan.strategy() == Strategy.OFFSETS ? Strategy.SLOTS : Strategy.OFFSETS;
         ActivationPlan otherPlan = MemPlan.compile(s.graph(), s.views(), s.options().withStrategy(other))
                 .plan(bindings).orElseThrow(); // same sizes as plan, so complete too

@@ -62,7 +62,7 @@ final class TextReport {
                 + (plan.lowerBoundBytes() > 0
                 ? String.format(Locale.ROOT, "  peak/lower bound %.2f", (double) plan.peakBytes() / plan.lowerBoundBytes())
                 : ""));
-        out.println("  in-place     " + InPlaceSavings.of(plan, bindings).line());
+        out.println("  in-place     " + InPlaceSavings.of(s, plan, bindings).line());
         out.println("  " + StrategyComparison.of(plan, bindings).line());
         if (slotsPlan) {
             writeSlots(s, plan, out);

@@ -105,7 +105,7 @@ final class PictureBuilder {
         if (plans.isEmpty()) {
             throw new IllegalArgumentException("a picture needs at least one plan");
         }
-        Schedule s = plans.get(0).schedule();
+        ActivationPlan.Layout s = plans.get(0).schedule();
         Graph g = s.graph();
         for (ActivationPlan p : plans) {
             if (p.schedule().graph() != g || p.schedule().numOwners() != s.numOwners()) {
@@ -158,12 +158,12 @@ final class PictureBuilder {
     }
 
     /** Each owner's in-place segments (docs/design.md §3b): the values that took its buffer, by position. */
-    private static Map<Integer, List<DrawnOwner.Segment>> inPlaceSegments(Schedule s) {
+    private static Map<Integer, List<DrawnOwner.Segment>> inPlaceSegments(ActivationPlan.Layout s) {
         Map<Integer, List<DrawnOwner.Segment>> out = new java.util.HashMap<>();
         if (s.numInPlace() == 0) {
             return out;
         }
-        Schedule plain = s.withoutInPlace();
+        ActivationPlan.Layout plain = s.withoutInPlace();
         Graph g = s.graph();
         for (int o = 0; o < plain.numOwners(); o++) { // allocation order: by position
             int v = plain.ownerValue(o);
@@ -192,7 +192,7 @@ final class PictureBuilder {
     }
 
     /** Node id to execution position. */
-    private static int[] positionsOfNodes(Schedule s) {
+    private static int[] positionsOfNodes(ActivationPlan.Layout s) {
         int[] order = s.order();
         int[] positionOf = new int[s.graph().nodeCount()];
         for (int p = 0; p < order.length; p++) {

@@ -38,7 +38,7 @@ final class TextTimeline {
         if (columns < 1 || maxRows < 1) {
             throw new IllegalArgumentException("the timeline needs at least one column and one row");
         }
-        Schedule s = plan.schedule();
+        ActivationPlan.Layout s = plan.schedule();
         int positions = s.numPositions();
         int perRow = (positions + maxRows - 1) / maxRows;
         int rows = (positions + perRow - 1) / perRow;
@@ -92,7 +92,7 @@ final class TextTimeline {
     }
 
     /** The letters of the largest owners, with their escaped names. */
-    private static String key(ActivationPlan plan, Schedule s) {
+    private static String key(ActivationPlan plan, ActivationPlan.Layout s) {
         List<Integer> owners = new ArrayList<>();
         for (int o = 0; o < s.numOwners(); o++) {
             owners.add(o);

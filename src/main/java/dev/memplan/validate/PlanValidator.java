@@ -64,7 +64,7 @@ public final class PlanValidator {
     }
 
     private static void check(ActivationPlan plan, Map<String, Long> bindings) {
-        Schedule schedule = plan.schedule();
+        ActivationPlan.Layout schedule = plan.schedule();
         Graph graph = schedule.graph();
         Problems problems = new Problems();
         IndependentLiveness live = IndependentLiveness.of(graph, schedule.views(),
@@ -95,7 +95,7 @@ public final class PlanValidator {
     }
 
     /** The schedule's order, roots, owners and intervals must be the recomputed ones. */
-    private static void checkSchedule(Schedule s, IndependentLiveness live, Problems problems) {
+    private static void checkSchedule(ActivationPlan.Layout s, IndependentLiveness live, Problems problems) {
         Graph g = s.graph();
         int[] reportedOrder = s.order();
         if (!Arrays.equals(reportedOrder, live.order)) {
@@ -128,7 +128,7 @@ public final class PlanValidator {
     }
 
     /** Why the schedule's buffer of {@code v} is not the one the in-place rules give. */
-    private static String inPlaceMismatch(Schedule s, IndependentLiveness live, int v) {
+    private static String inPlaceMismatch(ActivationPlan.Layout s, IndependentLiveness live, int v) {
         Graph g = s.graph();
         int claimed = s.bufferOf(v);
         int own = live.buffer[v];
@@ -148,7 +148,7 @@ public final class PlanValidator {
      * Every read of an owner or of a view folding to it must fall inside the owner's reported
      * interval: a view read after its root's interval ends would read a recycled buffer.
      */
-    private static void checkReadsInsideReportedIntervals(Schedule s, IndependentLiveness live, Problems problems) {
+    private static void checkReadsInsideReportedIntervals(ActivationPlan.Layout s, IndependentLiveness live, Problems problems) {
         Graph g = s.graph();
         for (int p = 0; p < live.order.length; p++) {
             Node node = g.node(live.order[p]);
@@ -194,7 +194,7 @@ public final class PlanValidator {
     /** Every owner's planned size must be the one {@link IndependentSizes} derives from its shape. */
     private static void checkSizesFromShapes(ActivationPlan plan, IndependentLiveness live, long[] sizeByValue,
                                              Map<String, Long> bindings, Problems problems) {
-        Schedule s = plan.schedule();
+        ActivationPlan.Layout s = plan.schedule();
         Graph g = s.graph();
         long alignment = s.options().alignment();
         for (int v = 0; v < sizeByValue.length; v++) {
@@ -222,7 +222,7 @@ public final class PlanValidator {
      */
     private static int[] checkSlots(ActivationPlan plan, IndependentLiveness live, long[] sizeByValue,
                                     Problems problems) {
-        Schedule s = plan.schedule();
+        ActivationPlan.Layout s = plan.schedule();
         Graph g = s.graph();
         int numSlots = plan.numSlots();
         LongBuffer caps = plan.slotCapacities();

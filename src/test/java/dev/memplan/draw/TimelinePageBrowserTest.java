@@ -242,7 +242,7 @@ class TimelinePageBrowserTest {
         assertTrue(firstDraw < LOAD_BUDGET_MS, "first draw after " + firstDraw + " ms");
         assertEquals(owners, num("return memplanView.drawnCount()"));
 
-        Schedule s = plans.get(0).schedule();
+        Schedule s = (Schedule) plans.get(0).schedule();
         String name = s.graph().value(s.ownerValue(owners / 2)).name();
         js("memplanView.search(arguments[0])", name);
         assertEquals(name, js("return memplanView.pinned()"));

@@ -37,7 +37,7 @@ class SharedModelExactTest {
         assertTrue(plan.isComplete(), model + " should plan completely at " + bindings);
         ActivationPlan p = plan.plan();
         PlanValidator.validate(p);
-        Schedule s = p.schedule();
+        Schedule s = (Schedule) p.schedule();
         int owners = s.numOwners();
         long[] lower = new long[owners];
         long[] upper = new long[owners];

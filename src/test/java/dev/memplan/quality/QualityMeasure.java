@@ -50,7 +50,7 @@ public final class QualityMeasure {
         if (plan.strategy() != Strategy.OFFSETS) {
             throw new AssertionError(what + ": asked for an offsets plan, got " + plan.strategy());
         }
-        Schedule s = plan.schedule();
+        Schedule s = (Schedule) plan.schedule();
         int n = s.numOwners();
         int[] lower = new int[n];
         int[] upper = new int[n];

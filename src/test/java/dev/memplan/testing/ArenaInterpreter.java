@@ -29,7 +29,7 @@ public final class ArenaInterpreter {
      */
     public ArenaInterpreter(ActivationPlan plan, long[] bytesOf) {
         this.plan = plan;
-        this.schedule = plan.schedule();
+        this.schedule = (Schedule) plan.schedule();
         this.graph = schedule.graph();
         this.bytesOf = bytesOf;
         this.arena = new byte[Math.toIntExact(plan.peakBytes())];

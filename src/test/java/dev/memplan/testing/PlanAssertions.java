@@ -41,8 +41,8 @@ public final class PlanAssertions {
      * owner and capacities are identical.
      */
     public static void assertSamePlan(ActivationPlan expected, ActivationPlan actual, String context) {
-        Schedule es = expected.schedule();
-        Schedule as = actual.schedule();
+        Schedule es = (Schedule) expected.schedule();
+        Schedule as = (Schedule) actual.schedule();
         assertArrayEquals(es.order(), as.order(), context + ": order");
         assertArrayEquals(es.owners(), as.owners(), context + ": owners");
         for (int o = 0; o < es.numOwners(); o++) {
@@ -75,7 +75,7 @@ public final class PlanAssertions {
         }
         NaivePlanner.Plan expected = (NaivePlanner.Plan) naive;
         ActivationPlan plan = assertInstanceOf(PlanResult.Complete.class, actual, context).plan();
-        Schedule s = plan.schedule();
+        Schedule s = (Schedule) plan.schedule();
         List<Integer> order = new ArrayList<>();
         for (int n : s.order()) {
             order.add(n);

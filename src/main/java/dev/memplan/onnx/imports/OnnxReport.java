@@ -40,7 +40,7 @@ public final class OnnxReport {
      */
     public static LivePeak livePeak(OnnxPlan plan, int top) {
         ActivationPlan ap = plan.plan();
-        Schedule s = plan.schedule();
+        ActivationPlan.Layout s = plan.schedule();
         int positions = Math.max(1, s.numPositions());
         long[] delta = new long[positions + 1];
         for (int o = 0; o < s.numOwners(); o++) {
