@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan;
 
-import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.engine.ExactPacking;
 import dev.memplan.engine.OffsetAllocation;
 import dev.memplan.engine.PlanningEngine;
@@ -12,7 +11,7 @@ import java.util.Arrays;
 /**
  * Interval packing without a graph: buffers with a lifetime and a size, placed at byte offsets in
  * one arena so that two buffers alive at the same time never share a byte. The offsets planner of
- * {@link Strategy#OFFSETS} does the placing, on the engine of an {@link EngineMode}.
+ * {@link PlanOptions.Strategy#OFFSETS} does the placing, on the engine of an {@link EngineMode}.
  *
  * <p>Lifetimes are half-open {@code [lower, upper)} in any integer time unit (MiniMalloc's
  * convention): two buffers overlap exactly when those ranges intersect. Times may be large and
@@ -30,6 +29,12 @@ public final class Packing {
      * {@link PlanOptions#DEFAULT_EFFORT}, since a packing problem is planned once, offline.
      */
     public static final int DEFAULT_EFFORT = 8;
+
+    /**
+     * The largest effort accepted, here and in {@link PlanOptions#MAX_EFFORT}: keeps every
+     * iteration count inside an int.
+     */
+    public static final int MAX_EFFORT = 1_000;
 
     /**
      * The search work {@link #defaultEffort} allows, in buffer decodes (one decode places every
@@ -128,7 +133,7 @@ public final class Packing {
      * @param lower  each buffer's first time
      * @param upper  each buffer's end time, exclusive: {@code upper[i] > lower[i]}
      * @param sizes  each buffer's bytes, {@code >= 0}
-     * @param effort search effort in {@code [0, PlanOptions.MAX_EFFORT]}, counted in iterations
+     * @param effort search effort in {@code [0, MAX_EFFORT]}, counted in iterations
      * @param engine the engine that packs
      * @return every buffer's offset, the arena size and the lower bound
      * @throws IllegalArgumentException naming the buffer (its input index) when the arrays differ in
@@ -350,8 +355,8 @@ public final class Packing {
             throw new IllegalArgumentException("lower, upper and sizes need one entry per buffer; got "
                     + lower.length + ", " + upper.length + " and " + sizes.length);
         }
-        if (effort < 0 || effort > PlanOptions.MAX_EFFORT) {
-            throw new IllegalArgumentException("effort must be in [0, " + PlanOptions.MAX_EFFORT + "], got " + effort);
+        if (effort < 0 || effort > MAX_EFFORT) {
+            throw new IllegalArgumentException("effort must be in [0, " + MAX_EFFORT + "], got " + effort);
         }
         for (int i = 0; i < sizes.length; i++) {
             if (upper[i] <= lower[i]) {

@@ -26,8 +26,8 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
     /** The effort of {@link #defaults()}: a few greedy orders, then a short improvement phase. */
     public static final int DEFAULT_EFFORT = 1;
 
-    /** The largest effort accepted: keeps every iteration count inside an int. */
-    public static final int MAX_EFFORT = 1_000;
+    /** The largest effort accepted: keeps every iteration count inside an int ({@link Packing#MAX_EFFORT}). */
+    public static final int MAX_EFFORT = Packing.MAX_EFFORT;
 
     /**
      * Checks the options: alignment >= 1, effort in {@code 0..MAX_EFFORT}, no null field.

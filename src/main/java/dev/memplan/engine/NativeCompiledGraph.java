@@ -41,8 +41,8 @@ final class NativeCompiledGraph extends BaseCompiledGraph {
                         IntBuffer valueBuffer) {
         super("native", numValues, numPositions, order, ownerValue, ownerDef, ownerUseEnd, valueBuffer);
         this.scratchBytes = MemplanNative.memplan_allocate_scratch_bytes(numOwners);
-        this.offsetsSweepBytes = NativeEngine.offsetsScratchBytes(numOwners, Math.max(numPositions, 1), false);
-        this.offsetsFullBytes = NativeEngine.offsetsScratchBytes(numOwners, Math.max(numPositions, 1), true);
+        this.offsetsSweepBytes = NativeScratch.offsetsScratchBytes(numOwners, Math.max(numPositions, 1), false);
+        this.offsetsFullBytes = NativeScratch.offsetsScratchBytes(numOwners, Math.max(numPositions, 1), true);
         this.schedule = schedule;
         this.defOffsetsAt = defOffsets.arrayOffset();
         this.freeOffsetsAt = freeOffsets.arrayOffset();

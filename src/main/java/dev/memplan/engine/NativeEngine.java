@@ -88,24 +88,11 @@ public final class NativeEngine implements PlanningEngine {
         return NativeCompile.run(graph, valueRoot, inPlaceMask, includeGraphInputs);
     }
 
-    /**
-     * Bytes of the offsets planner's scratch, for its sweep alone or with its search phases (fit,
-     * canonical; at least 8, so a pointer is never empty).
-     */
-    static long offsetsScratchBytes(int numOwners, int numPositions, boolean withSearch) {
-        long bytes = MemplanNative.memplan_offsets_scratch_bytes(numOwners, numPositions, withSearch ? 1 : 0);
-        if (bytes < 0) {
-            throw new IllegalArgumentException(
-                    "too many owners (" + numOwners + ") or positions (" + numPositions + ") for one offsets plan");
-        }
-        return Math.max(bytes, 8);
-    }
-
     @Override
     public OffsetAllocation packOffsets(int numPositions, int[] def, int[] useEnd, long[] sizes, int effort) {
         IntervalChecks.check(numPositions, def, useEnd, sizes, effort);
         int n = sizes.length;
-        long scratchBytes = offsetsScratchBytes(n, numPositions, true);
+        long scratchBytes = NativeScratch.offsetsScratchBytes(n, numPositions, true);
         long[] out = new long[n]; // written in place by the C++ code
         NativeBlock block = NativeBlockPool.SHARED.take(2 * NativeBlock.intBytes(n) + NativeBlock.longBytes(n)
                 + NativeBlock.longBytes(MemplanNative.NUM_STATS) + NativeBlock.byteBytes(scratchBytes));

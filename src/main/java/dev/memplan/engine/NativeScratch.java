@@ -13,6 +13,19 @@ import java.nio.LongBuffer;
 final class NativeScratch implements AutoCloseable {
     private static final int SIZES = MemplanNative.NUM_STATS;
 
+    /**
+     * Bytes of the offsets planner's scratch, for its sweep alone or with its search phases (fit,
+     * canonical; at least 8, so a pointer is never empty).
+     */
+    static long offsetsScratchBytes(int numOwners, int numPositions, boolean withSearch) {
+        long bytes = MemplanNative.memplan_offsets_scratch_bytes(numOwners, numPositions, withSearch ? 1 : 0);
+        if (bytes < 0) {
+            throw new IllegalArgumentException(
+                    "too many owners (" + numOwners + ") or positions (" + numPositions + ") for one offsets plan");
+        }
+        return Math.max(bytes, 8);
+    }
+
     private final NativeBlock block;
     private final LongBuffer longs;
     private final int numOwners;
