@@ -13,7 +13,7 @@ import dev.memplan.draw.Picture;
 import dev.memplan.io.TerminalText;
 import dev.memplan.json.GraphJson;
 import dev.memplan.onnx.imports.ImportedGraph;
-import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.server.OnnxPlan;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -7,7 +7,7 @@ import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
 import dev.memplan.io.JsonOutput;
 import dev.memplan.json.PlanJson;
-import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.server.OnnxPlan;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;

@@ -3,7 +3,7 @@ package dev.memplan.cli;
 
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.BindingConflictException;
-import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.server.CompiledModel;
 import dev.memplan.server.ModelLimitException;
 import dev.memplan.onnx.imports.ImportedGraph;

@@ -9,7 +9,7 @@ import dev.memplan.PlanResult;
 import dev.memplan.draw.Picture;
 import dev.memplan.io.TerminalText;
 import dev.memplan.json.PlanJson;
-import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.ort.OrtArenaPrediction;
 import dev.memplan.ort.OrtRuntimeProfile;
 import dev.memplan.server.OrtModel;

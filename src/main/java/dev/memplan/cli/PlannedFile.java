@@ -3,7 +3,7 @@ package dev.memplan.cli;
 
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
-import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.server.OnnxPlan;
 
 /**
  * One file's outcome, kept until every file has planned: nothing is printed unless all do.

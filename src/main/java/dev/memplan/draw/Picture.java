@@ -2,7 +2,7 @@
 package dev.memplan.draw;
 
 import dev.memplan.ActivationPlan;
-import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.server.OnnxPlan;
 import java.util.List;
 import java.util.Map;
 

@@ -8,7 +8,7 @@ import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
 import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.Graph.Value;
-import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.onnx.imports.ControlFlowNode;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;

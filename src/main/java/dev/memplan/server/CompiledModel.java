@@ -9,7 +9,6 @@ import dev.memplan.Schedule;
 import dev.memplan.Shape;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxModel;
-import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.onnx.imports.ControlFlowNode;
 import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.imports.OnnxImporter;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.server;
 
-import dev.memplan.onnx.OnnxPlan;
 import java.lang.ref.Cleaner;
 import java.time.Duration;
 import java.util.ArrayDeque;

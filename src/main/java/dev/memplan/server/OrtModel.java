@@ -5,7 +5,6 @@ import dev.memplan.PlanOptions;
 import dev.memplan.Admission.Reservation;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxModel;
-import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.ort.OrtArenaPrediction;
 import dev.memplan.ort.OrtRuntimeProfile;
 import dev.memplan.ort.OrtUnavailable;

@@ -3,7 +3,6 @@ package dev.memplan.server;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.memplan.onnx.OnnxPlan;
 import java.time.Duration;
 import java.util.Map;
 

@@ -3,7 +3,6 @@ package dev.memplan.server;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanResult;
-import dev.memplan.onnx.OnnxPlan;
 
 /** Fills and commits {@link PlanEvent}s; does nothing (beyond the duration check) when disabled. */
 final class PlanEvents {

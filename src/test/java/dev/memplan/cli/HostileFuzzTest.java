@@ -20,7 +20,7 @@ import dev.memplan.json.GraphJson;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.imports.OnnxImporter;
 import dev.memplan.onnx.OnnxModel;
-import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.onnx.TestOnnxModels;
 import dev.memplan.onnx.ImportOptions.ViewPolicy;
 import java.io.IOException;

@@ -13,7 +13,7 @@ import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.imports.ImportedGraph;
-import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.onnx.ImportOptions.ViewPolicy;
 import java.io.IOException;
 import java.nio.file.Path;

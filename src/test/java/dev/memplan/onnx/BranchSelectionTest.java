@@ -21,6 +21,7 @@ import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.TypeProto;
 import dev.memplan.server.CompiledModel;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.validate.PlanValidator;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memplan.PlanOptions;
 import dev.memplan.cli.OnnxPlanJson;
 import dev.memplan.cli.OnnxPlanner;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.validate.PlanValidator;
 import java.io.IOException;
 import java.io.RandomAccessFile;

@@ -15,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.cli.OnnxPlanJson;
 import dev.memplan.cli.OnnxPlanner;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.ActivationPlan;

@@ -17,6 +17,7 @@ import dev.memplan.PlanOptions;
 import dev.memplan.cli.MemplanCli;
 import dev.memplan.cli.OnnxPlanJson;
 import dev.memplan.cli.OnnxPlanner;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.validate.PlanValidator;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -11,6 +11,7 @@ import dev.memplan.cli.OnnxPlanJson;
 import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import java.io.IOException;

@@ -15,6 +15,7 @@ import dev.memplan.PlanResult;
 import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.server.CompiledModel;
 import dev.memplan.server.ModelLimitException;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import java.util.ArrayList;

@@ -11,6 +11,7 @@ import dev.memplan.PlanOptions;
 import dev.memplan.Graph.Value;
 import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.ort.OrtRuntimeProfile;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import java.nio.file.Path;

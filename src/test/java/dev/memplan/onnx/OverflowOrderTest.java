@@ -18,6 +18,7 @@ import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
 import dev.memplan.cli.OnnxPlanner;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
 import dev.memplan.SizeOracle;

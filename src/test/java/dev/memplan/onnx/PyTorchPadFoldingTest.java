@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.PlanOptions;
 import dev.memplan.cli.OnnxPlanner;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.Shape;
 import dev.memplan.Graph.Value;

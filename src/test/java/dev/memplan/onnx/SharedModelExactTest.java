@@ -12,6 +12,7 @@ import dev.memplan.PlanOptions;
 import dev.memplan.Schedule;
 import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.cli.OnnxPlanner;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.testing.PackingChecker;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;

@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.PlanOptions;
 import dev.memplan.cli.OnnxPlanner;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import java.util.List;

@@ -14,7 +14,6 @@ import dev.memplan.validate.PlanValidator;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.imports.OnnxImporter;
 import dev.memplan.onnx.OnnxModel;
-import dev.memplan.onnx.OnnxPlan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -4,7 +4,6 @@ package dev.memplan.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.testing.SharedModels;
 import java.nio.file.Files;
 import java.nio.file.Path;

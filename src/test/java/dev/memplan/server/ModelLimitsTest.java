@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.Admission;
 import dev.memplan.onnx.BindingConflictException;
-import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import java.util.HashMap;

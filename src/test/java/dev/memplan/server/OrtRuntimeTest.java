@@ -12,7 +12,6 @@ import dev.memplan.Admission;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
-import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.ort.OrtTestModels;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;

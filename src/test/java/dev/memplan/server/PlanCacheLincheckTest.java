@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.server;
 
-import dev.memplan.onnx.OnnxPlan;
 import dev.memplan.onnx.TestOnnxModels;
 import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;

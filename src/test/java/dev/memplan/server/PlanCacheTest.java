@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memplan.ActivationPlan;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
-import dev.memplan.onnx.OnnxPlan;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;

@@ -4,7 +4,7 @@ package dev.memplan.bench;
 import dev.memplan.PlanOptions;
 import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.onnx.ImportOptions;
-import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.server.Bucketing;
 import dev.memplan.server.CompiledModel;
 import dev.memplan.server.PlanCache;

@@ -10,7 +10,7 @@ import dev.memplan.validate.PlanValidator;
 import dev.memplan.Schedule;
 import dev.memplan.Shape;
 import dev.memplan.ViewMap;
-import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.server.CompiledModel;
 import java.nio.file.Files;
 import java.nio.file.Path;

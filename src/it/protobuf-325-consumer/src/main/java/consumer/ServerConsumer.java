@@ -10,7 +10,7 @@ import dev.memplan.cli.OnnxPlanner;
 import dev.memplan.validate.PlanValidator;
 import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.onnx.OnnxModel;
-import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.server.CompiledModel;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.PlanOptions;

@@ -4,7 +4,7 @@ package dev.memplan.onnx.rules;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ModelCases;
 import dev.memplan.onnx.OnnxModel;
-import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.imports.OnnxImporter;
 import static org.junit.jupiter.api.Assertions.assertEquals;

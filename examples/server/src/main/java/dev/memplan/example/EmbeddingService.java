@@ -6,7 +6,7 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.memplan.onnx.BindingConflictException;
-import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.server.BoundedOrtArena;
 import dev.memplan.server.Bucketing;
 import dev.memplan.server.BudgetExceededException;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan.onnx;
+package dev.memplan.server;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanResult;

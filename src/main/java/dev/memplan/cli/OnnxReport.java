@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan.onnx.imports;
+package dev.memplan.cli;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.Graph;
 import dev.memplan.Schedule;
-import dev.memplan.onnx.OnnxPlan;
+import dev.memplan.server.OnnxPlan;
 import java.util.ArrayList;
 import java.util.List;
 
