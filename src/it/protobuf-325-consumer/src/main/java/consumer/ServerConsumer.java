@@ -6,14 +6,13 @@ import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import dev.memplan.Admission;
-import dev.memplan.cli.OnnxPlanner;
-import dev.memplan.validate.PlanValidator;
 import dev.memplan.PlanOptions.Strategy;
-import dev.memplan.onnx.OnnxModel;
-import dev.memplan.server.OnnxPlan;
-import dev.memplan.server.CompiledModel;
-import dev.memplan.onnx.ImportOptions;
 import dev.memplan.PlanOptions;
+import dev.memplan.onnx.ImportOptions;
+import dev.memplan.onnx.OnnxModel;
+import dev.memplan.server.CompiledModel;
+import dev.memplan.server.OnnxPlan;
+import dev.memplan.validate.PlanValidator;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -73,7 +72,7 @@ public final class ServerConsumer {
         CompiledModel vad = CompiledModel.compile(silero);
         OnnxPlan vadPlan = vad.plan(vadBindings);
         OptionalLong admission = vad.reservationBytes(vadBindings);
-        require(admission.equals(OnnxPlanner.plan(vad.imported(), vadBindings, PlanOptions.defaults()).admissionBytes())
+        require(admission.equals(CompiledModel.compile(silero).plan(vadBindings).admissionBytes())
                 && admission.getAsLong() > vadPlan.plan().peakBytes(), "Silero admission (with its If body) " + admission);
         System.out.println("consumer: MiniLM [4, 512] peak " + plan.plan().peakBytes() + " B on "
                 + plan.plan().engine() + ", longest sequence at batch 4 within " + budget + " B: "
