@@ -8,10 +8,7 @@ import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -30,8 +27,6 @@ import org.junit.jupiter.api.Test;
 class CoreFileLoopsTest {
     static final List<Path> CORE = List.of(Path.of("src/main/java/dev/memplan"),
             Path.of("src/main/java/dev/memplan/engine"));
-    private static final Pattern COMMENTS = Pattern.compile("/\\*.*?\\*/|//[^\\n]*", Pattern.DOTALL);
-    private static final Pattern STRINGS = Pattern.compile("\"(\\\\.|[^\"\\\\])*\"");
 
     /** Each file's type name to the same-package type names its code names. */
     static Map<String, TreeSet<String>> references(Path dir) throws IOException {
@@ -40,8 +35,7 @@ class CoreFileLoopsTest {
             for (Path f : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
                 String name = f.getFileName().toString().replace(".java", "");
                 if (!name.equals("package-info")) {
-                    String text = COMMENTS.matcher(Files.readString(f)).replaceAll(" ");
-                    code.put(name, STRINGS.matcher(text).replaceAll("\"\""));
+                    code.put(name, SourceGraph.code(Files.readString(f)));
                 }
             }
         }
@@ -58,54 +52,13 @@ class CoreFileLoopsTest {
         return refs;
     }
 
-    /** The strongly connected components of more than one file (Tarjan), each sorted. */
-    static List<List<String>> loops(Map<String, TreeSet<String>> refs) {
-        Map<String, Integer> index = new HashMap<>();
-        Map<String, Integer> low = new HashMap<>();
-        Deque<String> stack = new ArrayDeque<>();
-        List<List<String>> out = new ArrayList<>();
-        for (String v : refs.keySet()) {
-            if (!index.containsKey(v)) {
-                connect(v, refs, index, low, stack, out);
-            }
-        }
-        return out;
-    }
-
-    private static void connect(String v, Map<String, TreeSet<String>> refs, Map<String, Integer> index,
-            Map<String, Integer> low, Deque<String> stack, List<List<String>> out) {
-        index.put(v, index.size());
-        low.put(v, index.get(v));
-        stack.push(v);
-        for (String w : refs.get(v)) {
-            if (!index.containsKey(w)) {
-                connect(w, refs, index, low, stack, out);
-                low.put(v, Math.min(low.get(v), low.get(w)));
-            } else if (stack.contains(w)) {
-                low.put(v, Math.min(low.get(v), index.get(w)));
-            }
-        }
-        if (low.get(v).equals(index.get(v))) {
-            List<String> component = new ArrayList<>();
-            String w;
-            do {
-                w = stack.pop();
-                component.add(w);
-            } while (!w.equals(v));
-            if (component.size() > 1) {
-                component.sort(null);
-                out.add(component);
-            }
-        }
-    }
-
     @Test
     void noLoopBetweenTheCoresFiles() throws IOException {
         for (Path dir : CORE) {
             Map<String, TreeSet<String>> refs = references(dir);
             assertTrue(refs.size() > 10, "found only " + refs.size() + " files in " + dir.toAbsolutePath());
             List<String> described = new ArrayList<>();
-            for (List<String> loop : loops(refs)) {
+            for (List<String> loop : SourceGraph.loops(refs)) {
                 StringBuilder sb = new StringBuilder(String.join(", ", loop)).append(" (");
                 for (String a : loop) {
                     for (String b : refs.get(a)) {
@@ -127,6 +80,6 @@ class CoreFileLoopsTest {
         refs.put("B", new TreeSet<>(List.of("C")));
         refs.put("C", new TreeSet<>(List.of("A")));
         refs.put("D", new TreeSet<>(List.of("A")));
-        assertEquals(List.of(List.of("A", "B", "C")), loops(refs));
+        assertEquals(List.of(List.of("A", "B", "C")), SourceGraph.loops(refs));
     }
 }

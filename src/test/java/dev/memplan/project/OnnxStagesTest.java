@@ -8,10 +8,7 @@ import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -61,8 +58,10 @@ class OnnxStagesTest {
     @Test
     void theArrowsBetweenTheOnnxPackagesRunOneWay() throws IOException {
         Map<String, Map<String, Set<String>>> arrows = arrows(sources());
-        List<String> cycle = cycle(arrows);
-        assertEquals(List.of(), cycle, "a cycle among the onnx packages: " + describe(cycle, arrows));
+        Map<String, Set<String>> targets = new TreeMap<>();
+        arrows.forEach((from, to) -> targets.put(from, to.keySet()));
+        List<List<String>> loops = SourceGraph.loops(targets);
+        assertEquals(List.of(), loops, "a cycle among the onnx packages: " + describe(loops, arrows));
     }
 
     @Test
@@ -150,49 +149,17 @@ class OnnxStagesTest {
         return pkg.toString(); // a wildcard import of a package
     }
 
-    /** A cycle as a list of packages (first repeated last), or an empty list. */
-    private static List<String> cycle(Map<String, Map<String, Set<String>>> arrows) {
-        Map<String, Integer> state = new HashMap<>(); // 1 on the path, 2 done
-        for (String start : arrows.keySet()) {
-            Deque<String> path = new ArrayDeque<>();
-            List<String> found = visit(start, arrows, state, path);
-            if (!found.isEmpty()) {
-                return found;
-            }
-        }
-        return List.of();
-    }
-
-    private static List<String> visit(String pkg, Map<String, Map<String, Set<String>>> arrows,
-                                      Map<String, Integer> state, Deque<String> path) {
-        Integer st = state.get(pkg);
-        if (st != null && st == 2) {
-            return List.of();
-        }
-        if (st != null && st == 1) {
-            List<String> onPath = new ArrayList<>(path);
-            List<String> cycle = new ArrayList<>(onPath.subList(onPath.indexOf(pkg), onPath.size()));
-            cycle.add(pkg);
-            return cycle;
-        }
-        state.put(pkg, 1);
-        path.addLast(pkg);
-        for (String next : arrows.getOrDefault(pkg, Map.of()).keySet()) {
-            List<String> found = visit(next, arrows, state, path);
-            if (!found.isEmpty()) {
-                return found;
-            }
-        }
-        path.removeLast();
-        state.put(pkg, 2);
-        return List.of();
-    }
-
-    private static String describe(List<String> cycle, Map<String, Map<String, Set<String>>> arrows) {
+    /** Each arrow between two packages of a loop, with the references that make it. */
+    private static String describe(List<List<String>> loops, Map<String, Map<String, Set<String>>> arrows) {
         StringBuilder out = new StringBuilder();
-        for (int i = 0; i + 1 < cycle.size(); i++) {
-            out.append("\n  ").append(cycle.get(i)).append(" -> ").append(cycle.get(i + 1)).append(": ")
-                    .append(arrows.get(cycle.get(i)).get(cycle.get(i + 1)));
+        for (List<String> loop : loops) {
+            for (String from : loop) {
+                arrows.getOrDefault(from, Map.of()).forEach((to, why) -> {
+                    if (loop.contains(to)) {
+                        out.append("\n  ").append(from).append(" -> ").append(to).append(": ").append(why);
+                    }
+                });
+            }
         }
         return out.toString();
     }
@@ -205,16 +172,9 @@ class OnnxStagesTest {
                 Matcher pkg = PACKAGE.matcher(text);
                 assertTrue(pkg.find(), f + " has no package line");
                 String name = f.getFileName().toString();
-                out.add(new Source(pkg.group(1), name.substring(0, name.length() - ".java".length()), code(text)));
+                out.add(new Source(pkg.group(1), name.substring(0, name.length() - ".java".length()), SourceGraph.code(text)));
             }
         }
         return out;
-    }
-
-    /** The text without comments and string contents. */
-    private static String code(String text) {
-        return text.replaceAll("\"(?:\\\\.|[^\"\\\\\\n])*\"", "\"\"")
-                .replaceAll("(?s)/\\*.*?\\*/", " ")
-                .replaceAll("//[^\\n]*", "");
     }
 }
