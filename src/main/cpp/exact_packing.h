@@ -17,6 +17,8 @@
 #include <chrono>
 #include <climits>
 #include <cstdint>
+#include <iterator>
+#include <map>
 #include <new>
 #include <vector>
 
@@ -37,6 +39,31 @@ inline long long height_of(int n, const long long* size, const long long* offset
     long long h = 0;
     for (int i = 0; i < n; ++i) h = std::max(h, offset[i] + size[i]);
     return h;
+}
+
+// The first buffer of a seed plan that shares a byte with one started before it while both are
+// alive (-1: none), by one sweep over time that keeps the live buffers ordered by offset. In a
+// valid plan the live buffers are disjoint, so a new one need only be checked against its two
+// neighbours: O(n log n), where the search's overlap index may not exist. Sizes are > 0.
+inline int seed_overlap(int n, const long long* lower, const long long* upper, const long long* size,
+                        const long long* offset) {
+    std::vector<int> by_start(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) by_start[i] = i;
+    std::vector<int> by_end(by_start);
+    std::sort(by_start.begin(), by_start.end(),
+              [&](int a, int b) { return lower[a] != lower[b] ? lower[a] < lower[b] : a < b; });
+    std::sort(by_end.begin(), by_end.end(),
+              [&](int a, int b) { return upper[a] != upper[b] ? upper[a] < upper[b] : a < b; });
+    std::map<long long, int> live;  // offset -> buffer
+    int ended = 0;
+    for (const int i : by_start) {
+        for (; ended < n && upper[by_end[ended]] <= lower[i]; ++ended) live.erase(offset[by_end[ended]]);
+        const auto next = live.lower_bound(offset[i]);
+        if (next != live.end() && offset[i] + size[i] > next->first) return i;
+        if (next != live.begin() && std::prev(next)->first + size[std::prev(next)->second] > offset[i]) return i;
+        live.emplace(offset[i], i);
+    }
+    return -1;
 }
 
 // The rungs of the capacity ladder: the bound, then the bound plus the gap over 2^k (k = 7
@@ -232,19 +259,13 @@ inline int memplan_exact_pack(int num_buffers, const long long* lower, const lon
         ExactInstance in;
         const bool indexed = in.build(m, lo.data(), up.data(), sz.data(), height);
         for (int k = 0; k < m; ++k) offset[kept[k]] = off[k];
+        // The seed must be a plan, also where nothing is searched: no two live buffers share a byte.
+        if (seed_overlap(m, lo.data(), up.data(), sz.data(), off.data()) >= 0) return MEMPLAN_BAD_ARGUMENT;
         stats[MEMPLAN_EXACT_STAT_LOWER_BOUND_BYTES] = in.lower_bound;
-        if (height < in.lower_bound) return MEMPLAN_BAD_ARGUMENT;  // a seed below the live bound overlaps
         if (!indexed) {
             stats[MEMPLAN_EXACT_STAT_HEIGHT_BYTES] = height;
             stats[MEMPLAN_EXACT_STAT_STATUS] = height == in.lower_bound ? kProven : kTooLarge;
             return MEMPLAN_OK;
-        }
-        // The seed must be a plan: no two overlapping buffers share a byte.
-        for (int i = 0; i < m; ++i) {
-            for (int k = in.overlap_start[i]; k < in.overlap_start[i + 1]; ++k) {
-                const int j = in.overlap[k];
-                if (off[i] < off[j] + sz[j] && off[j] < off[i] + sz[i]) return MEMPLAN_BAD_ARGUMENT;
-            }
         }
         Optimizer opt(in, node_limit, time_limit_ms, target);
         height = opt.solve(off.data(), height);

@@ -195,6 +195,18 @@ void test_exact_rejects_bad_arguments() {
     CHECK_EQ(memplan_exact_pack(2, p.lower.data(), p.upper.data(), p.size.data(), clash.data(), 100, 0, -1,
                                 offset.data(), stats),
              MEMPLAN_BAD_ARGUMENT);
+    // An overlap is refused also where nothing is searched: here the seed's height is the live
+    // bound (4 + 4 at time 1), so no search runs, yet buffer 1 sits on buffer 0's last two bytes.
+    const Problem tight{{0, 1}, {2, 3}, {4, 4}};
+    std::vector<long long> at_bound_overlapping{2, 4};
+    CHECK_EQ(memplan_exact_pack(2, tight.lower.data(), tight.upper.data(), tight.size.data(),
+                                at_bound_overlapping.data(), 100, 0, -1, offset.data(), stats),
+             MEMPLAN_BAD_ARGUMENT);
+    const std::vector<long long> one_live{0, 2};  // buffer 0 dead before buffer 1 starts: no clash
+    const std::vector<long long> two_buffers_apart_in_time{2, 3};
+    CHECK_EQ(memplan_exact_pack(2, one_live.data(), two_buffers_apart_in_time.data(), tight.size.data(),
+                                std::vector<long long>{0, 0}.data(), 100, 0, -1, offset.data(), stats),
+             MEMPLAN_OK);
     CHECK_EQ(memplan_exact_pack(2, p.lower.data(), p.upper.data(), p.size.data(), good.data(), 0, 0, -1,
                                 offset.data(), stats),
              MEMPLAN_BAD_ARGUMENT);

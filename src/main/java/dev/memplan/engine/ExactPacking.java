@@ -2,6 +2,9 @@
 package dev.memplan.engine;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The exact mode of interval packing (docs/design.md §5c): a complete, deterministic search for
@@ -101,22 +104,15 @@ public final class ExactPacking {
         long height = heightOf(m, sz, off);
         ExactInstance in = new ExactInstance();
         boolean indexed = in.build(m, lo, up, sz, height);
-        if (height < in.lowerBound) { // a seed below the live bound overlaps
-            throw new IllegalArgumentException("the seed plan's arena " + height + " is below the live bound "
-                    + in.lowerBound + ": two overlapping buffers share bytes");
+        // The seed must be a plan, also where nothing is searched: no two live buffers share a byte.
+        int overlapping = seedOverlap(m, lo, up, sz, off);
+        if (overlapping >= 0) {
+            throw new IllegalArgumentException("the seed plan puts buffer " + kept[overlapping]
+                    + " on bytes of a buffer alive with it; pass a valid plan as the seed");
         }
         if (!indexed) {
             scatter(kept, off, offset);
             return new Result(height, in.lowerBound, height == in.lowerBound ? PROVEN : TOO_LARGE, 0, offset);
-        }
-        // The seed must be a plan: no two overlapping buffers share a byte.
-        for (int i = 0; i < m; ++i) {
-            for (int k = in.overlapStart[i]; k < in.overlapStart[i + 1]; ++k) {
-                int j = in.overlap[k];
-                if (off[i] < off[j] + sz[j] && off[j] < off[i] + sz[i]) {
-                    throw new IllegalArgumentException("the seed plan overlaps buffers " + kept[i] + " and " + kept[j]);
-                }
-            }
         }
         Optimizer opt = new Optimizer(in, nodeLimit, timeLimitMillis, target);
         height = opt.solve(off, height);
@@ -160,6 +156,39 @@ public final class ExactPacking {
                         + "use smaller times or sizes", e);
             }
         }
+    }
+
+    /**
+     * The first buffer of a seed plan that shares a byte with one started before it while both are
+     * alive (-1: none), by one sweep over time that keeps the live buffers ordered by offset. In a
+     * valid plan the live buffers are disjoint, so a new one need only be checked against its two
+     * neighbours: O(n log n), where the search's overlap index may not exist. Sizes are > 0.
+     */
+    static int seedOverlap(int n, long[] lower, long[] upper, long[] size, long[] offset) {
+        Integer[] byStart = new Integer[n];
+        for (int i = 0; i < n; ++i) {
+            byStart[i] = i;
+        }
+        Integer[] byEnd = byStart.clone();
+        Arrays.sort(byStart, (a, b) -> lower[a] != lower[b] ? Long.compare(lower[a], lower[b]) : Integer.compare(a, b));
+        Arrays.sort(byEnd, (a, b) -> upper[a] != upper[b] ? Long.compare(upper[a], upper[b]) : Integer.compare(a, b));
+        TreeMap<Long, Integer> live = new TreeMap<>(); // offset -> buffer
+        int ended = 0;
+        for (int i : byStart) {
+            for (; ended < n && upper[byEnd[ended]] <= lower[i]; ++ended) {
+                live.remove(offset[byEnd[ended]]);
+            }
+            Map.Entry<Long, Integer> next = live.ceilingEntry(offset[i]);
+            if (next != null && offset[i] + size[i] > next.getKey()) {
+                return i;
+            }
+            Map.Entry<Long, Integer> prev = live.lowerEntry(offset[i]);
+            if (prev != null && prev.getKey() + size[prev.getValue()] > offset[i]) {
+                return i;
+            }
+            live.put(offset[i], i);
+        }
+        return -1;
     }
 
     private static void scatter(int[] kept, long[] from, long[] to) {

@@ -57,6 +57,20 @@ class EngineInputChecksTest {
 
     @ParameterizedTest
     @MethodSource("engines")
+    void anOverlappingSeedIsRejectedEvenAtTheLiveBound(PlanningEngine engine) {
+        // Two 4-byte buffers alive together at time 1: the seed's height 8 is the live bound, so
+        // no search runs; buffer 1 still sits on buffer 0's last two bytes.
+        long[] lower = {0, 1};
+        long[] upper = {2, 3};
+        long[] sizes = {4, 4};
+        assertThrows(IllegalArgumentException.class,
+                () -> engine.packExact(lower, upper, sizes, new long[] {2, 4}, 100, 0, ExactPacking.NO_TARGET));
+        assertEquals(8, engine.packExact(lower, upper, sizes, new long[] {4, 0}, 100, 0, ExactPacking.NO_TARGET)
+                .heightBytes());
+    }
+
+    @ParameterizedTest
+    @MethodSource("engines")
     void effortOutsideItsRangeIsRejected(PlanningEngine engine) {
         CompiledGraph g = chain(engine);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
