@@ -16,7 +16,7 @@ CXX="${FUZZ_CXX:-clang++-14}"
 OUT=target/fuzz
 HARNESSES=("$@")
 if [ ${#HARNESSES[@]} -eq 0 ]; then
-    HARNESSES=(compile allocate offsets sizes)
+    HARNESSES=(compile allocate offsets sizes exact ort_arena)
 fi
 command -v "$CXX" >/dev/null || {
     echo "$0: $CXX is missing; install Debian's clang-14 and libclang-rt-14-dev" >&2
@@ -28,7 +28,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 for h in "${HARNESSES[@]}"; do
     bin="$OUT/bin/${h}_fuzzer"
     "$CXX" -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-        -fno-omit-frame-pointer -Isrc/main/cpp -Isrc/fuzz/cpp "src/fuzz/cpp/${h}_fuzzer.cpp" -o "$bin"
+        -fno-omit-frame-pointer -rdynamic -Isrc/main/cpp -Isrc/fuzz/cpp "src/fuzz/cpp/${h}_fuzzer.cpp" -o "$bin"
     regression="src/fuzz/cpp/regression/$h"
     corpus="$OUT/corpus/$h"
     mkdir -p "$corpus"

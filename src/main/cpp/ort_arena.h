@@ -114,6 +114,18 @@ inline int status(void* const* table, void* st, const char* what, char* err, int
     return MEMPLAN_ORT_FAILED;
 }
 
+// A figure from AllocatorGetStats' text: a whole decimal number from 0 to LLONG_MAX, else -1
+// (not reported), never a prefix, a wrapped or a clamped value.
+inline long long figure(const char* text) {
+    if (text == nullptr || *text == '\0') return -1;
+    long long value = 0;
+    for (const char* c = text; *c != '\0'; ++c) {
+        if (*c < '0' || *c > '9') return -1;
+        if (__builtin_mul_overflow(value, 10LL, &value) || __builtin_add_overflow(value, *c - '0', &value)) return -1;
+    }
+    return value;
+}
+
 inline int unavailable(char* err, int err_len) {
     message(err, err_len, "ONNX Runtime 1.23 or newer is not loaded in this process (load ONNX Runtime Java first)");
     return MEMPLAN_ORT_UNAVAILABLE;
@@ -206,9 +218,7 @@ inline int memplan_ort_arena_stats(long long session, long long* out, int out_le
         using GetValue = const char* (*)(const void*, const char*);
         for (int i = 0; i < MEMPLAN_ORT_NUM_STATS; i++) {
             const char* text = memplan_ort::fn<GetValue>(table, memplan_ort::kGetKeyValue)(kv, keys[i]);
-            char* end = nullptr;
-            long long value = text != nullptr ? std::strtoll(text, &end, 10) : -1;
-            out[i] = text != nullptr && end != text ? value : -1;
+            out[i] = memplan_ort::figure(text);
         }
         memplan_ort::fn<void (*)(void*)>(table, memplan_ort::kReleaseKeyValuePairs)(kv);
     }
