@@ -8,7 +8,7 @@
 #   scripts/fuzz-java.sh [SECONDS] [Class#method...]
 # The growing corpus lives in .cifuzz-corpus/ (git-ignored). A finding fails the run and is written
 # into the target's Inputs folder under src/test/resources, where regression mode replays it from
-# then on: commit it with its fix. The ONNX target also reads the small models of ../shared/models
+# then on: commit it with its fix. The two ONNX targets also read the small models of ../shared/models
 # (the shared folder is not copied into the tree).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -19,7 +19,7 @@ TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
     TARGETS=(dev.memplan.fuzz.OnnxModelFuzzTest#onnxModel dev.memplan.fuzz.GraphJsonFuzzTest#graphJson
         dev.memplan.fuzz.PackingCsvFuzzTest#packingCsv dev.memplan.cli.CliArgumentsFuzzTest#commandLine
-        dev.memplan.cli.CliArgumentsFuzzTest#bindOption)
+        dev.memplan.cli.CliArgumentsFuzzTest#bindOption dev.memplan.fuzz.OrtModelFuzzTest#ortModel)
 fi
 OUT=target/fuzz
 SHARED="${MEMPLAN_SHARED_DIR:-../shared}"
@@ -35,7 +35,7 @@ for target in "${TARGETS[@]}"; do
     corpus=".cifuzz-corpus/$class/$method"
     mkdir -p "$inputs" "$corpus"
     seeds=("$corpus" "$inputs")
-    if [ "$method" = onnxModel ] && [ -d "$SHARED/models" ]; then
+    if { [ "$method" = onnxModel ] || [ "$method" = ortModel ]; } && [ -d "$SHARED/models" ]; then
         # the small shared models as read-only seeds (up to 100 KB: larger ones slow every execution)
         shared_seeds="$OUT/shared-onnx-seeds"
         mkdir -p "$shared_seeds"
