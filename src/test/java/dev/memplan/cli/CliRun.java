@@ -8,10 +8,14 @@ import picocli.CommandLine;
 /** One in-process run of the command line, with stdout and stderr captured. */
 record CliRun(int exit, String out, String err) {
 
+    /** A run as {@code main} makes it: the command line built for {@code args}. */
     static CliRun of(String... args) {
+        return of(MemplanCli.commandLineFor(args), args);
+    }
+
+    static CliRun of(CommandLine cli, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = MemplanCli.commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         int exit = cli.execute(args);
