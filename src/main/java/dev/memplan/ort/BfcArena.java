@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.ort;
 
+import dev.memplan.InvalidSizeException;
 import java.util.Arrays;
 
 /**
@@ -21,6 +22,11 @@ final class BfcArena {
     static final long ALIGNMENT = 256;
     private static final long MAX_DEAD_BYTES_PER_CHUNK = 128L << 20;
     private static final long REGION_GAP = 1L << 40; // regions are never adjacent
+    /**
+     * The largest block the replay takes: no machine holds more, and past it the doubling of the
+     * next region's size would leave a long. A model whose sizes ask for more is refused.
+     */
+    static final long MAX_BLOCK_BYTES = 1L << 62;
     private static final int BINS = 64;
     private static final int NONE = -1;
     /** Small: a request's replay makes a new arena, and most graphs keep few chunks. */
@@ -87,7 +93,7 @@ final class BfcArena {
         if (bytes == 0) {
             return NONE;
         }
-        long r = align(bytes);
+        long r = align(checkedBlock(bytes));
         int chunk = bestFit(r);
         if (chunk == NONE) {
             extend(r);
@@ -95,7 +101,7 @@ final class BfcArena {
         }
         removeFree(chunk);
         long chunkSize = size[chunk];
-        if (chunkSize >= 2 * r || chunkSize - r >= MAX_DEAD_BYTES_PER_CHUNK) {
+        if (chunkSize - r >= r || chunkSize - r >= MAX_DEAD_BYTES_PER_CHUNK) {
             int rest = newChunk(address[chunk] + r, chunkSize - r);
             int after = next[chunk];
             prev[rest] = chunk;
@@ -128,14 +134,14 @@ final class BfcArena {
         if (bytes == 0) {
             return;
         }
-        long r = align(bytes);
+        long r = align(checkedBlock(bytes));
         int chunk = bestFit(r);
         if (chunk == NONE) {
             extend(r);
             chunk = bestFit(r);
         }
         long chunkSize = size[chunk];
-        long taken = chunkSize >= 2 * r || chunkSize - r >= MAX_DEAD_BYTES_PER_CHUNK ? r : chunkSize;
+        long taken = chunkSize - r >= r || chunkSize - r >= MAX_DEAD_BYTES_PER_CHUNK ? r : chunkSize;
         if (inUseBytes + taken > maxInUse) {
             maxInUse = inUseBytes + taken;
             requestedAtMax = requestedInUse + r;
@@ -156,22 +162,36 @@ final class BfcArena {
         return above == 0 ? NONE : bins[Long.numberOfTrailingZeros(above)][0]; // every chunk there fits
     }
 
+    private static long checkedBlock(long bytes) {
+        if (bytes > MAX_BLOCK_BYTES) {
+            throw new InvalidSizeException("ONNX Runtime's arena would hold a block of " + bytes
+                    + " bytes, more than 2^62: no machine has that memory; check the model's shapes and the bindings");
+        }
+        return bytes;
+    }
+
     private void extend(long r) {
         boolean grew = false;
-        while (r > regionBytes) {
+        while (r > regionBytes) { // r <= MAX_BLOCK_BYTES, a power of two: this stops there
             regionBytes *= 2;
             grew = true;
         }
         long regionSize = regionBytes;
-        if (!grew) {
+        if (!grew && regionBytes < MAX_BLOCK_BYTES) {
             regionBytes *= 2;
         }
-        int region = newChunk(nextRegionAddress, regionSize);
+        long regionAddress = nextRegionAddress;
+        try {
+            nextRegionAddress = Math.addExact(nextRegionAddress, Math.addExact(regionSize, REGION_GAP));
+            reserved = Math.addExact(reserved, regionSize);
+        } catch (ArithmeticException e) {
+            throw new InvalidSizeException("ONNX Runtime's arena would reserve more than 2^63-1 bytes in all: no"
+                    + " machine has that memory; check the model's shapes and the bindings");
+        }
+        int region = newChunk(regionAddress, regionSize);
         prev[region] = NONE;
         next[region] = NONE;
         addFree(region);
-        nextRegionAddress += regionSize + REGION_GAP;
-        reserved += regionSize;
     }
 
     /**
