@@ -43,6 +43,24 @@ public final class OrtRuntimeProfile {
     }
 
     /**
+     * Refuses a graph ONNX Runtime saved that this JVM cannot read: past protobuf's 2 GiB, or more
+     * than a quarter of the heap (the bytes, the parsed model and the import each hold about as
+     * much). A small model can save a large one: ORT folds constants at its basic level and above,
+     * and a ConstantOfShape of a large shape becomes a weight of that size.
+     *
+     * @throws MemplanException naming the model, the level and the size, saying what to do
+     */
+    static void checkSavedSize(Path model, String level, long savedBytes, long maxHeapBytes) {
+        boolean pastProtobuf = savedBytes > Integer.MAX_VALUE - 8L;
+        if (pastProtobuf || savedBytes > maxHeapBytes / 4) {
+            throw new MemplanException("the graph ONNX Runtime saved for " + model.getFileName() + " at level " + level
+                    + " is " + savedBytes + " bytes with the constants it folded, more than "
+                    + (pastProtobuf ? "protobuf reads (2 GiB)" : "a quarter of this JVM's heap (" + maxHeapBytes
+                    + " bytes)") + "; give the JVM a larger heap (-Xmx), or use the memplan runtime");
+        }
+    }
+
+    /**
      * Obtains the graph ONNX Runtime runs for {@code model} at {@code level} and compiles the
      * predictor on it.
      *
@@ -67,6 +85,7 @@ public final class OrtRuntimeProfile {
                         + OrtOptimizedGraph.reason(e.getMessage()) + "; check that its jar matches this platform,"
                         + " or use the memplan runtime", e);
             }
+            checkSavedSize(model, level, Files.size(saved), Runtime.getRuntime().maxMemory());
             byte[] bytes = Files.readAllBytes(saved);
             ModelProto proto = ModelProto.parseFrom(bytes);
             // as ORT runs it: ORT folded what its level folds, and its NCHWc block is this machine's
