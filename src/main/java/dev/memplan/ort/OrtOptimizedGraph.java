@@ -6,6 +6,8 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtLoggingLevel;
 import ai.onnxruntime.OrtSession;
 import dev.memplan.MemplanException;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -18,12 +20,15 @@ import java.util.regex.Pattern;
  * touches {@code ai.onnxruntime} types, so it is loaded only when the ort runtime is asked for;
  * {@link OrtRuntimeProfile} checks that ONNX Runtime Java is present before calling it.
  *
- * <p>What memplan's calls into ORT guarantee, whatever thread calls them: ORT runs on a thread with
- * a 16 MB stack ({@link BigStack}: ONNX Runtime 1.29 crashes the JVM when its environment is first
- * made on a 1 MB stack under a long command line); ORT prints nothing (the environment memplan
- * makes logs at FATAL only, and so do memplan's sessions: ORT's log lines carry colours, its source
- * paths and text from the model file); the model is checked first ({@link OrtModelCheck}); and
- * ORT Java's copy of its native library is removed once loaded ({@link OrtTempFiles}).
+ * <p>ORT loads the model in a child JVM ({@link IsolatedOrtLoad}) unless {@link OrtLoadSettings} say
+ * otherwise: a model that crashes ORT or makes it take gigabytes then costs a refusal, not the
+ * server. What memplan's calls into ORT guarantee, in either process, whatever thread calls them:
+ * ORT runs on a thread with a 16 MB stack ({@link BigStack}: ONNX Runtime 1.29 crashes the JVM
+ * when its environment is first made on a 1 MB stack under a long command line); ORT prints
+ * nothing (the environment memplan makes logs at FATAL only, and so do memplan's sessions: ORT's
+ * log lines carry colours, its source paths and text from the model file); the model is checked
+ * first ({@link OrtModelCheck}); and ORT Java's copy of its native library is removed once loaded
+ * ({@link OrtTempFiles}).
  */
 final class OrtOptimizedGraph {
     /** ORT Java's messages start with its status code: {@code Error code - ORT_FAIL - message: ...}. */
@@ -45,10 +50,41 @@ final class OrtOptimizedGraph {
      */
     static void save(Path model, String level, Path saved) {
         OrtModelCheck.beforeOrtReads(model);
-        BigStack.call("memplan-ort", () -> {
-            saveHere(model, level, saved);
-            return null;
-        });
+        OrtLoadSettings settings = OrtLoadSettings.fromSystemProperties(fileSize(model));
+        if (settings.inProcess()) {
+            saveInThisProcess(model, level, saved);
+        } else {
+            IsolatedOrtLoad.ofOrtJava(OrtEnvironment.class).save(model, level, saved, settings);
+        }
+    }
+
+    /**
+     * {@link #save} in this process, on a {@link BigStack} thread: what {@link IsolatedOrtLoadMain}
+     * runs, and what a server that cannot start a child JVM chooses.
+     *
+     * @throws OrtUnavailable when ORT Java's native library cannot load
+     */
+    static void saveInThisProcess(Path model, String level, Path saved) {
+        try {
+            BigStack.call("memplan-ort", () -> {
+                saveHere(model, level, saved);
+                return null;
+            });
+        } catch (LinkageError | IllegalStateException e) {
+            // ORT Java is there but its native library is not (another platform, a broken jar)
+            throw new OrtUnavailable("ONNX Runtime Java is on the class path but cannot start: "
+                    + reason(e.getMessage()) + "; check that its jar matches this platform,"
+                    + " or use the memplan runtime", e);
+        }
+    }
+
+    private static long fileSize(Path model) {
+        try {
+            return Files.size(model);
+        } catch (IOException e) {
+            throw new MemplanException("cannot read the model " + model.getFileName() + ": " + e.getMessage()
+                    + "; check that the file exists and is readable", e);
+        }
     }
 
     private static void saveHere(Path model, String level, Path saved) {

@@ -77,14 +77,7 @@ public final class OrtRuntimeProfile {
         requireOrtJava();
         Path saved = OrtTempFiles.newFile(".onnx"); // in this process's folder: a shutdown hook removes it
         try {
-            try {
-                OrtOptimizedGraph.save(model, level, saved);
-            } catch (LinkageError | IllegalStateException e) {
-                // ORT Java is there but its native library is not (another platform, a broken jar)
-                throw new OrtUnavailable("ONNX Runtime Java is on the class path but cannot start: "
-                        + OrtOptimizedGraph.reason(e.getMessage()) + "; check that its jar matches this platform,"
-                        + " or use the memplan runtime", e);
-            }
+            OrtOptimizedGraph.save(model, level, saved);
             checkSavedSize(model, level, Files.size(saved), Runtime.getRuntime().maxMemory());
             byte[] bytes = Files.readAllBytes(saved);
             ModelProto proto = ModelProto.parseFrom(bytes);

@@ -58,20 +58,38 @@ final class OrtTempFiles {
      */
     static synchronized Path newFile(String suffix) {
         try {
-            if (folder == null || !Files.isDirectory(folder)) {
-                sweep(tmpdir());
-                folder = Files.createTempDirectory(PREFIX + ProcessHandle.current().pid() + "-");
-                Path made = folder;
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(made), "memplan-ort-cleanup"));
-            }
-            Path file = Files.createTempFile(folder, "saved-", suffix);
+            Path file = Files.createTempFile(processFolder(), "saved-", suffix);
             Files.delete(file); // ORT writes it; only its unique name is wanted
             return file;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot make a file in the temporary directory " + tmpdir()
-                    + " for ONNX Runtime's graph: " + e.getMessage() + "; check its free space and permissions"
-                    + " (java.io.tmpdir)", e);
+            throw cannotMake(e);
         }
+    }
+
+    /** {@return a new empty folder in this process's folder (the caller deletes it)} */
+    static synchronized Path newFolder(String prefix) {
+        try {
+            return Files.createTempDirectory(processFolder(), prefix);
+        } catch (IOException e) {
+            throw cannotMake(e);
+        }
+    }
+
+    /** This process's folder, made on first use with its shutdown hook, after sweeping dead processes' files. */
+    private static Path processFolder() throws IOException {
+        if (folder == null || !Files.isDirectory(folder)) {
+            sweep(tmpdir());
+            folder = Files.createTempDirectory(PREFIX + ProcessHandle.current().pid() + "-");
+            Path made = folder;
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(made), "memplan-ort-cleanup"));
+        }
+        return folder;
+    }
+
+    private static UncheckedIOException cannotMake(IOException e) {
+        return new UncheckedIOException("cannot make a file in the temporary directory " + tmpdir()
+                + " for ONNX Runtime's graph: " + e.getMessage() + "; check its free space and permissions"
+                + " (java.io.tmpdir)", e);
     }
 
     /**

@@ -23,9 +23,10 @@ import java.util.stream.Stream;
 
 /**
  * Coverage-guided fuzzing of the ort runtime: any bytes are written as a model file, compiled for
- * ONNX Runtime (which loads and optimizes it in this process), every symbol bound, planned and
- * predicted. The promises: a refusal is memplan's own exception with one clean line, never ORT's
- * (an {@link OrtUnavailableException} fails the target: ORT is on the test class path), a plan
+ * ONNX Runtime (which loads and optimizes it in a child JVM), every symbol bound, planned and
+ * predicted. The promises: a refusal is memplan's own exception with one clean line, never ORT's,
+ * and a crash of ORT or a load past its memory limit is such a refusal, not this JVM's end (an
+ * {@link OrtUnavailableException} fails the target: ORT is on the test class path), a plan
  * passes the validator with a prediction of at least zero bytes, and no file is left in this
  * process's ort folder of the temporary directory. That ORT itself prints nothing is checked by
  * {@code OrtUntrustedModelTest} in a child JVM: its logger writes to file descriptor 2, which no
