@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * over it). A server compiling a model on a worker thread does exactly that. Here a child JVM with
  * ORT Java 1.29.0 and a class path over 9 KB makes its first ORT call on a 1 MB thread: straight
  * into ORT Java it crashes (the scenario is the real one), through memplan it completes
- * ({@link BigStack}). The 1.29.0 jar is copied by the build into target/ort-crash/ (pom.xml,
+ * ({@link BigStack}), with ORT's load in this JVM and in a child JVM of its own. The 1.29.0 jar is copied by the build into target/ort-crash/ (pom.xml,
  * {@code onnxruntime.crash.version}), whatever ORT the rest of the suite uses.
  */
 @EngineIndependent
@@ -52,10 +52,11 @@ class OrtEnvironmentStackTest {
     private record Run(int exit, String output) {
     }
 
-    private Run child(String... args) throws Exception {
+    private Run child(String loadMode, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xss1m", "-XX:-CreateCoredumpOnCrash", "-XX:ErrorFile=" + dir.resolve("hs_err_%p.log"),
-                "-Djava.io.tmpdir=" + dir, "-cp", childClassPath(), OrtFirstCompileProbe.class.getName()));
+                "-Djava.io.tmpdir=" + dir, "-D" + OrtLoadSettings.MODE + "=" + loadMode,
+                "-cp", childClassPath(), OrtFirstCompileProbe.class.getName()));
         command.addAll(List.of(args));
         assertTrue(String.join(" ", command).length() > 9_000, "the command line is not long enough to matter");
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
@@ -72,13 +73,16 @@ class OrtEnvironmentStackTest {
         // The control: ORT Java straight on a 1 MB thread. Whether 1.29's telemetry regex overflows
         // depends on the exact command line (it crashed on worktree paths and not on a CI clone's),
         // so the control is reported, and the assertion is on memplan's own path.
-        Run direct = child("direct");
+        Run direct = child(OrtLoadSettings.IN_PROCESS, "direct");
         System.out.println("info: ORT Java 1.29.0 straight on a 1 MB thread with this class path: exit "
                 + direct.exit() + (direct.exit() == 0 ? " (no crash this time)" : " (crashed, the scenario is real)"));
-        Run memplan = child("memplan", model.toString());
-        assertEquals(0, memplan.exit(), "memplan's first ORT compile on a 1 MB thread: " + memplan.output());
         long larger = Math.max(OrtIfBranchTest.ort("if-out-16000.onnx", "n=1000"), // sr left open: either branch
                 OrtIfBranchTest.ort("if-out-8000.onnx", "n=1000"));
-        assertEquals("compiled " + larger, memplan.output(), "the compile's prediction on ORT Java 1.29.0");
+        // in-process ORT runs in this JVM (BigStack); in a child JVM (the default), in the child's
+        for (String mode : List.of(OrtLoadSettings.IN_PROCESS, OrtLoadSettings.CHILD_PROCESS)) {
+            Run memplan = child(mode, "memplan", model.toString());
+            assertEquals(0, memplan.exit(), "memplan's first ORT compile on a 1 MB thread, " + mode + ": " + memplan.output());
+            assertEquals("compiled " + larger, memplan.output(), "the compile's prediction on ORT Java 1.29.0, " + mode);
+        }
     }
 }
