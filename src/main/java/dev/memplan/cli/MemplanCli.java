@@ -80,6 +80,7 @@ public final class MemplanCli implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        NativePreload.startFor(args);
         System.exit(commandLineFor(args).execute(args));
     }
 
