@@ -71,6 +71,9 @@ inline int seed_overlap(int n, const long long* lower, const long long* upper, c
 // stays until no rung is left between the bound and the best height, so that a search that
 // ran out of nodes is remembered.
 constexpr int kNumRungs = 8;
+// The longest time limit, 2^40 ms (about 35 years): a deadline past it would overflow the clock's
+// nanoseconds. ExactPacking.MAX_TIME_LIMIT_MILLIS is the same.
+constexpr long long kMaxTimeLimitMs = 1LL << 40;
 
 // The optimisation over capacities (ExactPacking.Optimizer): decision searches on a ladder of
 // capacities between the proven bound and the best height found, all at one node limit that
@@ -225,7 +228,9 @@ inline int memplan_exact_pack(int num_buffers, const long long* lower, const lon
     if (stats == nullptr) return MEMPLAN_BAD_ARGUMENT;
     for (int i = 0; i < MEMPLAN_NUM_STATS; ++i) stats[i] = 0;
     const int n = num_buffers;
-    if (n < 0 || node_limit < 1 || time_limit_ms < 0 || target < -1) return MEMPLAN_BAD_ARGUMENT;
+    if (n < 0 || node_limit < 1 || time_limit_ms < 0 || time_limit_ms > kMaxTimeLimitMs || target < -1) {
+        return MEMPLAN_BAD_ARGUMENT;
+    }
     if (n > 0 && (lower == nullptr || upper == nullptr || size == nullptr || seed_offset == nullptr ||
                   offset == nullptr)) {
         return MEMPLAN_BAD_ARGUMENT;

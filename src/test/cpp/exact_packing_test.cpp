@@ -213,6 +213,16 @@ void test_exact_rejects_bad_arguments() {
     CHECK_EQ(memplan_exact_pack(2, p.lower.data(), p.upper.data(), p.size.data(), good.data(), 100, -1, -1,
                                 offset.data(), stats),
              MEMPLAN_BAD_ARGUMENT);
+    // a deadline past 2^40 ms would overflow steady_clock's nanoseconds
+    CHECK_EQ(memplan_exact_pack(2, p.lower.data(), p.upper.data(), p.size.data(), good.data(), 100,
+                                memplan_exact::kMaxTimeLimitMs + 1, -1, offset.data(), stats),
+             MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_exact_pack(2, p.lower.data(), p.upper.data(), p.size.data(), good.data(), 100, LLONG_MAX, -1,
+                                offset.data(), stats),
+             MEMPLAN_BAD_ARGUMENT);
+    CHECK_EQ(memplan_exact_pack(2, p.lower.data(), p.upper.data(), p.size.data(), good.data(), 100,
+                                memplan_exact::kMaxTimeLimitMs, -1, offset.data(), stats),
+             MEMPLAN_OK);
     CHECK_EQ(memplan_exact_pack(2, p.lower.data(), p.upper.data(), p.size.data(), good.data(), 100, 0, -2,
                                 offset.data(), stats),
              MEMPLAN_BAD_ARGUMENT);

@@ -260,11 +260,15 @@ public final class Packing {
 
         /**
          * The time limit in whole milliseconds for the engines, 0 for none: rounded up, so a limit
-         * under a millisecond stays a limit instead of becoming none.
+         * under a millisecond stays a limit instead of becoming none; a limit past the engines'
+         * longest (2^40 ms, about 35 years) is that longest.
          */
         long timeLimitMillis() {
             if (timeLimit.isZero()) {
                 return 0;
+            }
+            if (timeLimit.compareTo(Duration.ofMillis(ExactPacking.MAX_TIME_LIMIT_MILLIS)) >= 0) {
+                return ExactPacking.MAX_TIME_LIMIT_MILLIS;
             }
             long millis = timeLimit.toMillis();
             return timeLimit.equals(java.time.Duration.ofMillis(millis)) ? millis : millis + 1;

@@ -147,5 +147,10 @@ class ExactPlansTest {
         assertEquals(1, new Packing.ExactLimits(1, Duration.ofNanos(1), -1).timeLimitMillis());
         assertEquals(2, new Packing.ExactLimits(1, Duration.ofMillis(2), -1).timeLimitMillis());
         assertEquals(3, new Packing.ExactLimits(1, Duration.ofNanos(2_000_001), -1).timeLimitMillis());
+        // a limit past the engines' longest is that longest, not an overflow (toMillis throws past a long)
+        long longest = dev.memplan.engine.ExactPacking.MAX_TIME_LIMIT_MILLIS;
+        assertEquals(longest, new Packing.ExactLimits(1, Duration.ofSeconds(Long.MAX_VALUE), -1).timeLimitMillis());
+        assertEquals(longest, new Packing.ExactLimits(1, Duration.ofMillis(longest + 1), -1).timeLimitMillis());
+        assertEquals(longest - 1, new Packing.ExactLimits(1, Duration.ofMillis(longest - 1), -1).timeLimitMillis());
     }
 }

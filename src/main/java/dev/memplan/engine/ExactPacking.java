@@ -38,6 +38,8 @@ public final class ExactPacking {
 
     // The rungs of the capacity ladder: the bound, then the bound plus the gap over 2^k.
     static final int NUM_RUNGS = 8;
+    /** The longest time limit, 2^40 ms (about 35 years): a deadline past it would overflow a long of nanoseconds. */
+    public static final long MAX_TIME_LIMIT_MILLIS = 1L << 40;
 
     private ExactPacking() {
     }
@@ -134,8 +136,9 @@ public final class ExactPacking {
         if (nodeLimit < 1) {
             throw new IllegalArgumentException("the node limit must be at least 1, got " + nodeLimit);
         }
-        if (timeLimitMillis < 0) {
-            throw new IllegalArgumentException("the time limit must be >= 0 ms (0: none), got " + timeLimitMillis);
+        if (timeLimitMillis < 0 || timeLimitMillis > MAX_TIME_LIMIT_MILLIS) {
+            throw new IllegalArgumentException("the time limit must be from 0 ms (none) to " + MAX_TIME_LIMIT_MILLIS
+                    + " ms, got " + timeLimitMillis);
         }
         if (target < NO_TARGET) {
             throw new IllegalArgumentException("the target must be >= 0 bytes (or -1: none), got " + target);

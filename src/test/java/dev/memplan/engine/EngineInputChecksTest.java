@@ -71,6 +71,22 @@ class EngineInputChecksTest {
 
     @ParameterizedTest
     @MethodSource("engines")
+    void aTimeLimitPastTheLongestIsRejected(PlanningEngine engine) {
+        // a deadline this far ahead would overflow the clock's nanoseconds (undefined in C++)
+        long[] lower = {0, 1};
+        long[] upper = {2, 3};
+        long[] sizes = {4, 4};
+        long[] seed = {0, 4};
+        assertThrows(IllegalArgumentException.class, () -> engine.packExact(lower, upper, sizes, seed, 100,
+                ExactPacking.MAX_TIME_LIMIT_MILLIS + 1, ExactPacking.NO_TARGET));
+        assertThrows(IllegalArgumentException.class, () -> engine.packExact(lower, upper, sizes, seed, 100,
+                Long.MAX_VALUE, ExactPacking.NO_TARGET));
+        assertEquals(8, engine.packExact(lower, upper, sizes, seed, 100, ExactPacking.MAX_TIME_LIMIT_MILLIS,
+                ExactPacking.NO_TARGET).heightBytes());
+    }
+
+    @ParameterizedTest
+    @MethodSource("engines")
     void effortOutsideItsRangeIsRejected(PlanningEngine engine) {
         CompiledGraph g = chain(engine);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
