@@ -261,11 +261,11 @@ inline int memplan_exact_pack(int num_buffers, const long long* lower, const lon
         }
         const int m = static_cast<int>(kept.size());
         long long height = height_of(m, sz.data(), off.data());
+        // The seed must be a plan, also where nothing is searched: no two live buffers share a byte.
+        if (seed_overlap(m, lo.data(), up.data(), sz.data(), off.data()) >= 0) return MEMPLAN_BAD_ARGUMENT;
         ExactInstance in;
         const bool indexed = in.build(m, lo.data(), up.data(), sz.data(), height);
         for (int k = 0; k < m; ++k) offset[kept[k]] = off[k];
-        // The seed must be a plan, also where nothing is searched: no two live buffers share a byte.
-        if (seed_overlap(m, lo.data(), up.data(), sz.data(), off.data()) >= 0) return MEMPLAN_BAD_ARGUMENT;
         stats[MEMPLAN_EXACT_STAT_LOWER_BOUND_BYTES] = in.lower_bound;
         if (!indexed) {
             stats[MEMPLAN_EXACT_STAT_HEIGHT_BYTES] = height;

@@ -78,40 +78,15 @@ public final class ExactPacking {
      */
     static Result pack(long[] lower, long[] upper, long[] size, long[] seed, long nodeLimit, long timeLimitMillis,
                        long target) {
-        int n = size.length;
-        // Empty buffers take no bytes and touch nothing: they sit at 0 and stay out of the search
-        // (its dominance rule assumes every buffer has a top above its offset).
-        long[] offset = new long[n];
-        int m = 0;
-        for (int i = 0; i < n; ++i) {
-            if (size[i] != 0) {
-                m++;
-            }
-        }
-        int[] kept = new int[m];
-        long[] lo = new long[m];
-        long[] up = new long[m];
-        long[] sz = new long[m];
-        long[] off = new long[m];
-        for (int i = 0, k = 0; i < n; ++i) {
-            if (size[i] == 0) {
-                continue;
-            }
-            kept[k] = i;
-            lo[k] = lower[i];
-            up[k] = upper[i];
-            sz[k] = size[i];
-            off[k++] = seed[i];
-        }
-        long height = heightOf(m, sz, off);
+        NonEmpty b = NonEmpty.of(lower, upper, size, seed);
+        int m = b.kept.length;
+        long[] offset = new long[size.length];
+        long[] off = b.offset;
+        long height = heightOf(m, b.size, off);
+        refuseOverlap(b); // the seed must be a plan, also where nothing is searched
         ExactInstance in = new ExactInstance();
-        boolean indexed = in.build(m, lo, up, sz, height);
-        // The seed must be a plan, also where nothing is searched: no two live buffers share a byte.
-        int overlapping = seedOverlap(m, lo, up, sz, off);
-        if (overlapping >= 0) {
-            throw new IllegalArgumentException("the seed plan puts buffer " + kept[overlapping]
-                    + " on bytes of a buffer alive with it; pass a valid plan as the seed");
-        }
+        boolean indexed = in.build(m, b.lower, b.upper, b.size, height);
+        int[] kept = b.kept;
         if (!indexed) {
             scatter(kept, off, offset);
             return new Result(height, in.lowerBound, height == in.lowerBound ? PROVEN : TOO_LARGE, 0, offset);
@@ -158,6 +133,49 @@ public final class ExactPacking {
                 throw new IllegalArgumentException("buffer " + i + " overflows a 64-bit byte count or time span; "
                         + "use smaller times or sizes", e);
             }
+        }
+    }
+
+    /**
+     * The buffers with bytes, as the search sees them: empty buffers take no bytes and touch
+     * nothing, so they sit at 0 and stay out of it (its dominance rule assumes every buffer has a
+     * top above its offset). {@code kept[k]} is the caller's index of buffer {@code k}.
+     */
+    record NonEmpty(int[] kept, long[] lower, long[] upper, long[] size, long[] offset) {
+        static NonEmpty of(long[] lower, long[] upper, long[] size, long[] seed) {
+            int m = 0;
+            for (long s : size) {
+                m += s != 0 ? 1 : 0;
+            }
+            NonEmpty b = new NonEmpty(new int[m], new long[m], new long[m], new long[m], new long[m]);
+            for (int i = 0, k = 0; i < size.length; ++i) {
+                if (size[i] != 0) {
+                    b.kept[k] = i;
+                    b.lower[k] = lower[i];
+                    b.upper[k] = upper[i];
+                    b.size[k] = size[i];
+                    b.offset[k++] = seed[i];
+                }
+            }
+            return b;
+        }
+    }
+
+    /**
+     * Refuses a seed that puts two live buffers on one byte, naming the caller's buffer: the Java
+     * engine's check, and the native engine's message when its own check refused the seed.
+     *
+     * @throws IllegalArgumentException naming the buffer
+     */
+    static void refuseOverlappingSeed(long[] lower, long[] upper, long[] size, long[] seed) {
+        refuseOverlap(NonEmpty.of(lower, upper, size, seed));
+    }
+
+    private static void refuseOverlap(NonEmpty b) {
+        int overlapping = seedOverlap(b.kept.length, b.lower, b.upper, b.size, b.offset);
+        if (overlapping >= 0) {
+            throw new IllegalArgumentException("the seed plan puts buffer " + b.kept[overlapping]
+                    + " on bytes of a buffer alive with it; pass a valid plan as the seed");
         }
     }
 

@@ -123,6 +123,7 @@ public final class NativeEngine implements PlanningEngine {
         int rc = MemplanNative.memplan_exact_pack(sizes.length, lower, upper, sizes, seed, nodeLimit, timeLimitMillis,
                 target, offsets, stats);
         if (rc == MemplanNative.BAD_ARGUMENT) { // the checks above passed: only an overlapping seed is left
+            ExactPacking.refuseOverlappingSeed(lower, upper, sizes, seed); // names the buffer
             throw new IllegalArgumentException("native exact packing rejected its seed plan: two overlapping buffers"
                     + " share bytes");
         }

@@ -3,6 +3,7 @@ package dev.memplan.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.PlanOptions;
 import dev.memplan.testing.EngineIndependent;
@@ -63,8 +64,10 @@ class EngineInputChecksTest {
         long[] lower = {0, 1};
         long[] upper = {2, 3};
         long[] sizes = {4, 4};
-        assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> engine.packExact(lower, upper, sizes, new long[] {2, 4}, 100, 0, ExactPacking.NO_TARGET));
+        assertTrue(e.getMessage().startsWith("the seed plan puts buffer 1 on bytes of a buffer alive with it"),
+                engine.name() + ": " + e.getMessage());
         assertEquals(8, engine.packExact(lower, upper, sizes, new long[] {4, 0}, 100, 0, ExactPacking.NO_TARGET)
                 .heightBytes());
     }
