@@ -30,7 +30,8 @@ import java.util.Set;
  * }</pre>
  *
  * <p>The compile reads and imports the model once for memplan's plan, and asks ONNX Runtime Java
- * (which must be on the class path) for the graph ORT runs at the given level; the predictor is
+ * (which must be on the class path), in a child JVM, for the graph ORT runs at the given level (a
+ * model that crashes ORT there is refused, not fatal: docs/library.md); the predictor is
  * compiled on that graph (docs/design.md, section 13). The prediction is for one intra-op thread.
  * Immutable and thread-safe.
  */
