@@ -81,19 +81,16 @@ public final class ExactPacking {
         NonEmpty b = NonEmpty.of(lower, upper, size, seed);
         int m = b.kept.length;
         long[] offset = new long[size.length];
-        long[] off = b.offset;
-        long height = heightOf(m, b.size, off);
+        long height = heightOf(m, b.size, b.offset);
         refuseOverlap(b); // the seed must be a plan, also where nothing is searched
         ExactInstance in = new ExactInstance();
-        boolean indexed = in.build(m, b.lower, b.upper, b.size, height);
-        int[] kept = b.kept;
-        if (!indexed) {
-            scatter(kept, off, offset);
+        if (!in.build(m, b.lower, b.upper, b.size, height)) {
+            scatter(b.kept, b.offset, offset);
             return new Result(height, in.lowerBound, height == in.lowerBound ? PROVEN : TOO_LARGE, 0, offset);
         }
         Optimizer opt = new Optimizer(in, nodeLimit, timeLimitMillis, target);
-        height = opt.solve(off, height);
-        scatter(kept, off, offset);
+        height = opt.solve(b.offset, height); // improves the seed's offsets in place
+        scatter(b.kept, b.offset, offset);
         return new Result(height, opt.bound, opt.status, opt.nodes, offset);
     }
 
