@@ -9,6 +9,8 @@ target/ first. For every table below it measures each row again with ../shared/t
 figure, the raw arena statistics ORT reported (InUse before the first run; MaxInUse, TotalAllocated,
 NumAllocs and MaxAllocSize after the last), ORT's version and the model file's sha256, into
 target/ort-figures/<set>/; then prints, per row, the checked-in figure against the new one.
+The threads table measures the level-all table's cases at 1, 2 and 4 intra-op threads instead, and
+also keeps TotalAllocated before the first run: its rows hold the figure and the reservation.
 Exit status 1 when a figure differs. --write copies the new tables over the checked-in ones.
 
 A figure of ORT's default level (all) depends on the machine through one thing memplan models:
@@ -85,6 +87,8 @@ def silero_8k(tmp):
 # table (relative to the set's folder or to RESOURCES), level, where its models are, what the header says
 TABLES = [
     ("shared-level-all.tsv", "all", "shared", "shared models at ORT's default level"),
+    ("shared-level-all-threads.tsv", "all", "threads", "shared-level-all.tsv's cases at 1, 2 and 4 intra-op"
+     " threads; the last two columns: the threads, and TotalAllocated before the first run"),
     ("if-figures.tsv", "all", "if", "benchmarks/ort/if-models.py's If models, sr = 16000"),
     ("silero-else.tsv", "all", "silero-8k", "a copy of Silero VAD whose If compares sr with 8000 (its else"
      " branch, what ORT runs for sr = 8000); the sha256 is the original file's"),
@@ -93,8 +97,13 @@ TABLES = [
 ]
 
 
-def measure(model, dims, level):
-    p = subprocess.run([sys.executable, ORT_ARENA, model] + [d for d in dims.split(",") if d] + ["--opt", level],
+# the intra-op thread counts of the "threads" table: the session's degree of parallelism must not move a figure
+THREADS = (1, 2, 4)
+
+
+def measure(model, dims, level, threads=1):
+    p = subprocess.run([sys.executable, ORT_ARENA, model] + [d for d in dims.split(",") if d]
+                       + ["--opt", level, "--threads", str(threads)],
                        capture_output=True, text=True, errors="replace")
     if p.returncode != 0:
         raise SystemExit("figures.py: ORT failed on %s %s: %s" % (model, dims, p.stderr.strip()[-300:]))
@@ -120,20 +129,27 @@ def main():
                 continue
             folder = set_name if level != "none" else ""
             checked_in = os.path.join(RESOURCES, folder, table)
-            source = checked_in
+            # the threads table takes its cases from the level-all table
+            source = checked_in if models != "threads" else os.path.join(RESOURCES, folder, "shared-level-all.tsv")
             if not os.path.exists(source):  # a new set: the rows of another one
-                others = [os.path.join(RESOURCES, d, table) for d in sorted(os.listdir(RESOURCES))
-                          if d.startswith("nchwc") and os.path.exists(os.path.join(RESOURCES, d, table))]
+                name = os.path.basename(source)
+                others = [os.path.join(RESOURCES, d, name) for d in sorted(os.listdir(RESOURCES))
+                          if d.startswith("nchwc") and os.path.exists(os.path.join(RESOURCES, d, name))]
                 if not others:
-                    raise SystemExit("figures.py: no %s anywhere to take the rows from" % table)
+                    raise SystemExit("figures.py: no %s anywhere to take the rows from" % name)
                 source = others[0]
             out_rows = ["# model\tbindings\tort_activation\t" + "\t".join(COLUMNS)
                         + "\t(ONNX Runtime %s, CPU, level %s, ort-arena.py: %s; remeasure with benchmarks/ort/figures.sh)"
                         % (onnxruntime.__version__, level, what)]
             if level != "none":
                 out_rows += ["# nchwc_block\t%s" % (block or "none"), "# measured on\t%s" % machine()]
-            for row in rows_of(source):
-                model, dims, old = row[0], row[1], int(row[2])
+            if models == "threads":  # the level-all cases, once per thread count; figure and reservation
+                old = {(r[0], r[1], r[10]): (int(r[2]), int(r[7]) - int(r[11])) for r in rows_of(checked_in)} \
+                    if os.path.exists(checked_in) else {}
+                jobs = [(r[0], r[1], t, old.get((r[0], r[1], str(t)))) for r in rows_of(source) for t in THREADS]
+            else:
+                jobs = [(r[0], r[1], 1, (int(r[2]), None)) for r in rows_of(source)]
+            for model, dims, threads, was in jobs:
                 if models == "if":
                     path = os.path.join(RESOURCES, "if", model)
                     original = path
@@ -142,16 +158,23 @@ def main():
                     path = silero_8k(tmp)
                 else:
                     path = original = os.path.join(SHARED, "models", model)
-                r = measure(path, dims, level)
+                r = measure(path, dims, level, threads)
                 before, after = r["before"], r["after"][-1]
                 new = r["activation"]
                 assert new == after["MaxInUse"] - before["InUse"], "ort-arena.py's activation is not MaxInUse - InUse"
-                out_rows.append("\t".join([model, dims, str(new), r["ort"], sha256(original), str(before["InUse"]),
-                                           str(after["MaxInUse"]), str(after["TotalAllocated"]),
-                                           str(after["NumAllocs"]), str(after["MaxAllocSize"])]))
-                same = "same" if new == old else "DIFFERS"
-                differ += new != old
-                print("%s\t%s %s\t%d -> %d\t%s" % (table, model, dims, old, new, same), flush=True)
+                fields = [model, dims, str(new), r["ort"], sha256(original), str(before["InUse"]),
+                          str(after["MaxInUse"]), str(after["TotalAllocated"]), str(after["NumAllocs"]),
+                          str(after["MaxAllocSize"])]
+                if models == "threads":
+                    fields += [str(threads), str(before["TotalAllocated"])]
+                    new = (new, after["TotalAllocated"] - before["TotalAllocated"])
+                    dims_label = "%s threads=%d" % (dims, threads)
+                else:
+                    was, dims_label = was[0], dims
+                out_rows.append("\t".join(fields))
+                same = "same" if new == was else "DIFFERS"
+                differ += new != was
+                print("%s\t%s %s\t%s -> %s\t%s" % (table, model, dims_label, was, new, same), flush=True)
             dest = os.path.join(OUT, folder, table)
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             with open(dest, "w") as f:

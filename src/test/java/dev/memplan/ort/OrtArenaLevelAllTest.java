@@ -132,6 +132,43 @@ class OrtArenaLevelAllTest {
         }
     }
 
+    static Stream<Arguments> measuredAtThreads() {
+        return OrtFigures.threadsRows(OrtFigures.levelAll("shared-level-all-threads.tsv")).stream()
+                .map(r -> Arguments.of(r.row().model(), r.row().bindings(), r.threads(), r.row().activation(),
+                        r.reservedForRequests()));
+    }
+
+    /**
+     * The session's intra-op thread count does not enter the prediction: on every case the arena's
+     * figure and its reservation (TotalAllocated's growth over the request) are those ORT measured
+     * at 1, 2 and 4 threads.
+     */
+    @ParameterizedTest(name = "{0} {1} at {2} intra-op threads")
+    @MethodSource("measuredAtThreads")
+    void predictionAndReservationHoldAtEachThreadCount(String model, String dims, int threads, long ort,
+                                                       long reserved) throws Exception {
+        SharedModels.require(model);
+        OrtArenaPrediction prediction = predict(model, dims).prediction();
+        String label = model + " " + dims + " at " + threads + " threads";
+        assertEquals(ort, prediction.activationBytes(), label + ": the arena's figure");
+        assertEquals(reserved, prediction.reservedBytes(), label + ": the arena's reservation (TotalAllocated growth)");
+    }
+
+    /** The threads table measures every level-all case at each of 1, 2 and 4 threads. */
+    @Test
+    void threadsTableCoversEveryCaseAtEachThreadCount() {
+        Set<String> expected = new java.util.TreeSet<>();
+        measured().forEach(a -> {
+            for (int t : new int[] {1, 2, 4}) {
+                expected.add(a.get()[0] + " " + a.get()[1] + " " + t);
+            }
+        });
+        Set<String> table = measuredAtThreads().map(a -> a.get()[0] + " " + a.get()[1] + " " + a.get()[2])
+                .collect(Collectors.toCollection(java.util.TreeSet::new));
+        assertEquals(expected, table, "shared-level-all-threads.tsv against shared-level-all.tsv at 1, 2 and 4"
+                + " threads; remeasure with benchmarks/ort/figures.sh");
+    }
+
     /** The known misses, in one place: the cases outside the band [1.0, 1.15]. */
     static Map<String, Double> targetMissed() {
         Map<String, Double> out = new TreeMap<>();

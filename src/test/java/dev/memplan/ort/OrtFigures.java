@@ -37,6 +37,36 @@ public final class OrtFigures {
                       long inUseBefore, long maxInUse, long totalAllocated, long numAllocs, long maxAllocSize) {
     }
 
+    /**
+     * One case of the threads table: a {@link Row} measured at {@code threads} intra-op threads, with
+     * the arena's TotalAllocated before the first run.
+     */
+    public record ThreadsRow(Row row, int threads, long totalAllocatedBefore) {
+        /** {@return the bytes the arena reserved for the request: TotalAllocated after the runs less before} */
+        public long reservedForRequests() {
+            return row.totalAllocated() - totalAllocatedBefore;
+        }
+    }
+
+    /** {@return the rows of the threads table {@code table} (two more columns: threads, TotalAllocated before)} */
+    public static List<ThreadsRow> threadsRows(Path table) {
+        try {
+            List<String[]> fields = Files.readAllLines(table).stream().filter(l -> !l.isBlank() && !l.startsWith("#"))
+                    .map(l -> l.split("\t", -1)).toList();
+            List<Row> rows = rows(table);
+            return java.util.stream.IntStream.range(0, rows.size()).mapToObj(i -> {
+                String[] f = fields.get(i);
+                if (f.length < 12) {
+                    throw new AssertionError(table + ": a row without its thread count and TotalAllocated before ("
+                            + String.join(" ", f) + "); remeasure with benchmarks/ort/figures.sh");
+                }
+                return new ThreadsRow(rows.get(i), Integer.parseInt(f[10]), Long.parseLong(f[11]));
+            }).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** {@return the figure set this machine reads: {@code nchwc16}, {@code nchwc8}, or {@code nchwc-none-<arch>}} */
     public static String set() {
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);

@@ -36,7 +36,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 @EngineIndependent
 class OrtFiguresTest {
     static final String ORT_VERSION = "1.30.0";
-    static final List<String> LEVEL_ALL = List.of("shared-level-all.tsv", "if-figures.tsv", "silero-else.tsv");
+    static final List<String> LEVEL_ALL = List.of("shared-level-all.tsv", "shared-level-all-threads.tsv", "if-figures.tsv",
+            "silero-else.tsv");
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"shared-level-all.tsv", "if-figures.tsv", "silero-else.tsv"})
