@@ -6,37 +6,49 @@ import java.io.InputStream;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ScopeType;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code memplan}: the command line. Each subcommand is its own class, registered in
  * {@code SUBCOMMANDS} below. Exit codes are in {@link ExitCode}; every failure is one line on
  * stderr ({@link CliErrors}), and {@code @file} arguments are file names, never argument files.
+ *
+ * <p>This command and {@code pack} build their picocli model through its programmatic API, the
+ * other subcommands from their annotations: a short {@code pack} run then reads no annotation
+ * (each annotation type read spins a proxy class, a fixed cost of every run; docs/performance.md,
+ * "Exact packing").
  */
-@Command(name = "memplan", mixinStandardHelpOptions = true, versionProvider = MemplanCli.Version.class,
-        description = {"Plans the activation memory of inference graphs: which tensors share a buffer,"
-                + " and how many bytes a request needs.", ExitCode.SUMMARY})
 public final class MemplanCli implements Callable<Integer> {
+    private static final String[] DESCRIPTION = {"Plans the activation memory of inference graphs: which tensors"
+            + " share a buffer, and how many bytes a request needs.", ExitCode.SUMMARY};
+
+    /** A subcommand: its name, and how its command line is built. */
+    private record Subcommand(String name, Supplier<CommandLine> commandLine) {
+        static Subcommand annotated(String name, Class<?> command) {
+            return new Subcommand(name, () -> new CommandLine(command));
+        }
+    }
+
     /**
      * The subcommands, in the order usage help lists them. Registered when a command line is
      * built, not through {@code @Command(subcommands = ...)}, so that a run of one subcommand
-     * builds only that one ({@link #commandLineFor}).
+     * builds only that one ({@link #commandLineFor}). The names are written here, not read from the
+     * annotations, so that finding one reads none (a test checks they agree).
      */
-    private static final List<Class<?>> SUBCOMMANDS = List.of(PlanCommand.class, SymbolsCommand.class,
-            DemoCommand.class, PackCommand.class, DrawCommand.class, OpsCommand.class, CommandLine.HelpCommand.class);
+    private static final List<Subcommand> SUBCOMMANDS = List.of(
+            Subcommand.annotated("plan", PlanCommand.class), Subcommand.annotated("symbols", SymbolsCommand.class),
+            Subcommand.annotated("demo", DemoCommand.class), new Subcommand(PackCommand.NAME, PackCommand::commandLine),
+            Subcommand.annotated("draw", DrawCommand.class), Subcommand.annotated("ops", OpsCommand.class),
+            Subcommand.annotated("help", CommandLine.HelpCommand.class));
 
-    @Spec
     private CommandSpec spec;
 
-    /** Read through the parse result by {@link CliErrors#verbose}; a field so picocli has a place for it. */
-    @Option(names = "--verbose", scope = ScopeType.INHERIT,
-            description = "On a failure, also print the stack trace (for a bug report).")
-    private boolean verbose;
+    private MemplanCli() {
+    }
 
     /** {@code memplan} without a subcommand is a usage error. */
     @Override
@@ -60,23 +72,46 @@ public final class MemplanCli implements Callable<Integer> {
      * subcommand parses its arguments as it does among all.
      */
     static CommandLine commandLineFor(String[] args) {
-        for (Class<?> subcommand : SUBCOMMANDS) {
-            if (args.length > 0 && subcommand != CommandLine.HelpCommand.class // help names the others
-                    && args[0].equals(subcommand.getAnnotation(Command.class).name())) {
+        for (Subcommand subcommand : SUBCOMMANDS) {
+            if (args.length > 0 && !subcommand.name().equals("help") // help names the others
+                    && args[0].equals(subcommand.name())) {
                 return withSubcommands(List.of(subcommand));
             }
         }
         return commandLine();
     }
 
-    private static CommandLine withSubcommands(List<Class<?>> subcommands) {
-        CommandLine cli = new CommandLine(new MemplanCli());
-        for (Class<?> subcommand : subcommands) {
-            cli.addSubcommand(new CommandLine(subcommand));
+    /** {@return the subcommands' names, in usage help's order} */
+    static List<String> subcommandNames() {
+        return SUBCOMMANDS.stream().map(Subcommand::name).toList();
+    }
+
+    private static CommandLine withSubcommands(List<Subcommand> subcommands) {
+        MemplanCli memplan = new MemplanCli();
+        memplan.spec = CommandSpec.wrapWithoutInspection(memplan).name("memplan").versionProvider(new Version());
+        memplan.spec.usageMessage().description(DESCRIPTION);
+        addStandardHelpOptions(memplan.spec);
+        // read through the parse result by CliErrors#verbose; inherited by every subcommand
+        memplan.spec.addOption(OptionSpec.builder("--verbose").scopeType(ScopeType.INHERIT)
+                .description("On a failure, also print the stack trace (for a bug report).").build());
+        CommandLine cli = new CommandLine(memplan.spec);
+        for (Subcommand subcommand : subcommands) {
+            cli.addSubcommand(subcommand.name(), subcommand.commandLine().get());
         }
         cli.setCaseInsensitiveEnumValuesAllowed(true); // after the subcommands: picocli hands it down
         cli.setExpandAtFiles(false); // memplan plan @v.json reads the file named @v.json
         return CliErrors.install(cli);
+    }
+
+    /**
+     * Adds {@code -h, --help} and {@code -V, --version}, as {@code mixinStandardHelpOptions} does
+     * for an annotated command (which reads picocli's own annotated mixin).
+     */
+    static void addStandardHelpOptions(CommandSpec spec) {
+        spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true)
+                .description("Show this help message and exit.").build());
+        spec.addOption(OptionSpec.builder("-V", "--version").versionHelp(true)
+                .description("Print version information and exit.").build());
     }
 
     public static void main(String[] args) {

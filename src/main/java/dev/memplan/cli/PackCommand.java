@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.cli;
 
+import dev.memplan.EngineMode;
 import dev.memplan.EngineUnavailableException;
 import dev.memplan.InvalidSizeException;
 import dev.memplan.MemplanException;
@@ -19,65 +20,87 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
+import picocli.CommandLine.ParseResult;
 
 /**
  * {@code memplan pack FILE.csv}: packs an interval packing problem in MiniMalloc's CSV form
  * ({@link PackingCsv}) with the offsets planner and prints the rows back with an {@code offset}
  * column; the arena size and the lower bound go to stderr. Nothing reaches stdout unless the whole
  * file reads and packs.
+ *
+ * <p>Its picocli model is built through picocli's programmatic API, not from annotations: a
+ * {@code pack --exact} of a few hundred rows takes under half a second in all, and reading
+ * annotations spins a proxy class per annotation type (docs/performance.md, "Exact packing").
  */
-@Command(name = "pack", mixinStandardHelpOptions = true, versionProvider = MemplanCli.Version.class,
-        sortOptions = false,
-        description = {"Packs buffers with lifetimes into one arena: reads CSV rows id,lower,upper,size (alive over"
-                + " [lower, upper)) and prints them with an offset column; arena size and lower bound go to stderr.",
-                "Exit codes: 0 packed, 1 bad input or the engine cannot load, 2 usage."})
 final class PackCommand implements Callable<Integer> {
+    /** The subcommand's name. */
+    static final String NAME = "pack";
     /** Exit code for a file that cannot be read or is not a valid problem: the table's bad input. */
     static final int BAD_INPUT = ExitCode.INPUT;
 
-    @Spec
-    private CommandSpec spec;
-
-    @Parameters(paramLabel = "FILE", description = "The problem: a CSV file with the header id,lower,upper,size.")
+    private final CommandSpec spec;
     private Path file;
-
-    @Option(names = "--effort", paramLabel = "N",
-            description = "How hard the planner searches, 0 to " + PlanOptions.MAX_EFFORT
-                    + ", counted in iterations so results are deterministic (default: " + Packing.DEFAULT_EFFORT
-                    + ", lowered for large problems so the search stays within a fixed work budget, down to 1"
-                    + " from about 31,000 buffers).")
     private Integer effort;
-
-    @Option(names = "--exact",
-            description = "Search for the smallest arena, until it is proven optimal or a limit stops the search;"
-                    + " reports the proven lower bound and the gap left.")
     private boolean exact;
-
-    @Option(names = "--nodes", paramLabel = "N",
-            description = "With --exact: search nodes allowed (default: " + Packing.DEFAULT_EXACT_NODES
-                    + "). Deterministic: the same answer on every machine and engine.")
     private Long nodes;
-
-    @Option(names = "--time-limit", paramLabel = "SECONDS",
-            description = "With --exact: stop after this many seconds of search (default: none). A time limit"
-                    + " that stops the search makes the answer depend on the machine; a node limit never does.")
     private Double timeLimit;
-
-    @Option(names = "--capacity", paramLabel = "BYTES",
-            description = "With --exact: stop as soon as the arena fits in BYTES (MiniMalloc's decision problem).")
     private Long capacity;
+    private EngineMode engine;
 
-    @Mixin
-    private EngineOption engine;
+    private PackCommand() {
+        spec = CommandSpec.wrapWithoutInspection(this).name(NAME).versionProvider(new MemplanCli.Version());
+        spec.usageMessage().sortOptions(false).description(
+                "Packs buffers with lifetimes into one arena: reads CSV rows id,lower,upper,size (alive over"
+                        + " [lower, upper)) and prints them with an offset column; arena size and lower bound go"
+                        + " to stderr.",
+                "Exit codes: 0 packed, 1 bad input or the engine cannot load, 2 usage.");
+        spec.addPositional(PositionalParamSpec.builder().paramLabel("FILE").type(Path.class).required(true)
+                .description("The problem: a CSV file with the header id,lower,upper,size.").build());
+        spec.addOption(OptionSpec.builder("--effort").paramLabel("N").type(Integer.class)
+                .description("How hard the planner searches, 0 to " + PlanOptions.MAX_EFFORT
+                        + ", counted in iterations so results are deterministic (default: " + Packing.DEFAULT_EFFORT
+                        + ", lowered for large problems so the search stays within a fixed work budget, down to 1"
+                        + " from about 31,000 buffers).").build());
+        spec.addOption(OptionSpec.builder("--exact").type(boolean.class)
+                .description("Search for the smallest arena, until it is proven optimal or a limit stops the search;"
+                        + " reports the proven lower bound and the gap left.").build());
+        spec.addOption(OptionSpec.builder("--nodes").paramLabel("N").type(Long.class)
+                .description("With --exact: search nodes allowed (default: " + Packing.DEFAULT_EXACT_NODES
+                        + "). Deterministic: the same answer on every machine and engine.").build());
+        spec.addOption(OptionSpec.builder("--time-limit").paramLabel("SECONDS").type(Double.class)
+                .description("With --exact: stop after this many seconds of search (default: none). A time limit"
+                        + " that stops the search makes the answer depend on the machine; a node limit never does.")
+                .build());
+        spec.addOption(OptionSpec.builder("--capacity").paramLabel("BYTES").type(Long.class)
+                .description("With --exact: stop as soon as the arena fits in BYTES (MiniMalloc's decision problem).")
+                .build());
+        spec.addOption(EngineOption.optionSpec());
+        MemplanCli.addStandardHelpOptions(spec);
+    }
+
+    /** {@return a new command line of {@code pack}, ready to be added under {@code memplan}} */
+    static CommandLine commandLine() {
+        return new CommandLine(new PackCommand().spec);
+    }
+
+    /** Reads the parsed options into the fields, as picocli fills an annotated command's. */
+    private void readArguments() {
+        ParseResult args = spec.commandLine().getParseResult();
+        file = args.matchedPositionalValue(0, null);
+        effort = args.matchedOptionValue("--effort", null);
+        exact = args.hasMatchedOption("--exact");
+        nodes = args.matchedOptionValue("--nodes", null);
+        timeLimit = args.matchedOptionValue("--time-limit", null);
+        capacity = args.matchedOptionValue("--capacity", null);
+        engine = args.matchedOptionValue(EngineOption.NAME, null);
+    }
 
     @Override
     public Integer call() {
+        readArguments();
         if (!exact && (nodes != null || timeLimit != null || capacity != null)) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--nodes, --time-limit and --capacity need --exact");
@@ -108,10 +131,11 @@ final class PackCommand implements Callable<Integer> {
             chosen = effort != null ? effort : Packing.defaultEffort(problem.sizes().length);
             if (limits != null) {
                 exactResult = Packing.packExact(problem.lower(), problem.upper(), problem.sizes(), limits,
-                        engine.mode());
+                        EngineOption.mode(engine, spec));
                 r = exactResult.plan();
             } else {
-                r = Packing.pack(problem.lower(), problem.upper(), problem.sizes(), chosen, engine.mode());
+                r = Packing.pack(problem.lower(), problem.upper(), problem.sizes(), chosen,
+                        EngineOption.mode(engine, spec));
             }
         } catch (EngineUnavailableException e) {
             err.println("memplan: " + TerminalText.escape(e.getMessage()));

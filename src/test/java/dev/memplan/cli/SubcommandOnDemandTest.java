@@ -2,10 +2,13 @@
 package dev.memplan.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.testing.EngineIndependent;
 import java.util.List;
 import java.util.stream.Stream;
+import picocli.CommandLine;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -36,6 +39,19 @@ class SubcommandOnDemandTest {
                 List.of("pakc", "x.csv"),
                 List.of("--verbose", "pack", "x.csv"),
                 List.of());
+    }
+
+    /** The names MemplanCli writes down to find a subcommand are the names its commands declare. */
+    @Test
+    void theWrittenNamesAreTheCommandsOwn() {
+        List<String> declared = Stream.of(PlanCommand.class, SymbolsCommand.class, DemoCommand.class,
+                        DrawCommand.class, OpsCommand.class, CommandLine.HelpCommand.class)
+                .map(c -> c.getAnnotation(CommandLine.Command.class).name()).toList();
+        List<String> written = MemplanCli.subcommandNames();
+        assertEquals(declared.size() + 1, written.size(), written.toString());
+        assertTrue(written.containsAll(declared), written + " against " + declared);
+        assertTrue(written.contains(PackCommand.NAME), written.toString());
+        assertEquals(PackCommand.NAME, PackCommand.commandLine().getCommandName());
     }
 
     @ParameterizedTest
