@@ -148,7 +148,7 @@ def main():
                     if os.path.exists(checked_in) else {}
                 jobs = [(r[0], r[1], t, old.get((r[0], r[1], str(t)))) for r in rows_of(source) for t in THREADS]
             else:
-                jobs = [(r[0], r[1], 1, (int(r[2]), None)) for r in rows_of(source)]
+                jobs = [(r[0], r[1], 1, int(r[2])) for r in rows_of(source)]
             for model, dims, threads, was in jobs:
                 if models == "if":
                     path = os.path.join(RESOURCES, "if", model)
@@ -165,12 +165,11 @@ def main():
                 fields = [model, dims, str(new), r["ort"], sha256(original), str(before["InUse"]),
                           str(after["MaxInUse"]), str(after["TotalAllocated"]), str(after["NumAllocs"]),
                           str(after["MaxAllocSize"])]
+                dims_label = dims
                 if models == "threads":
                     fields += [str(threads), str(before["TotalAllocated"])]
                     new = (new, after["TotalAllocated"] - before["TotalAllocated"])
                     dims_label = "%s threads=%d" % (dims, threads)
-                else:
-                    was, dims_label = was[0], dims
                 out_rows.append("\t".join(fields))
                 same = "same" if new == was else "DIFFERS"
                 differ += new != was

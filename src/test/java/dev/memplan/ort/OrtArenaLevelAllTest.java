@@ -53,6 +53,7 @@ class OrtArenaLevelAllTest {
     @TempDir
     static Path dir;
     private static final Map<String, Path> SAVED = new HashMap<>();
+    private static final Map<String, OrtArenaPrediction> PREDICTIONS = new HashMap<>();
 
     /** This machine's level-all table (its NCHWc block's: {@link OrtFigures}). */
     static Path tsv() {
@@ -148,10 +149,21 @@ class OrtArenaLevelAllTest {
     void predictionAndReservationHoldAtEachThreadCount(String model, String dims, int threads, long ort,
                                                        long reserved) throws Exception {
         SharedModels.require(model);
-        OrtArenaPrediction prediction = predict(model, dims).prediction();
+        OrtArenaPrediction prediction = predictionOf(model, dims);
         String label = model + " " + dims + " at " + threads + " threads";
         assertEquals(ort, prediction.activationBytes(), label + ": the arena's figure");
         assertEquals(reserved, prediction.reservedBytes(), label + ": the arena's reservation (TotalAllocated growth)");
+    }
+
+    /** One prediction per case, shared by its thread counts (which do not enter it). */
+    private static synchronized OrtArenaPrediction predictionOf(String model, String dims) throws Exception {
+        String key = model + " " + dims;
+        OrtArenaPrediction prediction = PREDICTIONS.get(key);
+        if (prediction == null) {
+            prediction = predict(model, dims).prediction();
+            PREDICTIONS.put(key, prediction);
+        }
+        return prediction;
     }
 
     /** The threads table measures every level-all case at each of 1, 2 and 4 threads. */

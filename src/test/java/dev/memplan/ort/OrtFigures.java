@@ -50,21 +50,13 @@ public final class OrtFigures {
 
     /** {@return the rows of the threads table {@code table} (two more columns: threads, TotalAllocated before)} */
     public static List<ThreadsRow> threadsRows(Path table) {
-        try {
-            List<String[]> fields = Files.readAllLines(table).stream().filter(l -> !l.isBlank() && !l.startsWith("#"))
-                    .map(l -> l.split("\t", -1)).toList();
-            List<Row> rows = rows(table);
-            return java.util.stream.IntStream.range(0, rows.size()).mapToObj(i -> {
-                String[] f = fields.get(i);
-                if (f.length < 12) {
-                    throw new AssertionError(table + ": a row without its thread count and TotalAllocated before ("
-                            + String.join(" ", f) + "); remeasure with benchmarks/ort/figures.sh");
-                }
-                return new ThreadsRow(rows.get(i), Integer.parseInt(f[10]), Long.parseLong(f[11]));
-            }).toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return fields(table).stream().map(f -> {
+            if (f.length < 12) {
+                throw new AssertionError(table + ": a row without its thread count and TotalAllocated before ("
+                        + String.join(" ", f) + "); remeasure with benchmarks/ort/figures.sh");
+            }
+            return new ThreadsRow(row(table, f), Integer.parseInt(f[10]), Long.parseLong(f[11]));
+        }).toList();
     }
 
     /** {@return the figure set this machine reads: {@code nchwc16}, {@code nchwc8}, or {@code nchwc-none-<arch>}} */
@@ -120,19 +112,27 @@ public final class OrtFigures {
 
     /** {@return the rows of {@code table}, in file order} */
     public static List<Row> rows(Path table) {
+        return fields(table).stream().map(f -> row(table, f)).toList();
+    }
+
+    /** {@return the tab-separated fields of each row of {@code table} (not its "#" lines), in file order} */
+    private static List<String[]> fields(Path table) {
         try {
             return Files.readAllLines(table).stream().filter(l -> !l.isBlank() && !l.startsWith("#"))
-                    .map(l -> l.split("\t", -1)).map(f -> {
-                        if (f.length < 10) {
-                            throw new AssertionError(table + ": a row without its raw statistics, ORT version and"
-                                    + " sha256 (" + String.join(" ", f) + "); remeasure with benchmarks/ort/figures.sh");
-                        }
-                        return new Row(f[0], f[1], Long.parseLong(f[2]), f[3], f[4], Long.parseLong(f[5]),
-                                Long.parseLong(f[6]), Long.parseLong(f[7]), Long.parseLong(f[8]), Long.parseLong(f[9]));
-                    }).toList();
+                    .map(l -> l.split("\t", -1)).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** {@return the {@link Row} of a row's fields {@code f}, which carry the raw statistics} */
+    private static Row row(Path table, String[] f) {
+        if (f.length < 10) {
+            throw new AssertionError(table + ": a row without its raw statistics, ORT version and"
+                    + " sha256 (" + String.join(" ", f) + "); remeasure with benchmarks/ort/figures.sh");
+        }
+        return new Row(f[0], f[1], Long.parseLong(f[2]), f[3], f[4], Long.parseLong(f[5]),
+                Long.parseLong(f[6]), Long.parseLong(f[7]), Long.parseLong(f[8]), Long.parseLong(f[9]));
     }
 
     /** {@return the header's "# key\tvalue" lines of {@code table}} */
