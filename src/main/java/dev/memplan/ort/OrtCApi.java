@@ -9,8 +9,8 @@ import org.bytedeco.javacpp.Loader;
 
 /**
  * ONNX Runtime's C API calls that ONNX Runtime Java does not offer, on the {@code libonnxruntime.so}
- * ORT Java has loaded ({@code src/main/cpp/ort_arena.h}): register a CPU arena on ORT Java's
- * environment, and read a session's arena statistics. ORT Java keeps its native handles in private
+ * ORT Java has loaded ({@code src/main/cpp/ort_arena.h}): register a CPU arena or memplan's
+ * counting allocator on ORT Java's environment, and read a session's allocator statistics. ORT Java keeps its native handles in private
  * fields; they are read once by reflection (ORT Java on the class path, or as an automatic module).
  */
 public final class OrtCApi {
@@ -81,6 +81,35 @@ public final class OrtCApi {
         int rc = OrtArenaNative.memplan_ort_register_arena(handle(env), sameAsRequested ? 1 : 0, maxBytes, err,
                 ERR_LEN);
         check(rc, err);
+    }
+
+    /**
+     * Registers memplan's counting CPU allocator on ORT Java's environment ({@code
+     * src/main/cpp/ort_counting_allocator.h}), used by every session created with {@code
+     * session.use_env_allocators=1} instead of ORT's arena: each block ORT asks for is one block of
+     * the C library, given back when ORT frees it. Once per process; later calls do nothing.
+     *
+     * @param env ORT Java's environment ({@code OrtEnvironment.getEnvironment()})
+     * @throws IllegalStateException with ONNX Runtime's message when it refuses
+     */
+    public static void registerCountingAllocator(OrtEnvironment env) {
+        requireLoaded();
+        byte[] err = new byte[ERR_LEN];
+        check(OrtArenaNative.memplan_ort_register_counting_allocator(handle(env), err, ERR_LEN), err);
+    }
+
+    /**
+     * The counting allocator's figures, in {@link #arenaStats}' order: in use, max in use, total
+     * allocated (in use plus a 64-byte header per block), allocations, reserves.
+     *
+     * @return the five figures
+     */
+    public static long[] countingStats() {
+        requireLoaded();
+        long[] out = new long[OrtArenaNative.NUM_STATS];
+        byte[] err = new byte[ERR_LEN];
+        check(OrtArenaNative.memplan_ort_counting_stats(out, out.length, err, ERR_LEN), err);
+        return out;
     }
 
     /**

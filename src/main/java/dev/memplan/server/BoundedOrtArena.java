@@ -10,23 +10,23 @@ import dev.memplan.ort.OrtCApi;
  * ONNX Runtime settings under which the bytes that leases hold bound what the process holds
  * (docs/library.md, "ONNX Runtime settings for a server with a budget"). Measured: with ORT's
  * defaults the arena extends by powers of two, keeps every region, and the regions of requests in
- * flight at once fragment it, so the process grew 1.3x-1.8x past the budget. Here:
+ * flight at once fragment it, so the process grew 1.3x-1.8x past the budget. Even an arena that
+ * extends by what is asked and is shrunk after every run passed the leases in flight by up to 3 MB:
+ * one request's tensors split another's free region, which then cannot be given back. Here:
  * <ul>
- *   <li>one CPU arena shared by the process's sessions, registered on ORT Java's environment with
- *       {@code kSameAsRequested}: a region is the bytes a request asked for, never a power of two
- *       (ORT Java cannot set this; the C API is reached through memplan's JNI library);</li>
- *   <li>the arena shrunk at the end of every run ({@code memory.enable_memory_arena_shrinkage}), so
- *       a region no request uses is given back at once;</li>
- *   <li>glibc's mmap threshold fixed, so a region given back leaves the process instead of staying in
- *       a malloc heap (glibc otherwise raises the threshold as large blocks are freed);</li>
- *   <li>memory patterns on, ORT's default and what the prediction models.</li>
+ *   <li>no arena: memplan's counting allocator is registered on ORT Java's environment, and every
+ *       block ORT asks for is one block of the C library, given back when ORT frees it. What ORT
+ *       holds is then what the runs in flight hold, each at most its predicted arena peak; the
+ *       allocator counts it, and ORT reports the count as its allocator statistics (ORT Java cannot
+ *       register an allocator; the C API is reached through memplan's JNI library);</li>
+ *   <li>glibc's mmap threshold fixed, so a large block freed leaves the process instead of staying
+ *       in a malloc heap (glibc otherwise raises the threshold as large blocks are freed);</li>
+ *   <li>memory patterns on, ORT's default and what the prediction models: one block per run.</li>
  * </ul>
  * Install once per process before creating the sessions; thread-safe.
  */
 public final class BoundedOrtArena {
-    /** The run-option key that shrinks the CPU arena at the end of each run. */
-    public static final String SHRINK_KEY = "memory.enable_memory_arena_shrinkage";
-    /** The session-option key that makes a session use the environment's arena. */
+    /** The session-option key that makes a session use the environment's allocator. */
     public static final String USE_ENV_ALLOCATORS_KEY = "session.use_env_allocators";
     /** glibc's default mmap threshold, fixed so it no longer rises. */
     static final long MMAP_THRESHOLD_BYTES = 128 * 1024;
@@ -37,21 +37,20 @@ public final class BoundedOrtArena {
     }
 
     /**
-     * Registers the shared arena on ORT Java's environment (once per process: later calls return
-     * the same instance) and fixes the C library's mmap threshold.
+     * Registers the counting allocator on ORT Java's environment (once per process: later calls
+     * return the same instance) and fixes the C library's mmap threshold.
      *
      * @return the installed settings
-     * @throws IllegalStateException naming the cause when ONNX Runtime's C API is not reachable, or
-     *                               another CPU arena was registered on the environment first
+     * @throws IllegalStateException naming the cause when ONNX Runtime's C API is not reachable
      */
     public static synchronized BoundedOrtArena install() {
         if (installed == null) {
             OrtCApi.requireLoaded(); // creates ORT's environment first, on a large stack
-            OrtCApi.registerArena(OrtEnvironment.getEnvironment(), true, 0);
+            OrtCApi.registerCountingAllocator(OrtEnvironment.getEnvironment());
             try {
                 OrtCApi.fixMmapThreshold(MMAP_THRESHOLD_BYTES);
             } catch (IllegalStateException notGlibc) {
-                // another C library: its own policy decides when freed regions leave the process
+                // another C library: its own policy decides when freed blocks leave the process
             }
             installed = new BoundedOrtArena();
         }
@@ -59,61 +58,42 @@ public final class BoundedOrtArena {
     }
 
     /**
-     * Sets {@code options} to use the shared arena, with the CPU arena and memory patterns on.
+     * Sets {@code options} to use the counting allocator, with memory patterns on.
      *
      * @param options the options a session will be created with
      * @return {@code options}
      * @throws OrtException when ONNX Runtime refuses an option
      */
     public OrtSession.SessionOptions configure(OrtSession.SessionOptions options) throws OrtException {
-        options.setCPUArenaAllocator(true);
         options.setMemoryPatternOptimization(true);
         options.addConfigEntry(USE_ENV_ALLOCATORS_KEY, "1");
         return options;
     }
 
     /**
-     * Run options that shrink the arena at the end of the run; pass them to every
-     * {@code session.run}.
-     *
-     * @return new options; the caller closes them
-     * @throws OrtException when ONNX Runtime refuses the option
-     */
-    public OrtSession.RunOptions runOptions() throws OrtException {
-        OrtSession.RunOptions r = new OrtSession.RunOptions();
-        r.addRunConfigEntry(SHRINK_KEY, "cpu:0");
-        return r;
-    }
-
-    /** {@return {@link #runOptions()} once installed, else ORT's default run options} */
-    static OrtSession.RunOptions runOptionsIfInstalled() throws OrtException {
-        BoundedOrtArena arena = installed;
-        return arena != null ? arena.runOptions() : new OrtSession.RunOptions();
-    }
-
-    /**
-     * ONNX Runtime's own figures for a session's CPU arena, read through its C API
-     * ({@code AllocatorGetStats}, ONNX Runtime 1.23 or newer), which ONNX Runtime Java does not expose.
-     * A figure the arena does not report is -1.
+     * ONNX Runtime's figures for a session's CPU allocator (its arena, or the counting allocator),
+     * read through its C API ({@code AllocatorGetStats}, ONNX Runtime 1.23 or newer), which ONNX
+     * Runtime Java does not expose. A figure the allocator does not report is -1.
      *
      * @param inUseBytes          bytes handed out now
      * @param maxInUseBytes       the most bytes ever handed out at once
-     * @param totalAllocatedBytes bytes the arena holds from the system now (its regions): what the
+     * @param totalAllocatedBytes bytes the allocator holds from the system now (an arena's regions;
+     *                            the counting allocator's blocks with their headers): what the
      *                            process pays for
      * @param allocations         allocations served so far
-     * @param reserves            regions reserved so far
+     * @param reserves            an arena's regions reserved so far; the counting allocator's
+     *                            allocations through {@code Reserve} (initializers)
      */
     public record Stats(long inUseBytes, long maxInUseBytes, long totalAllocatedBytes, long allocations,
                         long reserves) {
 
         /**
-         * Reads the CPU arena statistics of {@code session}: its own arena, or the shared one when its
-         * options set {@code session.use_env_allocators=1}.
+         * Reads the CPU allocator statistics of {@code session}: its own arena's, or the counting
+         * allocator's when its options set {@code session.use_env_allocators=1} after {@link #install()}.
          *
          * @param session an open session
          * @return the figures now
-         * @throws IllegalStateException naming the cause when ONNX Runtime's C API is not reachable or
-         *                               the session has no CPU arena
+         * @throws IllegalStateException naming the cause when ONNX Runtime's C API is not reachable
          */
         public static Stats of(OrtSession session) {
             long[] s = OrtCApi.arenaStats(session);

@@ -15,7 +15,7 @@ import java.util.OptionalLong;
  * One call that runs an ONNX Runtime session inside a {@link MemoryBudget}: the request's shapes
  * are read from its {@link OnnxTensor} inputs, its arena bytes predicted, leased, the session run
  * while the lease is held, the caller's reader given the result, and the lease released when the
- * result is closed (ORT's outputs live in its arena until then). Thread-safe as the session is.
+ * result is closed (ORT's outputs live in its memory until then). Thread-safe as the session is.
  *
  * <pre>{@code
  * BoundedOrtArena arena = BoundedOrtArena.install();
@@ -104,8 +104,7 @@ public final class BudgetedOrtSession {
             return Optional.empty();
         }
         try (MemoryBudget.Lease held = lease.get();
-             OrtSession.RunOptions options = BoundedOrtArena.runOptionsIfInstalled();
-             OrtSession.Result result = session.run(inputs, options)) {
+             OrtSession.Result result = session.run(inputs)) {
             return Optional.of(reader.read(result));
         }
     }

@@ -12,9 +12,9 @@ import dev.memplan.server.BoundedOrtArena;
  */
 public enum OrtSettings {
     /**
-     * What memplan configures ({@link BoundedOrtArena}): one arena for the process that extends by
-     * the bytes asked for and is shrunk after every run, memory patterns on; requests lease ORT's
-     * predicted arena bytes. The leases then bound what the process holds.
+     * What memplan configures ({@link BoundedOrtArena}): no arena, every block ORT asks for one
+     * block of the C library, counted, memory patterns on; requests lease ORT's predicted arena
+     * bytes. The leases then bound what the process holds.
      */
     BOUNDED,
     /** ONNX Runtime's defaults: an arena that grows in powers of two and keeps it all, memory patterns on. */
@@ -62,9 +62,6 @@ public enum OrtSettings {
      * @throws OrtException when ONNX Runtime refuses an option
      */
     public OrtSession.RunOptions runOptions() throws OrtException {
-        if (this == BOUNDED) {
-            return BoundedOrtArena.install().runOptions();
-        }
         OrtSession.RunOptions r = new OrtSession.RunOptions();
         if (this == RECOMMENDED) {
             r.addRunConfigEntry(SHRINK_ARENA, "cpu:0");
