@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// libFuzzer harness: the ONNX Runtime entry points of ort_arena.h (register an arena, read a
-// session's arena statistics, fix glibc's mmap threshold) on any handles, figures and message
-// buffers the Java side could pass, against a stand-in for ONNX Runtime's C API that this file
+// libFuzzer harness: the ONNX Runtime entry points of ort_arena.h and ort_counting_allocator.h
+// (register the counting allocator and use it as ORT would, read a session's allocator statistics,
+// fix glibc's mmap threshold) on any handles, sizes, figures and message buffers the Java side or
+// ORT could pass, against a stand-in for ONNX Runtime's C API that this file
 // exports as OrtGetApiBase. The stand-in fails any call the input says, returns any error text
 // and any statistic text, and checks what it is handed. The promises: every call returns one of
 // its codes, refuses exactly the documented bad arguments, writes its message inside the buffer
 // it was given and ends it, reports a figure only when ORT's text is a whole non-negative
-// number, and releases every object ORT gave it (LeakSanitizer checks each input).
+// number, releases every object ORT gave it (LeakSanitizer checks each input), and the counting
+// allocator counts exactly the bytes handed out and not yet freed.
 
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -14,9 +16,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "fuzz_arrays.h"
 #include "ort_arena.h"
+#include "ort_counting_allocator.h"
 #include "plan_checks.h"
 
 using fuzz_arrays::Exact;
@@ -25,17 +30,17 @@ using fuzz_checks::require;
 namespace {
 
 // What the stand-in hands out; released by the matching Release call, checked by kind.
-enum Kind { kStatus = 1, kMemoryInfo, kArenaCfg, kAllocator, kKeyValues };
+enum Kind { kStatus = 1, kMemoryInfo, kAllocator, kKeyValues };
 struct Object {
     Kind kind;
-    std::string text;  // a status's message
+    std::string text;                                         // a status's message
+    std::vector<std::pair<std::string, std::string>> pairs;  // a key-value map's entries
 };
 
 FuzzedDataProvider* input = nullptr;  // the input being run
 long long expected_env = 0;
 long long expected_session = 0;
-long long expected_strategy = 0;
-long long expected_max_mem = 0;
+memplan_ort::OrtAllocatorTable* registered = nullptr;  // the allocator ORT was handed
 std::string stat_text[MEMPLAN_ORT_NUM_STATS];
 bool stat_null[MEMPLAN_ORT_NUM_STATS];
 int objects_alive = 0;
@@ -66,27 +71,31 @@ const char* fake_get_error_message(const void* status) {
 }
 void fake_release_status(void* s) { release(s, kStatus); }
 void* fake_create_cpu_memory_info(int type, int mem_type, void** out) {
-    require(type == 1 && mem_type == 0, "not the arena allocator's CPU memory info", type, mem_type);
+    require((type == 0 || type == 1) && mem_type == 0, "not a CPU memory info", type, mem_type);
     void* st = outcome();
-    if (st == nullptr) *out = make(kMemoryInfo);
+    if (st == nullptr) {
+        *out = make(kMemoryInfo);
+        if (type == 0) --objects_alive;  // the counting allocator's: kept for the process's life
+    }
     return st;
 }
 void fake_release_memory_info(void* m) { release(m, kMemoryInfo); }
-void* fake_create_arena_cfg_v2(const char* const* keys, const size_t* values, size_t n, void** out) {
-    require(n == 2 && std::strcmp(keys[0], "arena_extend_strategy") == 0 && std::strcmp(keys[1], "max_mem") == 0,
-            "arena keys", static_cast<long long>(n));
-    require(static_cast<long long>(values[0]) == expected_strategy && static_cast<long long>(values[1]) == expected_max_mem,
-            "arena values", static_cast<long long>(values[0]), static_cast<long long>(values[1]));
+void* fake_register_allocator(void* env, void* handed) {
+    auto* allocator = static_cast<memplan_ort::OrtAllocatorTable*>(handed);
+    require(reinterpret_cast<intptr_t>(env) == expected_env, "another environment", reinterpret_cast<intptr_t>(env));
+    require(allocator->version == 23 && allocator->Alloc != nullptr && allocator->Free != nullptr &&
+                allocator->Info != nullptr && allocator->Reserve != nullptr && allocator->GetStats != nullptr,
+            "an allocator ORT cannot call", allocator->version);
+    require(static_cast<const Object*>(allocator->Info(allocator))->kind == kMemoryInfo, "its info is no memory info");
     void* st = outcome();
-    if (st == nullptr) *out = make(kArenaCfg);
+    if (st == nullptr) registered = allocator;
     return st;
 }
-void fake_release_arena_cfg(void* c) { release(c, kArenaCfg); }
-void* fake_create_and_register_allocator(void* env, const void* info, const void* cfg) {
-    require(reinterpret_cast<intptr_t>(env) == expected_env, "another environment", reinterpret_cast<intptr_t>(env));
-    require(static_cast<const Object*>(info)->kind == kMemoryInfo && static_cast<const Object*>(cfg)->kind == kArenaCfg,
-            "register with the wrong objects");
-    return outcome();
+void fake_create_key_value_pairs(void** out) { *out = make(kKeyValues); }
+void fake_add_key_value_pair(void* kv, const char* key, const char* value) {
+    auto* o = static_cast<Object*>(kv);
+    require(o->kind == kKeyValues, "a pair added to a non-map", o->kind);
+    o->pairs.emplace_back(key, value);
 }
 void* fake_create_allocator(const void* session, const void* info, void** out) {
     require(reinterpret_cast<intptr_t>(session) == expected_session, "another session",
@@ -107,6 +116,9 @@ const char* fake_get_key_value(const void* kv, const char* key) {
     require(static_cast<const Object*>(kv)->kind == kKeyValues, "value of a non-map");
     static const char* const keys[MEMPLAN_ORT_NUM_STATS] = {"InUse", "MaxInUse", "TotalAllocated", "NumAllocs",
                                                             "NumReserves"};
+    for (const auto& pair : static_cast<const Object*>(kv)->pairs) {  // one the counting allocator made
+        if (pair.first == key) return pair.second.c_str();
+    }
     for (int i = 0; i < MEMPLAN_ORT_NUM_STATS; ++i) {
         if (std::strcmp(key, keys[i]) == 0) return stat_null[i] ? nullptr : stat_text[i].c_str();
     }
@@ -125,9 +137,9 @@ const void* fake_get_api(uint32_t version) {
     table[Fn::kReleaseMemoryInfo] = reinterpret_cast<void*>(fake_release_memory_info);
     table[Fn::kCreateAllocator] = reinterpret_cast<void*>(fake_create_allocator);
     table[Fn::kReleaseAllocator] = reinterpret_cast<void*>(fake_release_allocator);
-    table[Fn::kCreateAndRegisterAllocator] = reinterpret_cast<void*>(fake_create_and_register_allocator);
-    table[Fn::kReleaseArenaCfg] = reinterpret_cast<void*>(fake_release_arena_cfg);
-    table[Fn::kCreateArenaCfgV2] = reinterpret_cast<void*>(fake_create_arena_cfg_v2);
+    table[Fn::kRegisterAllocator] = reinterpret_cast<void*>(fake_register_allocator);
+    table[Fn::kCreateKeyValuePairs] = reinterpret_cast<void*>(fake_create_key_value_pairs);
+    table[Fn::kAddKeyValuePair] = reinterpret_cast<void*>(fake_add_key_value_pair);
     table[Fn::kGetKeyValue] = reinterpret_cast<void*>(fake_get_key_value);
     table[Fn::kReleaseKeyValuePairs] = reinterpret_cast<void*>(fake_release_key_value_pairs);
     table[Fn::kAllocatorGetStats] = reinterpret_cast<void*>(fake_allocator_get_stats);
@@ -166,6 +178,54 @@ struct Message {
     }
 };
 
+// The registered allocator's bytes in use, as memplan_ort_counting_stats answers them.
+long long counted_in_use() {
+    long long out[MEMPLAN_ORT_NUM_STATS];
+    require(memplan_ort_counting_stats(out, MEMPLAN_ORT_NUM_STATS, nullptr, 0) == MEMPLAN_ORT_OK, "counting stats");
+    return out[MEMPLAN_ORT_STAT_IN_USE];
+}
+
+// Allocates, reserves and frees through the registered table as ORT does, and reads its
+// statistics through GetStats: in use is always the bytes handed out and not yet freed.
+void use_as_ort_would(FuzzedDataProvider& in) {
+    const long long before = counted_in_use();  // other inputs freed everything they took
+    require(before == 0, "bytes still counted from an earlier input", before);
+    std::vector<std::pair<void*, size_t>> held;
+    long long expected = 0;
+    const int steps = in.ConsumeIntegralInRange<int>(0, 24);
+    for (int step = 0; step < steps; ++step) {
+        const int what = in.ConsumeIntegralInRange<int>(0, 3);
+        if (what <= 1) {
+            // now and then a size no block can have (refused before the C library is asked)
+            const size_t size = in.ConsumeIntegralInRange<int>(0, 31) == 0
+                                    ? in.ConsumeIntegralInRange<size_t>(static_cast<size_t>(INT64_MAX) - 63, SIZE_MAX)
+                                    : in.ConsumeIntegralInRange<size_t>(0, 1 << 16);
+            void* p = what == 0 ? registered->Alloc(registered, size) : registered->Reserve(registered, size);
+            require((p == nullptr) == (size == 0 || size > (1 << 16)), "a block refused or handed out wrongly", size);
+            if (p == nullptr) continue;
+            require(reinterpret_cast<uintptr_t>(p) % 64 == 0, "a block not 64-byte aligned");
+            std::memset(p, 0x5a, size);  // ASan: the whole block is the caller's
+            held.emplace_back(p, size);
+            expected += static_cast<long long>(size);
+        } else if (what == 2 && !held.empty()) {
+            const size_t at = in.ConsumeIntegralInRange<size_t>(0, held.size() - 1);
+            registered->Free(registered, held[at].first);
+            expected -= static_cast<long long>(held[at].second);
+            held.erase(held.begin() + static_cast<long>(at));
+        } else {
+            void* kv = nullptr;
+            require(registered->GetStats(registered, &kv) == nullptr, "GetStats failed");
+            const char* in_use = fake_get_key_value(kv, "InUse");
+            require(in_use != nullptr && figure(in_use) == expected, "GetStats' InUse is not the bytes held", expected);
+            fake_release_key_value_pairs(kv);
+        }
+        require(counted_in_use() == expected, "in use is not the bytes held", counted_in_use(), expected);
+    }
+    registered->Free(registered, nullptr);  // ignored, as ORT may pass it
+    for (const auto& block : held) registered->Free(registered, block.first);
+    require(counted_in_use() == 0, "in use after everything was freed", counted_in_use());
+}
+
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) const memplan_ort::ApiBase* OrtGetApiBase() { return &api_base; }
@@ -177,16 +237,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t length) {
     switch (in.ConsumeIntegralInRange<int>(0, 2)) {
         case 0: {
             expected_env = in.ConsumeIntegralInRange<int>(0, 7) == 0 ? 0 : in.ConsumeIntegral<long long>();
-            expected_strategy = in.ConsumeIntegralInRange<int>(-1, 2);
-            expected_max_mem = in.ConsumeIntegralInRange<int>(0, 7) == 0 ? -static_cast<long long>(in.ConsumeIntegral<uint32_t>()) - 1
-                                                                          : in.ConsumeIntegral<uint32_t>();
             Message err(in);
-            const int rc = memplan_ort_register_arena(expected_env, static_cast<int>(expected_strategy), expected_max_mem,
-                                                      err.at, err.length);
-            const bool bad = expected_env == 0 || expected_strategy < 0 || expected_strategy > 1 || expected_max_mem < 0;
-            require(bad == (rc == MEMPLAN_ORT_BAD_ARGUMENT), "register: bad arguments and the code disagree", rc);
+            const int rc = memplan_ort_register_counting_allocator(expected_env, err.at, err.length);
+            require((expected_env == 0) == (rc == MEMPLAN_ORT_BAD_ARGUMENT), "register: bad argument and the code disagree", rc);
             require(rc == MEMPLAN_ORT_OK || rc == MEMPLAN_ORT_BAD_ARGUMENT || rc == MEMPLAN_ORT_FAILED, "register code", rc);
             err.check(rc);
+            if (rc == MEMPLAN_ORT_OK) {
+                require(registered != nullptr, "registered without handing ORT the allocator");
+                use_as_ort_would(in);
+            }
             break;
         }
         case 1: {

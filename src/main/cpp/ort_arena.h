@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// ONNX Runtime's C API where ONNX Runtime Java has no method for it: register a CPU arena with a
-// chosen extend strategy on ORT Java's environment, and read a session's arena statistics.
+// ONNX Runtime's C API where ONNX Runtime Java has no method for it: find the loaded library and
+// its function table, read a session's allocator statistics, and fix glibc's mmap threshold
+// (ort_counting_allocator.h registers memplan's allocator on the same table).
 // ORT Java loads libonnxruntime.so itself (from a temporary copy it may already have deleted),
 // so the library is found among the loaded objects, never loaded again. Every entry point checks
 // its arguments and returns a status code with a one-line message; nothing here throws.
@@ -43,9 +44,6 @@ enum Fn : int {
     kReleaseMemoryInfo = 94,
     kCreateAllocator = 131,
     kReleaseAllocator = 132,
-    kCreateAndRegisterAllocator = 144,
-    kReleaseArenaCfg = 157,
-    kCreateArenaCfgV2 = 164,
     kRegisterAllocator = 176,
     kCreateKeyValuePairs = 295,
     kAddKeyValuePair = 296,
@@ -141,45 +139,6 @@ inline int memplan_ort_cpu_info(void* const* table, void** info, char* err, int 
     using Create = void* (*)(int, int, void**);
     return memplan_ort::status(table, memplan_ort::fn<Create>(table, memplan_ort::kCreateCpuMemoryInfo)(1, 0, info),
                                "CreateCpuMemoryInfo", err, err_len);
-}
-
-/**
- * Registers a CPU arena on the environment env (an OrtEnv*) with extend strategy strategy
- * (0 kNextPowerOfTwo, 1 kSameAsRequested) and limit max_mem (0: none), for every session whose
- * options set session.use_env_allocators=1. Fails (ONNX Runtime's message) when one is registered.
- */
-inline int memplan_ort_register_arena(long long env, int strategy, long long max_mem, char* err, int err_len) {
-    if (env == 0 || strategy < 0 || strategy > 1 || max_mem < 0) {
-        memplan_ort::message(err, err_len, "register_arena: env must be non-zero, strategy 0 or 1, max_mem >= 0");
-        return MEMPLAN_ORT_BAD_ARGUMENT;
-    }
-    void* const* table = memplan_ort::api();
-    if (table == nullptr) {
-        return memplan_ort::unavailable(err, err_len);
-    }
-    const char* keys[] = {"arena_extend_strategy", "max_mem"};
-    const size_t values[] = {static_cast<size_t>(strategy), static_cast<size_t>(max_mem)};
-    void* cfg = nullptr;
-    using CreateCfg = void* (*)(const char* const*, const size_t*, size_t, void**);
-    int rc = memplan_ort::status(table,
-                                 memplan_ort::fn<CreateCfg>(table, memplan_ort::kCreateArenaCfgV2)(keys, values, 2, &cfg),
-                                 "CreateArenaCfgV2", err, err_len);
-    if (rc != MEMPLAN_ORT_OK) {
-        return rc;
-    }
-    void* info = nullptr;
-    rc = memplan_ort_cpu_info(table, &info, err, err_len);
-    if (rc == MEMPLAN_ORT_OK) {
-        using Register = void* (*)(void*, const void*, const void*);
-        rc = memplan_ort::status(
-            table,
-            memplan_ort::fn<Register>(table, memplan_ort::kCreateAndRegisterAllocator)(
-                reinterpret_cast<void*>(static_cast<intptr_t>(env)), info, cfg),
-            "CreateAndRegisterAllocator", err, err_len);
-        memplan_ort::fn<void (*)(void*)>(table, memplan_ort::kReleaseMemoryInfo)(info);
-    }
-    memplan_ort::fn<void (*)(void*)>(table, memplan_ort::kReleaseArenaCfg)(cfg);
-    return rc;
 }
 
 /**

@@ -21,6 +21,7 @@ int main() {
     run_packed_schedule_tests();
     run_request_sizes_tests();
     run_ort_arena_tests();
+    run_ort_counting_allocator_tests();
     run_exact_packing_tests();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;

@@ -13,25 +13,23 @@ namespace {
 
 void test_bad_arguments_are_refused_with_a_message() {
     char err[128] = {0};
-    CHECK_EQ(memplan_ort_register_arena(0, 1, 0, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
-    CHECK(std::string(err).find("env must be non-zero") != std::string::npos);
-    CHECK_EQ(memplan_ort_register_arena(8, 2, 0, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
-    CHECK_EQ(memplan_ort_register_arena(8, 1, -1, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
     long long out[MEMPLAN_ORT_NUM_STATS] = {0};
     CHECK_EQ(memplan_ort_arena_stats(0, out, MEMPLAN_ORT_NUM_STATS, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK(std::string(err).find("session must be non-zero") != std::string::npos);
     CHECK_EQ(memplan_ort_arena_stats(8, nullptr, MEMPLAN_ORT_NUM_STATS, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
     CHECK_EQ(memplan_ort_arena_stats(8, out, MEMPLAN_ORT_NUM_STATS - 1, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
     CHECK_EQ(memplan_ort_fix_mmap_threshold(100, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
     CHECK_EQ(memplan_ort_fix_mmap_threshold(64LL << 20, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
     // no message buffer, or a zero-length one: still refused, nothing written
-    CHECK_EQ(memplan_ort_register_arena(0, 1, 0, nullptr, 128), MEMPLAN_ORT_BAD_ARGUMENT);
-    CHECK_EQ(memplan_ort_register_arena(0, 1, 0, err, 0), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK_EQ(memplan_ort_arena_stats(0, out, MEMPLAN_ORT_NUM_STATS, nullptr, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK_EQ(memplan_ort_arena_stats(0, out, MEMPLAN_ORT_NUM_STATS, err, 0), MEMPLAN_ORT_BAD_ARGUMENT);
 }
 
 void test_messages_stay_inside_their_buffer() {
     char err[12];
     for (char& c : err) c = 'x';
-    CHECK_EQ(memplan_ort_register_arena(0, 1, 0, err, 8), MEMPLAN_ORT_BAD_ARGUMENT);
+    long long out[MEMPLAN_ORT_NUM_STATS] = {0};
+    CHECK_EQ(memplan_ort_arena_stats(0, out, MEMPLAN_ORT_NUM_STATS, err, 8), MEMPLAN_ORT_BAD_ARGUMENT);
     CHECK_EQ(err[7], '\0');
     CHECK_EQ(err[8], 'x');
 }
@@ -42,7 +40,6 @@ void test_without_onnx_runtime_the_calls_say_so() {
     // handles are never dereferenced before ONNX Runtime is found
     CHECK_EQ(memplan_ort_arena_stats(8, out, MEMPLAN_ORT_NUM_STATS, err, 256), MEMPLAN_ORT_UNAVAILABLE);
     CHECK(std::string(err).find("ONNX Runtime 1.23 or newer is not loaded") != std::string::npos);
-    CHECK_EQ(memplan_ort_register_arena(8, 1, 0, err, 256), MEMPLAN_ORT_UNAVAILABLE);
 }
 
 }  // namespace

@@ -595,6 +595,7 @@ void run_valley_decoder_tests();
 void run_packed_schedule_tests();
 void run_request_sizes_tests();
 void run_ort_arena_tests();
+void run_ort_counting_allocator_tests();
 
 }  // namespace memplan_test
 

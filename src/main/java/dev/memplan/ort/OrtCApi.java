@@ -9,9 +9,10 @@ import org.bytedeco.javacpp.Loader;
 
 /**
  * ONNX Runtime's C API calls that ONNX Runtime Java does not offer, on the {@code libonnxruntime.so}
- * ORT Java has loaded ({@code src/main/cpp/ort_arena.h}): register a CPU arena or memplan's
- * counting allocator on ORT Java's environment, and read a session's allocator statistics. ORT Java keeps its native handles in private
- * fields; they are read once by reflection (ORT Java on the class path, or as an automatic module).
+ * ORT Java has loaded ({@code src/main/cpp/ort_arena.h}): register memplan's counting allocator on
+ * ORT Java's environment and read a session's allocator statistics. ORT Java keeps its native
+ * handles in private fields; they are read by reflection (ORT Java on the class path, or as an
+ * automatic module).
  */
 public final class OrtCApi {
     private static final int ERR_LEN = 512;
@@ -63,24 +64,6 @@ public final class OrtCApi {
             throw new IllegalStateException("ONNX Runtime's C API is not reachable here (" + Library.FAILURE
                     + "); put ONNX Runtime Java 1.23 or newer and the memplan jar for this platform on the class path");
         }
-    }
-
-    /**
-     * Registers a CPU arena on ORT Java's environment, shared by every session created with
-     * {@code session.use_env_allocators=1}.
-     *
-     * @param env             ORT Java's environment ({@code OrtEnvironment.getEnvironment()})
-     * @param sameAsRequested extend by the bytes asked for (ORT's {@code kSameAsRequested}) instead
-     *                        of the next power of two
-     * @param maxBytes        the arena's limit, 0 for none
-     * @throws IllegalStateException with ONNX Runtime's message when it refuses (one is registered already)
-     */
-    public static void registerArena(OrtEnvironment env, boolean sameAsRequested, long maxBytes) {
-        requireLoaded();
-        byte[] err = new byte[ERR_LEN];
-        int rc = OrtArenaNative.memplan_ort_register_arena(handle(env), sameAsRequested ? 1 : 0, maxBytes, err,
-                ERR_LEN);
-        check(rc, err);
     }
 
     /**

@@ -32,9 +32,12 @@ class OrtArenaNativeTest {
     @Test
     void badArgumentsAreRefusedWithOneLine() {
         byte[] err = new byte[128];
-        int rc = OrtArenaNative.memplan_ort_register_arena(0, 1, 0, err, err.length);
+        int rc = OrtArenaNative.memplan_ort_register_counting_allocator(0, err, err.length);
         assertTrue(rc != OrtArenaNative.OK);
         assertTrue(text(err).contains("env must be non-zero"), text(err));
+        rc = OrtArenaNative.memplan_ort_counting_stats(new long[4], 4, err, err.length);
+        assertTrue(rc != OrtArenaNative.OK);
+        assertTrue(text(err).contains("5 longs"), text(err));
         rc = OrtArenaNative.memplan_ort_arena_stats(8, new long[2], 2, err, err.length);
         assertTrue(rc != OrtArenaNative.OK);
         assertTrue(text(err).contains("5 longs"), text(err));

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtSession;
+import dev.memplan.ort.OrtCApi;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import java.nio.LongBuffer;
@@ -31,11 +32,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * ONNX Runtime's arena under {@link BoundedOrtArena} with requests in flight at once: K threads
- * send MiniLM requests of mixed shapes through {@link BudgetedOrtSession}, each leasing ORT's
- * predicted arena bytes on a budget too small for all of them, while another thread reads ORT's own
- * arena statistics through its C API. ORT's reservation ({@code TotalAllocated}) over its baseline
- * must never pass the budget's capacity.
+ * ONNX Runtime under {@link BoundedOrtArena} (memplan's counting allocator in place of ORT's arena)
+ * with requests in flight at once: K threads send MiniLM requests of mixed shapes through {@link
+ * BudgetedOrtSession}, each leasing ORT's predicted arena bytes on a budget too small for all of
+ * them, while another thread reads the session's allocator statistics through ORT's C API. What
+ * ORT holds from the system ({@code TotalAllocated}) over its baseline must never pass the
+ * budget's capacity.
  */
 class BoundedOrtArenaTest {
     private static OrtEnvironment env;
@@ -119,6 +121,20 @@ class BoundedOrtArenaTest {
         assertEquals(0, stats.inUseBytes(), "every lease released");
         assertTrue(stats.peakInUseBytes() > largest || inFlight == 2 || stats.waited() > 0,
                 "the requests overlapped: the leases were what bound them");
+    }
+
+    @Test
+    void ortReportsTheCountingAllocatorsOwnFigures() throws Exception {
+        BudgetedOrtSession budgeted = BudgetedOrtSession.of(session, model, MemoryBudget.of(1L << 30));
+        long before = OrtCApi.countingStats()[3];
+        assertTrue(run(budgeted, 2, 24));
+        BoundedOrtArena.Stats viaOrt = BoundedOrtArena.Stats.of(session);
+        long[] counted = OrtCApi.countingStats();
+        assertEquals(new BoundedOrtArena.Stats(counted[0], counted[1], counted[2], counted[3], counted[4]), viaOrt,
+                "the session's allocator is the counting allocator");
+        assertTrue(viaOrt.allocations() > before, "the run's blocks came from the counting allocator");
+        long headers = viaOrt.totalAllocatedBytes() - viaOrt.inUseBytes();
+        assertTrue(headers >= 0 && headers % 64 == 0, "held from the system: in use plus a 64-byte header per block");
     }
 
     @Test

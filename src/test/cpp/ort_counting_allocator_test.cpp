@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+// Tests for ort_counting_allocator.h without ONNX Runtime loaded: the blocks are counted while held,
+// the peak stays, every block is aligned and given back, and the entry points refuse bad arguments.
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "ort_counting_allocator.h"
+#include "test_support.h"
+
+namespace memplan_test {
+namespace {
+
+using memplan_ort::CountingBlocks;
+
+void test_blocks_are_counted_while_held_and_the_peak_stays() {
+    CountingBlocks blocks;
+    void* a = blocks.allocate(100, false);
+    void* b = blocks.allocate(1000, true);
+    CHECK(a != nullptr);
+    CHECK(b != nullptr);
+    CHECK_EQ(reinterpret_cast<uintptr_t>(a) % CountingBlocks::kAlignment, 0u);
+    CHECK_EQ(reinterpret_cast<uintptr_t>(b) % CountingBlocks::kAlignment, 0u);
+    std::memset(a, 1, 100);  // the whole block is usable (ASan checks)
+    std::memset(b, 2, 1000);
+    CountingBlocks::Snapshot held = blocks.snapshot();
+    CHECK_EQ(held.in_use, 1100);
+    CHECK_EQ(held.max_in_use, 1100);
+    CHECK_EQ(held.total_allocated, 1100 + 2 * static_cast<long long>(CountingBlocks::kHeader));
+    CHECK_EQ(held.allocations, 2);
+    CHECK_EQ(held.reserves, 1);
+    blocks.release(b);
+    void* c = blocks.allocate(10, false);
+    CountingBlocks::Snapshot later = blocks.snapshot();
+    CHECK_EQ(later.in_use, 110);
+    CHECK_EQ(later.max_in_use, 1100);
+    CHECK_EQ(later.allocations, 3);
+    blocks.release(a);
+    blocks.release(c);
+    CountingBlocks::Snapshot empty = blocks.snapshot();
+    CHECK_EQ(empty.in_use, 0);
+    CHECK_EQ(empty.total_allocated, 0);
+    CHECK_EQ(empty.max_in_use, 1100);
+}
+
+void test_nothing_is_handed_out_for_zero_or_impossible_sizes() {
+    CountingBlocks blocks;
+    CHECK(blocks.allocate(0, false) == nullptr);
+    CHECK(blocks.allocate(SIZE_MAX, false) == nullptr);
+    CHECK(blocks.allocate(SIZE_MAX - CountingBlocks::kHeader + 1, false) == nullptr);
+    blocks.release(nullptr);  // ignored, as free(nullptr) is
+    CountingBlocks::Snapshot s = blocks.snapshot();
+    CHECK_EQ(s.in_use, 0);
+    CHECK_EQ(s.allocations, 0);
+    CHECK_EQ(s.total_allocated, 0);
+}
+
+void test_threads_count_exactly() {
+    CountingBlocks blocks;
+    constexpr int kThreads = 4;
+    constexpr int kRounds = 2000;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; t++) {
+        threads.emplace_back([&blocks, t] {
+            for (int i = 0; i < kRounds; i++) {
+                void* p = blocks.allocate(static_cast<size_t>(64 + t), false);
+                blocks.release(p);
+            }
+        });
+    }
+    for (std::thread& thread : threads) {
+        thread.join();
+    }
+    CountingBlocks::Snapshot s = blocks.snapshot();
+    CHECK_EQ(s.in_use, 0);
+    CHECK_EQ(s.total_allocated, 0);
+    CHECK_EQ(s.allocations, kThreads * kRounds);
+    CHECK(s.max_in_use >= 64);
+    CHECK(s.max_in_use <= 64 * kThreads + 6);
+}
+
+void test_entry_points_refuse_bad_arguments() {
+    char err[128] = {0};
+    CHECK_EQ(memplan_ort_register_counting_allocator(0, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK(std::string(err).find("env must be non-zero") != std::string::npos);
+    CHECK_EQ(memplan_ort_register_counting_allocator(8, err, 128), MEMPLAN_ORT_UNAVAILABLE);
+    long long out[MEMPLAN_ORT_NUM_STATS] = {0};
+    CHECK_EQ(memplan_ort_counting_stats(nullptr, MEMPLAN_ORT_NUM_STATS, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK_EQ(memplan_ort_counting_stats(out, MEMPLAN_ORT_NUM_STATS - 1, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK(std::string(err).find("out must hold 5 longs") != std::string::npos);
+    CHECK_EQ(memplan_ort_counting_stats(out, MEMPLAN_ORT_NUM_STATS, nullptr, 0), MEMPLAN_ORT_OK);
+    CHECK_EQ(out[MEMPLAN_ORT_STAT_IN_USE], 0);  // nothing registered, nothing handed out
+}
+
+}  // namespace
+
+void run_ort_counting_allocator_tests() {
+    run_case("counting blocks count while held and keep the peak", test_blocks_are_counted_while_held_and_the_peak_stays);
+    run_case("counting blocks hand out nothing for 0 or impossible sizes", test_nothing_is_handed_out_for_zero_or_impossible_sizes);
+    run_case("counting blocks count exactly across threads", test_threads_count_exactly);
+    run_case("counting allocator entry points refuse bad arguments", test_entry_points_refuse_bad_arguments);
+}
+
+}  // namespace memplan_test
