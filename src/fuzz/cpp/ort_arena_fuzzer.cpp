@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness: the ONNX Runtime entry points of ort_arena.h and ort_counting_allocator.h
-// (register the counting allocator and use it as ORT would, read a session's allocator statistics,
-// fix glibc's mmap threshold) on any handles, sizes, figures and message buffers the Java side or
-// ORT could pass, against a stand-in for ONNX Runtime's C API that this file
+// (register the counting allocator and use it as ORT would, with any keep limit; read a session's
+// allocator statistics) on any handles, sizes, figures and message buffers the Java side or ORT
+// could pass, against a stand-in for ONNX Runtime's C API that this file
 // exports as OrtGetApiBase. The stand-in fails any call the input says, returns any error text
 // and any statistic text, and checks what it is handed. The promises: every call returns one of
 // its codes, refuses exactly the documented bad arguments, writes its message inside the buffer
 // it was given and ends it, reports a figure only when ORT's text is a whole non-negative
 // number, releases every object ORT gave it (LeakSanitizer checks each input), and the counting
-// allocator counts exactly the bytes handed out and not yet freed.
+// allocator counts exactly the bytes handed out and not yet freed, and keeps freed blocks only
+// while all it holds stays within the keep limit.
 
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -185,11 +186,19 @@ long long counted_in_use() {
     return out[MEMPLAN_ORT_STAT_IN_USE];
 }
 
+// Freed regions are kept only while all the blocks hold stays within the limit.
+void require_within_keep_limit(long long limit) {
+    memplan_ort::CountingBlocks::Snapshot s = memplan_ort::counting_allocator().blocks.snapshot();
+    require(s.kept == 0 || s.total_allocated <= limit, "regions kept past the limit", s.total_allocated, limit);
+}
+
 // Allocates, reserves and frees through the registered table as ORT does, and reads its
 // statistics through GetStats: in use is always the bytes handed out and not yet freed.
 void use_as_ort_would(FuzzedDataProvider& in) {
     const long long before = counted_in_use();  // other inputs freed everything they took
     require(before == 0, "bytes still counted from an earlier input", before);
+    const long long limit = in.ConsumeIntegralInRange<long long>(0, 1 << 20);
+    require(memplan_ort_counting_keep_up_to(limit, nullptr, 0) == MEMPLAN_ORT_OK, "keep limit refused", limit);
     std::vector<std::pair<void*, size_t>> held;
     long long expected = 0;
     const int steps = in.ConsumeIntegralInRange<int>(0, 24);
@@ -199,9 +208,9 @@ void use_as_ort_would(FuzzedDataProvider& in) {
             // now and then a size no block can have (refused before the C library is asked)
             const size_t size = in.ConsumeIntegralInRange<int>(0, 31) == 0
                                     ? in.ConsumeIntegralInRange<size_t>(static_cast<size_t>(INT64_MAX) - 63, SIZE_MAX)
-                                    : in.ConsumeIntegralInRange<size_t>(0, 1 << 16);
+                                    : in.ConsumeIntegralInRange<size_t>(0, 1 << 18);
             void* p = what == 0 ? registered->Alloc(registered, size) : registered->Reserve(registered, size);
-            require((p == nullptr) == (size == 0 || size > (1 << 16)), "a block refused or handed out wrongly", size);
+            require((p == nullptr) == (size == 0 || size > (1 << 18)), "a block refused or handed out wrongly", size);
             if (p == nullptr) continue;
             require(reinterpret_cast<uintptr_t>(p) % 64 == 0, "a block not 64-byte aligned");
             std::memset(p, 0x5a, size);  // ASan: the whole block is the caller's
@@ -220,10 +229,16 @@ void use_as_ort_would(FuzzedDataProvider& in) {
             fake_release_key_value_pairs(kv);
         }
         require(counted_in_use() == expected, "in use is not the bytes held", counted_in_use(), expected);
+        require_within_keep_limit(limit);
     }
     registered->Free(registered, nullptr);  // ignored, as ORT may pass it
     for (const auto& block : held) registered->Free(registered, block.first);
     require(counted_in_use() == 0, "in use after everything was freed", counted_in_use());
+    require_within_keep_limit(limit);
+    memplan_ort_counting_keep_up_to(0, nullptr, 0);
+    const memplan_ort::CountingBlocks::Snapshot s = memplan_ort::counting_allocator().blocks.snapshot();
+    require(s.total_allocated == 0 && s.kept == 0, "bytes held after everything was freed and nothing kept",
+            s.total_allocated, s.kept);
 }
 
 }  // namespace
@@ -274,14 +289,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t length) {
             break;
         }
         default: {
-            const long long bytes = in.ConsumeBool() ? in.ConsumeIntegral<long long>()
-                                                     : in.ConsumeIntegralInRange<long long>(4000, 33LL << 20);
+            const long long bytes = in.ConsumeIntegral<long long>();
             Message err(in);
-            const int rc = memplan_ort_fix_mmap_threshold(bytes, err.at, err.length);
-            const bool bad = bytes < 4096 || bytes > 32LL * 1024 * 1024;
-            require(bad == (rc == MEMPLAN_ORT_BAD_ARGUMENT), "mmap threshold: bad argument and the code disagree", rc);
-            require(rc != MEMPLAN_ORT_UNAVAILABLE || !bad, "mmap threshold code", rc);
+            const int rc = memplan_ort_counting_keep_up_to(bytes, err.at, err.length);
+            require((bytes < 0) == (rc == MEMPLAN_ORT_BAD_ARGUMENT), "keep limit: bad argument and the code disagree", rc);
+            require(rc == MEMPLAN_ORT_OK || rc == MEMPLAN_ORT_BAD_ARGUMENT, "keep limit code", rc);
             err.check(rc);
+            memplan_ort_counting_keep_up_to(0, nullptr, 0);  // every input starts with nothing kept
             break;
         }
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // ONNX Runtime's C API where ONNX Runtime Java has no method for it: find the loaded library and
-// its function table, read a session's allocator statistics, and fix glibc's mmap threshold
-// (ort_counting_allocator.h registers memplan's allocator on the same table).
+// its function table, and read a session's allocator statistics (ort_counting_allocator.h
+// registers memplan's allocator through the same table).
 // ORT Java loads libonnxruntime.so itself (from a temporary copy it may already have deleted),
 // so the library is found among the loaded objects, never loaded again. Every entry point checks
 // its arguments and returns a status code with a one-line message; nothing here throws.
@@ -10,7 +10,6 @@
 
 #include <dlfcn.h>
 #include <link.h>
-#include <malloc.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -186,30 +185,6 @@ inline int memplan_ort_arena_stats(long long session, long long* out, int out_le
     }
     memplan_ort::fn<void (*)(void*)>(table, memplan_ort::kReleaseAllocator)(allocator);
     return rc;
-}
-
-/**
- * Fixes glibc's mmap threshold at bytes (mallopt M_MMAP_THRESHOLD), which also stops glibc from
- * raising it as large blocks are freed: every block of that size or more is then mapped alone and
- * unmapped when freed, so an arena region ONNX Runtime gives back leaves the process at once
- * instead of staying in a malloc heap. Process-wide; MEMPLAN_ORT_UNAVAILABLE where the C library
- * is not glibc.
- */
-inline int memplan_ort_fix_mmap_threshold(long long bytes, char* err, int err_len) {
-    if (bytes < 4096 || bytes > 32LL * 1024 * 1024) {
-        memplan_ort::message(err, err_len, "fix_mmap_threshold: bytes must be 4096 to 32 MiB");
-        return MEMPLAN_ORT_BAD_ARGUMENT;
-    }
-#ifdef __GLIBC__
-    if (mallopt(M_MMAP_THRESHOLD, static_cast<int>(bytes)) != 1) {
-        memplan_ort::message(err, err_len, "mallopt(M_MMAP_THRESHOLD) refused the value");
-        return MEMPLAN_ORT_FAILED;
-    }
-    return MEMPLAN_ORT_OK;
-#else
-    memplan_ort::message(err, err_len, "the C library is not glibc: set its own option for returning large blocks");
-    return MEMPLAN_ORT_UNAVAILABLE;
-#endif
 }
 
 #endif  // MEMPLAN_ORT_ARENA_H

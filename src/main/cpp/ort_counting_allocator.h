@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// A CPU allocator for ONNX Runtime that keeps nothing: each block ORT asks for is one block of the
-// C library, given back when ORT frees it, and the bytes ORT holds are counted. Registered on ORT
-// Java's environment (RegisterAllocator) in place of ORT's arena, the memory ORT holds is then the
-// sum of what the runs in flight hold now, which the leases of a memory budget bound; an arena
-// would keep regions that one request split for another. ORT reads the counts through the
-// allocator's GetStats, so AllocatorGetStats on a session answers them as for an arena.
+// A CPU allocator for ONNX Runtime that counts what ORT holds and keeps no more than it is let:
+// each block ORT asks for is its own block, given back when ORT frees it or kept for reuse within
+// a limit. Registered on ORT Java's environment (RegisterAllocator) in place of ORT's arena, the
+// memory ORT holds is then what the runs in flight hold, which the leases of a memory budget
+// bound, plus what is kept, within the limit; an arena would keep regions that one request split
+// for another. ORT reads the counts through the allocator's GetStats, so AllocatorGetStats on a
+// session answers them as for an arena.
 #ifndef MEMPLAN_ORT_COUNTING_ALLOCATOR_H
 #define MEMPLAN_ORT_COUNTING_ALLOCATOR_H
 
@@ -13,7 +14,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
+#include <map>
 #include <mutex>
+
+#include <sys/mman.h>
 
 #include "ort_arena.h"
 
@@ -31,36 +36,70 @@ struct OrtAllocatorTable {
     void* (*AllocOnStream)(OrtAllocatorTable* self, size_t size, void* stream);
 };
 
-// The counting itself, without ORT: blocks of the C library, each with a header that keeps its
-// size, 64-byte aligned as ORT's CPU allocator aligns them. Thread-safe.
+// The counting itself, without ORT. A block of kMappedFrom bytes or more is mapped alone; a
+// smaller one comes from the C library (whose heaps serve it, below glibc's mmap threshold).
+// Either carries a 64-byte header holding its size and the bytes it took from the system, so the
+// block stays 64-byte aligned as ORT's CPU allocator aligns them.
+//
+// A mapped block that is freed is kept for reuse while everything the blocks hold from the
+// system stays within the keep limit (0 by default: nothing is kept). Reuse takes the smallest
+// kept region that is large enough and unmaps the part past the request, so a block never holds
+// more than its pages; its pages are already faulted in, which is what makes reuse cheap. A new
+// mapping first gives back kept regions until it fits within the limit. So the bytes held from
+// the system never pass the larger of the keep limit and what ORT holds now (with headers and
+// page tails). New mappings of 2 MiB or more ask for transparent huge pages: the kernel then
+// faults them in 2 MiB at a time. Thread-safe.
 class CountingBlocks {
 public:
     static constexpr size_t kAlignment = 64;
-    static constexpr size_t kHeader = 64;  // keeps the block aligned; holds the size asked for
+    static constexpr size_t kHeader = 64;  // keeps the block aligned; holds its size and its bytes held
+    static constexpr size_t kMappedFrom = 64u << 10;
+    static constexpr size_t kHugeFrom = 2u << 20;
+    static constexpr size_t kPage = 4096;
 
     struct Snapshot {
         long long in_use;           // bytes ORT holds now
         long long max_in_use;       // the most it held at once
-        long long total_allocated;  // bytes taken from the C library now, headers included
+        long long total_allocated;  // bytes held from the system now: blocks with headers and page tails, kept regions
         long long allocations;      // blocks handed out so far
         long long reserves;         // of them, through Reserve (initializers)
+        long long kept;             // of total_allocated, freed regions kept for reuse
     };
 
-    // A block of size bytes, or null when size is 0, too large, or the C library has none.
+    CountingBlocks() = default;
+    CountingBlocks(const CountingBlocks&) = delete;
+    CountingBlocks& operator=(const CountingBlocks&) = delete;
+    ~CountingBlocks() { keep_up_to(0); }
+
+    // A block of size bytes, or null when size is 0, too large, or the system has none.
     void* allocate(size_t size, bool reserve) {
-        if (size == 0 || size > static_cast<size_t>(INT64_MAX) - kHeader) {
+        if (size == 0 || size > static_cast<size_t>(INT64_MAX) - kHeader - kPage) {
             return nullptr;
         }
+        size_t held = size + kHeader;
         void* base = nullptr;
-        if (posix_memalign(&base, kAlignment, size + kHeader) != 0) {
-            return nullptr;
+        if (size >= kMappedFrom) {
+            held = (held + kPage - 1) / kPage * kPage;
+            base = take_mapping(held);
+            if (base == nullptr) {
+                return nullptr;
+            }
+        } else {
+            if (posix_memalign(&base, kAlignment, held) != 0) {
+                return nullptr;
+            }
+            held_.fetch_add(static_cast<long long>(held));
+            if (kept_bytes_.load() > 0 && held_.load() > keep_limit_.load()) {
+                std::lock_guard<std::mutex> guard(lock_);
+                give_back_kept_past_limit(0);
+            }
         }
-        *static_cast<size_t*>(base) = size;
+        static_cast<size_t*>(base)[0] = size;
+        static_cast<size_t*>(base)[1] = held;
         long long now = in_use_.fetch_add(static_cast<long long>(size)) + static_cast<long long>(size);
         long long seen = max_in_use_.load();
         while (now > seen && !max_in_use_.compare_exchange_weak(seen, now)) {
         }
-        blocks_.fetch_add(1);
         allocations_.fetch_add(1);
         if (reserve) {
             reserves_.fetch_add(1);
@@ -74,23 +113,94 @@ public:
             return;
         }
         void* base = static_cast<char*>(p) - kHeader;
-        in_use_.fetch_sub(static_cast<long long>(*static_cast<size_t*>(base)));
-        blocks_.fetch_sub(1);
-        std::free(base);
+        size_t size = static_cast<size_t*>(base)[0];
+        size_t held = static_cast<size_t*>(base)[1];
+        in_use_.fetch_sub(static_cast<long long>(size));
+        if (size < kMappedFrom) {
+            held_.fetch_sub(static_cast<long long>(held));
+            std::free(base);
+            return;
+        }
+        {
+            std::lock_guard<std::mutex> guard(lock_);
+            // Counted as kept before held_ is read: a small block counted meanwhile either sees
+            // it kept and gives it back, or is seen here (all atomics are sequentially consistent).
+            kept_bytes_.fetch_add(static_cast<long long>(held));
+            if (held_.load() <= keep_limit_.load()) {  // keeping it holds nothing more than now
+                kept_.emplace(held, base);
+                return;
+            }
+            kept_bytes_.fetch_sub(static_cast<long long>(held));
+        }
+        held_.fetch_sub(static_cast<long long>(held));
+        munmap(base, held);
+    }
+
+    // Sets how many bytes the blocks, and the regions kept for reuse, may hold from the system
+    // before a freed region is given back; gives back kept regions past it now. 0 keeps none.
+    void keep_up_to(long long bytes) {
+        std::lock_guard<std::mutex> guard(lock_);
+        keep_limit_.store(bytes < 0 ? 0 : bytes);
+        give_back_kept_past_limit(0);
     }
 
     Snapshot snapshot() const {
-        long long in_use = in_use_.load();
-        return Snapshot{in_use, max_in_use_.load(), in_use + blocks_.load() * static_cast<long long>(kHeader),
-                        allocations_.load(), reserves_.load()};
+        return Snapshot{in_use_.load(),      max_in_use_.load(), held_.load(),
+                        allocations_.load(), reserves_.load(),   kept_bytes_.load()};
     }
 
 private:
+    // A mapping of held bytes (page multiple): a kept region cut to size, or a new one.
+    void* take_mapping(size_t held) {
+        {
+            std::lock_guard<std::mutex> guard(lock_);
+            auto fit = kept_.lower_bound(held);
+            if (fit != kept_.end()) {
+                size_t length = fit->first;
+                char* base = static_cast<char*>(fit->second);
+                kept_.erase(fit);
+                kept_bytes_.fetch_sub(static_cast<long long>(length));
+                if (length > held) {
+                    munmap(base + held, length - held);
+                    held_.fetch_sub(static_cast<long long>(length - held));
+                }
+                return base;
+            }
+            give_back_kept_past_limit(static_cast<long long>(held));
+            held_.fetch_add(static_cast<long long>(held));  // counted before the lock is left
+        }
+        void* base = mmap(nullptr, held, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (base == MAP_FAILED) {
+            held_.fetch_sub(static_cast<long long>(held));
+            return nullptr;
+        }
+        if (held >= kHugeFrom) {
+            madvise(base, held, MADV_HUGEPAGE);  // a hint: without THP the block is still mapped
+        }
+        return base;
+    }
+
+    // Unmaps kept regions, largest first, until what is held and about to be added fits the
+    // limit or none is kept. Called with lock_ held.
+    void give_back_kept_past_limit(long long adding) {
+        while (!kept_.empty() && held_.load() + adding > keep_limit_.load()) {
+            auto largest = std::prev(kept_.end());
+            munmap(largest->second, largest->first);
+            held_.fetch_sub(static_cast<long long>(largest->first));
+            kept_bytes_.fetch_sub(static_cast<long long>(largest->first));
+            kept_.erase(largest);
+        }
+    }
+
     std::atomic<long long> in_use_{0};
     std::atomic<long long> max_in_use_{0};
-    std::atomic<long long> blocks_{0};
+    std::atomic<long long> held_{0};
     std::atomic<long long> allocations_{0};
     std::atomic<long long> reserves_{0};
+    std::atomic<long long> kept_bytes_{0};
+    std::atomic<long long> keep_limit_{0};
+    std::mutex lock_;                      // guards the kept regions; changes to the limit
+    std::multimap<size_t, void*> kept_;  // freed mapped regions by length
 };
 
 // The one allocator of the process: ORT keeps the pointer it is given for as long as it lives.
@@ -188,6 +298,19 @@ inline int memplan_ort_register_counting_allocator(long long env, char* err, int
                                  "RegisterAllocator", err, err_len);
     registered = rc == MEMPLAN_ORT_OK;
     return rc;
+}
+
+/**
+ * Lets the counting allocator keep freed blocks for reuse while all it holds from the system stays
+ * within bytes (0: keep none, the default); gives back what is kept past it now.
+ */
+inline int memplan_ort_counting_keep_up_to(long long bytes, char* err, int err_len) {
+    if (bytes < 0) {
+        memplan_ort::message(err, err_len, "counting_keep_up_to: bytes must be >= 0");
+        return MEMPLAN_ORT_BAD_ARGUMENT;
+    }
+    memplan_ort::counting_allocator().blocks.keep_up_to(bytes);
+    return MEMPLAN_ORT_OK;
 }
 
 /**

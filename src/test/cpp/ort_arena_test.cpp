@@ -18,8 +18,6 @@ void test_bad_arguments_are_refused_with_a_message() {
     CHECK(std::string(err).find("session must be non-zero") != std::string::npos);
     CHECK_EQ(memplan_ort_arena_stats(8, nullptr, MEMPLAN_ORT_NUM_STATS, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
     CHECK_EQ(memplan_ort_arena_stats(8, out, MEMPLAN_ORT_NUM_STATS - 1, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
-    CHECK_EQ(memplan_ort_fix_mmap_threshold(100, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
-    CHECK_EQ(memplan_ort_fix_mmap_threshold(64LL << 20, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
     // no message buffer, or a zero-length one: still refused, nothing written
     CHECK_EQ(memplan_ort_arena_stats(0, out, MEMPLAN_ORT_NUM_STATS, nullptr, 128), MEMPLAN_ORT_BAD_ARGUMENT);
     CHECK_EQ(memplan_ort_arena_stats(0, out, MEMPLAN_ORT_NUM_STATS, err, 0), MEMPLAN_ORT_BAD_ARGUMENT);

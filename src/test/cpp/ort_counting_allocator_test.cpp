@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tests for ort_counting_allocator.h without ONNX Runtime loaded: the blocks are counted while held,
-// the peak stays, every block is aligned and given back, and the entry points refuse bad arguments.
+// the peak stays, every block is aligned and given back or kept within the keep limit, a kept
+// region is reused cut to size, and the entry points refuse bad arguments.
 
 #include <cstdint>
 #include <cstring>
@@ -82,6 +83,72 @@ void test_threads_count_exactly() {
     CHECK(s.max_in_use <= 64 * kThreads + 6);
 }
 
+constexpr long long kMiB = 1 << 20;
+
+// What a mapped block of size bytes holds from the system: its header, rounded up to pages.
+long long mapped(long long size) {
+    const long long page = static_cast<long long>(CountingBlocks::kPage);
+    return (size + static_cast<long long>(CountingBlocks::kHeader) + page - 1) / page * page;
+}
+
+void test_large_blocks_are_mapped_and_given_back_at_once() {
+    CountingBlocks blocks;
+    void* p = blocks.allocate(kMiB, false);
+    CHECK(p != nullptr);
+    std::memset(p, 3, kMiB);
+    CHECK_EQ(blocks.snapshot().total_allocated, mapped(kMiB));
+    blocks.release(p);
+    CountingBlocks::Snapshot s = blocks.snapshot();
+    CHECK_EQ(s.total_allocated, 0);  // nothing kept by default
+    CHECK_EQ(s.kept, 0);
+}
+
+void test_a_kept_region_is_reused_cut_to_size() {
+    CountingBlocks blocks;
+    blocks.keep_up_to(4 * kMiB);
+    void* first = blocks.allocate(kMiB, false);
+    std::memset(first, 4, kMiB);
+    blocks.release(first);
+    CountingBlocks::Snapshot kept = blocks.snapshot();
+    CHECK_EQ(kept.kept, mapped(kMiB));
+    CHECK_EQ(kept.total_allocated, mapped(kMiB));
+    CHECK_EQ(kept.in_use, 0);
+    void* second = blocks.allocate(kMiB / 4, false);
+    CHECK(second == first);  // the same pages, already faulted in
+    std::memset(second, 5, kMiB / 4);
+    CountingBlocks::Snapshot reused = blocks.snapshot();
+    CHECK_EQ(reused.kept, 0);
+    CHECK_EQ(reused.total_allocated, mapped(kMiB / 4));  // the part past the request was unmapped
+    CHECK_EQ(reused.in_use, kMiB / 4);
+    blocks.release(second);
+    blocks.keep_up_to(0);
+    CHECK_EQ(blocks.snapshot().total_allocated, 0);
+    CHECK_EQ(blocks.snapshot().kept, 0);
+}
+
+void test_kept_regions_never_pass_the_limit() {
+    CountingBlocks blocks;
+    blocks.keep_up_to(2 * kMiB);
+    void* a = blocks.allocate(kMiB + kMiB / 2, false);
+    blocks.release(a);
+    CHECK_EQ(blocks.snapshot().kept, mapped(kMiB + kMiB / 2));
+    // too large for the kept region, and both together pass the limit: the kept one goes first
+    void* b = blocks.allocate(kMiB + kMiB * 3 / 4, false);
+    CountingBlocks::Snapshot s = blocks.snapshot();
+    CHECK_EQ(s.kept, 0);
+    CHECK_EQ(s.total_allocated, mapped(kMiB + kMiB * 3 / 4));
+    // held past the limit by what is in use: a freed block is then given back, not kept
+    void* c = blocks.allocate(kMiB, false);
+    blocks.release(c);
+    CHECK_EQ(blocks.snapshot().kept, 0);
+    CHECK_EQ(blocks.snapshot().total_allocated, mapped(kMiB + kMiB * 3 / 4));
+    blocks.release(b);
+    CHECK_EQ(blocks.snapshot().kept, mapped(kMiB + kMiB * 3 / 4));
+    blocks.keep_up_to(kMiB);  // a lower limit gives back what is kept past it now
+    CHECK_EQ(blocks.snapshot().kept, 0);
+    CHECK_EQ(blocks.snapshot().total_allocated, 0);
+}
+
 void test_entry_points_refuse_bad_arguments() {
     char err[128] = {0};
     CHECK_EQ(memplan_ort_register_counting_allocator(0, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
@@ -93,6 +160,9 @@ void test_entry_points_refuse_bad_arguments() {
     CHECK(std::string(err).find("out must hold 5 longs") != std::string::npos);
     CHECK_EQ(memplan_ort_counting_stats(out, MEMPLAN_ORT_NUM_STATS, nullptr, 0), MEMPLAN_ORT_OK);
     CHECK_EQ(out[MEMPLAN_ORT_STAT_IN_USE], 0);  // nothing registered, nothing handed out
+    CHECK_EQ(memplan_ort_counting_keep_up_to(-1, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK(std::string(err).find("bytes must be >= 0") != std::string::npos);
+    CHECK_EQ(memplan_ort_counting_keep_up_to(0, err, 128), MEMPLAN_ORT_OK);
 }
 
 }  // namespace
@@ -101,6 +171,9 @@ void run_ort_counting_allocator_tests() {
     run_case("counting blocks count while held and keep the peak", test_blocks_are_counted_while_held_and_the_peak_stays);
     run_case("counting blocks hand out nothing for 0 or impossible sizes", test_nothing_is_handed_out_for_zero_or_impossible_sizes);
     run_case("counting blocks count exactly across threads", test_threads_count_exactly);
+    run_case("counting blocks map large blocks and give them back", test_large_blocks_are_mapped_and_given_back_at_once);
+    run_case("counting blocks reuse a kept region cut to size", test_a_kept_region_is_reused_cut_to_size);
+    run_case("counting blocks keep regions only within the limit", test_kept_regions_never_pass_the_limit);
     run_case("counting allocator entry points refuse bad arguments", test_entry_points_refuse_bad_arguments);
 }
 

@@ -5,8 +5,10 @@ import dev.memplan.EngineMode;
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.server.CompiledModel;
+import dev.memplan.server.MemoryBudget;
 import dev.memplan.server.OrtModel;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +28,9 @@ import org.openjdk.jmh.annotations.State;
  * ({@code ortPrediction}: {@link OrtRuntimeProfile#predict}, on the graph ORT saved). Unlike
  * {@link OrtPredictionBenchmark} (the file's graph, as ORT runs it at level none) it predicts on the
  * graph ORT runs at its default level, and covers models with If nodes, whose prediction replays
- * the branch the request's values decide (Silero VAD: {@code sr}). Needs ONNX Runtime Java.
+ * the branch the request's values decide (Silero VAD: {@code sr}). {@code admission} is what a
+ * server under {@code BoundedOrtArena} does per request before ORT runs: plan, predict, lease the
+ * predicted bytes on a {@link MemoryBudget}, and give them back. Needs ONNX Runtime Java.
  *
  * <p>A case is {@code file:name=value;...} (semicolons: JMH splits parameters at commas).
  */
@@ -45,13 +49,14 @@ public class OrtProfilePredictionBenchmark {
     public String model;
 
     /** What one request runs; one parameter so the two paths of a case are measured back to back. */
-    @Param({"memplanPlan", "ortPrediction"})
+    @Param({"memplanPlan", "ortPrediction", "admission"})
     public String path;
 
     private CompiledModel memplan;
     private OrtRuntimeProfile profile;
     private OrtModel ort;
     private Map<String, Long> bindings;
+    private MemoryBudget budget;
 
     @Setup
     public void setUp() {
@@ -70,10 +75,22 @@ public class OrtProfilePredictionBenchmark {
                 != ort.plan(bindings).predictedBytes().orElseThrow()) {
             throw new IllegalStateException(model + ": the profile's prediction is not the compiled model's");
         }
+        budget = MemoryBudget.of(1L << 40);
     }
 
     @Benchmark
-    public Object request() {
-        return path.equals("memplanPlan") ? memplan.plan(bindings) : profile.predict(memplan.imported(), bindings);
+    public Object request() throws InterruptedException {
+        return switch (path) {
+            case "memplanPlan" -> memplan.plan(bindings);
+            case "ortPrediction" -> profile.predict(memplan.imported(), bindings);
+            default -> admit();
+        };
+    }
+
+    private long admit() throws InterruptedException {
+        OrtModel.Plan plan = ort.plan(bindings);
+        try (MemoryBudget.Lease lease = budget.tryAcquire(plan, Duration.ZERO).orElseThrow()) {
+            return lease.bytes();
+        }
     }
 }

@@ -40,11 +40,11 @@ final class OrtArenaNative {
     static native int memplan_ort_register_counting_allocator(long env, @Cast("char*") byte[] err, int errLen);
 
     @NoException
-    static native int memplan_ort_counting_stats(@Cast("long long*") long[] out, int outLen, @Cast("char*") byte[] err,
-                                                 int errLen);
+    static native int memplan_ort_counting_keep_up_to(long bytes, @Cast("char*") byte[] err, int errLen);
 
     @NoException
-    static native int memplan_ort_fix_mmap_threshold(long bytes, @Cast("char*") byte[] err, int errLen);
+    static native int memplan_ort_counting_stats(@Cast("long long*") long[] out, int outLen, @Cast("char*") byte[] err,
+                                                 int errLen);
 
     @NoException
     static native int memplan_ort_arena_stats(long session, @Cast("long long*") long[] out, int outLen,

@@ -82,6 +82,20 @@ public final class OrtCApi {
     }
 
     /**
+     * Lets the counting allocator keep freed blocks for reuse (their pages stay faulted in, so a
+     * later run does not pay the kernel for fresh ones) while all it holds from the system stays
+     * within {@code bytes}; gives back what is kept past it now. 0, the default, keeps none.
+     *
+     * @param bytes the limit, at least 0
+     * @throws IllegalStateException when {@code bytes} is negative
+     */
+    public static void keepCountedBlocksUpTo(long bytes) {
+        requireLoaded();
+        byte[] err = new byte[ERR_LEN];
+        check(OrtArenaNative.memplan_ort_counting_keep_up_to(bytes, err, ERR_LEN), err);
+    }
+
+    /**
      * The counting allocator's figures, in {@link #arenaStats}' order: in use, max in use, total
      * allocated (in use plus a 64-byte header per block), allocations, reserves.
      *
@@ -109,20 +123,6 @@ public final class OrtCApi {
         byte[] err = new byte[ERR_LEN];
         check(OrtArenaNative.memplan_ort_arena_stats(handle(session), out, out.length, err, ERR_LEN), err);
         return out;
-    }
-
-    /**
-     * Fixes the C library's mmap threshold (glibc's {@code mallopt(M_MMAP_THRESHOLD)}) so that
-     * blocks of {@code bytes} or more are mapped alone and unmapped when freed: what an arena gives
-     * back then leaves the process. Process-wide.
-     *
-     * @param bytes the threshold, 4 KiB to 32 MiB
-     * @throws IllegalStateException where the C library is not glibc or refuses the value
-     */
-    public static void fixMmapThreshold(long bytes) {
-        requireLoaded();
-        byte[] err = new byte[ERR_LEN];
-        check(OrtArenaNative.memplan_ort_fix_mmap_threshold(bytes, err, ERR_LEN), err);
     }
 
     private static void check(int rc, byte[] err) {

@@ -14,13 +14,13 @@ import dev.memplan.ort.OrtCApi;
  * extends by what is asked and is shrunk after every run passed the leases in flight by up to 3 MB:
  * one request's tensors split another's free region, which then cannot be given back. Here:
  * <ul>
- *   <li>no arena: memplan's counting allocator is registered on ORT Java's environment, and every
- *       block ORT asks for is one block of the C library, given back when ORT frees it. What ORT
- *       holds is then what the runs in flight hold, each at most its predicted arena peak; the
- *       allocator counts it, and ORT reports the count as its allocator statistics (ORT Java cannot
- *       register an allocator; the C API is reached through memplan's JNI library);</li>
- *   <li>glibc's mmap threshold fixed, so a large block freed leaves the process instead of staying
- *       in a malloc heap (glibc otherwise raises the threshold as large blocks are freed);</li>
+ *   <li>no arena: memplan's counting allocator is registered on ORT Java's environment. Every
+ *       block of 64 KiB or more that ORT asks for is mapped alone and given back when ORT frees
+ *       it, unless {@link #keepFreedBlocksUpTo} lets it be kept for reuse within a limit; smaller
+ *       blocks come from the C library. What ORT holds is then what the runs in flight hold, each
+ *       at most its predicted arena peak, plus what is kept, within the limit. The allocator counts
+ *       it, and ORT reports the counts as its allocator statistics (ORT Java cannot register an
+ *       allocator; the C API is reached through memplan's JNI library);</li>
  *   <li>memory patterns on, ORT's default and what the prediction models: one block per run.</li>
  * </ul>
  * Install once per process before creating the sessions; thread-safe.
@@ -28,8 +28,6 @@ import dev.memplan.ort.OrtCApi;
 public final class BoundedOrtArena {
     /** The session-option key that makes a session use the environment's allocator. */
     public static final String USE_ENV_ALLOCATORS_KEY = "session.use_env_allocators";
-    /** glibc's default mmap threshold, fixed so it no longer rises. */
-    static final long MMAP_THRESHOLD_BYTES = 128 * 1024;
 
     private static volatile BoundedOrtArena installed;
 
@@ -38,7 +36,7 @@ public final class BoundedOrtArena {
 
     /**
      * Registers the counting allocator on ORT Java's environment (once per process: later calls
-     * return the same instance) and fixes the C library's mmap threshold.
+     * return the same instance). It keeps no freed block until {@link #keepFreedBlocksUpTo} is set.
      *
      * @return the installed settings
      * @throws IllegalStateException naming the cause when ONNX Runtime's C API is not reachable
@@ -47,14 +45,28 @@ public final class BoundedOrtArena {
         if (installed == null) {
             OrtCApi.requireLoaded(); // creates ORT's environment first, on a large stack
             OrtCApi.registerCountingAllocator(OrtEnvironment.getEnvironment());
-            try {
-                OrtCApi.fixMmapThreshold(MMAP_THRESHOLD_BYTES);
-            } catch (IllegalStateException notGlibc) {
-                // another C library: its own policy decides when freed blocks leave the process
-            }
             installed = new BoundedOrtArena();
         }
         return installed;
+    }
+
+    /**
+     * Lets the allocator keep freed blocks for reuse while all it holds from the system stays
+     * within {@code bytes}: pass the capacity of the budget whose leases cover the sessions. Reused
+     * blocks need no fresh pages from the kernel, which otherwise costs each run its allocation
+     * over again. What ORT holds then stays within the larger of {@code bytes} and what the runs
+     * in flight hold. Process-wide; 0 (the default) keeps nothing.
+     *
+     * @param bytes the limit, at least 0
+     * @return this
+     * @throws IllegalArgumentException when {@code bytes} is negative
+     */
+    public BoundedOrtArena keepFreedBlocksUpTo(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("keepFreedBlocksUpTo: bytes must be >= 0, not " + bytes);
+        }
+        OrtCApi.keepCountedBlocksUpTo(bytes);
+        return this;
     }
 
     /**

@@ -63,9 +63,9 @@ class BoundedOrtArenaTest {
         }
     }
 
-    @ParameterizedTest(name = "{0} requests in flight, seed {1}")
-    @CsvSource({"2, 11", "4, 12", "8, 13"})
-    void ortsReservationNeverPassesTheBudget(int inFlight, long seed) throws Exception {
+    @ParameterizedTest(name = "{0} requests in flight, seed {1}, freed blocks kept: {2}")
+    @CsvSource({"2, 11, false", "4, 12, false", "8, 13, false", "2, 14, true", "4, 15, true", "8, 16, true"})
+    void ortsReservationNeverPassesTheBudget(int inFlight, long seed, boolean keepFreed) throws Exception {
         Random random = new Random(seed);
         int perThread = 4;
         List<long[]> shapes = new ArrayList<>();
@@ -79,6 +79,7 @@ class BoundedOrtArenaTest {
         }
         // room for about two of the largest at once: the leases, not the thread count, bound the arena
         MemoryBudget budget = MemoryBudget.of("arena-test", largest * 2 + largest / 2, 0);
+        BoundedOrtArena.install().keepFreedBlocksUpTo(keepFreed ? budget.capacityBytes() : 0);
         BudgetedOrtSession budgeted = BudgetedOrtSession.of(session, model, budget);
         run(budgeted, 1, 8); // kernels loaded and the arena at its resting state: the baseline
         long baseline = BoundedOrtArena.Stats.of(session).totalAllocatedBytes();
@@ -110,10 +111,11 @@ class BoundedOrtArenaTest {
             pool.shutdownNow();
             sampling.set(false);
             sampler.join();
+            BoundedOrtArena.install().keepFreedBlocksUpTo(0);
         }
         MemoryBudget.Stats stats = budget.stats();
-        System.out.printf("info: %d in flight: ORT reserved at most %,d bytes over its baseline; budget %,d,"
-                        + " leases at most %,d, waited %d%n", inFlight, maxReserved.get(), budget.capacityBytes(),
+        System.out.printf("info: %d in flight, kept %s: ORT held at most %,d bytes over its baseline; budget %,d,"
+                        + " leases at most %,d, waited %d%n", inFlight, keepFreed, maxReserved.get(), budget.capacityBytes(),
                 stats.peakInUseBytes(), stats.waited());
         assertTrue(maxReserved.get() > 0, "the sampler saw the arena grow");
         assertTrue(maxReserved.get() <= budget.capacityBytes(), "ORT reserved " + maxReserved.get()

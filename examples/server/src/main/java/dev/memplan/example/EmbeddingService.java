@@ -86,7 +86,7 @@ public final class EmbeddingService implements AutoCloseable {
     public EmbeddingService(Path model, OrtSettings settings, int intraOpThreads, MemoryBudget budget,
                             Duration waitLimit) throws OrtException {
         this.settings = settings;
-        try (OrtSession.SessionOptions options = settings.sessionOptions(intraOpThreads)) {
+        try (OrtSession.SessionOptions options = settings.sessionOptions(intraOpThreads, budget.capacityBytes())) {
             this.session = env.createSession(model.toString(), options);
         }
         // bounded: leases hold ORT's predicted arena bytes for each cached plan

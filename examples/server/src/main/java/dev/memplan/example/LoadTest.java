@@ -63,9 +63,9 @@ public final class LoadTest {
      * @param rssBaseline resident bytes after start-up and one warm-up request
      * @param rssPeak     the most resident bytes seen during the load (sampled every 10 ms)
      * @param rssEnd      resident bytes after the load
-     * @param arenaPeak   the most bytes ORT's CPU arena held from the system during the load (its
-     *                    {@code TotalAllocated}, sampled with the resident size), -1 where the C API is
-     *                    not reachable
+     * @param arenaPeak   the most bytes ORT's CPU allocator (its arena, or memplan's counting
+     *                    allocator) held from the system during the load ({@code TotalAllocated},
+     *                    sampled with the resident size), -1 where the C API is not reachable
      */
     public record Report(Config config, int answered, int ok, int busy, int tooLarge, List<String> failures,
                          boolean finished, double seconds, double latencyP50, double latencyP99, long maxHeld,
@@ -82,11 +82,11 @@ public final class LoadTest {
             return String.format(Locale.ROOT, String.join("\n",
                     "load: %d requests on %d threads, batch 1-8 x 8-512 tokens, ONNX Runtime settings %s, %d intra-op thread(s)",
                     "answered %d of %d (ok %d, busy %d, too large %d), failures %d, finished %s",
-                    "time %.1f s, %.1f requests/s, latency p50 %.0f ms, p99 %.0f ms",
+                    "time %.1f s, %.3f requests/s, latency p50 %.0f ms, p99 %.0f ms",
                     "budget %s: leased at most %s of %s (peak %s), waited %d, timed out %d, leaked %d, total wait %.1f s",
                     "plan cache: %d requests, hit rate %.2f, %d plans, %.1f ms planning in total",
                     "resident memory: baseline %s, peak %s (+%s, %.2fx the budget), after the load %s",
-                    "ORT arena: at most %s reserved (%.2fx the budget)"),
+                    "ORT allocator: at most %s held from the system (%.2fx the budget)"),
                     config.requests(), config.threads(), config.settings().name().toLowerCase(Locale.ROOT).replace('_', '-'),
                     config.intraOp(),
                     answered, config.requests(), ok, busy, tooLarge, failures.size(), finished,

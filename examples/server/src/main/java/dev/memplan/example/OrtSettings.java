@@ -35,15 +35,17 @@ public enum OrtSettings {
      * Session options for these settings.
      *
      * @param intraOpThreads threads per run (1: the server's threads are the parallelism)
+     * @param budgetBytes    the capacity of the budget the requests lease on: with {@code bounded},
+     *                       the counting allocator keeps freed blocks for reuse within it
      * @return new options; the caller closes them
      * @throws OrtException when ONNX Runtime refuses an option
      */
-    public OrtSession.SessionOptions sessionOptions(int intraOpThreads) throws OrtException {
+    public OrtSession.SessionOptions sessionOptions(int intraOpThreads, long budgetBytes) throws OrtException {
         OrtSession.SessionOptions o = new OrtSession.SessionOptions();
         o.setIntraOpNumThreads(intraOpThreads);
         o.setInterOpNumThreads(1);
         switch (this) {
-            case BOUNDED -> BoundedOrtArena.install().configure(o);
+            case BOUNDED -> BoundedOrtArena.install().keepFreedBlocksUpTo(budgetBytes).configure(o);
             case DEFAULTS -> { }
             case RECOMMENDED -> o.setMemoryPatternOptimization(false);
             case NO_ARENA -> {

@@ -46,6 +46,8 @@ class ServerLoadTest {
             assertTrue(r.arenaPeak() >= 0, "ORT's arena statistics were read");
             assertTrue(r.arenaPeak() <= r.budget().capacityBytes(), "ORT's arena reserved " + r.arenaPeak()
                     + " bytes over its baseline, more than the budget's " + r.budget().capacityBytes());
+            assertTrue(r.rssGrowth() <= r.budget().capacityBytes() * 105 / 100, "resident memory grew by "
+                    + r.rssGrowth() + " bytes, past 1.05x the budget's " + r.budget().capacityBytes());
         }
     }
 }
