@@ -12,9 +12,9 @@ import dev.memplan.server.BoundedOrtArena;
  */
 public enum OrtSettings {
     /**
-     * What memplan configures ({@link BoundedOrtArena}): no arena, every block ORT asks for one
-     * block of the C library, counted, memory patterns on; requests lease ORT's predicted arena
-     * bytes. The leases then bound what the process holds.
+     * What memplan configures ({@link BoundedOrtArena}): no arena, every block ORT asks for its
+     * own, counted, and kept for reuse only within the budget; memory patterns on; requests lease
+     * ORT's predicted arena bytes. The leases and the budget then bound what the process holds.
      */
     BOUNDED,
     /** ONNX Runtime's defaults: an arena that grows in powers of two and keeps it all, memory patterns on. */
