@@ -19,6 +19,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t length) {
     const int num_owners = fuzz_arrays::count(in, 48);
     const int num_positions = fuzz_arrays::count(in, 40);
     const int n = num_owners >= 0 && num_owners <= 48 ? num_owners : in.ConsumeIntegralInRange<int>(0, 48);
+    // The count passed is the arrays' length, or one the entry point must refuse: the Java side
+    // passes the length of the arrays it checked, and no C call can see how long an array is.
+    const int owners_arg = num_owners < 0 || num_owners > (INT_MAX - 2) / 2 ? num_owners : n;
     const int positions = num_positions >= 1 && num_positions <= 40 ? num_positions : 40;
     Exact<int> def(n);
     Exact<int> use_end(n);
@@ -32,18 +35,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t length) {
     }
     const int effort = in.ConsumeIntegralInRange<int>(0, 31) == 0 ? in.ConsumeIntegral<int>() : in.ConsumeIntegralInRange<int>(0, 8);
     const int with_search = in.ConsumeBool() ? 1 : 0;
-    long long scratch_bytes = memplan_offsets_scratch_bytes(num_owners, num_positions, with_search);
+    long long scratch_bytes = memplan_offsets_scratch_bytes(owners_arg, num_positions, with_search);
     if (scratch_bytes < 0 || scratch_bytes > (1 << 22)) scratch_bytes = 64;
     if (scratch_bytes >= 8 && in.ConsumeIntegralInRange<int>(0, 15) == 0) scratch_bytes -= 8;
     std::vector<long long> scratch(static_cast<std::size_t>(scratch_bytes / 8 + 1));
     Exact<long long> offset(n);
     Exact<long long> stats(MEMPLAN_NUM_STATS);
-    const int rc = memplan_offsets_plan(num_owners, num_positions, def.get(), use_end.get(), size.get(), effort,
+    const int rc = memplan_offsets_plan(owners_arg, num_positions, def.get(), use_end.get(), size.get(), effort,
                                         offset.get(), stats.get(), scratch.data(), scratch_bytes);
     require(rc == MEMPLAN_OK || rc == MEMPLAN_BAD_ARGUMENT || rc == MEMPLAN_OVERFLOW || rc == MEMPLAN_OUT_OF_MEMORY,
             "offsets code", rc);
     if (rc != MEMPLAN_OK) return 0;
-    require(num_owners == n && effort >= 0 && effort <= MEMPLAN_MAX_EFFORT, "accepted bad counts", num_owners, effort);
+    require(owners_arg == n && effort >= 0 && effort <= MEMPLAN_MAX_EFFORT, "accepted bad counts", num_owners, effort);
     for (int i = 0; i < n; ++i) {
         require(def[i] >= 0 && def[i] <= use_end[i] && use_end[i] < num_positions && size[i] >= 0,
                 "accepted a bad buffer", i, def[i]);
