@@ -18,7 +18,7 @@ import java.util.OptionalLong;
  * result is closed (ORT's outputs live in its memory until then). Thread-safe as the session is.
  *
  * <pre>{@code
- * BoundedOrtArena arena = BoundedOrtArena.install();
+ * BoundedOrtArena arena = BoundedOrtArena.install().keepFreedBlocksUpTo(budget.capacityBytes());
  * OrtSession session = env.createSession(path, arena.configure(new OrtSession.SessionOptions()));
  * BudgetedOrtSession budgeted = BudgetedOrtSession.of(session, ortModel, budget);
  * Optional<float[][][]> out = budgeted.run(inputs, Duration.ofSeconds(10),
