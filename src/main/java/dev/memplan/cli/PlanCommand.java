@@ -84,6 +84,7 @@ final class PlanCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Map<String, Long> bindings = planning.bindings();
+        Map<String, long[]> values = planning.inputValues(); // a usage error, once, before any file
         PlanOptions options = planning.planOptions();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -100,7 +101,7 @@ final class PlanCommand implements Callable<Integer> {
             return ExitCode.INPUT;
         }
         try (OutputSpool spool = new OutputSpool()) {
-            return planAll(bindings, options, ort, spool, out, err);
+            return planAll(bindings, values, options, ort, spool, out, err);
         }
     }
 
@@ -164,8 +165,8 @@ final class PlanCommand implements Callable<Integer> {
      * Plans each file in turn and renders its output into {@code spool} at once, so only one
      * file's plan is in memory at a time; prints the spool only when every file planned.
      */
-    private int planAll(Map<String, Long> bindings, PlanOptions options, OrtModel.Level ort, OutputSpool spool,
-                        PrintWriter out, PrintWriter err) {
+    private int planAll(Map<String, Long> bindings, Map<String, long[]> values, PlanOptions options,
+                        OrtModel.Level ort, OutputSpool spool, PrintWriter out, PrintWriter err) {
         boolean verbose = CliErrors.verbose(spec.commandLine().getParseResult());
         List<String> failures = new ArrayList<>();
         List<String> deferred = new ArrayList<>();
@@ -175,7 +176,7 @@ final class PlanCommand implements Callable<Integer> {
             Path file = files.get(i);
             String label = file.toString();
             try {
-                WithRuntime planned = withRuntime(GraphLoader.plan(file, bindings, planning.inputValues(), options,
+                WithRuntime planned = withRuntime(GraphLoader.plan(file, bindings, values, options,
                         planning.importOptions()), file, ort);
                 PlannedFile p = planned.file();
                 known.addAll(p.onnx() != null ? p.onnx().imported().symbols().keySet()

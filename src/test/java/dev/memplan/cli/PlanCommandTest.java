@@ -116,6 +116,15 @@ class PlanCommandTest {
     }
 
     @Test
+    void anInputValueGivenTwiceIsAUsageErrorNamedOnceNotAnInternalError() {
+        CliRun run = CliRun.of("plan", "--value", "batch=9223372036854775807", "--value", "batch=2", BLOCK, BLOCK);
+        assertEquals(ExitCode.USAGE, run.exit(), run.toString());
+        assertTrue(run.err().contains("--value batch is given twice"), run.toString());
+        assertFalse(run.err().contains("internal error"), run.toString());
+        assertEquals(1, run.err().lines().filter(l -> l.contains("given twice")).count(), run.toString());
+    }
+
+    @Test
     void withoutBindingsTheSymbolicExampleDefers() throws IOException {
         CliRun json = CliRun.of("plan", "--format", "json", BLOCK);
         assertEquals(0, json.exit(), json.toString());
