@@ -69,8 +69,9 @@ public final class OrtCApi {
     /**
      * Registers memplan's counting CPU allocator on ORT Java's environment ({@code
      * src/main/cpp/ort_counting_allocator.h}), used by every session created with {@code
-     * session.use_env_allocators=1} instead of ORT's arena: each block ORT asks for is one block of
-     * the C library, given back when ORT frees it. Once per process; later calls do nothing.
+     * session.use_env_allocators=1} instead of ORT's arena: each block ORT asks for is its own,
+     * given back when ORT frees it or kept for reuse within {@link #keepCountedBlocksUpTo}. Once per
+     * process; later calls do nothing.
      *
      * @param env ORT Java's environment ({@code OrtEnvironment.getEnvironment()})
      * @throws IllegalStateException with ONNX Runtime's message when it refuses
