@@ -64,7 +64,9 @@ final class IsolatedOrtLoad {
     void save(Path model, String level, Path saved, OrtLoadSettings limits) {
         Path folder = OrtTempFiles.newFolder("child-");
         try {
-            Process child = start(folder, List.of(model.toString(), level, saved.toString()));
+            // the child runs in its own folder: a path relative to the caller's must not reach it as is
+            Process child = start(folder, List.of(model.toAbsolutePath().toString(), level,
+                    saved.toAbsolutePath().toString()));
             Optional<String> stopped = watch(child, limits);
             if (stopped.isPresent()) {
                 throw new MemplanException(stopped.get());

@@ -73,6 +73,16 @@ class IsolatedOrtLoadTest {
     }
 
     @Test
+    void pathsRelativeToTheCallerReachTheChildAsTheCallerMeantThem() throws IOException {
+        Path here = Path.of("").toAbsolutePath();
+        Path model = Files.writeString(dir.resolve("model.onnx"), "the caller's model");
+        Path saved = dir.resolve("saved.onnx");
+        new IsolatedOrtLoad(CopyingChild.class.getName(), classPath())
+                .save(here.relativize(model), "ALL_OPT", here.relativize(saved), GENEROUS);
+        assertEquals("the caller's model", Files.readString(saved));
+    }
+
+    @Test
     void withoutACrashReportTheExitStatusNamesTheSignal() {
         assertEquals("SIGFPE", IsolatedOrtLoad.crashCause(dir, 128 + 8));
         assertEquals("SIGKILL", IsolatedOrtLoad.crashCause(dir, 128 + 9));
@@ -158,6 +168,13 @@ class IsolatedOrtLoadTest {
         public static void main(String[] args) throws IOException {
             Files.writeString(Path.of(args[0]), MESSAGE, StandardCharsets.UTF_8);
             System.exit(IsolatedOrtLoad.EXIT_REFUSED);
+        }
+    }
+
+    /** Saves the model it was given as the graph: it reads and writes where its arguments say. */
+    static final class CopyingChild {
+        public static void main(String[] args) throws IOException {
+            Files.copy(Path.of(args[1]), Path.of(args[3]));
         }
     }
 
