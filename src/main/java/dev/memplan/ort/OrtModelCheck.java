@@ -71,7 +71,7 @@ final class OrtModelCheck {
     }
 
     /** Parses the file with aliasing, so weight bytes stay in one off-heap copy (as OnnxModel reads). */
-    private static ModelProto read(Path model) {
+    static ModelProto read(Path model) {
         try (FileChannel ch = FileChannel.open(model, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size > Integer.MAX_VALUE) {

@@ -51,10 +51,22 @@ final class OrtOptimizedGraph {
     static void save(Path model, String level, Path saved) {
         OrtModelCheck.beforeOrtReads(model);
         OrtLoadSettings settings = OrtLoadSettings.fromSystemProperties(fileSize(model));
-        if (settings.inProcess()) {
-            saveInThisProcess(model, level, saved);
-        } else {
-            IsolatedOrtLoad.ofOrtJava(OrtEnvironment.class).save(model, level, saved, settings);
+        Path declared = OrtTempFiles.newFile(".onnx");
+        try {
+            Path loaded = ShapesOrtInfers.declareEveryValue(model, declared) ? declared : model;
+            if (settings.inProcess()) {
+                saveInThisProcess(loaded, level, saved);
+            } else {
+                IsolatedOrtLoad.ofOrtJava(OrtEnvironment.class).save(loaded, level, saved, settings);
+            }
+        } catch (MemplanException e) {
+            if (e instanceof OrtUnavailable || e.getMessage() == null || !e.getMessage().contains(declared.toString())) {
+                throw e;
+            }
+            // ORT names the file it loaded: the user's model, not memplan's copy of it
+            throw new MemplanException(e.getMessage().replace(declared.toString(), model.toString()), e);
+        } finally {
+            OrtTempFiles.deleteTree(declared);
         }
     }
 

