@@ -34,6 +34,30 @@ def matmul(b, s, k, n):
     return [b, s, k], [b, s, n], [helper.make_node("MatMul", ["X", "W"], ["Y"])], [numpy_helper.from_array(w, "W")]
 
 
+def bias_gelu(b, s, n):
+    bias = numpy_helper.from_array(np.zeros(n, np.float32), "B")
+    node = helper.make_node("BiasGelu", ["X", "B"], ["Y"], domain="com.microsoft")
+    return [b, s, n], [b, s, n], [node], [bias]
+
+
+def fused_gemm(m, k, n):
+    w, bias = np.zeros((k, n), np.float32), np.zeros(n, np.float32)
+    node = helper.make_node("FusedGemm", ["X", "W", "B"], ["Y"], domain="com.microsoft", activation="Relu")
+    return [m, k], [m, n], [node], [numpy_helper.from_array(w, "W"), numpy_helper.from_array(bias, "B")]
+
+
+def reduce_mean(b, s, n):
+    return [b, s, n], [b, s, 1], [helper.make_node("ReduceMean", ["X"], ["Y"], axes=[-1], keepdims=1)], []
+
+
+def matmul_integer(b, s, k, n):
+    """uint8 x int8 -> int32, as a dynamically quantized model's MatMulInteger (zero points as initializers)."""
+    w = numpy_helper.from_array(np.zeros((k, n), np.int8), "W")
+    zero_a, zero_w = numpy_helper.from_array(np.array(0, np.uint8), "ZA"), numpy_helper.from_array(np.array(0, np.int8), "ZW")
+    node = helper.make_node("MatMulInteger", ["X", "W", "ZA", "ZW"], ["Y"])
+    return [b, s, k], [b, s, n], [node], [w, zero_a, zero_w], TensorProto.UINT8, TensorProto.INT32
+
+
 PROBES = [
     ("Conv 3->64, 7x7 stride 2, 224x224 (ResNet stem)", conv(3, 64, 224, 7, 2)),
     ("Conv 64->64, 3x3, 56x56", conv(64, 64, 56, 3, 1)),
@@ -46,7 +70,13 @@ PROBES = [
     ("Conv depthwise 64, 3x3, 112x112", conv(64, 64, 112, 3, 1, group=64)),
     ("MatMul [4,512,384] x [384,1536]", matmul(4, 512, 384, 1536)),
     ("LRN size 5 on [1,64,56,56]", ([1, 64, 56, 56], [1, 64, 56, 56], [helper.make_node("LRN", ["X"], ["Y"], size=5)], [])),
+    ("com.microsoft BiasGelu on [4,256,1536]", bias_gelu(4, 256, 1536)),
+    ("com.microsoft BiasGelu on [1,128,1536]", bias_gelu(1, 128, 1536)),
+    ("com.microsoft FusedGemm (Relu) [1024,384] x [384,1536]", fused_gemm(1024, 384, 1536)),
+    ("ReduceMean last axis of [4,512,384]", reduce_mean(4, 512, 384)),
+    ("MatMulInteger [4,512,384] x [384,1536]", matmul_integer(4, 512, 384, 1536)),
 ]
+ELEMENT_BYTES = {F32: 4, TensorProto.UINT8: 1, TensorProto.INT32: 4}
 
 
 def gpt2_attention(models, b, s, past):
@@ -77,12 +107,15 @@ def measure(path, level):
 def main():
     work = tempfile.mkdtemp(prefix="workspace-probe-")
     print("| node | output bytes | workspace, level none | workspace, level all |\n|---|---:|---:|---:|")
-    for i, (label, (xs, ys, nodes, inits)) in enumerate(PROBES):
-        graph = helper.make_graph(nodes, "probe", [helper.make_tensor_value_info("X", F32, xs)],
-                                  [helper.make_tensor_value_info("Y", F32, ys)], initializer=inits)
+    for i, (label, probe) in enumerate(PROBES):
+        xs, ys, nodes, inits = probe[:4]
+        x_type, y_type = probe[4:] if len(probe) > 4 else (F32, F32)
+        graph = helper.make_graph(nodes, "probe", [helper.make_tensor_value_info("X", x_type, xs)],
+                                  [helper.make_tensor_value_info("Y", y_type, ys)], initializer=inits)
         path = os.path.join(work, "p%d.onnx" % i)
-        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=10), path)
-        out = int(np.prod(ys)) * 4
+        opsets = [helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)]
+        onnx.save(helper.make_model(graph, opset_imports=opsets, ir_version=10), path)
+        out = int(np.prod(ys)) * ELEMENT_BYTES[y_type]
         rounded = (out + 255) // 256 * 256
         cells = []
         for level in ("none", "all"):

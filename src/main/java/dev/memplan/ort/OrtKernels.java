@@ -35,6 +35,8 @@ final class OrtKernels {
         QUANTIZED_INPUT,
         /** One buffer the size of output 0. */
         OUTPUT_SIZED,
+        /** ConvTranspose's column buffer, one image's worth. */
+        CONV_TRANSPOSE,
         /** com.microsoft Attention's QKV, mask, scores, GEMM arguments, heads' output; the present state after QKV. */
         ATTENTION
     }
@@ -71,6 +73,7 @@ final class OrtKernels {
             put(ONNX, op, new Kernel(false, -1, Workspace.NONE));
         }
         put(ONNX, "Conv", new Kernel(false, -1, Workspace.MLAS_CONV));
+        put(ONNX, "ConvTranspose", new Kernel(false, -1, Workspace.CONV_TRANSPOSE));
         put(ONNX, "LRN", new Kernel(false, -1, Workspace.LRN));
         // level all, x86: the NCHWc kernels (nchwc_ops.cc) run MLAS's blocked routines, which take no
         // working buffer; the Conv's fused residual Sum input (3) is MayInplace
@@ -85,7 +88,13 @@ final class OrtKernels {
                 "Resize", "Equal"}) {
             put(ONNX, op, new Kernel(false, -1, Workspace.NONE));
         }
-        for (String op : new String[] {"MatMulIntegerToFloat", "FusedMatMul", "Gelu"}) {
+        // levels none and basic, MiniLM int8 (workspace-probe.py; ReduceMean also over the middle and
+        // over two axes): nothing beyond the outputs
+        for (String op : new String[] {"MatMulInteger", "ReduceMean"}) {
+            put(ONNX, op, new Kernel(false, -1, Workspace.NONE));
+        }
+        // activations.cc; level all, PP-OCRv4 recognition (node-workspaces.py): nothing beyond the output
+        for (String op : new String[] {"MatMulIntegerToFloat", "FusedMatMul", "Gelu", "QuickGelu"}) {
             put(MS, op, new Kernel(false, -1, Workspace.NONE));
         }
         // dynamic_quantize_matmul.cc: A is quantized into an arena buffer of A's element count in
@@ -98,6 +107,11 @@ final class OrtKernels {
         // measured with its bias input (GPT-2's): a temporary of the output's size, the biased input;
         // without a bias the same size stands as a bound
         put(MS, "FastGelu", new Kernel(false, -1, Workspace.OUTPUT_SIZED));
+        // bias_gelu_fusion.cc: the output, then a temporary of X's element count (workspace-probe.py,
+        // node-workspaces.py on the fp32 BGE, E5 and MiniLM encoders: the output's bytes again)
+        put(MS, "BiasGelu", new Kernel(false, -1, Workspace.OUTPUT_SIZED));
+        // fused_gemm.h: Gemm's kernel with the activation applied to its output (measured: nothing more)
+        put(MS, "FusedGemm", new Kernel(false, -1, Workspace.NONE));
         // attention.cc + attention_cpu_base.h (ApplyAttention)
         put(MS, "Attention", new Kernel(false, -1, Workspace.ATTENTION));
     }
@@ -128,10 +142,12 @@ final class OrtKernels {
 
     /**
      * Kernels that pre-pack a constant float matrix input with MLAS's SGEMM packing, after which ORT
-     * drops the initializer once every reader has packed it (measured for these two: an If branch
-     * reading such a weight gets no memory pattern; docs/ort-runtime.md section 7).
+     * drops the initializer once every reader has packed it (FusedGemm is Gemm's kernel; measured for
+     * MatMul and Gemm: an If branch reading such a weight gets no memory pattern; docs/ort-runtime.md
+     * section 7).
      */
-    private static final Map<String, Integer> PRE_PACKED_INPUT = Map.of(ONNX + ":MatMul", 1, ONNX + ":Gemm", 1);
+    private static final Map<String, Integer> PRE_PACKED_INPUT = Map.of(ONNX + ":MatMul", 1, ONNX + ":Gemm", 1,
+            MS + ":FusedGemm", 1);
 
     /** {@return the input position ORT's kernel for {@code opType} pre-packs when constant, or -1} */
     static int prePackedInput(String domain, String opType) {
