@@ -81,6 +81,15 @@ final class PlanCommand implements Callable<Integer> {
                     + " (default: all, ONNX Runtime's own default).")
     private String ortLevel;
 
+    @Option(names = "--ort-unmodelled", paramLabel = "refuse|allowance",
+            description = "With --runtime ort: a model whose ONNX Runtime graph runs a kernel memplan has no workspace"
+                    + " rule for is refused, naming the kernels (refuse, the default), or predicted with an allowance of"
+                    + " each such kernel's inputs and outputs, a guess the report names (allowance).")
+    private String ortUnmodelled;
+
+    /** {@code --ort-unmodelled allowance}, read once by {@link #call()}. */
+    private boolean allowUnmodelled;
+
     @Override
     public Integer call() {
         Map<String, Long> bindings = planning.bindings();
@@ -89,6 +98,7 @@ final class PlanCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         OrtModel.Level ort = ortLevel();
+        allowUnmodelled = allowances(ort != null);
         try {
             MemPlan.engineName(options.engine()); // fail once, up front, when native cannot load
         } catch (EngineUnavailableException e) {
@@ -129,6 +139,26 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     /**
+     * {@code --ort-unmodelled}: whether kernels without a workspace rule get an allowance.
+     *
+     * @throws CommandLine.ParameterException naming the choices for an unknown value, or when given
+     *                                        without {@code --runtime ort}
+     */
+    private boolean allowances(boolean ort) {
+        if (ortUnmodelled == null) {
+            return false;
+        }
+        if (!ort) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--ort-unmodelled applies to --runtime ort only");
+        }
+        if (!ortUnmodelled.equalsIgnoreCase("refuse") && !ortUnmodelled.equalsIgnoreCase("allowance")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "unknown --ort-unmodelled '" + ortUnmodelled
+                    + "'; use refuse or allowance");
+        }
+        return ortUnmodelled.equalsIgnoreCase("allowance");
+    }
+
+    /**
      * A file's plan with ONNX Runtime's predicted figure.
      *
      * @param file the plan
@@ -144,7 +174,7 @@ final class PlanCommand implements Callable<Integer> {
      *
      * @throws dev.memplan.MemplanException for a graph file, or with ORT's reason when it cannot load the model
      */
-    private static WithRuntime withRuntime(PlannedFile p, Path file, OrtModel.Level level) {
+    private WithRuntime withRuntime(PlannedFile p, Path file, OrtModel.Level level) {
         if (level == null) {
             return new WithRuntime(p, null);
         }
@@ -152,8 +182,8 @@ final class PlanCommand implements Callable<Integer> {
             throw new MemplanException("--runtime ort predicts ONNX Runtime's arena for ONNX models, and this is a"
                     + " graph file; plan it with --runtime memplan");
         }
-        OrtRuntimeProfile profile = OrtRuntimeProfile.load(file, level.ortName());
-        if (!(p.result() instanceof PlanResult.Complete)) {
+        OrtRuntimeProfile profile = OrtRuntimeProfile.load(file, level.ortName(), allowUnmodelled);
+        if (!p.onnx().isComplete()) { // deferred, the outer plan or a body's: so is the figure (as OrtModel)
             return new WithRuntime(p, new OrtFigure(level, OptionalLong.empty(), Set.of()));
         }
         OrtArenaPrediction prediction = profile.predict(p.onnx().imported(), p.onnx().bindings());

@@ -51,7 +51,9 @@ public final class OrtArenaPredictor {
         this.workspaceEvents = (int) java.util.Arrays.stream(sequence.run1)
                 .filter(e -> ReplaySequence.kind(e) == ReplaySequence.WORKSPACE).count();
         this.unmodelledOps = new OrtArenaPrediction.SortedOps(unmodelledOps); // shared by every answer, not copied
-        this.staticPrediction = graph.symbols().isEmpty() ? largest(Map.of(), new Scratch(this)) : null;
+        boolean fixed = graph.symbols().isEmpty() && (subgraphs == null
+                || java.util.Arrays.stream(subgraphs).allMatch(r -> r == null || r.isStatic()));
+        this.staticPrediction = fixed ? largest(Map.of(), new Scratch(this)) : null; // a branch may size at run time
     }
 
     /**
@@ -134,17 +136,22 @@ public final class OrtArenaPredictor {
         for (Node node : graph.nodes()) {
             if (subgraphs != null && subgraphs[node.id()] != null) {
                 rules[node.id()] = OrtSubgraphReplay.MARKER; // one event, where the branch runs
+                unmodelled.addAll(subgraphs[node.id()].unmodelledOps());
                 continue;
             }
             rules[node.id()] = KernelWorkspaces.of(graph, node, attributes);
             outputsAfter[node.id()] = KernelWorkspaces.outputsAfter(graph, node, attributes);
             if (!KernelWorkspaces.isModelled(graph, node, attributes)) {
-                unmodelled.add(node.domain() == null || node.domain().isEmpty() ? node.opType()
-                        : node.domain() + "." + node.opType());
+                unmodelled.add(KernelWorkspaces.opName(node));
             }
         }
         return new OrtArenaPredictor(graph, OrtReusePlan.of(graph, keys, order), rules, outputsAfter, unmodelled,
                 subgraphs, choices);
+    }
+
+    /** {@return the op types of the graph and its If branches whose kernel has no workspace rule, sorted} */
+    java.util.Set<String> unmodelledOps() {
+        return unmodelledOps;
     }
 
     /**

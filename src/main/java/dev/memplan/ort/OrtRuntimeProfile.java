@@ -73,6 +73,33 @@ public final class OrtRuntimeProfile {
      *                                     the graph has Loop or Scan nodes (not modelled yet)
      */
     public static OrtRuntimeProfile load(Path model, String level) {
+        return load(model, level, false);
+    }
+
+    /**
+     * As {@link #load(Path, String)}; with {@code allowances}, a kernel whose workspace has no rule
+     * is predicted with an allowance (its inputs' and outputs' bytes, live during it: a guess, not
+     * a bound) and named in each prediction, instead of refused.
+     *
+     * @param model      the {@code .onnx} file a server loads
+     * @param level      the name of ONNX Runtime Java's {@code OptLevel} constant ({@code ALL_OPT}...)
+     * @param allowances whether to predict kernels without a rule by an allowance
+     * @return the profile
+     * @throws MemplanException naming the kernels without a rule, when {@code allowances} is false
+     */
+    public static OrtRuntimeProfile load(Path model, String level, boolean allowances) {
+        OrtRuntimeProfile profile = loadGraph(model, level);
+        java.util.Set<String> unmodelled = profile.predictor.unmodelledOps();
+        if (!allowances && !unmodelled.isEmpty()) {
+            throw new MemplanException("ONNX Runtime's graph of the model runs kernels whose workspace memplan has no"
+                    + " rule for (" + String.join(", ", unmodelled) + "), and memplan does not guess it; use the memplan"
+                    + " runtime, or accept an allowance of each such kernel's inputs and outputs (a guess, not a bound)"
+                    + " with --ort-unmodelled allowance (OrtModel.UnmodelledKernels.ALLOWANCE)");
+        }
+        return profile;
+    }
+
+    private static OrtRuntimeProfile loadGraph(Path model, String level) {
         Objects.requireNonNull(model, "model");
         requireOrtJava();
         Path saved = OrtTempFiles.newFile(".onnx"); // in this process's folder: a shutdown hook removes it

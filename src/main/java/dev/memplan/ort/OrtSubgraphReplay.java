@@ -47,6 +47,35 @@ final class OrtSubgraphReplay {
         this.choice = choice;
     }
 
+    /** {@return whether every branch (nested Ifs' too) has only fixed sizes, so a request cannot change them} */
+    boolean isStatic() {
+        for (Branch b : branches) {
+            if (!b.graph().symbols().isEmpty()) {
+                return false;
+            }
+            for (OrtSubgraphReplay n : b.nested()) {
+                if (n != null && !n.isStatic()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** {@return the op types in this If's branches (nested Ifs' too) whose kernel has no workspace rule} */
+    java.util.Set<String> unmodelledOps() {
+        java.util.Set<String> ops = new java.util.TreeSet<>();
+        for (Branch b : branches) {
+            ops.addAll(b.unmodelled());
+            for (OrtSubgraphReplay n : b.nested()) {
+                if (n != null) {
+                    ops.addAll(n.unmodelledOps());
+                }
+            }
+        }
+        return ops;
+    }
+
     /**
      * One branch, compiled once.
      *
@@ -56,10 +85,11 @@ final class OrtSubgraphReplay {
      * @param outputOfSlot per buffer slot of the branch: the If output it is, or -1
      * @param nestedOutputs per node id of a nested If: per its output, the branch's slot it allocates, or -1
      * @param byNested      per buffer slot: whether a nested If allocates it (when its branch says)
+     * @param unmodelled    op types of the branch's own nodes whose kernel has no workspace rule
      */
     private record Branch(Graph graph, ReplaySequence sequence, KernelWorkspaces.Rule[] rules,
                           OrtSubgraphReplay[] nested, boolean pattern, boolean[] staticOutput, int[] outputOfSlot,
-                          int[][] nestedOutputs, boolean[] byNested) {
+                          int[][] nestedOutputs, boolean[] byNested, java.util.Set<String> unmodelled) {
     }
 
     /** The outer graph's side of an If: its outputs, allocated as the outer graph's plan says. */
@@ -159,10 +189,14 @@ final class OrtSubgraphReplay {
         OrtSubgraphReplay[] nested = of(body, proto, original, model, dropped, choices);
         KernelWorkspaces.Rule[] rules = new KernelWorkspaces.Rule[g.nodeCount()];
         int[] outputsAfter = new int[g.nodeCount()]; // workspaces a kernel takes before its outputs (Attention)
+        java.util.Set<String> unmodelled = new java.util.TreeSet<>();
         for (Node n : g.nodes()) {
             rules[n.id()] = nested[n.id()] != null ? MARKER : KernelWorkspaces.of(g, n, attributes);
             if (nested[n.id()] == null) {
                 outputsAfter[n.id()] = KernelWorkspaces.outputsAfter(g, n, attributes);
+                if (!KernelWorkspaces.isModelled(g, n, attributes)) {
+                    unmodelled.add(KernelWorkspaces.opName(n));
+                }
             }
         }
         boolean pattern = true; // the outer values it reads: inputs, and outer weights (initializers in memplan's import)
@@ -206,7 +240,8 @@ final class OrtSubgraphReplay {
                 nestedOutputs[n.id()] = slots;
             }
         }
-        return new Branch(g, sequence, rules, nested, pattern, staticOutput, outputOfSlot, nestedOutputs, byNested);
+        return new Branch(g, sequence, rules, nested, pattern, staticOutput, outputOfSlot, nestedOutputs, byNested,
+                java.util.Set.copyOf(unmodelled));
     }
 
     /**

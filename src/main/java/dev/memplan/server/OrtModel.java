@@ -85,6 +85,20 @@ public final class OrtModel implements Reservation {
         }
     }
 
+    /**
+     * What a compile does when ONNX Runtime's graph of the model runs a kernel whose workspace
+     * memplan has no rule for (docs/ort-runtime.md, section 5 lists the rules).
+     */
+    public enum UnmodelledKernels {
+        /** Refuse the model, naming the kernels: memplan does not guess (the default). */
+        REFUSE,
+        /**
+         * Predict such a kernel by an allowance, its inputs' and outputs' bytes live during it: a
+         * guess, not a bound. Each {@link Plan#unmodelledOps()} names the kernels.
+         */
+        ALLOWANCE
+    }
+
     private final CompiledModel model;
     private final Level level;
     private final OrtRuntimeProfile profile;
@@ -102,8 +116,9 @@ public final class OrtModel implements Reservation {
      * @param onnxFile the {@code .onnx} file the server's ORT session loads
      * @return the compiled model
      * @throws OrtUnavailableException when ONNX Runtime Java is not on the class path or cannot start
-     * @throws dev.memplan.MemplanException with ORT's reason when ORT cannot load the model, or
-     *                                      naming the Loop or Scan node the prediction does not model
+     * @throws dev.memplan.MemplanException with ORT's reason when ORT cannot load the model, naming
+     *                                      the Loop or Scan node the prediction does not model, or the
+     *                                      kernels whose workspace memplan has no rule for
      */
     public static OrtModel compile(Path onnxFile) {
         return compile(onnxFile, ImportOptions.defaults(), PlanOptions.defaults(), Level.ALL);
@@ -120,17 +135,39 @@ public final class OrtModel implements Reservation {
      * @throws OrtUnavailableException when ONNX Runtime Java is not on the class path or cannot start
      * @throws dev.memplan.onnx.OnnxFormatException naming the file and element when the model is
      *                                              unreadable or malformed
-     * @throws dev.memplan.MemplanException with ORT's reason when ORT cannot load the model, or
-     *                                      naming the Loop or Scan node the prediction does not model
+     * @throws dev.memplan.MemplanException with ORT's reason when ORT cannot load the model, naming
+     *                                      the Loop or Scan node the prediction does not model, or the
+     *                                      kernels whose workspace memplan has no rule for
      */
     public static OrtModel compile(Path onnxFile, ImportOptions importOptions, PlanOptions planOptions,
                                    Level level) {
+        return compile(onnxFile, importOptions, planOptions, level, UnmodelledKernels.REFUSE);
+    }
+
+    /**
+     * As {@link #compile(Path, ImportOptions, PlanOptions, Level)}, choosing what happens to a kernel
+     * whose workspace memplan has no rule for.
+     *
+     * @param onnxFile      the {@code .onnx} file the server's ORT session loads
+     * @param importOptions constant folding and view policy of memplan's own plan
+     * @param planOptions   engine, strategy, alignment, graph inputs of memplan's own plan
+     * @param level         the sessions' graph optimization level
+     * @param unmodelled    refuse such a model (the other overloads), or predict it by an allowance
+     * @return the compiled model
+     * @throws OrtUnavailableException when ONNX Runtime Java is not on the class path or cannot start
+     * @throws dev.memplan.MemplanException with ORT's reason when ORT cannot load the model; naming
+     *                                      the Loop or Scan node the prediction does not model; naming
+     *                                      the kernels without a rule under {@code REFUSE}
+     */
+    public static OrtModel compile(Path onnxFile, ImportOptions importOptions, PlanOptions planOptions,
+                                   Level level, UnmodelledKernels unmodelled) {
         Objects.requireNonNull(onnxFile, "the model's file");
         Objects.requireNonNull(level, "the ONNX Runtime level");
+        Objects.requireNonNull(unmodelled, "what to do with kernels without a rule");
         OnnxModel read = OnnxModel.read(onnxFile);
         OrtRuntimeProfile profile;
-        try {
-            profile = OrtRuntimeProfile.load(onnxFile, level.ortName()); // fails before the import when ORT is absent
+        try { // fails before the import when ORT is absent
+            profile = OrtRuntimeProfile.load(onnxFile, level.ortName(), unmodelled == UnmodelledKernels.ALLOWANCE);
         } catch (OrtUnavailable e) {
             throw new OrtUnavailableException(e.getMessage(), e);
         }
@@ -231,6 +268,7 @@ public final class OrtModel implements Reservation {
      * @param plan           memplan's plan of the request (offsets, peak, admission figure)
      * @param predictedBytes ORT's predicted arena bytes for the request; empty while the plan is deferred
      * @param unmodelledOps  op types whose ORT kernel workspace has no known rule, so an allowance stands
+     *                       (only under {@link UnmodelledKernels#ALLOWANCE})
      *                       in for it in the prediction; empty when every part is derived
      */
     public record Plan(OnnxPlan plan, OptionalLong predictedBytes, Set<String> unmodelledOps) {

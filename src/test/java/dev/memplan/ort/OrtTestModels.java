@@ -143,6 +143,56 @@ public final class OrtTestModels {
         return file;
     }
 
+    /**
+     * An If on condition {@code c} whose then branch slices the outer {@code x} (float [64]) from the
+     * outer input {@code start} (int64 [1]) before it reduces it to one float: the slice's size is
+     * known only at run time, the If's output ([1]) always. The else branch reduces {@code x} itself.
+     */
+    public static Path ifWithARunTimeSlice(Path dir) throws Exception {
+        TypeProto int64One = TypeProto.newBuilder().setTensorType(TypeProto.Tensor.newBuilder().setElemType(7)
+                .setShape(TensorShapeProto.newBuilder().addDim(TensorShapeProto.Dimension.newBuilder().setDimValue(1))))
+                .build();
+        dev.memplan.onnx.proto.OnnxProto.AttributeProto axes = dev.memplan.onnx.proto.OnnxProto.AttributeProto
+                .newBuilder().setName("axes").setType(7).addInts(0).build();
+        GraphProto then = GraphProto.newBuilder().setName("sliced")
+                .addNode(NodeProto.newBuilder().setOpType("Slice").setName("slice").addInput("x").addInput("start")
+                        .addInput("end").addOutput("part"))
+                .addNode(NodeProto.newBuilder().setOpType("ReduceMean").setName("mean_part").addInput("part")
+                        .addOutput("m").addAttribute(axes))
+                .addOutput(ValueInfoProto.newBuilder().setName("m").setType(floatType(1))).build();
+        GraphProto otherwise = GraphProto.newBuilder().setName("whole")
+                .addNode(NodeProto.newBuilder().setOpType("ReduceMean").setName("mean_all").addInput("x")
+                        .addOutput("w").addAttribute(axes))
+                .addOutput(ValueInfoProto.newBuilder().setName("w").setType(floatType(1))).build();
+        TypeProto bool = TypeProto.newBuilder().setTensorType(TypeProto.Tensor.newBuilder().setElemType(9)
+                .setShape(TensorShapeProto.newBuilder())).build();
+        GraphProto graph = GraphProto.newBuilder().setName("run-time-slice")
+                .addInput(ValueInfoProto.newBuilder().setName("x").setType(floatType(64)))
+                .addInput(ValueInfoProto.newBuilder().setName("c").setType(bool))
+                .addInput(ValueInfoProto.newBuilder().setName("start").setType(int64One))
+                .addInitializer(dev.memplan.onnx.proto.OnnxProto.TensorProto.newBuilder().setName("end").setDataType(7)
+                        .addDims(1).setRawData(com.google.protobuf.ByteString.copyFrom(java.nio.ByteBuffer.allocate(8)
+                                .order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(0, 64).array())))
+                .addNode(ifNode("choose", "y", new GraphProto[] {then, otherwise}))
+                .addOutput(ValueInfoProto.newBuilder().setName("y").setType(floatType(1))).build();
+        ModelProto model = model(graph).toBuilder().clearOpsetImport()
+                .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain("").setVersion(13)).build();
+        Path file = dir.resolve("if-run-time-slice.onnx");
+        Files.write(file, model.toByteArray());
+        return file;
+    }
+
+    /** A model of one {@code opType} node on float [64] {@code x}: a kernel with or without a workspace rule. */
+    public static Path singleOpModel(Path dir, String opType) throws Exception {
+        GraphProto graph = GraphProto.newBuilder().setName("one-" + opType)
+                .addInput(ValueInfoProto.newBuilder().setName("x").setType(floatType(64)))
+                .addNode(NodeProto.newBuilder().setOpType(opType).setName("only").addInput("x").addOutput("y"))
+                .addOutput(ValueInfoProto.newBuilder().setName("y").setType(floatType(64))).build();
+        Path file = dir.resolve("one-" + opType + ".onnx");
+        Files.write(file, model(graph).toByteArray());
+        return file;
+    }
+
     private static NodeProto ifNode(String name, String output, GraphProto[] branches) {
         return NodeProto.newBuilder().setOpType("If").setName(name).addInput("c").addOutput(output)
                 .addAttribute(dev.memplan.onnx.proto.OnnxProto.AttributeProto.newBuilder().setName("then_branch")

@@ -149,4 +149,20 @@ class OrtRuntimeTest {
         assertTrue(e.getMessage().contains("is a Loop"), e.getMessage());
         assertTrue(e.getMessage().endsWith("use the memplan runtime for this model"), e.getMessage());
     }
+
+    @Test
+    void aKernelWithoutARuleIsRefusedUnlessAnAllowanceIsAskedFor() throws Exception {
+        Path model = OrtTestModels.singleOpModel(dir, "Log"); // Log has no workspace rule (OrtKernels)
+        MemplanException e = assertThrows(MemplanException.class, () -> OrtModel.compile(model));
+        assertTrue(e.getMessage().contains("no rule for (Log)"), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+
+        OrtModel allowed = OrtModel.compile(model, ImportOptions.defaults(), PlanOptions.defaults(), OrtModel.Level.ALL,
+                OrtModel.UnmodelledKernels.ALLOWANCE);
+        OrtModel.Plan plan = allowed.plan(Map.of());
+        PlanValidator.validate(plan.plan().plan());
+        assertEquals(java.util.Set.of("Log"), plan.unmodelledOps());
+        // the allowance: the node's input and output, 256 B each, beside them (a guess, named)
+        assertTrue(plan.predictedBytes().orElseThrow() >= 4 * 256, plan.toString());
+    }
 }
