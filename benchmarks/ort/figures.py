@@ -92,6 +92,8 @@ TABLES = [
     ("if-figures.tsv", "all", "if", "benchmarks/ort/if-models.py's If models, sr = 16000"),
     ("silero-else.tsv", "all", "silero-8k", "a copy of Silero VAD whose If compares sr with 8000 (its else"
      " branch, what ORT runs for sr = 8000); the sha256 is the original file's"),
+    ("public-level-all.tsv", "all", "public", "public models outside the shared set, fetched into"
+     " target/public-models by scripts/public-models.sh"),
     ("shared-level-none.tsv", "none", "shared", "shared models at level none"),
     ("silero-level-none.tsv", "none", "shared", "Silero VAD at level none, sr = 16000"),
 ]
@@ -153,6 +155,8 @@ def main():
                 if models == "if":
                     path = os.path.join(RESOURCES, "if", model)
                     original = path
+                elif models == "public":
+                    path = original = os.path.join(ROOT, "target", "public-models", model)
                 elif models == "silero-8k":
                     original = os.path.join(SHARED, "models", model)
                     path = silero_8k(tmp)
