@@ -62,6 +62,18 @@ PROBES = [
     ("Gelu (opset 20)", "Gelu", "", 20, [], {}, F32),
     ("com.microsoft Gelu", "Gelu", "com.microsoft", 17, [], {}, F32),
     ("com.microsoft FastGelu", "FastGelu", "com.microsoft", 17, [], {}, F32),
+] + [
+    # the kernels with rules since the public models (KernelWorkspaces, docs/performance.md)
+    ("Log", "Log", "", 17, [], {}, F32),
+    ("Floor", "Floor", "", 17, [], {}, F32),
+    ("Ceil", "Ceil", "", 17, [], {}, F32),
+    ("Reciprocal", "Reciprocal", "", 17, [], {}, F32),
+    ("Sin", "Sin", "", 17, [], {}, F32),
+    ("Cos", "Cos", "", 17, [], {}, F32),
+    ("Min (scalar weight)", "Min", "", 17, [np.float32(1)], {}, F32),
+    ("Max (scalar weight)", "Max", "", 17, [np.float32(0)], {}, F32),
+    ("com.microsoft BiasGelu", "BiasGelu", "com.microsoft", 17, [np.zeros(SHAPE[-1], np.float32)], {}, F32),
+    ("com.microsoft QuickGelu", "QuickGelu", "com.microsoft", 17, [], {}, F32),
 ]
 
 

@@ -58,6 +58,37 @@ def matmul_integer(b, s, k, n):
     return [b, s, k], [b, s, n], [node], [w, zero_a, zero_w], TensorProto.UINT8, TensorProto.INT32
 
 
+def simple(op, shape, out_shape=None, consts=(), y_type=F32, **attrs):
+    """One {op} node on float X and constant inputs (name, array) after it."""
+    inits = [numpy_helper.from_array(np.asarray(a), n) for n, a in consts]
+    node = helper.make_node(op, ["X"] + [n for n, _ in consts], ["Y"], **attrs)
+    return shape, out_shape or shape, [node], inits, F32, y_type
+
+
+# elementwise, broadcast, reduction and index kernels: their own output, nothing more
+SIMPLE = [
+    ("Log", simple("Log", [4, 512, 384])),
+    ("Floor", simple("Floor", [4, 512, 384])),
+    ("Ceil", simple("Ceil", [4, 512, 384])),
+    ("Reciprocal", simple("Reciprocal", [4, 512, 384])),
+    ("Sin", simple("Sin", [4, 512, 384])),
+    ("Cos", simple("Cos", [4, 512, 384])),
+    ("Min with a [384] constant", simple("Min", [4, 512, 384], consts=[("C", np.zeros(384, np.float32))])),
+    ("Max with a [384] constant", simple("Max", [4, 512, 384], consts=[("C", np.zeros(384, np.float32))])),
+    ("Greater than a [384] constant", simple("Greater", [4, 512, 384], consts=[("C", np.zeros(384, np.float32))],
+                                            y_type=TensorProto.BOOL)),
+    ("Less than a [384] constant", simple("Less", [4, 512, 384], consts=[("C", np.zeros(384, np.float32))],
+                                          y_type=TensorProto.BOOL)),
+    ("Expand [1,512,1] to [4,512,384]", simple("Expand", [1, 512, 1], [4, 512, 384],
+                                                 consts=[("S", np.array([4, 512, 384], np.int64))])),
+    ("Tile [4,512,384] x [1,2,1]", simple("Tile", [4, 512, 384], [4, 1024, 384],
+                                           consts=[("T", np.array([1, 2, 1], np.int64))])),
+    ("ReduceSum over axis 1 of [4,512,384]", simple("ReduceSum", [4, 512, 384], [4, 1, 384],
+                                                     consts=[("A", np.array([1], np.int64))])),
+    ("ReduceMax over the last axis of [4,512,384]", simple("ReduceMax", [4, 512, 384], [4, 512, 1], axes=[-1])),
+]
+
+
 PROBES = [
     ("Conv 3->64, 7x7 stride 2, 224x224 (ResNet stem)", conv(3, 64, 224, 7, 2)),
     ("Conv 64->64, 3x3, 56x56", conv(64, 64, 56, 3, 1)),
@@ -75,8 +106,8 @@ PROBES = [
     ("com.microsoft FusedGemm (Relu) [1024,384] x [384,1536]", fused_gemm(1024, 384, 1536)),
     ("ReduceMean last axis of [4,512,384]", reduce_mean(4, 512, 384)),
     ("MatMulInteger [4,512,384] x [384,1536]", matmul_integer(4, 512, 384, 1536)),
-]
-ELEMENT_BYTES = {F32: 4, TensorProto.UINT8: 1, TensorProto.INT32: 4}
+] + SIMPLE
+ELEMENT_BYTES = {F32: 4, TensorProto.UINT8: 1, TensorProto.INT32: 4, TensorProto.BOOL: 1}
 
 
 def gpt2_attention(models, b, s, past):

@@ -93,6 +93,11 @@ final class OrtKernels {
         for (String op : new String[] {"MatMulInteger", "ReduceMean"}) {
             put(ONNX, op, new Kernel(false, -1, Workspace.NONE));
         }
+        // measured (workspace-probe.py at [4,512,384]; inplace-probe.py: none runs in place)
+        for (String op : new String[] {"Log", "Floor", "Ceil", "Reciprocal", "Sin", "Cos", "Min", "Max", "Greater",
+                "Less", "Expand", "Tile", "ReduceSum", "ReduceMax"}) {
+            put(ONNX, op, new Kernel(false, -1, Workspace.NONE));
+        }
         // activations.cc; level all, PP-OCRv4 recognition (node-workspaces.py): nothing beyond the output
         for (String op : new String[] {"MatMulIntegerToFloat", "FusedMatMul", "Gelu", "QuickGelu"}) {
             put(MS, op, new Kernel(false, -1, Workspace.NONE));

@@ -62,8 +62,7 @@ class RuntimeOptionTest {
         assertTrue(plain.out().lines().noneMatch(l -> l.startsWith("ort ")), plain.toString());
     }
 
-    /** Log has no workspace rule (OrtKernels): the kernel this test needs; pick another if Log gets one. */
-    private static final String WITHOUT_A_RULE = "Log";
+    private static final String WITHOUT_A_RULE = OrtTestModels.WITHOUT_A_RULE;
 
     @Test
     void aKernelWithoutARuleIsRefusedByDefaultNamingIt() throws Exception {

@@ -182,6 +182,12 @@ public final class OrtTestModels {
         return file;
     }
 
+    /**
+     * An op ORT runs and memplan imports whose kernel has no workspace rule ({@code OrtKernels}): the
+     * unmodelled kernel of the refusal tests. When it gets a rule, those tests fail; pick another.
+     */
+    public static final String WITHOUT_A_RULE = "Round";
+
     /** A model of one {@code opType} node on float [64] {@code x}: a kernel with or without a workspace rule. */
     public static Path singleOpModel(Path dir, String opType) throws Exception {
         GraphProto graph = GraphProto.newBuilder().setName("one-" + opType)

@@ -152,16 +152,16 @@ class OrtRuntimeTest {
 
     @Test
     void aKernelWithoutARuleIsRefusedUnlessAnAllowanceIsAskedFor() throws Exception {
-        Path model = OrtTestModels.singleOpModel(dir, "Log"); // Log has no workspace rule (OrtKernels)
+        Path model = OrtTestModels.singleOpModel(dir, OrtTestModels.WITHOUT_A_RULE);
         MemplanException e = assertThrows(MemplanException.class, () -> OrtModel.compile(model));
-        assertTrue(e.getMessage().contains("no rule for (Log)"), e.getMessage());
+        assertTrue(e.getMessage().contains("no rule for (" + OrtTestModels.WITHOUT_A_RULE + ")"), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), e.getMessage());
 
         OrtModel allowed = OrtModel.compile(model, ImportOptions.defaults(), PlanOptions.defaults(), OrtModel.Level.ALL,
                 OrtModel.UnmodelledKernels.ALLOWANCE);
         OrtModel.Plan plan = allowed.plan(Map.of());
         PlanValidator.validate(plan.plan().plan());
-        assertEquals(java.util.Set.of("Log"), plan.unmodelledOps());
+        assertEquals(java.util.Set.of(OrtTestModels.WITHOUT_A_RULE), plan.unmodelledOps());
         // the allowance: the node's input and output, 256 B each, beside them (a guess, named)
         assertTrue(plan.predictedBytes().orElseThrow() >= 4 * 256, plan.toString());
     }
