@@ -133,10 +133,17 @@ inline int unavailable(char* err, int err_len) {
 
 }  // namespace memplan_ort
 
-// The CPU memory info of an arena allocator (OrtArenaAllocator = 1, OrtMemTypeDefault = 0).
-inline int memplan_ort_cpu_info(void* const* table, void** info, char* err, int err_len) {
+namespace memplan_ort {
+// ORT's OrtAllocatorType: a plain device allocator, or its arena
+constexpr int kDeviceAllocator = 0;
+constexpr int kArenaAllocator = 1;
+}  // namespace memplan_ort
+
+// The CPU memory info of an allocator of the given OrtAllocatorType (OrtMemTypeDefault = 0).
+inline int memplan_ort_cpu_info(void* const* table, int allocator_type, void** info, char* err, int err_len) {
     using Create = void* (*)(int, int, void**);
-    return memplan_ort::status(table, memplan_ort::fn<Create>(table, memplan_ort::kCreateCpuMemoryInfo)(1, 0, info),
+    return memplan_ort::status(table,
+                               memplan_ort::fn<Create>(table, memplan_ort::kCreateCpuMemoryInfo)(allocator_type, 0, info),
                                "CreateCpuMemoryInfo", err, err_len);
 }
 
@@ -155,7 +162,7 @@ inline int memplan_ort_arena_stats(long long session, long long* out, int out_le
         return memplan_ort::unavailable(err, err_len);
     }
     void* info = nullptr;
-    int rc = memplan_ort_cpu_info(table, &info, err, err_len);
+    int rc = memplan_ort_cpu_info(table, memplan_ort::kArenaAllocator, &info, err, err_len);
     if (rc != MEMPLAN_ORT_OK) {
         return rc;
     }

@@ -275,10 +275,8 @@ inline int memplan_ort_register_counting_allocator(long long env, char* err, int
     memplan_ort::CountingAllocator& allocator = memplan_ort::counting_allocator();
     if (allocator.info == nullptr) {
         void* info = nullptr;
-        using Create = void* (*)(int, int, void**);
-        // OrtDeviceAllocator = 0 (ORT refuses a registered allocator typed as an arena), OrtMemTypeDefault = 0
-        int rc = memplan_ort::status(table, memplan_ort::fn<Create>(table, memplan_ort::kCreateCpuMemoryInfo)(0, 0, &info),
-                                     "CreateCpuMemoryInfo", err, err_len);
+        // a device allocator: ORT refuses a registered allocator typed as an arena
+        int rc = memplan_ort_cpu_info(table, memplan_ort::kDeviceAllocator, &info, err, err_len);
         if (rc != MEMPLAN_ORT_OK) {
             return rc;
         }
