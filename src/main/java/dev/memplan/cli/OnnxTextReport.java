@@ -76,8 +76,10 @@ final class OnnxTextReport {
         }
         out.println("in-place   " + InPlaceSavings.of(plan.schedule(), p, plan.bindings()).line());
         out.println("admission  " + (adm.isPresent() ? TextReport.bytes(adm.getAsLong(), w) : "deferred"));
-        if (ort != null) { // beside memplan's own figure, never instead of it
-            long predicted = ort.predictedBytes().orElseThrow();
+        if (ort != null && ort.predictedBytes().isEmpty()) { // a body sized at run time: as admission
+            out.println("ort        deferred  for ONNX Runtime's CPU arena (level " + ort.level() + ")");
+        } else if (ort != null) { // beside memplan's own figure, never instead of it
+            long predicted = ort.predictedBytes().getAsLong();
             out.println("ort        " + TextReport.bytes(predicted, w) + "  predicted for ONNX Runtime's CPU"
                     + " arena (level " + ort.level() + ", one intra-op thread): "
                     + String.format(Locale.ROOT, "%.2f", p.peakBytes() == 0 ? 0.0

@@ -137,6 +137,10 @@ class RuntimeOptionTest {
         assertEquals(0, ort.exit(), ort.toString());
         JsonNode figure = MAPPER.readTree(ort.out()).get("ort");
         assertTrue(figure.has("predictedBytes") && figure.get("predictedBytes").isNull(), ort.toString());
+        CliRun text = CliRun.of("plan", "--runtime", "ort", model);
+        assertEquals(0, text.exit(), text.toString());
+        assertTrue(text.out().lines().anyMatch(l -> l.startsWith("admission  deferred")), text.toString());
+        assertTrue(text.out().lines().anyMatch(l -> l.startsWith("ort        deferred")), text.toString());
     }
 
     @Test
