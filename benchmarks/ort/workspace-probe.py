@@ -169,8 +169,47 @@ def attention_table(models):
               "not run" if got is None else "{:,}".format(got - rounded), "{:,}".format(scores)))
 
 
+# LSTM cases of OrtLstmRuleTest: seq, batch, input, hidden, bias, Y_h, Y_c, sequence_lens, direction
+LSTM_CASES = [(4, 1, 64, 64, True, True, True, False, "forward"), (58, 2, 129, 64, True, True, True, False, "forward"),
+              (100, 8, 32, 48, False, True, True, False, "forward"), (10, 3, 16, 32, True, False, False, False, "forward"),
+              (10, 3, 16, 32, True, True, True, True, "forward"), (10, 3, 16, 32, True, True, True, False, "reverse"),
+              (16, 1, 64, 64, True, True, True, False, "forward"), (4, 2, 64, 64, True, True, True, False, "forward")]
+
+
+def lstm_table():
+    """One LSTM node, random weights (ORT shares identical initializers and packs them during the run)."""
+    print("\n| LSTM S, B, I, H, bias, Y_h, Y_c, sequence_lens, direction | workspace, level none |\n|---|---:|")
+    work = tempfile.mkdtemp(prefix="workspace-probe-")
+    rng = np.random.default_rng(1)
+    for s, b, i, h, bias, y_h, y_c, lens, direction in LSTM_CASES:
+        inits = [numpy_helper.from_array(rng.standard_normal((1, 4 * h, i)).astype(np.float32), "W"),
+                 numpy_helper.from_array(rng.standard_normal((1, 4 * h, h)).astype(np.float32), "R")]
+        inputs = [helper.make_tensor_value_info("X", F32, [s, b, i]),
+                  helper.make_tensor_value_info("h0", F32, [1, b, h]), helper.make_tensor_value_info("c0", F32, [1, b, h])]
+        names = ["X", "W", "R", "B" if bias else "", "L" if lens else "", "h0", "c0"]
+        if bias:
+            inits.append(numpy_helper.from_array(np.zeros((1, 8 * h), np.float32), "B"))
+        if lens:
+            inputs.append(helper.make_tensor_value_info("L", TensorProto.INT32, [b]))
+        wanted = [("Y", [s, 1, b, h], True), ("Y_h", [1, b, h], y_h), ("Y_c", [1, b, h], y_c)]
+        outs = [n if keep else "" for n, _, keep in wanted]
+        while outs[-1] == "":
+            outs.pop()
+        node = helper.make_node("LSTM", names, outs, hidden_size=h, direction=direction)
+        graph = helper.make_graph([node], "lstm", inputs,
+                                  [helper.make_tensor_value_info(n, F32, d) for n, d, keep in wanted if keep],
+                                  initializer=inits)
+        path = os.path.join(work, "lstm.onnx")
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)], ir_version=8), path)
+        got = measure(path, "none")
+        rounded = sum((4 * int(np.prod(d)) + 255) // 256 * 256 for _, d, keep in wanted if keep)
+        print("| %d, %d, %d, %d, %s, %s, %s, %s, %s | %s |" % (s, b, i, h, bias, y_h, y_c, lens, direction,
+              "not run" if got is None else "{:,}".format(got - rounded)))
+
+
 if __name__ == "__main__":
     main()
+    lstm_table()
     shared = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "shared", "models")
     if os.path.isdir(shared):
         attention_table(shared)

@@ -43,6 +43,7 @@ final class KernelWorkspaces {
         return switch (kernel.workspace()) {
             case LRN -> attributes.integer(node.id(), "size").isPresent();
             case CONV_TRANSPOSE -> planar(graph, node);
+            case LSTM -> lstmModelled(graph, node, attributes);
             case ATTENTION -> attributes.integer(node.id(), "num_heads").isPresent()
                     && attributes.integers(node.id(), "qkv_hidden_sizes").isEmpty() && attentionShapes(graph, node);
             default -> true;
@@ -67,6 +68,7 @@ final class KernelWorkspaces {
             case OUTPUT_SIZED -> outputSized(node);
             case ATTENTION -> attention(graph, node, attributes);
             case CONV_TRANSPOSE -> convTranspose(node);
+            case LSTM -> lstm(node, attributes);
             case NONE -> NO_WORKSPACE;
         };
     }
@@ -133,6 +135,67 @@ final class KernelWorkspaces {
         int w = node.input(1);
         return shapes -> new long[] {Math.multiplyExact(FLOAT_BYTES,
                 Math.multiplyExact(product(shapes, w, 4, 1), product(shapes, x, 4, 2)))};
+    }
+
+    /**
+     * The LSTMs the rule covers: one direction (forward or reverse; bidirectional measured otherwise),
+     * sequence-first layout, no peepholes, a known hidden size and a 3-D input.
+     */
+    private static boolean lstmModelled(Graph graph, Node node, NodeAttributes attributes) {
+        int id = node.id();
+        String direction = attributes.string(id, "direction").orElse("forward");
+        return attributes.known(id) && (direction.equals("forward") || direction.equals("reverse"))
+                && attributes.integer(id, "layout").orElse(0) == 0 && attributes.integer(id, "hidden_size").isPresent()
+                && !present(node, 7) && present(node, 0) && graph.value(node.input(0)).shape().rank() == 3;
+    }
+
+    private static boolean present(Node node, int input) {
+        return node.inputCount() > input && node.input(input) != Graph.ABSENT;
+    }
+
+    /**
+     * ORT 1.30's LSTM (deep_cpu_lstm.cc, uni_directional_lstm.cc), one direction, after its outputs,
+     * in floats of X [S, B, I] and hidden size H: B x H each for Y_h and Y_c when the node does not
+     * output them; H and H (the first state and cell); B x H three times (batched state, cell and
+     * clipped cell); 4 x H x B x S (the gates); 4 x H for a bias input; S x B x I and S x B x H
+     * reversed for the reverse direction; then B int32 sequence lengths without that input.
+     * Measured (workspace-probe.py, ten shapes, with and without bias, initial states, outputs and
+     * lengths, forward and reverse): exact. Identical W and R initializers measure 64 KB more: ORT
+     * shares them and packs them during the first run; the rule leaves that aside.
+     */
+    private static Rule lstm(Node node, NodeAttributes attributes) {
+        long h = attributes.integer(node.id(), "hidden_size").getAsLong();
+        boolean reverse = attributes.string(node.id(), "direction").orElse("forward").equals("reverse");
+        boolean bias = present(node, 3);
+        boolean lengths = present(node, 4);
+        boolean finalState = node.outputCount() > 1 && node.output(1) != Graph.ABSENT;
+        boolean finalCell = node.outputCount() > 2 && node.output(2) != Graph.ABSENT;
+        int x = node.input(0);
+        return shapes -> {
+            long[] xs = shapes.dims(x);
+            long s = xs[0];
+            long b = xs[1];
+            long bh = Math.multiplyExact(b, h);
+            java.util.List<Long> floats = new java.util.ArrayList<>();
+            if (!finalState) {
+                floats.add(bh);
+            }
+            if (!finalCell) {
+                floats.add(bh);
+            }
+            floats.addAll(java.util.List.of(h, h, bh, bh, bh, Math.multiplyExact(Math.multiplyExact(4, bh), s)));
+            if (bias) {
+                floats.addAll(java.util.List.of(h, h, h, h));
+            }
+            if (reverse) {
+                floats.add(Math.multiplyExact(Math.multiplyExact(s, b), xs[2]));
+                floats.add(Math.multiplyExact(s, bh));
+            }
+            if (!lengths) {
+                floats.add(b); // int32, the size of a float
+            }
+            return floats.stream().mapToLong(n -> Math.multiplyExact(FLOAT_BYTES, n)).toArray();
+        };
     }
 
     /** An input-sized scale buffer, then the squares padded by {@code size - 1} channels. */

@@ -7,7 +7,7 @@ import java.util.OptionalLong;
 /**
  * The few node attributes the workspace rules read (a memplan {@code Graph} keeps op types but no
  * attributes): Conv's {@code strides}, {@code pads} and {@code group}, LRN's {@code size},
- * Softmax's {@code axis}, and the model's default-domain opset.
+ * Softmax's {@code axis}, LSTM's {@code direction}, and the model's default-domain opset.
  */
 interface NodeAttributes {
     /** {@return whether the node's attributes are known (else an absent attribute may just be unknown)} */
@@ -18,6 +18,11 @@ interface NodeAttributes {
 
     /** {@return an integer-list attribute of node {@code nodeId}, empty when absent} */
     Optional<long[]> integers(int nodeId, String name);
+
+    /** {@return a string attribute of node {@code nodeId} (UTF-8), empty when absent or unknown} */
+    default Optional<String> string(int nodeId, String name) {
+        return Optional.empty();
+    }
 
     /** {@return the model's default-domain opset, or empty when unknown} */
     OptionalLong opset();

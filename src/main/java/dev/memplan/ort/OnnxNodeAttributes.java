@@ -21,6 +21,7 @@ final class OnnxNodeAttributes implements NodeAttributes {
     /** AttributeProto.AttributeType's INT and INTS. */
     private static final int INT = 2;
     private static final int INTS = 7;
+    private static final int STRING = 3;
 
     private final Map<Integer, NodeProto> byNode;
     private final OptionalLong opset;
@@ -77,6 +78,12 @@ final class OnnxNodeAttributes implements NodeAttributes {
     public Optional<long[]> integers(int nodeId, String name) {
         return attribute(nodeId, name).filter(a -> a.getType() == INTS || a.getIntsCount() > 0)
                 .map(a -> a.getIntsList().stream().mapToLong(Long::longValue).toArray());
+    }
+
+    @Override
+    public Optional<String> string(int nodeId, String name) {
+        return attribute(nodeId, name).filter(a -> a.getType() == STRING || a.hasS())
+                .map(a -> a.getS().toStringUtf8());
     }
 
     @Override

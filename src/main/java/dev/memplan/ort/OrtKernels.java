@@ -37,6 +37,8 @@ final class OrtKernels {
         OUTPUT_SIZED,
         /** ConvTranspose's column buffer, one image's worth. */
         CONV_TRANSPOSE,
+        /** LSTM's state, gate and bias buffers (forward or reverse). */
+        LSTM,
         /** com.microsoft Attention's QKV, mask, scores, GEMM arguments, heads' output; the present state after QKV. */
         ATTENTION
     }
@@ -74,6 +76,7 @@ final class OrtKernels {
         }
         put(ONNX, "Conv", new Kernel(false, -1, Workspace.MLAS_CONV));
         put(ONNX, "ConvTranspose", new Kernel(false, -1, Workspace.CONV_TRANSPOSE));
+        put(ONNX, "LSTM", new Kernel(false, -1, Workspace.LSTM));
         put(ONNX, "LRN", new Kernel(false, -1, Workspace.LRN));
         // level all, x86: the NCHWc kernels (nchwc_ops.cc) run MLAS's blocked routines, which take no
         // working buffer; the Conv's fused residual Sum input (3) is MayInplace
