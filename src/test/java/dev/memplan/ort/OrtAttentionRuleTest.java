@@ -11,8 +11,6 @@ import dev.memplan.Shape;
 import dev.memplan.testing.EngineIndependent;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -45,31 +43,8 @@ class OrtAttentionRuleTest {
     }
 
     private static NodeAttributes attributes(boolean unidirectional) {
-        return new NodeAttributes() {
-            @Override
-            public boolean known(int nodeId) {
-                return true;
-            }
-
-            @Override
-            public OptionalLong integer(int nodeId, String name) {
-                return switch (name) {
-                    case "num_heads" -> OptionalLong.of(HEADS);
-                    case "unidirectional" -> OptionalLong.of(unidirectional ? 1 : 0);
-                    default -> OptionalLong.empty();
-                };
-            }
-
-            @Override
-            public Optional<long[]> integers(int nodeId, String name) {
-                return Optional.empty();
-            }
-
-            @Override
-            public OptionalLong opset() {
-                return OptionalLong.of(17);
-            }
-        };
+        return new FixedNodeAttributes(Map.of("num_heads", (long) HEADS, "unidirectional", unidirectional ? 1L : 0L),
+                Map.of(), 17);
     }
 
     @ParameterizedTest(name = "B={0} S={1} unidirectional={2} mask rank {3}: ORT {4}")

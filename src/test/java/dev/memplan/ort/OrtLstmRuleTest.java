@@ -13,8 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -59,32 +57,7 @@ class OrtLstmRuleTest {
     }
 
     private static NodeAttributes attributes(long hidden, String direction) {
-        return new NodeAttributes() {
-            @Override
-            public boolean known(int nodeId) {
-                return true;
-            }
-
-            @Override
-            public OptionalLong integer(int nodeId, String name) {
-                return name.equals("hidden_size") ? OptionalLong.of(hidden) : OptionalLong.empty();
-            }
-
-            @Override
-            public Optional<long[]> integers(int nodeId, String name) {
-                return Optional.empty();
-            }
-
-            @Override
-            public Optional<String> string(int nodeId, String name) {
-                return name.equals("direction") ? Optional.of(direction) : Optional.empty();
-            }
-
-            @Override
-            public OptionalLong opset() {
-                return OptionalLong.of(14);
-            }
-        };
+        return new FixedNodeAttributes(Map.of("hidden_size", hidden), Map.of("direction", direction), 14);
     }
 
     @ParameterizedTest(name = "S={0} B={1} I={2} H={3} bias={4} Y_h={5} Y_c={6} lengths={7} {8}: ORT {9}")
