@@ -81,7 +81,7 @@ final class OnnxTextReport {
         } else if (ort != null) { // beside memplan's own figure, never instead of it
             long predicted = ort.predictedBytes().getAsLong();
             out.println("ort        " + TextReport.bytes(predicted, w) + "  predicted for ONNX Runtime's CPU"
-                    + " arena (level " + ort.level() + ", one intra-op thread): "
+                    + " arena (level " + ort.level() + ", any intra-op threads): "
                     + String.format(Locale.ROOT, "%.2f", p.peakBytes() == 0 ? 0.0
                             : (double) predicted / p.peakBytes()) + "x the peak");
             if (!ort.unmodelledOps().isEmpty()) { // say where the figure is an allowance, not a replay
