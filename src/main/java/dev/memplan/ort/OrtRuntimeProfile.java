@@ -69,8 +69,9 @@ public final class OrtRuntimeProfile {
      * @return the profile
      * @throws OrtUnavailable when ONNX Runtime Java is not on the class path or its
      *                                     native library cannot load
-     * @throws MemplanException            with ORT's reason when ORT cannot load the model, or when
-     *                                     the graph has Loop or Scan nodes (not modelled yet)
+     * @throws MemplanException            with ORT's reason when ORT cannot load the model; when
+     *                                     the graph has Loop or Scan nodes (not modelled yet); naming
+     *                                     the kernels whose workspace has no rule (no allowance here)
      */
     public static OrtRuntimeProfile load(Path model, String level) {
         return load(model, level, false);
