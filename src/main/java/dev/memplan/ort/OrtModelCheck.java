@@ -49,17 +49,29 @@ final class OrtModelCheck {
     private static final int EXTERNAL = 1;
 
     private final Path folder;
+    /** Whether a tensor checked so far keeps its data in another file. */
+    private boolean externalData;
 
     private OrtModelCheck(Path folder) {
         this.folder = folder;
     }
 
     /**
+     * A model that passed the check, as read for it.
+     *
+     * @param model        the parsed model (weights aliased, not copied)
+     * @param externalData whether a tensor keeps its data in another file of the model's folder
+     */
+    record Checked(ModelProto model, boolean externalData) {
+    }
+
+    /**
      * Checks {@code model} (a file memplan has read already) before ONNX Runtime loads it.
      *
+     * @return the model as read, for whatever else memplan does with it before ORT loads it
      * @throws MemplanException naming the tensor whose external data is refused, or the nesting depth
      */
-    static void beforeOrtReads(Path model) {
+    static Checked beforeOrtReads(Path model) {
         Path absolute = model.toAbsolutePath().normalize();
         Path folder = absolute.getParent();
         OrtModelCheck check = new OrtModelCheck(folder);
@@ -68,10 +80,11 @@ final class OrtModelCheck {
         for (FunctionProto f : proto.getFunctionsList()) {
             check.nodes(f.getNodeList(), 0);
         }
+        return new Checked(proto, check.externalData);
     }
 
     /** Parses the file with aliasing, so weight bytes stay in one off-heap copy (as OnnxModel reads). */
-    static ModelProto read(Path model) {
+    private static ModelProto read(Path model) {
         try (FileChannel ch = FileChannel.open(model, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size > Integer.MAX_VALUE) {
@@ -143,6 +156,7 @@ final class OrtModelCheck {
         if (t.getDataLocation() != EXTERNAL && t.getExternalDataCount() == 0) {
             return;
         }
+        externalData = true;
         String location = null;
         long offset = 0;
         long length = -1;

@@ -49,11 +49,11 @@ final class OrtOptimizedGraph {
      *                          {@link OrtModelCheck} refuses before ORT reads it
      */
     static void save(Path model, String level, Path saved) {
-        OrtModelCheck.beforeOrtReads(model);
+        OrtModelCheck.Checked checked = OrtModelCheck.beforeOrtReads(model);
         OrtLoadSettings settings = OrtLoadSettings.fromSystemProperties(fileSize(model));
         Path declared = OrtTempFiles.newFile(".onnx");
         try {
-            Path loaded = ShapesOrtInfers.declareEveryValue(model, declared) ? declared : model;
+            Path loaded = ShapesOrtInfers.declareEveryValue(checked, declared) ? declared : model;
             if (settings.inProcess()) {
                 saveInThisProcess(loaded, level, saved);
             } else {

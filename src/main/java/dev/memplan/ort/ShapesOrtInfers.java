@@ -6,7 +6,6 @@ import dev.memplan.onnx.proto.OnnxProto.AttributeProto;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
-import dev.memplan.onnx.proto.OnnxProto.TensorProto;
 import dev.memplan.onnx.proto.OnnxProto.ValueInfoProto;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -32,24 +31,20 @@ import java.util.Set;
  * no longer resolve. Its values without {@code value_info} keep memplan's shapes.
  */
 final class ShapesOrtInfers {
-    /** ONNX's TensorProto.DataLocation.EXTERNAL. */
-    private static final int EXTERNAL = 1;
-
     private ShapesOrtInfers() {
     }
 
     /**
-     * Writes {@code model} with every undeclared node output declared by name into {@code into}.
+     * Writes the checked model with every undeclared node output declared by name into {@code into}.
      *
      * @return whether it wrote {@code into}; false when the model has external data (load it as is)
-     * @throws MemplanException when the file cannot be read again or the copy cannot be written
+     * @throws MemplanException when the copy cannot be written
      */
-    static boolean declareEveryValue(Path model, Path into) {
-        ModelProto proto = OrtModelCheck.read(model);
-        if (hasExternalData(proto.getGraph())) {
+    static boolean declareEveryValue(OrtModelCheck.Checked checked, Path into) {
+        if (checked.externalData()) {
             return false;
         }
-        ModelProto.Builder declared = proto.toBuilder();
+        ModelProto.Builder declared = checked.model().toBuilder();
         declare(declared.getGraphBuilder());
         try (OutputStream out = Files.newOutputStream(into)) {
             declared.build().writeTo(out);
@@ -82,30 +77,5 @@ final class ShapesOrtInfers {
                 }
             }
         }
-    }
-
-    private static boolean hasExternalData(GraphProto g) {
-        for (TensorProto t : g.getInitializerList()) {
-            if (isExternal(t)) {
-                return true;
-            }
-        }
-        for (NodeProto n : g.getNodeList()) {
-            for (AttributeProto a : n.getAttributeList()) {
-                boolean external = (a.hasT() && isExternal(a.getT()))
-                        || a.getTensorsList().stream().anyMatch(ShapesOrtInfers::isExternal)
-                        || (a.hasG() && hasExternalData(a.getG()))
-                        || a.getGraphsList().stream().anyMatch(ShapesOrtInfers::hasExternalData);
-                if (external) {
-                    return true;
-                }
-            }
-        }
-        return g.getSparseInitializerList().stream().anyMatch(s -> isExternal(s.getValues())
-                || isExternal(s.getIndices()));
-    }
-
-    private static boolean isExternal(TensorProto t) {
-        return t.getDataLocation() == EXTERNAL || t.getExternalDataCount() > 0;
     }
 }

@@ -28,7 +28,7 @@ class ShapesOrtInfersTest {
     void everyNodeOutputIsDeclaredByNameOnceInEveryGraph() throws Exception {
         Path model = OrtTestModels.nestedIfModel(dir, 2);
         Path copy = dir.resolve("declared.onnx");
-        assertTrue(ShapesOrtInfers.declareEveryValue(model, copy));
+        assertTrue(ShapesOrtInfers.declareEveryValue(OrtModelCheck.beforeOrtReads(model), copy));
         ModelProto original = ModelProto.parseFrom(Files.readAllBytes(model));
         ModelProto declared = ModelProto.parseFrom(Files.readAllBytes(copy));
         // the main graph's only node output is its graph output: nothing to declare there
@@ -50,7 +50,7 @@ class ShapesOrtInfersTest {
         Files.write(dir.resolve("w.bin"), new byte[16]);
         Path model = OrtTestModels.externalDataModel(dir, "external.onnx", "w.bin", -1, -1);
         Path copy = dir.resolve("declared.onnx");
-        assertFalse(ShapesOrtInfers.declareEveryValue(model, copy));
+        assertFalse(ShapesOrtInfers.declareEveryValue(OrtModelCheck.beforeOrtReads(model), copy));
         assertFalse(Files.exists(copy));
     }
 
