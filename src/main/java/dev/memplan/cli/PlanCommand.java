@@ -182,7 +182,8 @@ final class PlanCommand implements Callable<Integer> {
             throw new MemplanException("--runtime ort predicts ONNX Runtime's arena for ONNX models, and this is a"
                     + " graph file; plan it with --runtime memplan");
         }
-        OrtRuntimeProfile profile = OrtRuntimeProfile.load(file, level.ortName(), allowUnmodelled);
+        OrtRuntimeProfile profile = OrtRuntimeProfile.load(file, level.ortName(), allowUnmodelled,
+                "--ort-unmodelled allowance");
         if (!p.onnx().isComplete()) { // deferred, the outer plan or a body's: so is the figure (as OrtModel)
             return new WithRuntime(p, new OrtFigure(level, OptionalLong.empty(), Set.of()));
         }

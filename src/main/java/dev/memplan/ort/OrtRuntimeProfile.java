@@ -89,13 +89,30 @@ public final class OrtRuntimeProfile {
      * @throws MemplanException naming the kernels without a rule, when {@code allowances} is false
      */
     public static OrtRuntimeProfile load(Path model, String level, boolean allowances) {
+        return load(model, level, allowances, "OrtModel.UnmodelledKernels.ALLOWANCE");
+    }
+
+    /**
+     * As {@link #load(Path, String, boolean)}, the refusal saying how the caller's users ask for an
+     * allowance (a command line names its option, not a Java type).
+     *
+     * @param model      the {@code .onnx} file a server loads
+     * @param level      the name of ONNX Runtime Java's {@code OptLevel} constant ({@code ALL_OPT}...)
+     * @param allowances whether to predict kernels without a rule by an allowance
+     * @param askWith    what asks for the allowance where the refusal is read, e.g. an option
+     * @return the profile
+     * @throws MemplanException naming the kernels without a rule and {@code askWith}, when
+     *                          {@code allowances} is false
+     */
+    public static OrtRuntimeProfile load(Path model, String level, boolean allowances, String askWith) {
+        Objects.requireNonNull(askWith, "askWith");
         OrtRuntimeProfile profile = loadGraph(model, level);
         java.util.Set<String> unmodelled = profile.predictor.unmodelledOps();
         if (!allowances && !unmodelled.isEmpty()) {
             throw new MemplanException("ONNX Runtime's graph of the model runs kernels whose workspace memplan has no"
                     + " rule for (" + String.join(", ", unmodelled) + "), and memplan does not guess it; use the memplan"
                     + " runtime, or accept an allowance of each such kernel's inputs and outputs (a guess, not a bound)"
-                    + " with --ort-unmodelled allowance (OrtModel.UnmodelledKernels.ALLOWANCE)");
+                    + " with " + askWith);
         }
         return profile;
     }

@@ -73,6 +73,8 @@ class RuntimeOptionTest {
         assertEquals(1, run.err().strip().lines().count(), run.toString());
         assertTrue(run.err().contains("no rule for (" + WITHOUT_A_RULE + ")") && run.err().contains("--ort-unmodelled"),
                 run.toString());
+        assertFalse(run.err().contains("OrtModel") || run.err().contains("UnmodelledKernels"),
+                "no Java type reaches the command line: " + run);
     }
 
     @Test

@@ -154,7 +154,8 @@ class OrtRuntimeTest {
     void aKernelWithoutARuleIsRefusedUnlessAnAllowanceIsAskedFor() throws Exception {
         Path model = OrtTestModels.singleOpModel(dir, OrtTestModels.WITHOUT_A_RULE);
         MemplanException e = assertThrows(MemplanException.class, () -> OrtModel.compile(model));
-        assertTrue(e.getMessage().contains("no rule for (" + OrtTestModels.WITHOUT_A_RULE + ")"), e.getMessage());
+        assertTrue(e.getMessage().contains("no rule for (" + OrtTestModels.WITHOUT_A_RULE + ")")
+                && e.getMessage().endsWith("OrtModel.UnmodelledKernels.ALLOWANCE"), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), e.getMessage());
 
         OrtModel allowed = OrtModel.compile(model, ImportOptions.defaults(), PlanOptions.defaults(), OrtModel.Level.ALL,
