@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Builds and tests the C++ core (src/main/cpp) on its own, without Maven or JNI.
+# Builds and tests the C++ of every module (core/src/main/cpp, ort/src/main/cpp) on its own, without
+# Maven or JNI: one test binary, core/src/test/cpp/memplan_core_test.cpp runs every module's tests.
 #   ./cppbuild.sh test   optimized build with all warnings as errors, then run
 #   ./cppbuild.sh asan   AddressSanitizer + UBSan build (separate binary), then run
 #   ./cppbuild.sh arm64  the optimized build cross-compiled for linux-aarch64 (Debian's
@@ -15,8 +16,9 @@ CXX_ARM64="${CXX_ARM64:-aarch64-linux-gnu-g++}"
 # Where qemu-aarch64 finds the aarch64 loader and libraries (Debian's cross sysroot).
 ARM64_SYSROOT="${ARM64_SYSROOT:-/usr/aarch64-linux-gnu}"
 OUT=target/cpp
-SRC=(src/test/cpp/*_test.cpp)  # one file per header of the core; memplan_core_test.cpp runs them all
-FLAGS=(-std=c++17 -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror -Isrc/main/cpp -Isrc/test/cpp)
+SRC=(core/src/test/cpp/*_test.cpp ort/src/test/cpp/*_test.cpp)  # one file per header
+FLAGS=(-std=c++17 -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror -Icore/src/main/cpp -Iort/src/main/cpp
+    -Icore/src/test/cpp)
 
 usage() {
     echo "usage: $0 test|asan|arm64|clean" >&2

@@ -10,9 +10,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-jar="${1:-$(ls target/memplan-*-cli.jar 2>/dev/null | head -1)}"
+jar="${1:-$(ls cli/target/memplan-cli-*-all.jar 2>/dev/null | head -1)}"
 arm_java="${ARM64_JAVA:-/usr/lib/jvm/java-17-openjdk-arm64/bin/java}"
-[[ -f $jar ]] || { echo "arm64-smoke: no -cli jar (run mvn package first)" >&2; exit 1; }
+[[ -f $jar ]] || { echo "arm64-smoke: no cli/target/memplan-cli-*-all.jar (run mvn package first)" >&2; exit 1; }
 [[ -x $arm_java ]] || { echo "arm64-smoke: no arm64 JVM at $arm_java (see the header of $0)" >&2; exit 1; }
 command -v qemu-aarch64 >/dev/null || { echo "arm64-smoke: qemu-aarch64 is missing (Debian's qemu-user)" >&2; exit 1; }
 

@@ -24,14 +24,46 @@ fi
 OUT=target/fuzz
 SHARED="${MEMPLAN_SHARED_DIR:-../shared}"
 mkdir -p "$OUT"
-[ -d target/test-classes ] || { echo "$0: build first (mvn -DskipTests package)" >&2; exit 1; }
-mvn -q ${MAVEN_OFFLINE:+-o} dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$OUT/test.classpath" >/dev/null
-cp="target/test-classes:target/classes:$(cat "$OUT/test.classpath")"
+for m in core ort cli; do
+    [ -d $m/target/test-classes ] || { echo "$0: build first (mvn -DskipTests package)" >&2; exit 1; }
+done
+# each module's test dependencies but memplan's own jars (packaged again here, so the reactor resolves
+# them; the native libraries already in target/classes are kept)
+mvn -q -B ${MAVEN_OFFLINE:+-o} -DskipTests -Djavacpp.skip=true -Dinvoker.skip=true -Dmaven.javadoc.skip=true \
+    package dependency:build-classpath -Dmdep.includeScope=test -DexcludeGroupIds=dev.memplan \
+    -Dmdep.outputFile=target/fuzz/test.classpath >/dev/null
+jars() { # the packaged jars of memplan's modules a module's tests run against
+    local j=""
+    for m in "$@"; do
+        for f in $m/target/memplan*.jar; do
+            [[ $f == */original-* ]] || j="$j:$f"
+        done
+    done
+    echo "${j#:}"
+}
+# a target's module: where its test class is
+module_of() {
+    local path="src/test/java/$(tr . / <<<"$1").java"
+    for m in core ort cli; do
+        [ -f "$m/$path" ] && { echo $m; return; }
+    done
+    echo "$0: no module holds $1" >&2
+    exit 1
+}
 passed=0
 for target in "${TARGETS[@]}"; do
     class="${target%#*}"
     method="${target#*#}"
-    inputs="src/test/resources/$(tr . / <<<"$class")Inputs/$method"
+    module="$(module_of "$class")"
+    # core's tests run against its classes as compiled (protobuf not relocated); the modules above
+    # it, against its jar, where protobuf is relocated, as they were compiled
+    case $module in
+        core) cp="core/target/test-classes:core/target/classes" ;;
+        ort) cp="ort/target/test-classes:ort/target/classes:$(jars core)" ;;
+        cli) cp="cli/target/test-classes:cli/target/classes:$(jars core ort)" ;;
+    esac
+    cp="$cp:$(cat "$module/target/fuzz/test.classpath")"
+    inputs="$module/src/test/resources/$(tr . / <<<"$class")Inputs/$method"
     corpus=".cifuzz-corpus/$class/$method"
     mkdir -p "$inputs" "$corpus"
     seeds=("$corpus" "$inputs")

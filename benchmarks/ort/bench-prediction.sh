@@ -28,7 +28,7 @@ javac -d "$out/classes" -cp "$cp" \
   -processorpath "$jmh:$m2/org/openjdk/jmh/jmh-generator-annprocess/1.37/jmh-generator-annprocess-1.37.jar" \
   benchmarks/ort/jmh/dev/memplan/ort/OrtPredictionBenchmark.java \
   benchmarks/ort/jmh/dev/memplan/ort/OrtProfilePredictionBenchmark.java
-# the benchmark sits in dev.memplan.ort (on the class path, so it reaches the package's internals)
+# the benchmark sits in dev.memplan.ort.internal (on the class path, so it reaches the package's internals)
 if [ $# -eq 0 ]; then
   set -- -f 1 -wi 5 -w 1 -i 10 -r 500ms
 fi

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan.ort;
+package dev.memplan.ort.internal;
 
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.State;
 /**
  * One request's ORT arena prediction on a compiled predictor against memplan's own per-request
  * planning of the same graph (sizes from bindings, then the engine's allocate), on the Java
- * engine. In package dev.memplan.ort because the predictor is internal; run by
+ * engine. In package dev.memplan.ort.internal because the predictor is internal; run by
  * {@code benchmarks/ort/bench-prediction.sh}.
  *
  * <p>A case is {@code file[:name=value,...]}. The binding {@code symbolic_batch=N} first rewrites

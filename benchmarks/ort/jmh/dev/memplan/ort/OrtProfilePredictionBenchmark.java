@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan.ort;
+package dev.memplan.ort.internal;
 
 import dev.memplan.EngineMode;
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.server.CompiledModel;
 import dev.memplan.server.MemoryBudget;
-import dev.memplan.server.OrtModel;
+import dev.memplan.ort.OrtModel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;

@@ -2,7 +2,7 @@
 package dev.memplan.bench;
 
 import dev.memplan.PlanOptions;
-import dev.memplan.cli.OnnxPlanner;
+import dev.memplan.server.internal.OnnxPlanner;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.server.OnnxPlan;
 import dev.memplan.server.Bucketing;

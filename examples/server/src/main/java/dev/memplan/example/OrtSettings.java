@@ -3,7 +3,7 @@ package dev.memplan.example;
 
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
-import dev.memplan.server.BoundedOrtArena;
+import dev.memplan.ort.BoundedOrtArena;
 
 /**
  * The ONNX Runtime settings the server runs with. {@code bounded} is what a server admitting

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.ort;
+
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import dev.memplan.server.MemoryBudget;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * One call that runs an ONNX Runtime session inside a {@link MemoryBudget}: the request's shapes
+ * are read from its {@link OnnxTensor} inputs, its arena bytes predicted, leased, the session run
+ * while the lease is held, the caller's reader given the result, and the lease released when the
+ * result is closed (ORT's outputs live in its memory until then). Thread-safe as the session is.
+ *
+ * <pre>{@code
+ * BoundedOrtArena arena = BoundedOrtArena.install().keepFreedBlocksUpTo(budget.capacityBytes());
+ * OrtSession session = env.createSession(path, arena.configure(new OrtSession.SessionOptions()));
+ * BudgetedOrtSession budgeted = BudgetedOrtSession.of(session, ortModel, budget);
+ * Optional<float[][][]> out = budgeted.run(inputs, Duration.ofSeconds(10),
+ *         result -> (float[][][]) result.get(0).getValue());   // empty: no room in time
+ * }</pre>
+ */
+public final class BudgetedOrtSession {
+    /**
+     * Reads what the caller needs from a result while its lease is held.
+     *
+     * @param <T> what is read
+     */
+    @FunctionalInterface
+    public interface ResultReader<T> {
+        /**
+         * @param result the run's outputs; closed after this returns
+         * @return what the caller keeps (copied out of ORT's buffers)
+         * @throws OrtException when reading an output fails
+         */
+        T read(OrtSession.Result result) throws OrtException;
+    }
+
+    private final OrtSession session;
+    private final OrtModel model;
+    private final MemoryBudget budget;
+
+    private BudgetedOrtSession(OrtSession session, OrtModel model, MemoryBudget budget) {
+        this.session = Objects.requireNonNull(session, "session");
+        this.model = Objects.requireNonNull(model, "model");
+        this.budget = Objects.requireNonNull(budget, "budget");
+    }
+
+    /**
+     * A session run inside a budget.
+     *
+     * @param session the session, created on the model's file with the settings the prediction is for
+     *                ({@link BoundedOrtArena#configure})
+     * @param model   the model compiled for ORT, whose predictions the leases hold
+     * @param budget  the budget requests are admitted against
+     * @return the budgeted session
+     */
+    public static BudgetedOrtSession of(OrtSession session, OrtModel model, MemoryBudget budget) {
+        return new BudgetedOrtSession(session, model, budget);
+    }
+
+    /**
+     * The bytes a request with these inputs leases.
+     *
+     * @param inputs input name to tensor, every input of the model
+     * @return ORT's predicted arena bytes for the request
+     * @throws IllegalArgumentException naming the input or symbol when the shapes do not bind the model
+     */
+    public long leaseBytes(Map<String, OnnxTensor> inputs) {
+        Map<String, long[]> shapes = new LinkedHashMap<>();
+        inputs.forEach((name, tensor) -> shapes.put(name, tensor.getInfo().getShape()));
+        OptionalLong bytes = model.planForInputs(shapes).predictedBytes();
+        if (bytes.isEmpty()) {
+            throw new IllegalArgumentException("the inputs leave symbols of " + model.model().symbols()
+                    + " unbound; give every input of the model");
+        }
+        return bytes.getAsLong();
+    }
+
+    /**
+     * Runs one request inside the budget: lease its predicted bytes (waiting at most
+     * {@code timeout}, first come first served), run, read, release.
+     *
+     * @param inputs  input name to tensor, every input of the model
+     * @param timeout how long to wait for room
+     * @param reader  reads the outputs while the lease is held
+     * @param <T>     what is read
+     * @return what the reader returned, or empty when there was no room within {@code timeout}
+     * @throws OrtException             when ONNX Runtime fails to run or the reader fails
+     * @throws InterruptedException     when interrupted while waiting (nothing is held)
+     * @throws BudgetExceededException  when the request needs more than the budget can ever grant
+     * @throws IllegalArgumentException naming the input or symbol when the shapes do not bind the model
+     */
+    public <T> Optional<T> run(Map<String, OnnxTensor> inputs, Duration timeout, ResultReader<T> reader)
+            throws OrtException, InterruptedException {
+        Objects.requireNonNull(reader, "reader");
+        Optional<MemoryBudget.Lease> lease = budget.tryAcquire(leaseBytes(inputs), timeout);
+        if (lease.isEmpty()) {
+            return Optional.empty();
+        }
+        try (MemoryBudget.Lease held = lease.get();
+             OrtSession.Result result = session.run(inputs)) {
+            return Optional.of(reader.read(result));
+        }
+    }
+
+    /** {@return the budget requests are admitted against} */
+    public MemoryBudget budget() {
+        return budget;
+    }
+}

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.ort;
+
+import dev.memplan.Admission.Reservation;
+import dev.memplan.PlanOptions;
+import dev.memplan.onnx.ImportOptions;
+import dev.memplan.onnx.OnnxModel;
+import dev.memplan.ort.internal.OrtArenaPrediction;
+import dev.memplan.ort.internal.OrtRuntimeProfile;
+import dev.memplan.ort.internal.OrtUnavailable;
+import dev.memplan.server.CompiledModel;
+import dev.memplan.server.MemoryBudget;
+import dev.memplan.server.MemoryNeed;
+import dev.memplan.server.OnnxPlan;
+import dev.memplan.server.internal.ServerAccess;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * A {@link CompiledModel} with a prediction of ONNX Runtime's CPU arena attached, for servers that
+ * run their models in ONNX Runtime: each plan also carries the bytes ORT's arena is predicted to
+ * hold for the request, and admission ({@link dev.memplan.Admission}, {@link MemoryBudget}) counts
+ * those bytes instead of memplan's own peak.
+ *
+ * <pre>{@code
+ * OrtModel model = OrtModel.compile(Path.of("all-minilm-l6-v2-q.onnx"));             // once
+ * OrtModel.Plan plan = model.planForInputs(shapes);                                   // per request
+ * try (MemoryBudget.Lease lease = budget.acquire(plan)) {                             // ORT's bytes
+ *     session.run(inputs);
+ * }
+ * }</pre>
+ *
+ * <p>The compile reads and imports the model once for memplan's plan, and asks ONNX Runtime Java
+ * (which must be on the class path), in a child JVM, for the graph ORT runs at the given level (a
+ * model that crashes ORT there is refused, not fatal: docs/library.md); the predictor is
+ * compiled on that graph (docs/design.md, section 13). The prediction holds at 1, 2 and 4 intra-op
+ * threads (measured on every shared model: MLAS's per-thread buffers sit outside the arena).
+ * Immutable and thread-safe.
+ */
+public final class OrtModel implements Reservation {
+
+    /** ONNX Runtime's graph optimization levels, as {@code SessionOptions.OptLevel} names them. */
+    public enum Level {
+        /** {@code NO_OPT}: the graph as written. */
+        NONE("NO_OPT"),
+        /** {@code BASIC_OPT}: constant folding and redundant-node elimination. */
+        BASIC("BASIC_OPT"),
+        /** {@code EXTENDED_OPT}: also fusions into com.microsoft ops. */
+        EXTENDED("EXTENDED_OPT"),
+        /** {@code ALL_OPT}, ONNX Runtime's default: also layout rewrites (NCHWc on x86). */
+        ALL("ALL_OPT");
+
+        private final String ortName;
+
+        Level(String ortName) {
+            this.ortName = ortName;
+        }
+
+        /** {@return the name of ONNX Runtime Java's {@code SessionOptions.OptLevel} constant} */
+        public String ortName() {
+            return ortName;
+        }
+
+        /**
+         * The level named {@code name}: {@code none}, {@code basic}, {@code extended} or {@code all}
+         * (any case), or the name of ONNX Runtime Java's {@code OptLevel} constant, so that a server
+         * can pass {@code optLevel.name()} of the options its session uses.
+         *
+         * @param name the level's name
+         * @return the level
+         * @throws IllegalArgumentException naming the levels when {@code name} is none of them
+         */
+        public static Level of(String name) {
+            Objects.requireNonNull(name, "the level's name");
+            for (Level level : values()) {
+                if (level.name().equalsIgnoreCase(name) || level.ortName.equalsIgnoreCase(name)) {
+                    return level;
+                }
+            }
+            throw new IllegalArgumentException("unknown ONNX Runtime optimization level '" + name
+                    + "'; use none, basic, extended or all (or NO_OPT, BASIC_OPT, EXTENDED_OPT, ALL_OPT)");
+        }
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * What a compile does when ONNX Runtime's graph of the model runs a kernel whose workspace
+     * memplan has no rule for (docs/ort-runtime.md, section 5 lists the rules).
+     */
+    public enum UnmodelledKernels {
+        /** Refuse the model, naming the kernels: memplan does not guess (the default). */
+        REFUSE,
+        /**
+         * Predict such a kernel by an allowance, its inputs' and outputs' bytes live during it: a
+         * guess, not a bound. Each {@link Plan#unmodelledOps()} names the kernels.
+         */
+        ALLOWANCE
+    }
+
+    private final CompiledModel model;
+    private final Level level;
+    private final OrtRuntimeProfile profile;
+
+    private OrtModel(CompiledModel model, Level level, OrtRuntimeProfile profile) {
+        this.model = model;
+        this.level = level;
+        this.profile = profile;
+    }
+
+    /**
+     * Compiles an ONNX file for ONNX Runtime at its default level (all), with the default import
+     * and plan options.
+     *
+     * @param onnxFile the {@code .onnx} file the server's ORT session loads
+     * @return the compiled model
+     * @throws OrtUnavailableException when ONNX Runtime Java is not on the class path or cannot start
+     * @throws dev.memplan.MemplanException with ORT's reason when ORT cannot load the model, naming
+     *                                      the Loop or Scan node the prediction does not model, or the
+     *                                      kernels whose workspace memplan has no rule for
+     */
+    public static OrtModel compile(Path onnxFile) {
+        return compile(onnxFile, ImportOptions.defaults(), PlanOptions.defaults(), Level.ALL);
+    }
+
+    /**
+     * Compiles an ONNX file for ONNX Runtime at {@code level}: pass the level your sessions use.
+     *
+     * @param onnxFile      the {@code .onnx} file the server's ORT session loads
+     * @param importOptions constant folding and view policy of memplan's own plan
+     * @param planOptions   engine, strategy, alignment, graph inputs of memplan's own plan
+     * @param level         the sessions' graph optimization level
+     * @return the compiled model
+     * @throws OrtUnavailableException when ONNX Runtime Java is not on the class path or cannot start
+     * @throws dev.memplan.onnx.OnnxFormatException naming the file and element when the model is
+     *                                              unreadable or malformed
+     * @throws dev.memplan.MemplanException with ORT's reason when ORT cannot load the model, naming
+     *                                      the Loop or Scan node the prediction does not model, or the
+     *                                      kernels whose workspace memplan has no rule for
+     */
+    public static OrtModel compile(Path onnxFile, ImportOptions importOptions, PlanOptions planOptions,
+                                   Level level) {
+        return compile(onnxFile, importOptions, planOptions, level, UnmodelledKernels.REFUSE);
+    }
+
+    /**
+     * As {@link #compile(Path, ImportOptions, PlanOptions, Level)}, choosing what happens to a kernel
+     * whose workspace memplan has no rule for.
+     *
+     * @param onnxFile      the {@code .onnx} file the server's ORT session loads
+     * @param importOptions constant folding and view policy of memplan's own plan
+     * @param planOptions   engine, strategy, alignment, graph inputs of memplan's own plan
+     * @param level         the sessions' graph optimization level
+     * @param unmodelled    refuse such a model (the other overloads), or predict it by an allowance
+     * @return the compiled model
+     * @throws OrtUnavailableException when ONNX Runtime Java is not on the class path or cannot start
+     * @throws dev.memplan.MemplanException with ORT's reason when ORT cannot load the model; naming
+     *                                      the Loop or Scan node the prediction does not model; naming
+     *                                      the kernels without a rule under {@code REFUSE}
+     */
+    public static OrtModel compile(Path onnxFile, ImportOptions importOptions, PlanOptions planOptions,
+                                   Level level, UnmodelledKernels unmodelled) {
+        Objects.requireNonNull(onnxFile, "the model's file");
+        Objects.requireNonNull(level, "the ONNX Runtime level");
+        Objects.requireNonNull(unmodelled, "what to do with kernels without a rule");
+        OnnxModel read = OnnxModel.read(onnxFile);
+        OrtRuntimeProfile profile;
+        try { // fails before the import when ORT is absent
+            profile = OrtRuntimeProfile.load(onnxFile, level.ortName(), unmodelled == UnmodelledKernels.ALLOWANCE);
+        } catch (OrtUnavailable e) {
+            throw new OrtUnavailableException(e.getMessage(), e);
+        }
+        return new OrtModel(CompiledModel.compile(read, importOptions, planOptions), level, profile);
+    }
+
+    /** {@return memplan's own compiled model, whose plans the prediction comes beside} */
+    public CompiledModel model() {
+        return model;
+    }
+
+    /** {@return the optimization level the prediction is for} */
+    public Level level() {
+        return level;
+    }
+
+    /**
+     * Plans one request at {@code bindings}, as {@link CompiledModel#plan(Map)}, and predicts ORT's
+     * arena for it.
+     *
+     * @param bindings symbol name to value
+     * @return memplan's plan with ORT's predicted bytes (empty while the plan is deferred)
+     * @throws dev.memplan.InvalidSizeException naming the value when a size overflows, or a value of
+     *                                          ORT's graph whose size the bindings leave unknown
+     * @throws ModelLimitException naming the symbol when a binding is above its limit
+     */
+    public Plan plan(Map<String, Long> bindings) {
+        return predicted(model.plan(bindings));
+    }
+
+    /**
+     * Plans one request from its input shapes, as {@link CompiledModel#planForInputs(Map)}, and
+     * predicts ORT's arena for it.
+     *
+     * @param inputShapes ONNX input name to the request's extents, one entry per graph input
+     * @return memplan's plan with ORT's predicted bytes (empty while the plan is deferred)
+     * @throws IllegalArgumentException naming the input when the shapes do not fit the model
+     */
+    public Plan planForInputs(Map<String, long[]> inputShapes) {
+        return predicted(model.planForInputs(inputShapes));
+    }
+
+    /**
+     * ORT's prediction for a plan of {@link #model()} made elsewhere, for example by a
+     * {@link PlanCache} over it.
+     *
+     * @param plan a plan of this model's {@link CompiledModel}
+     * @return the plan with ORT's predicted bytes (empty while the plan is deferred)
+     * @throws IllegalArgumentException when the plan is of another model
+     */
+    public Plan predict(OnnxPlan plan) {
+        if (model.imported().forBindings(plan.bindings()) != plan.imported()) { // a decided If is the model's too
+            throw new IllegalArgumentException("the plan is of " + plan.imported().name() + ", not of "
+                    + model.name() + "; plan it with this model or its PlanCache");
+        }
+        return predicted(plan);
+    }
+
+    private Plan predicted(OnnxPlan plan) {
+        if (!plan.isComplete()) {
+            return new Plan(plan, OptionalLong.empty(), Set.of());
+        }
+        OrtArenaPrediction prediction = profile.predict(model.imported(), plan.bindings());
+        return new Plan(plan, OptionalLong.of(prediction.activationBytes()), prediction.unmodelledOps());
+    }
+
+    /**
+     * ORT's predicted arena bytes at {@code bounds}, for {@link dev.memplan.Admission}.
+     *
+     * @param bounds upper bound of each symbol
+     * @return the predicted bytes, or empty when a symbol is unbound
+     */
+    @Override
+    public OptionalLong reservationBytes(Map<String, Long> bounds) {
+        return predicted(ServerAccess.planUntraced(model, bounds)).predictedBytes();
+    }
+
+    @Override
+    public Set<String> symbolNames() {
+        return model.symbolNames();
+    }
+
+    @Override
+    public OptionalLong limit(String symbol) {
+        return model.limit(symbol);
+    }
+
+    @Override
+    public String toString() {
+        return model.name() + " for ONNX Runtime (level " + level + ")";
+    }
+
+    /**
+     * One request's plan from an {@link OrtModel}: memplan's own plan, and the bytes ONNX Runtime's CPU
+     * arena is predicted to hold for it, which is what a {@link MemoryBudget} leases.
+     *
+     * @param plan           memplan's plan of the request (offsets, peak, admission figure)
+     * @param predictedBytes ORT's predicted arena bytes for the request; empty while the plan is deferred
+     * @param unmodelledOps  op types whose ORT kernel workspace has no known rule, so an allowance stands
+     *                       (only under {@link UnmodelledKernels#ALLOWANCE})
+     *                       in for it in the prediction; empty when every part is derived
+     */
+    public record Plan(OnnxPlan plan, OptionalLong predictedBytes, Set<String> unmodelledOps) implements MemoryNeed {
+
+        /**
+         * Checks the parts.
+         *
+         * @param plan           memplan's plan
+         * @param predictedBytes the prediction, empty exactly when the plan is deferred
+         * @param unmodelledOps  op types the prediction has no rule for
+         */
+        public Plan {
+            Objects.requireNonNull(plan, "plan");
+            Objects.requireNonNull(predictedBytes, "predictedBytes");
+            unmodelledOps = Set.copyOf(unmodelledOps);
+            if (predictedBytes.isPresent() != plan.isComplete()) {
+                throw new IllegalArgumentException("a prediction is present exactly when the plan is complete");
+            }
+        }
+
+        /**
+         * What a {@link MemoryBudget} leases for this request: ONNX Runtime's predicted figure.
+         *
+         * @return {@link #predictedBytes()}
+         * @throws IllegalArgumentException naming the symbols to bind when the plan is deferred
+         */
+        @Override
+        public long neededBytes() {
+            return predictedBytes.orElseThrow(() -> new IllegalArgumentException(
+                    "the plan is deferred, so its bytes are unknown: bind " + plan.unboundSymbols()
+                            + " before asking a budget for it"));
+        }
+    }
+}

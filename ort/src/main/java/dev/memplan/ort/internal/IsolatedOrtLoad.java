@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.ort.internal;
+
+import dev.memplan.MemplanException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.CodeSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Runs ONNX Runtime's load of a model in a child JVM ({@link IsolatedOrtLoadMain}) and watches it.
+ * ORT is native code that trusts the model: a hostile one can crash it (SIGFPE in a kernel's shape
+ * arithmetic) or make it fold constants into gigabytes. In the server's own process either kills
+ * the server; in a child it becomes memplan's one-line refusal. The child gets its own temporary
+ * folder (ORT Java's library copy, the JVM's crash report), deleted when it ends, whatever ended it.
+ *
+ * <p>The watch polls the child's resident memory ({@code /proc/<pid>/status}; elsewhere only the
+ * time is watched) and stops it past its {@link OrtLoadSettings}.
+ */
+final class IsolatedOrtLoad {
+    /** Exit codes of {@link IsolatedOrtLoadMain}; anything else is a crash. */
+    static final int EXIT_REFUSED = 10;
+    static final int EXIT_UNAVAILABLE = 11;
+    static final String MESSAGE_FILE = "message.txt";
+    static final String CRASH_FILE = "hs_err.log";
+    private static final Pattern CRASH_SIGNAL = Pattern.compile("#\\s+(SIG[A-Z]+) \\(0x");
+    private static final Pattern RESIDENT = Pattern.compile("(?m)^VmRSS:\\s+(\\d+) kB");
+    private static final long POLL_MILLIS = 10;
+    private static final List<String> SIGNALS = List.of("SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP",
+            "SIGABRT", "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM");
+
+    private final String mainClass;
+    private final List<Path> classPath;
+
+    IsolatedOrtLoad(String mainClass, List<Path> classPath) {
+        this.mainClass = mainClass;
+        this.classPath = List.copyOf(classPath);
+    }
+
+    /** The load as memplan runs it: {@link IsolatedOrtLoadMain} on memplan's and ORT Java's jars. */
+    static IsolatedOrtLoad ofOrtJava(Class<?> ortJavaClass) {
+        return new IsolatedOrtLoad(IsolatedOrtLoadMain.class.getName(),
+                List.of(location(IsolatedOrtLoad.class), location(ortJavaClass)));
+    }
+
+    /**
+     * Loads {@code model} into ONNX Runtime at {@code level} in a child JVM, which saves the graph
+     * ORT runs to {@code saved}.
+     *
+     * @throws MemplanException   with ORT's reason when it refuses the model; naming the signal when
+     *                            ORT crashed; naming the limit when the load passed it
+     * @throws OrtUnavailable     when ORT Java cannot start in the child
+     */
+    void save(Path model, String level, Path saved, OrtLoadSettings limits) {
+        Path folder = OrtTempFiles.newFolder("child-");
+        try {
+            // the child runs in its own folder: a path relative to the caller's must not reach it as is
+            Process child = start(folder, List.of(model.toAbsolutePath().toString(), level,
+                    saved.toAbsolutePath().toString()));
+            Optional<String> stopped = watch(child, limits);
+            if (stopped.isPresent()) {
+                throw new MemplanException(stopped.get());
+            }
+            int exit = child.exitValue();
+            if (exit == 0) {
+                return;
+            }
+            String message = readMessage(folder);
+            if (exit == EXIT_REFUSED && message != null) {
+                throw new MemplanException(message);
+            }
+            if (exit == EXIT_UNAVAILABLE && message != null) {
+                throw new OrtUnavailable(message, null);
+            }
+            throw new MemplanException("ONNX Runtime crashed loading the model at level " + level + " ("
+                    + crashCause(folder, exit) + ", in a child process; memplan's process is unharmed)"
+                    + "; this model does not run in ONNX Runtime: use the memplan runtime for it");
+        } finally {
+            OrtTempFiles.deleteTree(folder);
+        }
+    }
+
+    private Process start(Path folder, List<String> args) {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-XX:-UsePerfData", // no hsperfdata file in the shared temporary directory
+                "-XX:ErrorFile=" + folder.resolve(CRASH_FILE), "-XX:-CreateCoredumpOnCrash",
+                "-Djava.io.tmpdir=" + folder,
+                "-cp", String.join(java.io.File.pathSeparator, classPath.stream().map(Path::toString).toList()),
+                mainClass, folder.resolve(MESSAGE_FILE).toString()));
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command).directory(folder.toFile())
+                .redirectErrorStream(true).redirectOutput(folder.resolve("output.txt").toFile());
+        Map<String, String> env = builder.environment();
+        env.remove("JAVA_TOOL_OPTIONS"); // a user's agent or heap setting is for the server, not this child
+        env.remove("_JAVA_OPTIONS");
+        env.remove("JDK_JAVA_OPTIONS");
+        try {
+            return builder.start();
+        } catch (IOException e) {
+            throw new MemplanException("cannot start a JVM (" + command.get(0) + ") to load the model into ONNX"
+                    + " Runtime: " + e.getMessage() + "; check java.home, or set -D" + OrtLoadSettings.MODE
+                    + "=" + OrtLoadSettings.IN_PROCESS + " to load it in this process", e);
+        }
+    }
+
+    /** Waits for the child; stops it and says why when it passes a limit or this thread is interrupted. */
+    private static Optional<String> watch(Process child, OrtLoadSettings limits) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(limits.timeoutSeconds());
+        Path status = Path.of("/proc", Long.toString(child.pid()), "status");
+        long peak = 0;
+        try {
+            while (!child.waitFor(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+                peak = Math.max(peak, residentBytes(status));
+                if (peak > limits.memoryBytes()) {
+                    stop(child);
+                    return Optional.of("ONNX Runtime held more than " + (limits.memoryBytes() >> 20) + " MiB loading"
+                            + " the model (at least " + (peak >> 20) + " MiB, folding its constants or reading its"
+                            + " weights) and was stopped; if the model is that large, raise -D" + OrtLoadSettings.MEMORY
+                            + ", else use the memplan runtime for it");
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    stop(child);
+                    return Optional.of("ONNX Runtime took more than " + limits.timeoutSeconds() + " s to load the"
+                            + " model and was stopped; if the model is that large, raise -D" + OrtLoadSettings.TIMEOUT
+                            + ", else use the memplan runtime for it");
+                }
+            }
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            stop(child);
+            Thread.currentThread().interrupt();
+            return Optional.of("the load of the model into ONNX Runtime was interrupted and stopped; compile it again");
+        }
+    }
+
+    private static void stop(Process child) {
+        child.destroyForcibly();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                child.waitFor(); // its folder is deleted next: it must be gone first
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The resident bytes a {@code /proc/<pid>/status} file gives; 0 when unreadable (not Linux, or ended). */
+    static long residentBytes(Path status) {
+        try {
+            Matcher m = RESIDENT.matcher(Files.readString(status));
+            return m.find() ? Long.parseLong(m.group(1)) * 1024 : 0;
+        } catch (IOException | UncheckedIOException | NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static String readMessage(Path folder) {
+        try {
+            String text = Files.readString(folder.resolve(MESSAGE_FILE), StandardCharsets.UTF_8).strip();
+            return text.isEmpty() ? null : text;
+        } catch (IOException | UncheckedIOException e) {
+            return null;
+        }
+    }
+
+    /** The signal the JVM's crash report names, else the one the exit status carries, else the status. */
+    static String crashCause(Path folder, int exit) {
+        try {
+            Matcher m = CRASH_SIGNAL.matcher(Files.readString(folder.resolve(CRASH_FILE), StandardCharsets.ISO_8859_1));
+            if (m.find()) {
+                return m.group(1);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // no report: the exit status is all there is
+        }
+        int signal = exit - 128;
+        return signal >= 1 && signal <= SIGNALS.size() ? SIGNALS.get(signal - 1) : "exit status " + exit;
+    }
+
+    /** The file or folder a class was loaded from, which a child JVM can put on its class path. */
+    static Path location(Class<?> type) {
+        CodeSource source = type.getProtectionDomain().getCodeSource();
+        try {
+            if (source != null && source.getLocation() != null && source.getLocation().getProtocol().equals("file")) {
+                Path path = Path.of(source.getLocation().toURI());
+                if (Files.exists(path)) {
+                    return path;
+                }
+            }
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            // not a file: said below
+        }
+        throw new MemplanException("cannot load the model into ONNX Runtime in a child process: " + type.getName()
+                + " was not loaded from a jar or folder on disk (" + (source == null ? "no code source"
+                : source.getLocation()) + "); set -D" + OrtLoadSettings.MODE + "=" + OrtLoadSettings.IN_PROCESS
+                + " to load it in this process");
+    }
+}

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.ort.internal;
+
+import java.util.AbstractSet;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What ONNX Runtime 1.30's CPU arena is predicted to hold for one request, and its parts.
+ *
+ * @param activationBytes       the arena's peak in use over two runs with the first run's outputs
+ *                              still held by the caller: what {@code ort-arena.py} reports as
+ *                              {@code activation}
+ * @param firstRunPeakBytes     the arena's peak during the first run alone (tensor by tensor, no
+ *                              memory pattern yet)
+ * @param patternBlockBytes     the memory pattern's block, which the second run holds throughout
+ * @param outputsHeldBytes      the first run's graph outputs (256-byte rounded), still held during
+ *                              the second run: a server that releases them sees less
+ * @param arenaRoundingBytes    of {@code activationBytes}, what the BFC arena adds above the
+ *                              256-byte-rounded requests live at that peak (chunks handed out whole)
+ * @param reservedBytes         the arena's regions ({@code TotalAllocated}): memory taken from the
+ *                              system, never given back during the session
+ * @param unmodelledOps         op types whose kernel workspace has no measured rule (an allowance
+ *                              stands in); empty when every part of the figure is replayed
+ */
+public record OrtArenaPrediction(long activationBytes, long firstRunPeakBytes, long patternBlockBytes,
+                                 long outputsHeldBytes, long arenaRoundingBytes, long reservedBytes,
+                                 Set<String> unmodelledOps) {
+
+    /**
+     * Copies the op types, sorted so that the figure's description is deterministic; a set this
+     * class made already (a predictor's, given to each of its per-request answers) is kept as is.
+     */
+    public OrtArenaPrediction {
+        if (!(unmodelledOps instanceof SortedOps)) {
+            unmodelledOps = new SortedOps(unmodelledOps);
+        }
+    }
+
+    /** {@return whether every kernel of the graph has a measured rule, so the figure is a replay} */
+    public boolean isReplay() {
+        return unmodelledOps.isEmpty();
+    }
+
+    /** Op types, sorted, copied once and never changed: a prediction can share it without a copy. */
+    static final class SortedOps extends AbstractSet<String> {
+        private final List<String> names;
+
+        SortedOps(Collection<String> ops) {
+            names = List.copyOf(new TreeSet<>(ops));
+        }
+
+        @Override
+        public Iterator<String> iterator() {
+            return names.iterator();
+        }
+
+        @Override
+        public int size() {
+            return names.size();
+        }
+    }
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.ort.internal;
+
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtSession;
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import org.bytedeco.javacpp.Loader;
+
+/**
+ * ONNX Runtime's C API calls that ONNX Runtime Java does not offer, on the {@code libonnxruntime.so}
+ * ORT Java has loaded ({@code src/main/cpp/ort_arena.h}): register memplan's counting allocator on
+ * ORT Java's environment and read a session's allocator statistics. ORT Java keeps its native
+ * handles in private fields; they are read by reflection (ORT Java on the class path, or as an
+ * automatic module).
+ */
+public final class OrtCApi {
+    private static final int ERR_LEN = 512;
+
+    private OrtCApi() {
+    }
+
+    /** Loads the JNI library once, after ORT Java's own (whose libonnxruntime it calls into). */
+    private static final class Library {
+        static final Throwable FAILURE = loadOnLargeStack();
+    }
+
+    /**
+     * ORT Java 1.29 crashes creating its environment on a 1 MB stack with a long command line (its
+     * telemetry's regex), so both loads run on a thread with a large stack. The thread's code lives
+     * in this class, not in {@link Library}: the thread would otherwise wait for Library's
+     * initialization, which waits for the thread.
+     */
+    private static Throwable loadOnLargeStack() {
+        Throwable[] failure = new Throwable[1];
+        Thread t = new Thread(null, () -> failure[0] = loadBoth(), "memplan-ort-load", 64L << 20);
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return e;
+        }
+        return failure[0];
+    }
+
+    private static Throwable loadBoth() {
+        try {
+            OrtEnvironment.getEnvironment();
+            Loader.load(OrtArenaNative.class);
+            return null;
+        } catch (Throwable e) { // UnsatisfiedLinkError, NoClassDefFoundError, an ORT load failure
+            return e;
+        }
+    }
+
+    /**
+     * Loads ORT Java's environment (on a thread with a large stack) and memplan's C API library.
+     *
+     * @throws IllegalStateException naming the cause when either cannot load
+     */
+    public static void requireLoaded() {
+        if (Library.FAILURE != null) {
+            throw new IllegalStateException("ONNX Runtime's C API is not reachable here (" + Library.FAILURE
+                    + "); put ONNX Runtime Java 1.23 or newer and the memplan jar for this platform on the class path");
+        }
+    }
+
+    /**
+     * Registers memplan's counting CPU allocator on ORT Java's environment ({@code
+     * src/main/cpp/ort_counting_allocator.h}), used by every session created with {@code
+     * session.use_env_allocators=1} instead of ORT's arena: each block ORT asks for is its own,
+     * given back when ORT frees it or kept for reuse within {@link #keepCountedBlocksUpTo}. Once per
+     * process; later calls do nothing.
+     *
+     * @param env ORT Java's environment ({@code OrtEnvironment.getEnvironment()})
+     * @throws IllegalStateException with ONNX Runtime's message when it refuses
+     */
+    public static void registerCountingAllocator(OrtEnvironment env) {
+        requireLoaded();
+        byte[] err = new byte[ERR_LEN];
+        check(OrtArenaNative.memplan_ort_register_counting_allocator(handle(env), err, ERR_LEN), err);
+    }
+
+    /**
+     * Lets the counting allocator keep freed blocks for reuse (their pages stay faulted in, so a
+     * later run does not pay the kernel for fresh ones) while all it holds from the system stays
+     * within {@code bytes}; gives back what is kept past it now. 0, the default, keeps none.
+     *
+     * @param bytes the limit, at least 0
+     * @throws IllegalStateException when {@code bytes} is negative
+     */
+    public static void keepCountedBlocksUpTo(long bytes) {
+        requireLoaded();
+        byte[] err = new byte[ERR_LEN];
+        check(OrtArenaNative.memplan_ort_counting_keep_up_to(bytes, err, ERR_LEN), err);
+    }
+
+    /**
+     * The counting allocator's figures, in {@link #arenaStats}' order: in use, max in use, total
+     * allocated (in use plus a 64-byte header per block), allocations, reserves.
+     *
+     * @return the five figures
+     */
+    public static long[] countingStats() {
+        requireLoaded();
+        long[] out = new long[OrtArenaNative.NUM_STATS];
+        byte[] err = new byte[ERR_LEN];
+        check(OrtArenaNative.memplan_ort_counting_stats(out, out.length, err, ERR_LEN), err);
+        return out;
+    }
+
+    /**
+     * The CPU arena statistics of a session ({@code AllocatorGetStats}): in use, max in use, total
+     * allocated (reserved), allocations, reserves; -1 for a figure the arena does not report.
+     *
+     * @param session an open session
+     * @return the five figures, in that order
+     * @throws IllegalStateException with ONNX Runtime's message when it cannot answer
+     */
+    public static long[] arenaStats(OrtSession session) {
+        requireLoaded();
+        long[] out = new long[OrtArenaNative.NUM_STATS];
+        byte[] err = new byte[ERR_LEN];
+        check(OrtArenaNative.memplan_ort_arena_stats(handle(session), out, out.length, err, ERR_LEN), err);
+        return out;
+    }
+
+    private static void check(int rc, byte[] err) {
+        if (rc != OrtArenaNative.OK) {
+            int n = 0;
+            while (n < err.length && err[n] != 0) {
+                n++;
+            }
+            throw new IllegalStateException(new String(err, 0, n, StandardCharsets.UTF_8).replace('\n', ' '));
+        }
+    }
+
+    private static long handle(Object ortObject) {
+        try {
+            Field f = ortObject.getClass().getDeclaredField("nativeHandle");
+            f.setAccessible(true);
+            long h = f.getLong(ortObject);
+            if (h == 0) {
+                throw new IllegalStateException(ortObject.getClass().getSimpleName() + " is closed");
+            }
+            return h;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            if (e instanceof IllegalStateException ise) {
+                throw ise;
+            }
+            throw new IllegalStateException("cannot read the native handle of ONNX Runtime Java's "
+                    + ortObject.getClass().getSimpleName() + " (" + e + "); use ONNX Runtime Java 1.23 or newer on"
+                    + " the class path", e);
+        }
+    }
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.ort.internal;
+
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtLoggingLevel;
+import ai.onnxruntime.OrtSession;
+import dev.memplan.MemplanException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The graph ONNX Runtime runs: ORT rewrites a model when a session loads it (fusions, and on x86 at
+ * level all the NCHWc layout), and saves the result when asked. The only class of memplan that
+ * touches {@code ai.onnxruntime} types, so it is loaded only when the ort runtime is asked for;
+ * {@link OrtRuntimeProfile} checks that ONNX Runtime Java is present before calling it.
+ *
+ * <p>ORT loads the model in a child JVM ({@link IsolatedOrtLoad}) unless {@link OrtLoadSettings} say
+ * otherwise: a model that crashes ORT or makes it take gigabytes then costs a refusal, not the
+ * server. What memplan's calls into ORT guarantee, in either process, whatever thread calls them:
+ * ORT runs on a thread with a 16 MB stack ({@link BigStack}: ONNX Runtime 1.29 crashes the JVM
+ * when its environment is first made on a 1 MB stack under a long command line); ORT prints
+ * nothing (the environment memplan makes logs at FATAL only, and so do memplan's sessions: ORT's
+ * log lines carry colours, its source paths and text from the model file); the model is checked
+ * first ({@link OrtModelCheck}); and ORT Java's copy of its native library is removed once loaded
+ * ({@link OrtTempFiles}).
+ */
+final class OrtOptimizedGraph {
+    /** ORT Java's messages start with its status code: {@code Error code - ORT_FAIL - message: ...}. */
+    private static final Pattern STATUS = Pattern.compile("(?s)Error code - (\\w+) - message: (.*)");
+    /** A prefix of ORT's session errors that reads like a crash report, and says nothing of the cause. */
+    private static final Pattern EXCEPTION_PREFIX = Pattern.compile("(?i)exception during initialization:\\s*");
+
+    private static OrtEnvironment environment;
+
+    private OrtOptimizedGraph() {
+    }
+
+    /**
+     * Loads {@code model} into an ONNX Runtime CPU session at {@code level}, one intra-op thread,
+     * and saves the graph the session runs to {@code saved}.
+     *
+     * @throws MemplanException naming the model and ORT's reason when ORT cannot load it, or what
+     *                          {@link OrtModelCheck} refuses before ORT reads it
+     */
+    static void save(Path model, String level, Path saved) {
+        OrtModelCheck.Checked checked = OrtModelCheck.beforeOrtReads(model);
+        OrtLoadSettings settings = OrtLoadSettings.fromSystemProperties(fileSize(model));
+        Path declared = OrtTempFiles.newFile(".onnx");
+        try {
+            Path loaded = ShapesOrtInfers.declareEveryValue(checked, declared) ? declared : model;
+            if (settings.inProcess()) {
+                saveInThisProcess(loaded, level, saved);
+            } else {
+                IsolatedOrtLoad.ofOrtJava(OrtEnvironment.class).save(loaded, level, saved, settings);
+            }
+        } catch (MemplanException e) {
+            if (e instanceof OrtUnavailable || e.getMessage() == null || !e.getMessage().contains(declared.toString())) {
+                throw e;
+            }
+            // ORT names the file it loaded: the user's model, not memplan's copy of it
+            throw new MemplanException(e.getMessage().replace(declared.toString(), model.toString()), e);
+        } finally {
+            OrtTempFiles.deleteTree(declared);
+        }
+    }
+
+    /**
+     * {@link #save} in this process, on a {@link BigStack} thread: what {@link IsolatedOrtLoadMain}
+     * runs, and what a server that cannot start a child JVM chooses.
+     *
+     * @throws OrtUnavailable when ORT Java's native library cannot load
+     */
+    static void saveInThisProcess(Path model, String level, Path saved) {
+        try {
+            BigStack.call("memplan-ort", () -> {
+                saveHere(model, level, saved);
+                return null;
+            });
+        } catch (LinkageError | IllegalStateException e) {
+            // ORT Java is there but its native library is not (another platform, a broken jar)
+            throw new OrtUnavailable("ONNX Runtime Java is on the class path but cannot start: "
+                    + reason(e.getMessage()) + "; check that its jar matches this platform,"
+                    + " or use the memplan runtime", e);
+        }
+    }
+
+    private static long fileSize(Path model) {
+        try {
+            return Files.size(model);
+        } catch (IOException e) {
+            throw new MemplanException("cannot read the model " + model.getFileName() + ": " + e.getMessage()
+                    + "; check that the file exists and is readable", e);
+        }
+    }
+
+    private static void saveHere(Path model, String level, Path saved) {
+        OrtEnvironment env = environment();
+        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
+            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.valueOf(level));
+            options.setIntraOpNumThreads(1);
+            // a user's environment may log more: memplan's sessions still print nothing
+            options.setSessionLogLevel(OrtLoggingLevel.ORT_LOGGING_LEVEL_FATAL);
+            options.setOptimizedModelFilePath(saved.toString());
+            try (OrtSession session = env.createSession(model.toString(), options)) {
+                // saved while the session loads; nothing runs
+            }
+        } catch (OrtException e) {
+            throw new MemplanException("ONNX Runtime cannot load the model: " + reason(e.getMessage())
+                    + "; check that ONNX Runtime runs this model, or use the memplan runtime", e);
+        }
+    }
+
+    /**
+     * ORT's environment, made once, here (a {@link BigStack} thread): at FATAL when memplan makes it.
+     * When the application made it first, ORT Java warns through java.util.logging that the level
+     * differs; that warning is memplan's doing, and silenced for the call.
+     */
+    private static synchronized OrtEnvironment environment() {
+        if (environment == null) {
+            OrtTempFiles.sweep(OrtTempFiles.tmpdir()); // what killed processes left, before ORT Java copies its library
+            Logger ortJava = Logger.getLogger(OrtEnvironment.class.getName());
+            Level before = ortJava.getLevel();
+            ortJava.setLevel(Level.SEVERE);
+            try {
+                environment = OrtEnvironment.getEnvironment(OrtLoggingLevel.ORT_LOGGING_LEVEL_FATAL, "memplan");
+            } finally {
+                ortJava.setLevel(before);
+            }
+            OrtTempFiles.removeOrtJavaCopy(OrtEnvironment.class.getClassLoader());
+        }
+        return environment;
+    }
+
+    /** ORT's message on one line, its status code after it rather than before. */
+    static String reason(String message) {
+        if (message == null || message.isBlank()) {
+            return "no reason given";
+        }
+        Matcher m = STATUS.matcher(message.strip());
+        String text = m.matches() ? m.group(2).strip() + " (" + m.group(1) + ")" : message.strip();
+        return EXCEPTION_PREFIX.matcher(text.replaceAll("\\s*\\R\\s*", " ")).replaceAll("");
+    }
+}

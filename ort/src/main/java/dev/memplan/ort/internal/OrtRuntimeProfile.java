@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.ort.internal;
+
+import dev.memplan.MemplanException;
+import dev.memplan.onnx.ImportOptions;
+import dev.memplan.onnx.OnnxModel;
+import dev.memplan.onnx.imports.ControlFlowNode;
+import dev.memplan.onnx.imports.ImportedGraph;
+import dev.memplan.onnx.imports.OnnxImporter;
+import dev.memplan.onnx.proto.OnnxProto.ModelProto;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The ort runtime's figure for a model: the graph ONNX Runtime runs at the server's optimization
+ * level (obtained through ONNX Runtime Java, {@link OrtOptimizedGraph}), imported by memplan's
+ * importer as ORT saved it, and an {@link OrtArenaPredictor} compiled on it once. Per request,
+ * {@link #predict} replays the request's sizes. Immutable and thread-safe.
+ */
+public final class OrtRuntimeProfile {
+    /** What a caller reads when ONNX Runtime Java is absent (documented in docs/library.md). */
+    public static final String ORT_MISSING = "ONNX Runtime Java (com.microsoft.onnxruntime:onnxruntime) is not"
+            + " on the class path; add it or use the memplan runtime";
+
+    private final String level;
+    private final ImportedGraph ortGraph;
+    private final OrtArenaPredictor predictor;
+    /** Per import with its If branches decided by a request (ImportedGraph.forBindings, by identity): its predictor. */
+    private final Map<ImportedGraph, OrtArenaPredictor> decided = new java.util.concurrent.ConcurrentHashMap<>();
+    /** What compiles a predictor for a decided import (the saved and original models, weights dropped); or null. */
+    private final java.util.function.Function<ImportedGraph, OrtArenaPredictor> compiler;
+
+    private OrtRuntimeProfile(String level, ImportedGraph ortGraph, OrtArenaPredictor predictor,
+                              java.util.function.Function<ImportedGraph, OrtArenaPredictor> compiler) {
+        this.level = level;
+        this.ortGraph = ortGraph;
+        this.predictor = predictor;
+        this.compiler = compiler;
+    }
+
+    /**
+     * Refuses a graph ONNX Runtime saved that this JVM cannot read: past protobuf's 2 GiB, or more
+     * than a quarter of the heap (the bytes, the parsed model and the import each hold about as
+     * much). A small model can save a large one: ORT folds constants at its basic level and above,
+     * and a ConstantOfShape of a large shape becomes a weight of that size.
+     *
+     * @throws MemplanException naming the model, the level and the size, saying what to do
+     */
+    static void checkSavedSize(Path model, String level, long savedBytes, long maxHeapBytes) {
+        boolean pastProtobuf = savedBytes > Integer.MAX_VALUE - 8L;
+        if (pastProtobuf || savedBytes > maxHeapBytes / 4) {
+            throw new MemplanException("the graph ONNX Runtime saved for " + model.getFileName() + " at level " + level
+                    + " is " + savedBytes + " bytes with the constants it folded, more than "
+                    + (pastProtobuf ? "protobuf reads (2 GiB)" : "a quarter of this JVM's heap (" + maxHeapBytes
+                    + " bytes)") + "; give the JVM a larger heap (-Xmx), or use the memplan runtime");
+        }
+    }
+
+    /**
+     * Obtains the graph ONNX Runtime runs for {@code model} at {@code level} and compiles the
+     * predictor on it.
+     *
+     * @param model the {@code .onnx} file a server loads
+     * @param level the name of ONNX Runtime Java's {@code OptLevel} constant ({@code ALL_OPT}...)
+     * @return the profile
+     * @throws OrtUnavailable when ONNX Runtime Java is not on the class path or its
+     *                                     native library cannot load
+     * @throws MemplanException            with ORT's reason when ORT cannot load the model; when
+     *                                     the graph has Loop or Scan nodes (not modelled yet); naming
+     *                                     the kernels whose workspace has no rule (no allowance here)
+     */
+    public static OrtRuntimeProfile load(Path model, String level) {
+        return load(model, level, false);
+    }
+
+    /**
+     * As {@link #load(Path, String)}; with {@code allowances}, a kernel whose workspace has no rule
+     * is predicted with an allowance (its inputs' and outputs' bytes, live during it: a guess, not
+     * a bound) and named in each prediction, instead of refused.
+     *
+     * @param model      the {@code .onnx} file a server loads
+     * @param level      the name of ONNX Runtime Java's {@code OptLevel} constant ({@code ALL_OPT}...)
+     * @param allowances whether to predict kernels without a rule by an allowance
+     * @return the profile
+     * @throws MemplanException naming the kernels without a rule, when {@code allowances} is false
+     */
+    public static OrtRuntimeProfile load(Path model, String level, boolean allowances) {
+        return load(model, level, allowances, "OrtModel.UnmodelledKernels.ALLOWANCE");
+    }
+
+    /**
+     * As {@link #load(Path, String, boolean)}, the refusal saying how the caller's users ask for an
+     * allowance (a command line names its option, not a Java type).
+     *
+     * @param model      the {@code .onnx} file a server loads
+     * @param level      the name of ONNX Runtime Java's {@code OptLevel} constant ({@code ALL_OPT}...)
+     * @param allowances whether to predict kernels without a rule by an allowance
+     * @param askWith    what asks for the allowance where the refusal is read, e.g. an option
+     * @return the profile
+     * @throws MemplanException naming the kernels without a rule and {@code askWith}, when
+     *                          {@code allowances} is false
+     */
+    public static OrtRuntimeProfile load(Path model, String level, boolean allowances, String askWith) {
+        Objects.requireNonNull(askWith, "askWith");
+        OrtRuntimeProfile profile = loadGraph(model, level);
+        java.util.Set<String> unmodelled = profile.predictor.unmodelledOps();
+        if (!allowances && !unmodelled.isEmpty()) {
+            throw new MemplanException("ONNX Runtime's graph of the model runs kernels whose workspace memplan has no"
+                    + " rule for (" + String.join(", ", unmodelled) + "), and memplan does not guess it; use the memplan"
+                    + " runtime, or accept an allowance of each such kernel's inputs and outputs (a guess, not a bound)"
+                    + " with " + askWith);
+        }
+        return profile;
+    }
+
+    private static OrtRuntimeProfile loadGraph(Path model, String level) {
+        Objects.requireNonNull(model, "model");
+        requireOrtJava();
+        Path saved = OrtTempFiles.newFile(".onnx"); // in this process's folder: a shutdown hook removes it
+        try {
+            OrtOptimizedGraph.save(model, level, saved);
+            checkSavedSize(model, level, Files.size(saved), Runtime.getRuntime().maxMemory());
+            byte[] bytes = Files.readAllBytes(saved);
+            ModelProto proto = ModelProto.parseFrom(bytes);
+            // as ORT runs it: ORT folded what its level folds, and its NCHWc block is this machine's
+            ImportedGraph graph = OnnxImporter.importModel(OnnxModel.read(model + " as ONNX Runtime runs it", bytes),
+                    ImportOptions.defaults().withFoldConstants(false).withNchwcBlockSize(nchwcBlockSize()));
+            refuseLoopAndScan(graph);
+            boolean optimized = !level.equals("NO_OPT");
+            if (graph.controlFlow().isEmpty()) {
+                return new OrtRuntimeProfile(level, graph, OrtArenaPredictor.ofSaved(graph.graph(), proto, optimized),
+                        null);
+            }
+            // If: each branch replayed inside the If (OrtSubgraphReplay); the one a request takes, once its
+            // bindings decide the condition, else the larger. The models are kept without weight data.
+            ModelProto savedNodes = withoutWeightData(proto);
+            ModelProto originalNodes = withoutWeightData(ModelProto.parseFrom(Files.readAllBytes(model)));
+            java.util.function.Function<ImportedGraph, OrtArenaPredictor> compiler =
+                    g -> OrtArenaPredictor.ofSaved(g, savedNodes, originalNodes, optimized);
+            return new OrtRuntimeProfile(level, graph, compiler.apply(graph), compiler);
+        } catch (IOException e) {
+            throw new MemplanException("cannot read the graph ONNX Runtime saved for the model: " + e.getMessage()
+                    + "; check the free space of the temporary directory (java.io.tmpdir)", e);
+        } finally {
+            try {
+                Files.deleteIfExists(saved);
+            } catch (IOException e) {
+                saved.toFile().deleteOnExit();
+            }
+        }
+    }
+
+    /** Loop and Scan bodies (anywhere, If branches included) are not modelled: refused, naming the node. */
+    private static void refuseLoopAndScan(ImportedGraph graph) {
+        for (ControlFlowNode cf : graph.controlFlow()) {
+            if (!OrtKernels.isIf(cf.opType())) {
+                throw new MemplanException("the ort runtime does not predict Loop or Scan nodes yet ("
+                        + cf.nodeName() + " is a " + cf.opType() + "); use the memplan runtime for this model");
+            }
+            for (ControlFlowNode.Body body : cf.bodies()) {
+                refuseLoopAndScan(body.graph());
+            }
+        }
+    }
+
+    /**
+     * {@code model} with the main graph's initializers reduced to their names and dims (what the If
+     * replay reads of them), so a profile does not keep a second copy of the weights.
+     */
+    private static ModelProto withoutWeightData(ModelProto model) {
+        var graph = model.getGraph().toBuilder().clearInitializer();
+        for (var t : model.getGraph().getInitializerList()) {
+            graph.addInitializer(dev.memplan.onnx.proto.OnnxProto.TensorProto.newBuilder().setName(t.getName())
+                    .addAllDims(t.getDimsList()).setDataType(t.getDataType()));
+        }
+        return model.toBuilder().setGraph(graph).build();
+    }
+
+    /**
+     * Throws {@link OrtUnavailable} with {@link #ORT_MISSING} when ONNX Runtime Java
+     * cannot be found by this module's class loader (on the module path it must be resolved:
+     * {@code --add-modules com.microsoft.onnxruntime}).
+     */
+    static void requireOrtJava() {
+        try {
+            Class.forName("ai.onnxruntime.OrtSession", false, OrtRuntimeProfile.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new OrtUnavailable(ORT_MISSING, e);
+        }
+    }
+
+    /** {@return whether ONNX Runtime Java is on the class path, so the ort runtime can be asked for} */
+    public static boolean ortJavaPresent() {
+        try {
+            requireOrtJava();
+            return true;
+        } catch (OrtUnavailable e) {
+            return false;
+        }
+    }
+
+    /**
+     * ORT's NCHWc channel block on this machine, as MLAS chooses it on x86: 16 with AVX-512F, else
+     * 8. Elsewhere the importer's default (a saved graph has NCHWc ops only where MLAS has kernels).
+     * Public for the tests that import graphs ORT saved on this machine; the package is not exported.
+     *
+     * @return the block, in floats
+     */
+    public static int nchwcBlockSize() {
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        if (!arch.equals("amd64") && !arch.equals("x86_64")) {
+            return ImportOptions.DEFAULT_NCHWC_BLOCK;
+        }
+        Path cpuinfo = Path.of("/proc/cpuinfo");
+        try {
+            return Files.isReadable(cpuinfo) && Files.readString(cpuinfo).contains(" avx512f") ? 16 : 8;
+        } catch (IOException e) {
+            return 8;
+        }
+    }
+
+    /**
+     * The prediction for one request.
+     *
+     * @param model    the model's own import, whose symbols {@code bindings} name
+     * @param bindings the request's symbol values
+     * @return the predicted arena figure and its parts
+     * @throws dev.memplan.InvalidSizeException naming the value of ORT's graph whose size the
+     *                                          bindings leave unknown
+     */
+    public OrtArenaPrediction predict(ImportedGraph model, Map<String, Long> bindings) {
+        Map<String, Long> complete = ortGraph.completeBindings(namedByTheModel(model, bindings));
+        if (compiler == null) {
+            return predictor.predict(complete);
+        }
+        ImportedGraph specialized = ortGraph.forBindings(complete); // the If branches these bindings decide
+        return specialized == ortGraph ? predictor.predict(complete)
+                : decided.computeIfAbsent(specialized, compiler).predict(complete);
+    }
+
+    /**
+     * The bindings of symbols the model's file names (its dim_params and value symbols). A fresh
+     * symbol (an unnamed dim) or a derived one belongs to one import: ORT's graph is imported apart
+     * and may name its own differently, so passing them on could size a tensor of ORT's graph by
+     * another's extent; left out, ORT's graph derives its own or the prediction fails naming the value.
+     */
+    private static Map<String, Long> namedByTheModel(ImportedGraph model, Map<String, Long> bindings) {
+        Map<String, Long> out = new java.util.HashMap<>(bindings);
+        out.keySet().removeAll(model.freshSymbols().keySet());
+        out.keySet().removeAll(model.derivedSymbols().keySet());
+        return out;
+    }
+
+    /** {@return the ORT Java {@code OptLevel} name this profile predicts for} */
+    public String level() {
+        return level;
+    }
+
+    /** {@return the graph ONNX Runtime runs, as memplan imported it} */
+    public ImportedGraph ortGraph() {
+        return ortGraph;
+    }
+}
