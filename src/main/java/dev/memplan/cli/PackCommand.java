@@ -17,6 +17,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -178,8 +179,8 @@ final class PackCommand implements Callable<Integer> {
                     + capacity);
         }
         return new Packing.ExactLimits(nodes != null ? nodes : Packing.DEFAULT_EXACT_NODES,
-                timeLimit != null ? java.time.Duration.ofNanos(Math.max(1_000_000L, (long) (timeLimit * 1e9)))
-                        : java.time.Duration.ZERO,
+                timeLimit != null ? Duration.ofNanos(Math.max(1_000_000L, (long) (timeLimit * 1e9)))
+                        : Duration.ZERO,
                 capacity != null ? capacity : -1);
     }
 
