@@ -41,6 +41,6 @@ module dev.memplan {
     // JavaCPP's Loader reads MemplanNative's @Platform annotations and loads its library by reflection.
     opens dev.memplan.engine to org.bytedeco.javacpp;
     opens dev.memplan.ort to org.bytedeco.javacpp; // OrtArenaNative, the same way
-    // picocli fills the command classes' annotated fields by reflection.
-    opens dev.memplan.cli to info.picocli;
+    // picocli fills the command classes' annotated fields by reflection; Jackson reads the JSON reports' records.
+    opens dev.memplan.cli to info.picocli, com.fasterxml.jackson.databind;
 }
