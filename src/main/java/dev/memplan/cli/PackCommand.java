@@ -11,7 +11,6 @@ import dev.memplan.io.TerminalText;
 import java.io.IOException;
 import java.io.PrintWriter;
 import dev.memplan.io.InputFiles;
-import dev.memplan.io.PackingCsv;
 import java.io.Reader;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;

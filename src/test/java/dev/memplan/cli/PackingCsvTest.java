@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.memplan.MemplanException;
 import dev.memplan.generate.HardPackingGenerator;
 import dev.memplan.generate.PackingInstance;
-import dev.memplan.io.PackingCsv;
 import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;
 import java.io.StringReader;
