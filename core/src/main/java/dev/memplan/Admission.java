@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * Admission questions over one compiled {@link Reservation}, answered by re-planning without
@@ -221,7 +222,7 @@ public final class Admission {
          *
          * @return symbol names, in first-use order
          */
-        java.util.Set<String> symbolNames();
+        Set<String> symbolNames();
 
         /**
          * The largest value {@code symbol} may take, where the graph or model imposes one (MiniLM's

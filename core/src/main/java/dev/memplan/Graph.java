@@ -248,7 +248,7 @@ public final class Graph {
                 throw new InvalidGraphException(node.describe() + " has an in-place hint but no output to place;"
                         + " drop the hint");
             }
-            int[] positions = java.util.Arrays.stream(inputPositions).distinct().sorted().toArray();
+            int[] positions = Arrays.stream(inputPositions).distinct().sorted().toArray();
             for (int k : positions) {
                 if (k < 0 || k >= node.inputCount() || k > Node.MAX_IN_PLACE_INPUT) {
                     throw new InvalidGraphException(node.describe() + " has an in-place hint on input " + k

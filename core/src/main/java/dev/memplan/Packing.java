@@ -271,7 +271,7 @@ public final class Packing {
                 return ExactPacking.MAX_TIME_LIMIT_MILLIS;
             }
             long millis = timeLimit.toMillis();
-            return timeLimit.equals(java.time.Duration.ofMillis(millis)) ? millis : millis + 1;
+            return timeLimit.equals(Duration.ofMillis(millis)) ? millis : millis + 1;
         }
 
         /**

@@ -3,6 +3,7 @@ package dev.memplan;
 
 
 import java.util.Locale;
+import java.util.function.Consumer;
 /**
  * How to plan.
  *
@@ -187,7 +188,7 @@ public record PlanOptions(boolean includeGraphInputs, long alignment, EngineMode
     }
 
     /** This record with one change: every wither goes through the canonical constructor's checks once. */
-    private PlanOptions with(java.util.function.Consumer<Draft> change) {
+    private PlanOptions with(Consumer<Draft> change) {
         Draft draft = new Draft(this);
         change.accept(draft);
         return new PlanOptions(draft.includeGraphInputs, draft.alignment, draft.engine, draft.strategy, draft.effort,

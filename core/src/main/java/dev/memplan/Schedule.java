@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.ToLongFunction;
 
 
@@ -344,7 +345,7 @@ public final class Schedule implements Reservation, ActivationPlan.Layout {
 
     /** The graph's symbol names. */
     @Override
-    public java.util.Set<String> symbolNames() {
+    public Set<String> symbolNames() {
         return graph.symbols().keySet();
     }
 

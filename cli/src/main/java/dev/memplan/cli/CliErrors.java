@@ -3,6 +3,7 @@ package dev.memplan.cli;
 
 import dev.memplan.io.TerminalText;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -75,7 +76,7 @@ final class CliErrors {
             String what = arg instanceof OptionSpec option ? "option '" + option.longestName() + "'"
                     : arg.paramLabel();
             return "Invalid value for " + what + ": '" + e.getValue() + "' is not "
-                    + (java.nio.file.Path.class.isAssignableFrom(arg.type()) ? "a file name this system accepts"
+                    + (Path.class.isAssignableFrom(arg.type()) ? "a file name this system accepts"
                     : "a valid " + arg.paramLabel());
         }
         return e.getMessage() == null ? "invalid command line" : e.getMessage();

@@ -2,6 +2,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.Packing;
+import java.time.Duration;
 import java.util.Locale;
 
 /** The one stderr line {@code memplan pack --exact} ends with: the arena, and proven or the gap left. */
@@ -35,7 +36,7 @@ final class ExactReport {
      * threads that run beside it), or 0 where the platform cannot say.
      */
     static long processCpuNanos() {
-        return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
+        return ProcessHandle.current().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
     }
 
     private static String reason(Packing.ExactStatus status) {

@@ -13,6 +13,7 @@ import dev.memplan.onnx.imports.OnnxImporter;
 import dev.memplan.server.internal.OnnxPlanner;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -74,7 +75,7 @@ final class GraphLoader {
         if (values.isEmpty()) {
             return bindings;
         }
-        Map<String, Long> out = new java.util.LinkedHashMap<>(bindings);
+        Map<String, Long> out = new LinkedHashMap<>(bindings);
         Map<String, Long> given;
         try {
             given = imported.valueBindings(values);

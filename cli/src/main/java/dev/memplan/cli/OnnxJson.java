@@ -11,16 +11,26 @@ import dev.memplan.server.OnnxPlan;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.util.List;
 
 /**
  * The plan JSON of an ONNX model: the plan object every graph gets, with an {@code "onnx"} field
  * added: per-owner ONNX names, symbolic and bound shapes, weights, symbols, control flow and the
- * admission figure. Written in one pass: the plan's fields, then the report's tree, into one object.
+ * admission figure. Written in one pass: the plan's fields, then the report's records, into one object.
  */
 final class OnnxJson {
     private static final ObjectMapper MAPPER = JsonOutput.mapper();
 
     private OnnxJson() {
+    }
+
+    /**
+     * The {@code "ort"} object.
+     *
+     * @param predictedBytes null while the plan is deferred
+     * @param unmodelledOps  sorted
+     */
+    record Ort(String level, Long predictedBytes, List<String> unmodelledOps) {
     }
 
     /**
@@ -33,31 +43,15 @@ final class OnnxJson {
         try (JsonGenerator g = MAPPER.createGenerator(out)) {
             g.writeStartObject();
             PlanJson.writeFields(g, file, schedule, result);
-            g.writeFieldName("onnx");
-            g.writeTree(OnnxPlanJson.toJson(plan));
+            g.writeObjectField("onnx", OnnxPlanJson.report(plan));
             if (ort != null) {
-                writeOrt(g, ort);
+                g.writeObjectField("ort", new Ort(ort.level().toString(), ort.predictedBytes().isPresent()
+                        ? ort.predictedBytes().getAsLong() : null, ort.unmodelledOps().stream().sorted().toList()));
             }
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a StringWriter does not fail
         }
         return out.toString();
-    }
-
-    private static void writeOrt(JsonGenerator g, OrtFigure ort) throws IOException {
-        g.writeObjectFieldStart("ort");
-        g.writeStringField("level", ort.level().toString());
-        if (ort.predictedBytes().isPresent()) {
-            g.writeNumberField("predictedBytes", ort.predictedBytes().getAsLong());
-        } else {
-            g.writeNullField("predictedBytes");
-        }
-        g.writeArrayFieldStart("unmodelledOps");
-        for (String op : ort.unmodelledOps().stream().sorted().toList()) {
-            g.writeString(op);
-        }
-        g.writeEndArray();
-        g.writeEndObject();
     }
 }

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonInclude.Include;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memplan.ActivationPlan;
 import dev.memplan.Dim;
 import dev.memplan.Graph;
 import dev.memplan.PlanResult;
-import dev.memplan.Schedule;
 import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.Dim.Symbol;
 import dev.memplan.Graph.Value;
+import dev.memplan.io.JsonOutput;
 import dev.memplan.onnx.symbols.DerivedSymbol;
 import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.imports.InferenceFailure;
@@ -28,14 +28,98 @@ import java.util.OptionalLong;
  * The ONNX part of the plan JSON: per owner its ONNX value name, shape (symbolic and bound),
  * bytes, offset and (slots plans only) slot; the views folded into it; weights; symbols;
  * control-flow nodes with their transient needs; the admission figure; and shape-inference
- * findings. The command line embeds the returned object in its own plan JSON. Here, with its one
+ * findings. The command line embeds the report in its own plan JSON. Here, with its one
  * user and outside the exported packages, rather than in {@code dev.memplan.onnx} so that the ONNX
  * API does not need Jackson.
+ *
+ * <p>The report is a tree of records that Jackson's data binding writes, each field in the order
+ * its record declares it: a field that is null is written as {@code null}, except where a
+ * component is {@link Include#NON_NULL} (a field that only some plans have, left out otherwise).
  */
 public final class OnnxPlanJson {
-    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
-
     private OnnxPlanJson() {
+    }
+
+    /**
+     * The report of one plan.
+     *
+     * @param unboundSymbols absent when every symbol is bound
+     * @param strategy       this and the other plan figures are absent while the plan is deferred
+     * @param lowerBoundAt   absent while the plan is deferred
+     */
+    record Report(String graph, int nodes, Weights weights, List<SymbolEntry> symbols, boolean complete,
+                  @JsonInclude(Include.NON_NULL) List<String> unboundSymbols,
+                  @JsonInclude(Include.NON_NULL) String strategy,
+                  @JsonInclude(Include.NON_NULL) Long peakBytes,
+                  @JsonInclude(Include.NON_NULL) Long naiveBytes,
+                  @JsonInclude(Include.NON_NULL) Long lowerBoundBytes,
+                  @JsonInclude(Include.NON_NULL) Long lowerBoundWithoutInPlaceBytes,
+                  @JsonInclude(Include.NON_NULL) Integer inPlaceValues,
+                  @JsonInclude(Include.NON_NULL) Integer numSlots,
+                  Long admissionBytes, List<Owner> owners,
+                  @JsonInclude(Include.NON_NULL) LowerBoundAt lowerBoundAt,
+                  List<ControlFlow> controlFlow, List<Disagreement> shapeDisagreements, List<String> uninferred,
+                  List<Failure> inferenceFailures) {
+    }
+
+    /** The weights: bytes in the main graph, with control-flow bodies, folded, and the count. */
+    record Weights(long bytes, long bytesWithBodies, long foldedBytes, int foldedValues, int count) {
+    }
+
+    /**
+     * One symbol: its name, binding (null when unbound), expression when derived, and origin.
+     *
+     * @param derived absent unless the symbol is derived from others
+     */
+    record SymbolEntry(String name, Long bound, @JsonInclude(Include.NON_NULL) String derived, String origin) {
+        /** {@return this symbol with another origin} */
+        SymbolEntry withOrigin(String newOrigin) {
+            return new SymbolEntry(name, bound, derived, newOrigin);
+        }
+    }
+
+    /**
+     * One owner.
+     *
+     * @param bytes    null when not known at the bindings
+     * @param offset   absent while the plan is deferred
+     * @param slot     slots plans only
+     * @param producer absent for a graph input
+     * @param views    absent when no view is folded into it
+     * @param inPlace  absent when no value takes its buffer in place
+     */
+    record Owner(int value, String onnxName, String dtype, String shape, List<Long> boundShape, Long bytes,
+                 @JsonInclude(Include.NON_NULL) Long offset,
+                 @JsonInclude(Include.NON_NULL) Integer slot,
+                 int def, int useEnd,
+                 @JsonInclude(Include.NON_NULL) String producer,
+                 @JsonInclude(Include.NON_NULL) List<String> views,
+                 @JsonInclude(Include.NON_NULL) List<String> inPlace) {
+    }
+
+    /** Where the live bytes reach the lower bound, with the largest tensors live there. */
+    record LowerBoundAt(int position, String node, long liveBytes, List<Live> largestLive) {
+    }
+
+    /** One tensor live at the lower bound's position. */
+    record Live(String onnxName, long bytes) {
+    }
+
+    /** A control-flow node and what its bodies need on top of the plan. */
+    record ControlFlow(String node, String op, boolean upperBound, List<String> implicitInputs, List<Body> bodies,
+                       Long transientNeedBytes) {
+    }
+
+    /** One body of a control-flow node and its peak (null while deferred). */
+    record Body(String attribute, Long peakBytes) {
+    }
+
+    /** A shape the model declares that inference disagrees with. */
+    record Disagreement(String onnxName, String declared, String inferred, String detail) {
+    }
+
+    /** A node whose shapes inference could not compute. */
+    record Failure(String node, String domain, String opType, String stage, String message) {
     }
 
     /**
@@ -44,45 +128,22 @@ public final class OnnxPlanJson {
      * @param plan the plan
      */
     public static ObjectNode toJson(OnnxPlan plan) {
+        return JsonOutput.mapper().valueToTree(report(plan));
+    }
+
+    /** {@return the report of {@code plan}, for Jackson to write} */
+    static Report report(OnnxPlan plan) {
         ImportedGraph imp = plan.imported();
         Graph g = imp.graph();
         Map<String, Long> bindings = plan.bindings();
-        ObjectNode root = JSON.objectNode();
-        root.put("graph", imp.name());
-        root.put("nodes", g.nodeCount());
-        ObjectNode weights = root.putObject("weights");
-        weights.put("bytes", imp.weightBytes());
-        weights.put("bytesWithBodies", imp.totalWeightBytes());
-        weights.put("foldedBytes", imp.foldedBytes());
-        weights.put("foldedValues", imp.foldedValues());
-        weights.put("count", g.initializers().length);
-        root.set("symbols", symbols(imp, bindings));
-        root.put("complete", plan.isComplete());
-        if (!plan.unboundSymbols().isEmpty()) {
-            ArrayNode unbound = root.putArray("unboundSymbols");
-            plan.unboundSymbols().forEach(unbound::add);
-        }
+        Weights weights = new Weights(imp.weightBytes(), imp.totalWeightBytes(), imp.foldedBytes(),
+                imp.foldedValues(), g.initializers().length);
+        List<String> unbound = plan.unboundSymbols().isEmpty() ? null : plan.unboundSymbols();
         ActivationPlan.Layout s = plan.schedule();
         ActivationPlan ap = plan.result() instanceof PlanResult.Complete c ? c.plan() : null;
-        if (ap != null) {
-            root.put("strategy", ap.strategy().toString());
-            root.put("peakBytes", ap.peakBytes());
-            root.put("naiveBytes", ap.naiveBytes());
-            root.put("lowerBoundBytes", ap.lowerBoundBytes());
-            if (s.options().inPlaceEnabled()) {
-                root.put("lowerBoundWithoutInPlaceBytes", ap.lowerBoundWithoutInPlaceBytes());
-                root.put("inPlaceValues", s.numInPlace());
-            }
-            if (ap.strategy() == Strategy.SLOTS) {
-                root.put("numSlots", ap.numSlots());
-            }
-        }
+        boolean inPlace = ap != null && s.options().inPlaceEnabled();
+        boolean slots = ap != null && ap.strategy() == Strategy.SLOTS;
         OptionalLong admission = plan.admissionBytes();
-        if (admission.isPresent()) {
-            root.put("admissionBytes", admission.getAsLong());
-        } else {
-            root.putNull("admissionBytes");
-        }
         // views folded into each owner
         List<List<String>> viewsOf = new ArrayList<>();
         for (int i = 0; i < g.valueCount(); i++) {
@@ -113,100 +174,50 @@ public final class OnnxPlanJson {
                 }
             }
         }
-        ArrayNode owners = root.putArray("owners");
+        List<Owner> owners = new ArrayList<>(s.numOwners());
         for (int o = 0; o < s.numOwners(); o++) {
             int v = s.ownerValue(o);
             Value value = g.value(v);
-            ObjectNode n = owners.addObject();
-            n.put("value", v);
-            n.put("onnxName", value.name());
-            n.put("dtype", value.dataType().jsonName());
-            n.put("shape", value.shape().toString());
-            n.set("boundShape", boundShape(value, bindings));
             OptionalLong bytes = safeBytes(value, bindings);
-            if (bytes.isPresent()) {
-                n.put("bytes", bytes.getAsLong());
-            } else {
-                n.putNull("bytes");
-            }
-            if (ap != null) {
-                n.put("offset", ap.offsetOf(v));
-                if (ap.strategy() == Strategy.SLOTS) {
-                    n.put("slot", ap.slotOf(v));
-                }
-            }
-            n.put("def", s.def(o));
-            n.put("useEnd", s.useEnd(o));
-            if (value.producer() >= 0) {
-                n.put("producer", g.node(value.producer()).displayName());
-            }
-            if (viewsOf.get(v) != null) {
-                ArrayNode vs = n.putArray("views");
-                viewsOf.get(v).forEach(vs::add);
-            }
-            if (inPlaceOf.get(v) != null) {
-                ArrayNode ip = n.putArray("inPlace");
-                inPlaceOf.get(v).forEach(ip::add);
-            }
+            owners.add(new Owner(v, value.name(), value.dataType().jsonName(), value.shape().toString(),
+                    boundShape(value, bindings), bytes.isPresent() ? bytes.getAsLong() : null,
+                    ap != null ? ap.offsetOf(v) : null, slots ? ap.slotOf(v) : null, s.def(o), s.useEnd(o),
+                    value.producer() >= 0 ? g.node(value.producer()).displayName() : null, viewsOf.get(v),
+                    inPlaceOf.get(v)));
         }
+        LowerBoundAt lowerBoundAt = null;
         if (ap != null) {
             LivePeak at = OnnxReport.livePeak(plan, 5);
-            ObjectNode lb = root.putObject("lowerBoundAt");
-            lb.put("position", at.position());
-            lb.put("node", at.nodeName());
-            lb.put("liveBytes", at.liveBytes());
-            ArrayNode largest = lb.putArray("largestLive");
+            List<Live> largest = new ArrayList<>();
             for (LiveTensor t : at.largest()) {
-                ObjectNode n = largest.addObject();
-                n.put("onnxName", t.onnxName());
-                n.put("bytes", t.bytes());
+                largest.add(new Live(t.onnxName(), t.bytes()));
             }
+            lowerBoundAt = new LowerBoundAt(at.position(), at.nodeName(), at.liveBytes(), largest);
         }
-        ArrayNode cf = root.putArray("controlFlow");
+        List<ControlFlow> cf = new ArrayList<>();
         for (OnnxPlan.NodeNeed need : plan.controlFlow()) {
-            ObjectNode n = cf.addObject();
-            n.put("node", need.node().nodeName());
-            n.put("op", need.node().opType());
+            List<Body> bodies = new ArrayList<>();
+            need.bodyPeaks().forEach((attr, peak) -> bodies.add(new Body(attr,
+                    peak.isPresent() ? peak.getAsLong() : null)));
             // an If with both branches planned: its condition is unknown at these bindings
-            n.put("upperBound", plan.upperBoundBranches().contains(need.node().nodeName()));
-            ArrayNode implicit = n.putArray("implicitInputs");
-            need.node().implicitInputs().forEach(implicit::add);
-            ArrayNode bodies = n.putArray("bodies");
-            need.bodyPeaks().forEach((attr, peak) -> {
-                ObjectNode b = bodies.addObject();
-                b.put("attribute", attr);
-                if (peak.isPresent()) {
-                    b.put("peakBytes", peak.getAsLong());
-                } else {
-                    b.putNull("peakBytes");
-                }
-            });
-            if (need.transientNeed().isPresent()) {
-                n.put("transientNeedBytes", need.transientNeed().getAsLong());
-            } else {
-                n.putNull("transientNeedBytes");
-            }
+            cf.add(new ControlFlow(need.node().nodeName(), need.node().opType(),
+                    plan.upperBoundBranches().contains(need.node().nodeName()), need.node().implicitInputs(),
+                    bodies, need.transientNeed().isPresent() ? need.transientNeed().getAsLong() : null));
         }
-        ArrayNode dis = root.putArray("shapeDisagreements");
+        List<Disagreement> dis = new ArrayList<>();
         for (ShapeDisagreement d : imp.disagreements()) {
-            ObjectNode n = dis.addObject();
-            n.put("onnxName", d.valueName());
-            n.put("declared", d.declared().toString());
-            n.put("inferred", d.inferred().toString());
-            n.put("detail", d.detail());
+            dis.add(new Disagreement(d.valueName(), d.declared().toString(), d.inferred().toString(), d.detail()));
         }
-        ArrayNode un = root.putArray("uninferred");
-        imp.uninferred().forEach(un::add);
-        ArrayNode failed = root.putArray("inferenceFailures");
+        List<Failure> failed = new ArrayList<>();
         for (InferenceFailure f : imp.inferenceFailures()) {
-            ObjectNode n = failed.addObject();
-            n.put("node", f.node());
-            n.put("domain", f.domain());
-            n.put("opType", f.opType());
-            n.put("stage", f.stage());
-            n.put("message", f.message());
+            failed.add(new Failure(f.node(), f.domain(), f.opType(), f.stage(), f.message()));
         }
-        return root;
+        return new Report(imp.name(), g.nodeCount(), weights, symbols(imp, bindings), plan.isComplete(), unbound,
+                ap != null ? ap.strategy().toString() : null, ap != null ? ap.peakBytes() : null,
+                ap != null ? ap.naiveBytes() : null, ap != null ? ap.lowerBoundBytes() : null,
+                inPlace ? ap.lowerBoundWithoutInPlaceBytes() : null, inPlace ? s.numInPlace() : null,
+                slots ? ap.numSlots() : null, admission.isPresent() ? admission.getAsLong() : null, owners,
+                lowerBoundAt, cf, dis, imp.uninferred(), failed);
     }
 
     /**
@@ -217,34 +228,26 @@ public final class OnnxPlanJson {
      *
      * @param imp      the import
      * @param bindings symbol name to value (may be empty)
-     * @return one object per symbol: name, origin, binding
+     * @return one entry per symbol: name, origin, binding; a list the caller may change
      */
-    public static ArrayNode symbols(ImportedGraph imp, Map<String, Long> bindings) {
-        ArrayNode out = JSON.arrayNode();
+    static List<SymbolEntry> symbols(ImportedGraph imp, Map<String, Long> bindings) {
+        List<SymbolEntry> out = new ArrayList<>();
         for (Symbol sym : imp.symbols().values()) {
-            ObjectNode n = out.addObject();
-            n.put("name", sym.name());
-            Long b = bindings.get(sym.name());
-            if (b != null) {
-                n.put("bound", b);
-            } else {
-                n.putNull("bound");
-            }
             String origin = imp.freshSymbols().get(sym.name());
             origin = origin == null ? "named by the model" : origin;
             DerivedSymbol derived = imp.derivedSymbols().get(sym.name());
             if (derived != null) {
-                n.put("derived", derived.expressionText());
                 origin += "; no binding needed: " + derived.relation().node() + " requires it ("
                         + derived.relation().why() + ")";
             }
-            n.put("origin", origin);
+            out.add(new SymbolEntry(sym.name(), bindings.get(sym.name()),
+                    derived != null ? derived.expressionText() : null, origin));
         }
         return out;
     }
 
-    private static ArrayNode boundShape(Value v, Map<String, Long> bindings) {
-        ArrayNode a = JSON.arrayNode();
+    private static List<Long> boundShape(Value v, Map<String, Long> bindings) {
+        List<Long> a = new ArrayList<>();
         for (Dim d : v.shape().dims()) {
             OptionalLong e;
             try {
@@ -252,11 +255,7 @@ public final class OnnxPlanJson {
             } catch (RuntimeException ex) {
                 e = OptionalLong.empty();
             }
-            if (e.isPresent()) {
-                a.add(e.getAsLong());
-            } else {
-                a.addNull();
-            }
+            a.add(e.isPresent() ? e.getAsLong() : null);
         }
         return a;
     }

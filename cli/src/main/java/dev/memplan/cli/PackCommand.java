@@ -11,12 +11,12 @@ import dev.memplan.io.TerminalText;
 import java.io.IOException;
 import java.io.PrintWriter;
 import dev.memplan.io.InputFiles;
-import dev.memplan.io.PackingCsv;
 import java.io.Reader;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -178,8 +178,8 @@ final class PackCommand implements Callable<Integer> {
                     + capacity);
         }
         return new Packing.ExactLimits(nodes != null ? nodes : Packing.DEFAULT_EXACT_NODES,
-                timeLimit != null ? java.time.Duration.ofNanos(Math.max(1_000_000L, (long) (timeLimit * 1e9)))
-                        : java.time.Duration.ZERO,
+                timeLimit != null ? Duration.ofNanos(Math.max(1_000_000L, (long) (timeLimit * 1e9)))
+                        : Duration.ZERO,
                 capacity != null ? capacity : -1);
     }
 

@@ -172,7 +172,7 @@ final class PlanCommand implements Callable<Integer> {
      * the model is obtained (so a model ORT cannot load fails here, deferred or not) and predicted
      * at the plan's bindings.
      *
-     * @throws dev.memplan.MemplanException for a graph file, or with ORT's reason when it cannot load the model
+     * @throws MemplanException for a graph file, or with ORT's reason when it cannot load the model
      */
     private WithRuntime withRuntime(PlannedFile p, Path file, OrtModel.Level level) {
         if (level == null) {

@@ -6,6 +6,7 @@ import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.ImportOptions.ViewPolicy;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,10 +90,10 @@ final class PlanningOptions {
         Map<String, long[]> out = new LinkedHashMap<>();
         for (InputValue v : values) {
             long[] previous = out.putIfAbsent(v.input(), v.values());
-            if (previous != null && !java.util.Arrays.equals(previous, v.values())) {
+            if (previous != null && !Arrays.equals(previous, v.values())) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--value " + v.input()
-                        + " is given twice, as " + java.util.Arrays.toString(previous) + " and "
-                        + java.util.Arrays.toString(v.values()) + "; give each input once");
+                        + " is given twice, as " + Arrays.toString(previous) + " and "
+                        + Arrays.toString(v.values()) + "; give each input once");
             }
         }
         return out;

@@ -3,9 +3,8 @@ package dev.memplan.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memplan.MemplanException;
+import dev.memplan.cli.OnnxPlanJson.SymbolEntry;
 import dev.memplan.io.JsonOutput;
 import dev.memplan.io.TerminalText;
 import dev.memplan.onnx.ImportOptions.ViewPolicy;
@@ -52,7 +51,7 @@ final class SymbolsCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        ArrayNode symbols;
+        List<SymbolEntry> symbols;
         try {
             if (!GraphLoader.isOnnx(model)) {
                 throw new MemplanException("memplan symbols reads .onnx models; for a .json graph file the symbols"
@@ -73,48 +72,43 @@ final class SymbolsCommand implements Callable<Integer> {
         if (format == OutputFormat.JSON) {
             ObjectMapper json = JsonOutput.mapper();
             try {
-                out.println(json.writeValueAsString(json.createObjectNode().put("model", model.toString())
-                        .set("symbols", symbols)));
+                out.println(json.writeValueAsString(new Listing(model.toString(), symbols)));
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException("a tree of strings always writes", e);
             }
         } else {
-            for (int i = 0; i < symbols.size(); i++) {
-                ObjectNode s = (ObjectNode) symbols.get(i);
-                String derived = s.hasNonNull("derived") ? " = " + s.get("derived").asText() : "";
-                out.println(TerminalText.escape(s.get("name").asText() + derived) + "\t"
-                        + TerminalText.escape(s.get("origin").asText()));
+            for (SymbolEntry s : symbols) {
+                String derived = s.derived() != null ? " = " + s.derived() : "";
+                out.println(TerminalText.escape(s.name() + derived) + "\t" + TerminalText.escape(s.origin()));
             }
         }
         out.flush();
         return ExitCode.OK;
     }
 
+    /** What {@code --format json} prints: the model and its symbols. */
+    record Listing(String model, List<SymbolEntry> symbols) {
+    }
+
     /**
      * Says which listed symbols are input values, and lists those only If conditions read (no shape
      * uses them, but giving them decides a branch).
      */
-    private static void valueSymbols(ImportedGraph imported, Map<String, Long> bound, ArrayNode symbols) {
+    private static void valueSymbols(ImportedGraph imported, Map<String, Long> bound, List<SymbolEntry> symbols) {
         Map<String, String> origins = new LinkedHashMap<>();
         imported.valueSymbols().forEach((input, names) -> names.forEach(n -> origins.put(n, "value of input '"
                 + input + "': give it with --value " + input + "=" + (names.size() == 1 ? "N" : "N,N,..."))));
         for (int i = 0; i < symbols.size(); i++) {
-            ObjectNode s = (ObjectNode) symbols.get(i);
-            String origin = origins.remove(s.get("name").asText());
+            String origin = origins.remove(symbols.get(i).name());
             if (origin != null) {
-                s.put("origin", origin);
+                symbols.set(i, symbols.get(i).withOrigin(origin));
             }
         }
         String conditions = String.join(", ", imported.openConditions().values());
         origins.forEach((name, origin) -> {
             if (conditions.contains(name)) {
-                ObjectNode s = symbols.addObject().put("name", name);
-                if (bound.containsKey(name)) {
-                    s.put("bound", bound.get(name));
-                } else {
-                    s.putNull("bound");
-                }
-                s.put("origin", origin + "; an If condition reads it (" + conditions + ")");
+                symbols.add(new SymbolEntry(name, bound.get(name), null, origin + "; an If condition reads it ("
+                        + conditions + ")"));
             }
         });
     }

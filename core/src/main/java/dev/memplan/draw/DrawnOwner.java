@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.draw;
 
+import java.util.List;
+
 /**
  * One owner (a tensor that owns bytes) as the picture shows it. Names come from input files and
  * are raw here: every writer escapes them for its own output.
@@ -19,7 +21,7 @@ package dev.memplan.draw;
  *                   order: the buffer's later segments; empty for most owners
  */
 record DrawnOwner(int valueId, String name, String opType, String dataType, String shape, String boundShape,
-                         long bytes, int def, int useEnd, java.util.List<Segment> inPlace) {
+                         long bytes, int def, int useEnd, List<Segment> inPlace) {
 
     /**
      * A value living in an owner's buffer from the position that produced it in place.
@@ -47,7 +49,7 @@ record DrawnOwner(int valueId, String name, String opType, String dataType, Stri
      */
     public DrawnOwner(int valueId, String name, String opType, String dataType, String shape, String boundShape,
                       long bytes, int def, int useEnd) {
-        this(valueId, name, opType, dataType, shape, boundShape, bytes, def, useEnd, java.util.List.of());
+        this(valueId, name, opType, dataType, shape, boundShape, bytes, def, useEnd, List.of());
     }
 
     /**

@@ -13,6 +13,7 @@ import dev.memplan.onnx.imports.ControlFlowNode;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -159,7 +160,7 @@ final class PictureBuilder {
 
     /** Each owner's in-place segments (docs/design.md §3b): the values that took its buffer, by position. */
     private static Map<Integer, List<DrawnOwner.Segment>> inPlaceSegments(ActivationPlan.Layout s) {
-        Map<Integer, List<DrawnOwner.Segment>> out = new java.util.HashMap<>();
+        Map<Integer, List<DrawnOwner.Segment>> out = new HashMap<>();
         if (s.numInPlace() == 0) {
             return out;
         }

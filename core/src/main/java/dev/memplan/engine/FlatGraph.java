@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.engine;
 
+import java.util.Arrays;
+
 /**
  * A graph as the flat arrays the engines plan on: node inputs and outputs in CSR form and a flag
  * word per value. This is what crosses the native boundary, so {@link #validate()} checks every
@@ -103,7 +105,7 @@ public record FlatGraph(int numValues, int numNodes, int[] inputOffsets, int[] i
             throw invalid("inPlaceMask has " + mask.length + " entries, expected " + numValues);
         }
         int[] producer = new int[numValues];
-        java.util.Arrays.fill(producer, NONE);
+        Arrays.fill(producer, NONE);
         for (int n = 0; n < numNodes; n++) {
             for (int k = outputOffsets[n]; k < outputOffsets[n + 1]; k++) {
                 producer[outputs[k]] = n;

@@ -62,7 +62,7 @@ public final class GraphJson {
      *
      * @param in the reader
      * @return the graph and its views
-     * @throws java.io.IOException when {@code in} fails
+     * @throws IOException when {@code in} fails
      */
     public static GraphFile read(Reader in) throws IOException {
         return GraphJsonReader.read(in);
@@ -90,7 +90,7 @@ public final class GraphJson {
      * @param views its views
      * @param out where to write; not closed
      * @throws IllegalArgumentException when a shape has a derived dim, which the format cannot hold
-     * @throws java.io.IOException when {@code out} fails
+     * @throws IOException when {@code out} fails
      */
     public static void write(Graph graph, ViewMap views, Writer out) throws IOException {
         GraphJsonWriter.write(graph, views, out);
@@ -102,7 +102,7 @@ public final class GraphJson {
      * @param graph the graph
      * @param views its views
      * @param file the file to write (UTF-8)
-     * @throws java.io.IOException when the file cannot be written
+     * @throws IOException when the file cannot be written
      */
     public static void write(Graph graph, ViewMap views, Path file) throws IOException {
         try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {

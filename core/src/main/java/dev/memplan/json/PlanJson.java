@@ -72,7 +72,7 @@ public final class PlanJson {
      * @param schedule the schedule planned on
      * @param result the plan or deferral
      * @param out where to write; not closed
-     * @throws java.io.IOException when {@code out} fails
+     * @throws IOException when {@code out} fails
      */
     public static void write(String file, Schedule schedule, PlanResult result, Writer out) throws IOException {
         try (JsonGenerator g = FACTORY.createGenerator(out)) {
@@ -91,7 +91,7 @@ public final class PlanJson {
      * @param file the file name to put first, or null
      * @param schedule the schedule planned on
      * @param result the plan or deferral
-     * @throws java.io.IOException when the generator's target fails
+     * @throws IOException when the generator's target fails
      */
     public static void writeFields(JsonGenerator g, String file, Schedule schedule, PlanResult result)
             throws IOException {

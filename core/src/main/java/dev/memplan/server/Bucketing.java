@@ -3,6 +3,9 @@ package dev.memplan.server;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * How a {@link PlanCache} rounds symbol values up before planning, so that one cached plan covers
@@ -60,7 +63,7 @@ public final class Bucketing {
 
     private Bucketing with(String symbol, long rule) {
         Map<String, Long> m = new HashMap<>(rules);
-        m.put(java.util.Objects.requireNonNull(symbol, "symbol"), rule);
+        m.put(Objects.requireNonNull(symbol, "symbol"), rule);
         return new Bucketing(Map.copyOf(m));
     }
 
@@ -87,7 +90,7 @@ public final class Bucketing {
     }
 
     /** The symbols this policy has rules for, so a cache can check them against its model. */
-    java.util.Set<String> symbols() {
+    Set<String> symbols() {
         return rules.keySet();
     }
 
@@ -147,6 +150,6 @@ public final class Bucketing {
 
     @Override
     public String toString() {
-        return rules.isEmpty() ? "exact" : new java.util.TreeMap<>(rules).toString().replace("=0", "=pow2");
+        return rules.isEmpty() ? "exact" : new TreeMap<>(rules).toString().replace("=0", "=pow2");
     }
 }

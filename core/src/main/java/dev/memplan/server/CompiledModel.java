@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.server;
 
+import dev.memplan.InvalidSizeException;
 import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
@@ -15,11 +16,16 @@ import dev.memplan.server.internal.ServerAccess;
 import dev.memplan.onnx.imports.OnnxImporter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An ONNX model compiled once for serving: read, imported (shape inference, constant folding,
@@ -63,7 +69,7 @@ public final class CompiledModel implements Reservation {
     private final Set<String> bindable;
     private final SymbolLimits limits;
     /** Branch selection: this model compiled again per set of If decisions a request's bindings make. */
-    private final Map<ImportedGraph, CompiledModel> specialized = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<ImportedGraph, CompiledModel> specialized = new ConcurrentHashMap<>();
 
     /** One If/Loop/Scan node with its bodies compiled. */
     private record CompiledControlFlow(ControlFlowNode node, Map<String, CompiledModel> bodies) {
@@ -84,7 +90,7 @@ public final class CompiledModel implements Reservation {
                 bodies.put(body.attribute(), new CompiledModel(name + "/" + cf.nodeName() + "." + body.attribute(),
                         body.graph(), options.withIncludeGraphInputs(false)));
             }
-            cfs.add(new CompiledControlFlow(cf, java.util.Collections.unmodifiableMap(bodies)));
+            cfs.add(new CompiledControlFlow(cf, Collections.unmodifiableMap(bodies)));
         }
         this.controlFlow = List.copyOf(cfs);
         this.symbols = List.copyOf(imported.symbols().keySet());
@@ -256,7 +262,7 @@ public final class CompiledModel implements Reservation {
      *                             ({@link #limits()}), for example MiniLM at more than 512 tokens
      * @throws dev.memplan.onnx.BindingConflictException naming the node when the shapes contradict a
      *                                                   relation of the model
-     * @throws dev.memplan.InvalidSizeException naming the value when a size overflows
+     * @throws InvalidSizeException naming the value when a size overflows
      */
     public OnnxPlan planForInputs(Map<String, long[]> inputShapes) {
         Map<String, Long> bindings = bindingsFor(inputShapes);
@@ -274,8 +280,8 @@ public final class CompiledModel implements Reservation {
      * @throws IllegalArgumentException naming the input when the shapes or values do not fit the model
      */
     public OnnxPlan planForInputs(Map<String, long[]> inputShapes, Map<String, long[]> inputValues) {
-        Map<String, Long> bindings = new java.util.HashMap<>(bindingsFor(inputShapes));
-        java.util.Set<String> given = new java.util.HashSet<>(inputShapes.keySet());
+        Map<String, Long> bindings = new HashMap<>(bindingsFor(inputShapes));
+        Set<String> given = new HashSet<>(inputShapes.keySet());
         given.addAll(inputValues.keySet()); // an input given by its values needs no separate shape
         binder.requireEvery(given);
         imported.valueBindings(inputValues).forEach((k, v) -> {
@@ -296,7 +302,7 @@ public final class CompiledModel implements Reservation {
      *                 left out (see {@link ImportedGraph#derivedSymbols()})
      * @return the plan, made at the completed bindings; deferred, never guessed, when a size is
      *         unknown
-     * @throws dev.memplan.InvalidSizeException naming the symbol when a binding is negative, or the
+     * @throws InvalidSizeException naming the symbol when a binding is negative, or the
      *                                          value when a size overflows or a dim evaluates negative
      * @throws IllegalArgumentException naming the symbol and the model's symbols when a binding
      *                                  names a symbol the model does not have
@@ -359,7 +365,7 @@ public final class CompiledModel implements Reservation {
      *
      * @param bounds upper bound of each symbol
      * @return the bytes to reserve, or empty (never zero) when a symbol is unbound
-     * @throws dev.memplan.InvalidSizeException naming the value when a size overflows
+     * @throws InvalidSizeException naming the value when a size overflows
      * @throws dev.memplan.onnx.BindingConflictException naming the node (a {@link ModelLimitException}
      *                                                   naming the symbol) when a bound does not fit
      *                                                   the model
@@ -378,7 +384,7 @@ public final class CompiledModel implements Reservation {
      *
      * @throws NullPointerException naming what is null
      * @throws IllegalArgumentException naming the symbol and the model's symbols
-     * @throws dev.memplan.InvalidSizeException naming the symbol bound to a negative value
+     * @throws InvalidSizeException naming the symbol bound to a negative value
      */
     /**
      * Every name a binding may give: the model's symbols, the ones it derives or made fresh, the
@@ -386,7 +392,7 @@ public final class CompiledModel implements Reservation {
      * be folded away by the import and still be bound by a caller that reads the declaration).
      */
     private static Set<String> bindable(ImportedGraph imported, List<String> symbols, Map<String, Shape> inputs) {
-        Set<String> out = new java.util.HashSet<>(symbols);
+        Set<String> out = new HashSet<>(symbols);
         out.addAll(imported.derivedSymbols().keySet());
         out.addAll(imported.freshSymbols().keySet());
         imported.valueSymbols().values().forEach(out::addAll);
@@ -425,7 +431,7 @@ public final class CompiledModel implements Reservation {
                 throw new NullPointerException("symbol '" + symbol + "' is bound to null; bind it to a value >= 0");
             }
             if (value < 0) {
-                throw new dev.memplan.InvalidSizeException("symbol '" + symbol + "' is bound to " + value
+                throw new InvalidSizeException("symbol '" + symbol + "' is bound to " + value
                         + "; bind it to a value >= 0");
             }
         }
@@ -438,7 +444,7 @@ public final class CompiledModel implements Reservation {
      */
     @Override
     public Set<String> symbolNames() {
-        return new java.util.LinkedHashSet<>(symbols);
+        return new LinkedHashSet<>(symbols);
     }
 
     // ---- model limits: kept apart from planning so the two merge cleanly ----
@@ -454,7 +460,7 @@ public final class CompiledModel implements Reservation {
     public Map<String, Long> limits() {
         Map<String, Long> out = new LinkedHashMap<>();
         limits.all().forEach((name, l) -> out.put(name, l.max()));
-        return java.util.Collections.unmodifiableMap(out);
+        return Collections.unmodifiableMap(out);
     }
 
     /**

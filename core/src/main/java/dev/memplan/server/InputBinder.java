@@ -6,12 +6,15 @@ import dev.memplan.Graph;
 import dev.memplan.Shape;
 import dev.memplan.Dim.Symbol;
 import dev.memplan.Graph.Value;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * Turns a request's input shapes ({@code input_ids -> [4, 512]}) into symbol bindings by matching
@@ -28,7 +31,7 @@ final class InputBinder {
                 m.put(v.name(), v.shape());
             }
         }
-        inputs = java.util.Collections.unmodifiableMap(m);
+        inputs = Collections.unmodifiableMap(m);
     }
 
     /** Declared shapes of the graph inputs a request feeds, by ONNX name, in graph order. */
@@ -93,8 +96,8 @@ final class InputBinder {
      *
      * @throws IllegalArgumentException naming the missing inputs
      */
-    void requireEvery(java.util.Set<String> given) {
-        List<String> missing = new java.util.ArrayList<>();
+    void requireEvery(Set<String> given) {
+        List<String> missing = new ArrayList<>();
         for (String name : inputs.keySet()) {
             if (!given.contains(name)) {
                 missing.add(name);

@@ -7,9 +7,12 @@ import dev.memplan.Schedule;
 import dev.memplan.onnx.imports.ControlFlowNode;
 import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.rules.OpRegistry;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 
 /**
  * The plan of an imported model at one binding of its symbols.
@@ -44,14 +47,14 @@ public record OnnxPlan(ImportedGraph imported, Map<String, Long> bindings, Sched
          * @param transientNeed the largest body figure
          */
         public NodeNeed {
-            bodyPlans = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(bodyPlans));
+            bodyPlans = Collections.unmodifiableMap(new LinkedHashMap<>(bodyPlans));
         }
 
         /** {@return per body (attribute name), its own admission figure; empty when deferred} */
         public Map<String, OptionalLong> bodyPeaks() {
-            Map<String, OptionalLong> peaks = new java.util.LinkedHashMap<>();
+            Map<String, OptionalLong> peaks = new LinkedHashMap<>();
             bodyPlans.forEach((attribute, plan) -> peaks.put(attribute, plan.admissionBytes()));
-            return java.util.Collections.unmodifiableMap(peaks);
+            return Collections.unmodifiableMap(peaks);
         }
     }
 
@@ -83,7 +86,7 @@ public record OnnxPlan(ImportedGraph imported, Map<String, Long> bindings, Sched
         if (result instanceof PlanResult.Deferred && !unboundSymbols.isEmpty()) {
             // name what the caller can act on, not the hundreds of value ids a missing symbol leaves unsized
             throw new IllegalStateException("the plan is deferred: bind " + String.join(", ", unboundSymbols)
-                    + " (planned at " + new java.util.TreeMap<>(bindings) + ")");
+                    + " (planned at " + new TreeMap<>(bindings) + ")");
         }
         return result.orElseThrow();
     }

@@ -3,8 +3,12 @@ package dev.memplan.server;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A bounded, thread-safe cache of the plans of one {@link CompiledModel}, keyed by the bindings a
@@ -25,8 +29,8 @@ public final class PlanCache {
     private final Bucketing bucketing;
     private final Cache<Map<String, Long>, OnnxPlan> plans;
     private final Map<String, Long> limits;
-    private final java.util.concurrent.atomic.LongAdder planNanos = new java.util.concurrent.atomic.LongAdder();
-    private final java.util.concurrent.atomic.LongAdder deferred = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder planNanos = new LongAdder();
+    private final LongAdder deferred = new LongAdder();
 
     private PlanCache(CompiledModel model, long maxPlans, Bucketing bucketing) {
         this.model = model;
@@ -51,14 +55,14 @@ public final class PlanCache {
         if (maxPlans < 1) {
             throw new IllegalArgumentException("a plan cache holds at least 1 plan, got maxPlans=" + maxPlans);
         }
-        for (String symbol : new java.util.TreeSet<>(bucketing.symbols())) {
+        for (String symbol : new TreeSet<>(bucketing.symbols())) {
             if (!model.symbols().contains(symbol)) {
                 throw new IllegalArgumentException("the bucketing has a rule for '" + symbol + "', which the model "
                         + model.name() + " does not have; its symbols are " + model.symbols());
             }
         }
-        return new PlanCache(java.util.Objects.requireNonNull(model, "model"), maxPlans,
-                java.util.Objects.requireNonNull(bucketing, "bucketing"));
+        return new PlanCache(Objects.requireNonNull(model, "model"), maxPlans,
+                Objects.requireNonNull(bucketing, "bucketing"));
     }
 
     /**
@@ -172,9 +176,9 @@ public final class PlanCache {
      */
     public Stats stats() {
         plans.cleanUp();
-        com.github.benmanes.caffeine.cache.stats.CacheStats c = plans.stats();
+        CacheStats c = plans.stats();
         return new Stats(c.hitCount(), c.missCount(), deferred.sum(), c.evictionCount(),
-                plans.estimatedSize(), java.time.Duration.ofNanos(planNanos.sum()));
+                plans.estimatedSize(), Duration.ofNanos(planNanos.sum()));
     }
 
     /**

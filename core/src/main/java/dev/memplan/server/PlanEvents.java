@@ -3,6 +3,7 @@ package dev.memplan.server;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanResult;
+import java.util.TreeMap;
 
 /** Fills and commits {@link PlanEvent}s; does nothing (beyond the duration check) when disabled. */
 final class PlanEvents {
@@ -16,7 +17,7 @@ final class PlanEvents {
         }
         event.model = model.name();
         event.engine = model.engine();
-        event.bindings = new java.util.TreeMap<>(plan.bindings()).toString();
+        event.bindings = new TreeMap<>(plan.bindings()).toString();
         event.owners = plan.schedule().numOwners();
         if (plan.result() instanceof PlanResult.Complete c) {
             ActivationPlan p = c.plan();

@@ -10,6 +10,7 @@ import dev.memplan.Graph.Value;
 import dev.memplan.ViewMap;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -34,10 +35,10 @@ final class IndependentInPlace {
         int n = graph.valueCount();
         int[] buffer = viewRoot.clone();
         int[] lastRead = new int[n];
-        java.util.Arrays.fill(lastRead, -1);
+        Arrays.fill(lastRead, -1);
         boolean[] escapes = new boolean[n];
         int[] givenAt = new int[n];
-        java.util.Arrays.fill(givenAt, -1);
+        Arrays.fill(givenAt, -1);
         for (int p = 0; p < order.length; p++) {
             for (int u : graph.node(order[p]).inputs()) {
                 if (u != Graph.ABSENT) {

@@ -4,6 +4,7 @@ package dev.memplan.validate;
 import dev.memplan.Dim;
 import dev.memplan.Dim.Symbol;
 import dev.memplan.Graph.Value;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.Map;
@@ -74,9 +75,9 @@ final class IndependentSizes {
                     acc = acc.multiply(x);
                 }
             }
-            case FLOOR_DIV -> acc = new java.math.BigDecimal(operands[0]).divide(new java.math.BigDecimal(c), 0,
+            case FLOOR_DIV -> acc = new BigDecimal(operands[0]).divide(new BigDecimal(c), 0,
                     RoundingMode.FLOOR).toBigIntegerExact();
-            case CEIL_DIV -> acc = new java.math.BigDecimal(operands[0]).divide(new java.math.BigDecimal(c), 0,
+            case CEIL_DIV -> acc = new BigDecimal(operands[0]).divide(new BigDecimal(c), 0,
                     RoundingMode.CEILING).toBigIntegerExact();
             case MAX -> {
                 for (BigInteger x : operands) {

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.memplan.EngineMode;
 import dev.memplan.Packing;
-import dev.memplan.io.PackingCsv;
+import dev.memplan.cli.PackingCsv;
 import dev.memplan.testing.EngineIndependent;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

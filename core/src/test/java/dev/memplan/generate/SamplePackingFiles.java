@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.generate;
 
-import dev.memplan.io.PackingCsv;
+import dev.memplan.cli.PackingCsv;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

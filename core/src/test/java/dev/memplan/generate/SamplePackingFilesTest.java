@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memplan.io.PackingCsv;
+import dev.memplan.cli.PackingCsv;
 import dev.memplan.testing.EngineIndependent;
 import java.io.StringReader;
 import java.io.IOException;

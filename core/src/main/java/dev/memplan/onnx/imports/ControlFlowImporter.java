@@ -13,6 +13,7 @@ import dev.memplan.onnx.symbols.SymCondition;
 import dev.memplan.onnx.symbols.TensorInfo;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Imports one If, Loop or Scan node for a {@link GraphImporter}: each body becomes its own graph
@@ -175,7 +176,7 @@ final class ControlFlowImporter {
             return null;
         }
         String label = scope.label(nodeDesc);
-        Boolean decided = cond.evaluate(java.util.Map.of()).orElse(session.decisions().get(label));
+        Boolean decided = cond.evaluate(Map.of()).orElse(session.decisions().get(label));
         if (decided == null) {
             session.openConditions().put(label, cond);
             return null;
@@ -205,7 +206,7 @@ final class ControlFlowImporter {
         for (int i = 0; i < a.rank(); i++) {
             Dim x = a.shape.get(i);
             Dim y = b.shape.get(i);
-            s.add(x.equals(y) ? x : dev.memplan.Dim.Derived.max(List.of(x, y)));
+            s.add(x.equals(y) ? x : Dim.Derived.max(List.of(x, y)));
         }
         return TensorInfo.of(a.type, s);
     }

@@ -16,6 +16,7 @@ import dev.memplan.onnx.symbols.DimSubstitution;
 import dev.memplan.onnx.symbols.SymbolRelations;
 import dev.memplan.onnx.symbols.TensorInfo;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -163,7 +164,7 @@ final class GraphAssembly {
         if (entry == null || outIds.length == 0 || node.getOutput(0).isEmpty()) {
             return; // an absent first output: output 0 of the node is another ONNX output
         }
-        int[] present = java.util.Arrays.stream(entry.inputs())
+        int[] present = Arrays.stream(entry.inputs())
                 .filter(k -> k < inIds.length && inIds[k] != Graph.ABSENT).toArray();
         if (present.length > 0) {
             builder.inPlace(id, present);

@@ -9,9 +9,13 @@ import dev.memplan.onnx.BindingConflictException;
 import dev.memplan.onnx.symbols.DerivedSymbol;
 import dev.memplan.onnx.symbols.SymCondition;
 import dev.memplan.onnx.symbols.SymbolRelations;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * An ONNX graph imported into memplan's model: the graph to plan, the views its ops propose, the
@@ -40,9 +44,9 @@ public final class ImportedGraph {
     private Map<String, List<String>> valueSymbols = Map.of();
     private Map<String, SymCondition> openConditions = Map.of();
     private Map<String, Boolean> decisions = Map.of();
-    private java.util.function.Function<Map<String, Boolean>, ImportedGraph> specializer;
+    private Function<Map<String, Boolean>, ImportedGraph> specializer;
     private final Map<Map<String, Boolean>, ImportedGraph> specializations =
-            new java.util.concurrent.ConcurrentHashMap<>();
+            new ConcurrentHashMap<>();
 
     ImportedGraph(String name, Graph graph, ViewMap views, long weightBytes, long foldedBytes, int foldedValues,
                   Map<String, Shape> declaredShapes, List<ShapeDisagreement> disagreements,
@@ -73,7 +77,7 @@ public final class ImportedGraph {
     /** Called once by {@link OnnxImporter} on the main graph, before the import is handed out. */
     void setBranching(Map<String, List<String>> valueSymbols, Map<String, SymCondition> openConditions,
                       Map<String, Boolean> decisions,
-                      java.util.function.Function<Map<String, Boolean>, ImportedGraph> specializer) {
+                      Function<Map<String, Boolean>, ImportedGraph> specializer) {
         this.valueSymbols = Map.copyOf(valueSymbols);
         this.openConditions = Map.copyOf(openConditions);
         this.decisions = Map.copyOf(decisions);
@@ -102,7 +106,7 @@ public final class ImportedGraph {
      *                                  element count differs, or a value is negative
      */
     public Map<String, Long> valueBindings(Map<String, long[]> values) {
-        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        Map<String, Long> out = new LinkedHashMap<>();
         for (Map.Entry<String, long[]> e : values.entrySet()) {
             List<String> syms = valueSymbols.get(e.getKey());
             if (syms == null) {
@@ -135,7 +139,7 @@ public final class ImportedGraph {
      * @return node label to its condition, as text
      */
     public Map<String, String> openConditions() {
-        Map<String, String> out = new java.util.TreeMap<>();
+        Map<String, String> out = new TreeMap<>();
         openConditions.forEach((k, v) -> out.put(k, v.toString()));
         return out;
     }
@@ -153,7 +157,7 @@ public final class ImportedGraph {
         if (specializer == null) {
             return this;
         }
-        Map<String, Boolean> decided = new java.util.TreeMap<>(decisions);
+        Map<String, Boolean> decided = new TreeMap<>(decisions);
         openConditions.forEach((label, cond) -> cond.evaluate(bindings).ifPresent(v -> decided.put(label, v)));
         if (decided.size() == decisions.size()) {
             return this;
@@ -185,7 +189,7 @@ public final class ImportedGraph {
      * @return the symbols by name
      */
     public Map<String, Symbol> symbols() {
-        Map<String, Symbol> out = new java.util.LinkedHashMap<>(graph.symbols());
+        Map<String, Symbol> out = new LinkedHashMap<>(graph.symbols());
         for (ControlFlowNode cf : controlFlow) {
             for (ControlFlowNode.Body b : cf.bodies()) {
                 b.graph().symbols().forEach(out::putIfAbsent);

@@ -8,6 +8,7 @@ import dev.memplan.onnx.OnnxFormatException;
 import dev.memplan.onnx.proto.OnnxProto.TensorProto;
 import dev.memplan.onnx.symbols.SymInt;
 import dev.memplan.onnx.symbols.TensorInfo;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -62,7 +63,7 @@ public final class TensorDecoder {
                 case FLOAT32, FLOAT64 -> new TensorInfo(type, shape, null, floats(t, type, n));
                 default -> TensorInfo.of(type, shape);
             };
-        } catch (IndexOutOfBoundsException | java.nio.BufferUnderflowException e) {
+        } catch (IndexOutOfBoundsException | BufferUnderflowException e) {
             return TensorInfo.of(type, shape); // payload shorter than the dims say: values unknown
         }
     }

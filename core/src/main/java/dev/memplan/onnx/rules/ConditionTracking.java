@@ -2,10 +2,12 @@
 package dev.memplan.onnx.rules;
 
 import dev.memplan.DataType;
+import dev.memplan.Dim;
 import dev.memplan.onnx.symbols.ElementValues;
 import dev.memplan.onnx.symbols.SymCondition;
 import dev.memplan.onnx.symbols.SymInt;
 import dev.memplan.onnx.symbols.TensorInfo;
+import java.util.Map;
 
 /**
  * Carries {@link SymCondition}s through the ops that build an If condition: comparisons of
@@ -45,7 +47,7 @@ public final class ConditionTracking {
         if (cond == null || !oneElement(inferred)) {
             return inferred;
         }
-        var decided = cond.evaluate(java.util.Map.of());
+        var decided = cond.evaluate(Map.of());
         if (decided.isPresent() && (inferred.type == DataType.BOOL || ElementValues.isInteger(inferred.type))) {
             return new TensorInfo(inferred.type, inferred.shape, new SymInt[]{SymInt.of(decided.get() ? 1 : 0)},
                     null);
@@ -63,7 +65,7 @@ public final class ConditionTracking {
             return false;
         }
         for (var d : t.shape) {
-            if (!(d instanceof dev.memplan.Dim.Fixed f) || f.extent() != 1) {
+            if (!(d instanceof Dim.Fixed f) || f.extent() != 1) {
                 return false;
             }
         }

@@ -5,6 +5,7 @@ import dev.memplan.DataType;
 import dev.memplan.onnx.read.DenseTensor;
 import dev.memplan.onnx.symbols.ElementValues;
 import dev.memplan.onnx.symbols.SymInt;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.BinaryOperator;
 import java.util.function.DoubleBinaryOperator;
@@ -24,7 +25,7 @@ final class Elementwise {
             rank = Math.max(rank, s.length);
         }
         long[] out = new long[rank];
-        java.util.Arrays.fill(out, 1);
+        Arrays.fill(out, 1);
         for (long[] s : shapes) {
             for (int j = 0; j < s.length; j++) {
                 int i = rank - s.length + j;

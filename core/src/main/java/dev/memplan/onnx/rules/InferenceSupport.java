@@ -6,6 +6,7 @@ import dev.memplan.Dim;
 import dev.memplan.onnx.symbols.SymInt;
 import dev.memplan.onnx.symbols.TensorInfo;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 
 /** Helpers shared by the op inference classes: axes, broadcasting, static extents, fresh dims. */
@@ -59,7 +60,7 @@ public final class InferenceSupport {
             return b;
         }
         // flatten nested maxima so repeated broadcasting does not grow the expression
-        java.util.LinkedHashSet<Dim> terms = new java.util.LinkedHashSet<>();
+        LinkedHashSet<Dim> terms = new LinkedHashSet<>();
         for (Dim d : List.of(a, b)) {
             if (d instanceof Dim.Derived dd && dd.op() == Dim.Derived.Op.MAX && dd.constant() == Long.MIN_VALUE) {
                 terms.addAll(dd.operands());

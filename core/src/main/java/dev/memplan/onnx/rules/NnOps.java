@@ -8,6 +8,7 @@ import dev.memplan.DataType;
 import dev.memplan.Dim;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /** Inference for MatMul/Gemm, reductions, TopK, Unique, OneHot, LSTM/GRU/RNN and LayerNormalization. */
@@ -98,7 +99,7 @@ final class NnOps {
             return t;
         }
         List<Dim> s = new ArrayList<>(t.shape);
-        java.util.Collections.swap(s, s.size() - 1, s.size() - 2);
+        Collections.swap(s, s.size() - 1, s.size() - 2);
         return TensorInfo.of(t.type, s);
     }
 

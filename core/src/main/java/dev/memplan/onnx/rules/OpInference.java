@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BinaryOperator;
 import java.util.function.DoubleBinaryOperator;
 
 /**
@@ -295,7 +296,7 @@ public final class OpInference {
         return (a != n && a != 1) || (b != n && b != 1) ? -1 : n;
     }
 
-    private static SymInt[] elementwise(SymInt[] a, SymInt[] b, java.util.function.BinaryOperator<SymInt> f) {
+    private static SymInt[] elementwise(SymInt[] a, SymInt[] b, BinaryOperator<SymInt> f) {
         if (a == null || b == null) {
             return null;
         }

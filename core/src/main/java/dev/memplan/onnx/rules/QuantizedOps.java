@@ -127,7 +127,7 @@ final class QuantizedOps {
             return;
         }
         Dim vHidden = v == null || !v.hasShape() ? q.shape.get(2) : v.rank() == 3 ? v.shape.get(2)
-                : v.rank() == 4 ? dev.memplan.Dim.Derived.product(List.of(Dim.of(heads), v.shape.get(3))) : null;
+                : v.rank() == 4 ? Dim.Derived.product(List.of(Dim.of(heads), v.shape.get(3))) : null;
         if (vHidden == null) {
             return;
         }
@@ -135,9 +135,9 @@ final class QuantizedOps {
         if (out.length > 1 && k != null && k.rank() == 3 && v != null && v.rank() == 3) {
             TensorInfo past = c.input(6);
             Dim pastLen = past != null && past.rank() == 4 ? past.shape.get(2) : Dim.of(0);
-            Dim total = dev.memplan.Dim.Derived.sum(List.of(pastLen, k.shape.get(1)), 0);
-            Dim kHead = dev.memplan.Dim.Derived.divide(k.shape.get(2), heads, false);
-            Dim vHead = dev.memplan.Dim.Derived.divide(v.shape.get(2), heads, false);
+            Dim total = Dim.Derived.sum(List.of(pastLen, k.shape.get(1)), 0);
+            Dim kHead = Dim.Derived.divide(k.shape.get(2), heads, false);
+            Dim vHead = Dim.Derived.divide(v.shape.get(2), heads, false);
             InferenceSupport.fill(out, 1, TensorInfo.of(q.type, List.of(q.shape.get(0), Dim.of(heads), total, kHead)));
             InferenceSupport.fill(out, 2, TensorInfo.of(q.type, List.of(q.shape.get(0), Dim.of(heads), total, vHead)));
         }

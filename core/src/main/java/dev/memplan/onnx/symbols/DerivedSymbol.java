@@ -23,7 +23,7 @@ public record DerivedSymbol(String name, Dim expression, SymbolRelation relation
     }
 
     /** {@code d} as text, without outer parentheses that enclose all of it. */
-    static String text(dev.memplan.Dim d) {
+    static String text(Dim d) {
         String s = d.toString();
         if (s.length() < 2 || s.charAt(0) != '(' || s.charAt(s.length() - 1) != ')') {
             return s;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.symbols;
 
+import dev.memplan.DataType;
+
 /**
  * The element values {@link TensorInfo} and {@code DenseTensor} carry, read one way in one place:
  * integers (possibly symbolic) or floating-point numbers.
@@ -41,7 +43,7 @@ public final class ElementValues {
     }
 
     /** Whether {@code type} is an integer type (not bool): what Cast turns values into integers for. */
-    public static boolean isInteger(dev.memplan.DataType type) {
+    public static boolean isInteger(DataType type) {
         return switch (type) {
             case INT64, INT32, INT16, INT8, UINT8, UINT16, UINT32, UINT64 -> true;
             default -> false;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx.symbols;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -109,7 +110,7 @@ public sealed interface SymCondition {
 
         @Override
         public String toString() {
-            return "(" + left + ") " + op.name().toLowerCase(java.util.Locale.ROOT) + " (" + right + ")";
+            return "(" + left + ") " + op.name().toLowerCase(Locale.ROOT) + " (" + right + ")";
         }
     }
 

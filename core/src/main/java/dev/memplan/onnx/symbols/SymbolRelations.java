@@ -3,6 +3,7 @@ package dev.memplan.onnx.symbols;
 
 import dev.memplan.Dim;
 import dev.memplan.Dim.Symbol;
+import dev.memplan.Shape;
 import dev.memplan.onnx.BindingConflictException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -143,7 +144,7 @@ public final class SymbolRelations {
     }
 
     /** Whether {@code a} and {@code b} are the same shape once derived symbols are replaced. */
-    public boolean sameShape(dev.memplan.Shape a, dev.memplan.Shape b) {
+    public boolean sameShape(Shape a, Shape b) {
         if (a.rank() != b.rank()) {
             return false;
         }

@@ -7,6 +7,7 @@ import dev.memplan.server.OnnxPlan;
 import dev.memplan.server.CompiledModel;
 import dev.memplan.server.ModelLimitException;
 import dev.memplan.onnx.imports.ImportedGraph;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -40,7 +41,7 @@ public final class OnnxPlanner {
         CompiledModel compiled = CompiledModel.compile(imported, options);
         // the command line binds one set of symbols for several files and refuses, once, a binding no
         // file has; so a binding this model cannot take is left out here, not refused
-        Map<String, Long> own = new java.util.HashMap<>(bindings);
+        Map<String, Long> own = new HashMap<>(bindings);
         own.keySet().removeIf(symbol -> !compiled.canBind(symbol));
         return compiled.plan(own);
     }

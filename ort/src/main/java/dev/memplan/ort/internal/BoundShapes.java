@@ -4,6 +4,7 @@ package dev.memplan.ort.internal;
 import dev.memplan.Graph;
 import dev.memplan.InvalidSizeException;
 import dev.memplan.Graph.Value;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.OptionalLong;
 
@@ -35,8 +36,8 @@ final class BoundShapes {
     void rebind(Map<String, Long> next) {
         bindings = next;
         if (++stamp == 0) { // wrapped after 2^32 requests: clear so no old stamp matches
-            java.util.Arrays.fill(bytesStamp, 0);
-            java.util.Arrays.fill(dimsStamp, 0);
+            Arrays.fill(bytesStamp, 0);
+            Arrays.fill(dimsStamp, 0);
             stamp = 1;
         }
     }

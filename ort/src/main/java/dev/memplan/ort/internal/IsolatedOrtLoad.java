@@ -2,6 +2,7 @@
 package dev.memplan.ort.internal;
 
 import dev.memplan.MemplanException;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -97,7 +98,7 @@ final class IsolatedOrtLoad {
                 "-XX:-UsePerfData", // no hsperfdata file in the shared temporary directory
                 "-XX:ErrorFile=" + folder.resolve(CRASH_FILE), "-XX:-CreateCoredumpOnCrash",
                 "-Djava.io.tmpdir=" + folder,
-                "-cp", String.join(java.io.File.pathSeparator, classPath.stream().map(Path::toString).toList()),
+                "-cp", String.join(File.pathSeparator, classPath.stream().map(Path::toString).toList()),
                 mainClass, folder.resolve(MESSAGE_FILE).toString()));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).directory(folder.toFile())

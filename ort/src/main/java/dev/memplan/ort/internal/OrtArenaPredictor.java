@@ -3,7 +3,10 @@ package dev.memplan.ort.internal;
 
 import dev.memplan.Graph;
 import dev.memplan.Graph.Node;
+import dev.memplan.MemplanException;
+import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -48,11 +51,11 @@ public final class OrtArenaPredictor {
         this.sequence = ReplaySequence.of(graph, plan, workspaces, outputsAfter);
         this.ifOutputSlots = subgraphs == null ? null : OrtIfOutputs.slots(graph, sequence, subgraphs);
         this.ifOutput = subgraphs == null ? null : OrtIfOutputs.allocatedByBranches(sequence, ifOutputSlots);
-        this.workspaceEvents = (int) java.util.Arrays.stream(sequence.run1)
+        this.workspaceEvents = (int) Arrays.stream(sequence.run1)
                 .filter(e -> ReplaySequence.kind(e) == ReplaySequence.WORKSPACE).count();
         this.unmodelledOps = new OrtArenaPrediction.SortedOps(unmodelledOps); // shared by every answer, not copied
         boolean fixed = graph.symbols().isEmpty() && (subgraphs == null
-                || java.util.Arrays.stream(subgraphs).allMatch(r -> r == null || r.isStatic()));
+                || Arrays.stream(subgraphs).allMatch(r -> r == null || r.isStatic()));
         this.staticPrediction = fixed ? largest(Map.of(), new Scratch(this)) : null; // a branch may size at run time
     }
 
@@ -104,9 +107,9 @@ public final class OrtArenaPredictor {
      *                  than it is saved in), or null when unknown
      * @param optimized whether ORT saved it at level basic or above
      * @return the predictor
-     * @throws dev.memplan.MemplanException when more than {@value #MAX_OPEN_IFS} Ifs leave their branch open
+     * @throws MemplanException when more than {@value #MAX_OPEN_IFS} Ifs leave their branch open
      */
-    static OrtArenaPredictor ofSaved(dev.memplan.onnx.imports.ImportedGraph imported, ModelProto saved, ModelProto original,
+    static OrtArenaPredictor ofSaved(ImportedGraph imported, ModelProto saved, ModelProto original,
                                      boolean optimized) {
         Objects.requireNonNull(imported, "imported");
         Objects.requireNonNull(saved, "saved");
@@ -116,7 +119,7 @@ public final class OrtArenaPredictor {
                 original == null ? null : original.getGraph(), saved,
                 OrtPrepackedWeights.of(saved.getGraph()), open);
         if (open.count() > MAX_OPEN_IFS) {
-            throw new dev.memplan.MemplanException("the ort runtime bounds at most " + MAX_OPEN_IFS + " If nodes whose"
+            throw new MemplanException("the ort runtime bounds at most " + MAX_OPEN_IFS + " If nodes whose"
                     + " branch the request leaves open, this graph has " + open.count() + "; give the inputs their"
                     + " conditions read as values (--value NAME=V) so the branches are decided");
         }
@@ -150,7 +153,7 @@ public final class OrtArenaPredictor {
     }
 
     /** {@return the op types of the graph and its If branches whose kernel has no workspace rule, sorted} */
-    java.util.Set<String> unmodelledOps() {
+    Set<String> unmodelledOps() {
         return unmodelledOps;
     }
 
@@ -442,7 +445,7 @@ public final class OrtArenaPredictor {
         /** {@return {@link #held}, grown to at least {@code n} entries, its first entries kept} */
         int[] chunks(int n) {
             if (held.length < n) {
-                held = java.util.Arrays.copyOf(held, Math.max(n, 2 * held.length));
+                held = Arrays.copyOf(held, Math.max(n, 2 * held.length));
             }
             return held;
         }

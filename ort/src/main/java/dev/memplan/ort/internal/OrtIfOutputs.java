@@ -4,6 +4,7 @@ package dev.memplan.ort.internal;
 import dev.memplan.Graph;
 import dev.memplan.Graph.Node;
 import java.util.Arrays;
+import java.util.function.IntToLongFunction;
 
 /**
  * The outer graph's allocations of an If's outputs during one request's replay, made when the If's
@@ -16,7 +17,7 @@ final class OrtIfOutputs {
     private final ReplaySequence sequence;
     private final OrtReusePlan plan;
     private final BfcArena arena;
-    private final java.util.function.IntToLongFunction bytes;
+    private final IntToLongFunction bytes;
     private final long[] slotBytes;
     private final int[] chunk;
     private final MemoryPattern pattern;
@@ -27,7 +28,7 @@ final class OrtIfOutputs {
      * The request's state the predictor's replay shares with the If's branches; {@code bytes} is the
      * replay's own size of a buffer slot for this request.
      */
-    OrtIfOutputs(ReplaySequence sequence, OrtReusePlan plan, BfcArena arena, java.util.function.IntToLongFunction bytes,
+    OrtIfOutputs(ReplaySequence sequence, OrtReusePlan plan, BfcArena arena, IntToLongFunction bytes,
                  long[] slotBytes, int[] chunk, MemoryPattern pattern) {
         this.sequence = sequence;
         this.plan = plan;

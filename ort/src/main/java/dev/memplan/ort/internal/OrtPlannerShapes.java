@@ -22,7 +22,7 @@ import java.util.Map;
  * (docs/ort-runtime.md, section 7), where memplan's own, better-inferred shapes share 107 buffers
  * ORT does not. A value ORT saved without {@code value_info} (every value of the CNNs' saved
  * graphs, whose shapes ORT's inference knows fully) keeps memplan's inferred shape, a derived dim
- * counted as unknown ({@link SameSizeKey#of(dev.memplan.Graph.Value)}).
+ * counted as unknown ({@link SameSizeKey#of(Graph.Value)}).
  */
 final class OrtPlannerShapes {
     private OrtPlannerShapes() {

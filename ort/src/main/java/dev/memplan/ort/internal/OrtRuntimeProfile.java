@@ -8,12 +8,17 @@ import dev.memplan.onnx.imports.ControlFlowNode;
 import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.imports.OnnxImporter;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
+import dev.memplan.onnx.proto.OnnxProto;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The ort runtime's figure for a model: the graph ONNX Runtime runs at the server's optimization
@@ -30,12 +35,12 @@ public final class OrtRuntimeProfile {
     private final ImportedGraph ortGraph;
     private final OrtArenaPredictor predictor;
     /** Per import with its If branches decided by a request (ImportedGraph.forBindings, by identity): its predictor. */
-    private final Map<ImportedGraph, OrtArenaPredictor> decided = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<ImportedGraph, OrtArenaPredictor> decided = new ConcurrentHashMap<>();
     /** What compiles a predictor for a decided import (the saved and original models, weights dropped); or null. */
-    private final java.util.function.Function<ImportedGraph, OrtArenaPredictor> compiler;
+    private final Function<ImportedGraph, OrtArenaPredictor> compiler;
 
     private OrtRuntimeProfile(String level, ImportedGraph ortGraph, OrtArenaPredictor predictor,
-                              java.util.function.Function<ImportedGraph, OrtArenaPredictor> compiler) {
+                              Function<ImportedGraph, OrtArenaPredictor> compiler) {
         this.level = level;
         this.ortGraph = ortGraph;
         this.predictor = predictor;
@@ -107,7 +112,7 @@ public final class OrtRuntimeProfile {
     public static OrtRuntimeProfile load(Path model, String level, boolean allowances, String askWith) {
         Objects.requireNonNull(askWith, "askWith");
         OrtRuntimeProfile profile = loadGraph(model, level);
-        java.util.Set<String> unmodelled = profile.predictor.unmodelledOps();
+        Set<String> unmodelled = profile.predictor.unmodelledOps();
         if (!allowances && !unmodelled.isEmpty()) {
             throw new MemplanException("ONNX Runtime's graph of the model runs kernels whose workspace memplan has no"
                     + " rule for (" + String.join(", ", unmodelled) + "), and memplan does not guess it; use the memplan"
@@ -139,7 +144,7 @@ public final class OrtRuntimeProfile {
             // bindings decide the condition, else the larger. The models are kept without weight data.
             ModelProto savedNodes = withoutWeightData(proto);
             ModelProto originalNodes = withoutWeightData(ModelProto.parseFrom(Files.readAllBytes(model)));
-            java.util.function.Function<ImportedGraph, OrtArenaPredictor> compiler =
+            Function<ImportedGraph, OrtArenaPredictor> compiler =
                     g -> OrtArenaPredictor.ofSaved(g, savedNodes, originalNodes, optimized);
             return new OrtRuntimeProfile(level, graph, compiler.apply(graph), compiler);
         } catch (IOException e) {
@@ -174,7 +179,7 @@ public final class OrtRuntimeProfile {
     private static ModelProto withoutWeightData(ModelProto model) {
         var graph = model.getGraph().toBuilder().clearInitializer();
         for (var t : model.getGraph().getInitializerList()) {
-            graph.addInitializer(dev.memplan.onnx.proto.OnnxProto.TensorProto.newBuilder().setName(t.getName())
+            graph.addInitializer(OnnxProto.TensorProto.newBuilder().setName(t.getName())
                     .addAllDims(t.getDimsList()).setDataType(t.getDataType()));
         }
         return model.toBuilder().setGraph(graph).build();
@@ -249,7 +254,7 @@ public final class OrtRuntimeProfile {
      * another's extent; left out, ORT's graph derives its own or the prediction fails naming the value.
      */
     private static Map<String, Long> namedByTheModel(ImportedGraph model, Map<String, Long> bindings) {
-        Map<String, Long> out = new java.util.HashMap<>(bindings);
+        Map<String, Long> out = new HashMap<>(bindings);
         out.keySet().removeAll(model.freshSymbols().keySet());
         out.keySet().removeAll(model.derivedSymbols().keySet());
         return out;

@@ -10,10 +10,12 @@ import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What ONNX Runtime does with the arena while an If node computes: it runs the taken branch through
@@ -63,8 +65,8 @@ final class OrtSubgraphReplay {
     }
 
     /** {@return the op types in this If's branches (nested Ifs' too) whose kernel has no workspace rule} */
-    java.util.Set<String> unmodelledOps() {
-        java.util.Set<String> ops = new java.util.TreeSet<>();
+    Set<String> unmodelledOps() {
+        Set<String> ops = new TreeSet<>();
         for (Branch b : branches) {
             ops.addAll(b.unmodelled());
             for (OrtSubgraphReplay n : b.nested()) {
@@ -89,7 +91,7 @@ final class OrtSubgraphReplay {
      */
     private record Branch(Graph graph, ReplaySequence sequence, KernelWorkspaces.Rule[] rules,
                           OrtSubgraphReplay[] nested, boolean pattern, boolean[] staticOutput, int[] outputOfSlot,
-                          int[][] nestedOutputs, boolean[] byNested, java.util.Set<String> unmodelled) {
+                          int[][] nestedOutputs, boolean[] byNested, Set<String> unmodelled) {
     }
 
     /** The outer graph's side of an If: its outputs, allocated as the outer graph's plan says. */
@@ -189,7 +191,7 @@ final class OrtSubgraphReplay {
         OrtSubgraphReplay[] nested = of(body, proto, original, model, dropped, choices);
         KernelWorkspaces.Rule[] rules = new KernelWorkspaces.Rule[g.nodeCount()];
         int[] outputsAfter = new int[g.nodeCount()]; // workspaces a kernel takes before its outputs (Attention)
-        java.util.Set<String> unmodelled = new java.util.TreeSet<>();
+        Set<String> unmodelled = new TreeSet<>();
         for (Node n : g.nodes()) {
             rules[n.id()] = nested[n.id()] != null ? MARKER : KernelWorkspaces.of(g, n, attributes);
             if (nested[n.id()] == null) {
@@ -228,7 +230,7 @@ final class OrtSubgraphReplay {
         for (Node n : g.nodes()) {
             if (nested[n.id()] != null) {
                 int[] slots = new int[n.outputCount()];
-                java.util.Arrays.fill(slots, -1);
+                Arrays.fill(slots, -1);
                 for (int slot = 0; slot < byNested.length; slot++) {
                     for (int i = 0; i < slots.length; i++) {
                         if (n.output(i) == sequence.slotValue[slot] && outputOfSlot[slot] < 0) {
@@ -241,7 +243,7 @@ final class OrtSubgraphReplay {
             }
         }
         return new Branch(g, sequence, rules, nested, pattern, staticOutput, outputOfSlot, nestedOutputs, byNested,
-                java.util.Set.copyOf(unmodelled));
+                Set.copyOf(unmodelled));
     }
 
     /**
@@ -269,7 +271,7 @@ final class OrtSubgraphReplay {
     }
 
     /** One request's state of this If across the two runs: the branch's traced pattern. */
-    Execution start(java.util.Map<String, Long> bindings, long choices) {
+    Execution start(Map<String, Long> bindings, long choices) {
         return new Execution(taken(choices), bindings, choices);
     }
 
@@ -281,7 +283,7 @@ final class OrtSubgraphReplay {
         private final int[] chunk;
         private long patternPeak = -1; // unknown until the first run traced it
 
-        private Execution(Branch branch, java.util.Map<String, Long> bindings, long choices) {
+        private Execution(Branch branch, Map<String, Long> bindings, long choices) {
             this.branch = branch;
             this.shapes = new BoundShapes(branch.graph(), bindings);
             this.nested = new Execution[branch.graph().nodeCount()];

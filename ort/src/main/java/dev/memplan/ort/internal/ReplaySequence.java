@@ -9,6 +9,7 @@ import dev.memplan.Dim.Symbol;
 import dev.memplan.Graph.Value;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -143,7 +144,7 @@ final class ReplaySequence {
         long[] classBytes = new long[classValue.size()];
         int[][] classSymbols = new int[classBytes.length][];
         long[] classFactor = new long[classBytes.length];
-        Map<String, Integer> symbols = new java.util.LinkedHashMap<>();
+        Map<String, Integer> symbols = new LinkedHashMap<>();
         for (int c = 0; c < classBytes.length; c++) {
             classBytes[c] = fixedBytes(fixedShapes, classValue.get(c));
             if (classBytes[c] == DYNAMIC) {
@@ -206,7 +207,7 @@ final class ReplaySequence {
 
     /**
      * A size as element bytes times fixed dims ({@code factor[c]}) times symbols (the indices
-     * returned): the same product {@link dev.memplan.Graph.Value#bytesAt} takes, without its maps and
+     * returned): the same product {@link Graph.Value#bytesAt} takes, without its maps and
      * optionals. Null for what it does not cover (derived dims, sub-byte or variable-width types, a
      * fixed part past a long): those sizes are evaluated from the shape.
      */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan.io;
+package dev.memplan.cli;
 
 import dev.memplan.MemplanException;
+import dev.memplan.io.UnsafeChars;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringWriter;
@@ -208,7 +209,7 @@ public final class PackingCsv {
 
     /**
      * {@code text} in single quotes, cut after {@link #MAX_QUOTED} characters. Not escaped: the
-     * message is escaped once, where it is printed ({@link TerminalText}).
+     * message is escaped once, where it is printed ({@link dev.memplan.io.TerminalText}).
      */
     static String quote(String text) {
         return "'" + (text.length() > MAX_QUOTED ? text.substring(0, MAX_QUOTED) + "'..." : text + "'");
