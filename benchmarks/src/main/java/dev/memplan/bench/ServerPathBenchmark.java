@@ -2,6 +2,7 @@
 package dev.memplan.bench;
 
 import dev.memplan.PlanOptions;
+import dev.memplan.server.internal.ServerAccess;
 import dev.memplan.server.internal.OnnxPlanner;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.server.OnnxPlan;
@@ -99,6 +100,6 @@ public class ServerPathBenchmark {
     /** The recompiling path: compile the imported graph again for every request. */
     @Benchmark
     public OnnxPlan recompileEachRequest() {
-        return OnnxPlanner.plan(model.imported(), Map.of("batch_size", 4L, "sequence_length", 512L), model.options());
+        return OnnxPlanner.plan(ServerAccess.access().imported(model), Map.of("batch_size", 4L, "sequence_length", 512L), model.options());
     }
 }

@@ -2,6 +2,7 @@
 package dev.memplan.cli;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.memplan.server.internal.ServerAccess;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memplan.ActivationPlan;
@@ -133,7 +134,7 @@ public final class OnnxPlanJson {
 
     /** {@return the report of {@code plan}, for Jackson to write} */
     static Report report(OnnxPlan plan) {
-        ImportedGraph imp = plan.imported();
+        ImportedGraph imp = ServerAccess.access().imported(plan);
         Graph g = imp.graph();
         Map<String, Long> bindings = plan.bindings();
         Weights weights = new Weights(imp.weightBytes(), imp.totalWeightBytes(), imp.foldedBytes(),
@@ -200,8 +201,8 @@ public final class OnnxPlanJson {
             need.bodyPeaks().forEach((attr, peak) -> bodies.add(new Body(attr,
                     peak.isPresent() ? peak.getAsLong() : null)));
             // an If with both branches planned: its condition is unknown at these bindings
-            cf.add(new ControlFlow(need.node().nodeName(), need.node().opType(),
-                    plan.upperBoundBranches().contains(need.node().nodeName()), need.node().implicitInputs(),
+            cf.add(new ControlFlow(need.nodeName(), need.opType(),
+                    plan.upperBoundBranches().contains(need.nodeName()), ServerAccess.access().node(need).implicitInputs(),
                     bodies, need.transientNeed().isPresent() ? need.transientNeed().getAsLong() : null));
         }
         List<Disagreement> dis = new ArrayList<>();

@@ -2,6 +2,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.ActivationPlan;
+import dev.memplan.server.internal.ServerAccess;
 import dev.memplan.PlanResult;
 import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.io.TerminalText;
@@ -25,7 +26,7 @@ final class OnnxTextReport {
     }
 
     static void write(String label, OnnxPlan plan, OrtFigure ort, PrintWriter out) {
-        ImportedGraph imp = plan.imported();
+        ImportedGraph imp = ServerAccess.access().imported(plan);
         out.println("model      " + TerminalText.escape(label));
         out.println("nodes      " + imp.graph().nodeCount());
         int w = width(imp.totalWeightBytes(), imp.foldedBytes());
@@ -72,7 +73,7 @@ final class OnnxTextReport {
         for (OnnxPlan.NodeNeed n : plan.controlFlow()) {
             out.println("transient  " + (n.transientNeed().isPresent()
                     ? TextReport.bytes(n.transientNeed().getAsLong(), w) : "deferred") + "  "
-                    + TerminalText.escape(n.node().nodeName()) + " (" + TerminalText.escape(n.node().opType()) + ")");
+                    + TerminalText.escape(n.nodeName()) + " (" + TerminalText.escape(n.opType()) + ")");
         }
         out.println("in-place   " + InPlaceSavings.of(plan.schedule(), p, plan.bindings()).line());
         out.println("admission  " + (adm.isPresent() ? TextReport.bytes(adm.getAsLong(), w) : "deferred"));

@@ -2,6 +2,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.EngineUnavailableException;
+import dev.memplan.server.internal.ServerAccess;
 import dev.memplan.MemPlan;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
@@ -187,7 +188,7 @@ final class PlanCommand implements Callable<Integer> {
         if (!p.onnx().isComplete()) { // deferred, the outer plan or a body's: so is the figure (as OrtModel)
             return new WithRuntime(p, new OrtFigure(level, OptionalLong.empty(), Set.of()));
         }
-        OrtArenaPrediction prediction = profile.predict(p.onnx().imported(), p.onnx().bindings());
+        OrtArenaPrediction prediction = profile.predict(ServerAccess.access().imported(p.onnx()), p.onnx().bindings());
         return new WithRuntime(p, new OrtFigure(level, OptionalLong.of(prediction.activationBytes()),
                 prediction.unmodelledOps()));
     }
@@ -210,10 +211,10 @@ final class PlanCommand implements Callable<Integer> {
                 WithRuntime planned = withRuntime(GraphLoader.plan(file, bindings, values, options,
                         planning.importOptions()), file, ort);
                 PlannedFile p = planned.file();
-                known.addAll(p.onnx() != null ? p.onnx().imported().symbols().keySet()
+                known.addAll(p.onnx() != null ? ServerAccess.access().imported(p.onnx()).symbols().keySet()
                         : p.schedule().graph().symbols().keySet());
                 if (p.onnx() != null) { // a value symbol may be bound with --bind too
-                    p.onnx().imported().valueSymbols().values().forEach(known::addAll);
+                    ServerAccess.access().imported(p.onnx()).valueSymbols().values().forEach(known::addAll);
                 }
                 if (!(p.result() instanceof PlanResult.Complete)) {
                     deferred.add(label);

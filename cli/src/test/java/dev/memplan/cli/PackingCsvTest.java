@@ -136,7 +136,7 @@ class PackingCsvTest {
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
     void theSamplesReadBackAsTheGeneratorsRows(long seed) throws IOException {
-        Path file = Path.of("src", "test", "resources", "packing", "hard-seed" + seed + ".csv");
+        Path file = Path.of("cli", "src", "test", "resources", "packing", "hard-seed" + seed + ".csv");
         String committed = Files.readString(file, StandardCharsets.UTF_8);
         PackingInstance inst = HardPackingGenerator.generate(seed);
         PackingCsv.Problem read = PackingCsv.read(new StringReader(committed));

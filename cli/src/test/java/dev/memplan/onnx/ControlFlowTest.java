@@ -2,6 +2,7 @@
 package dev.memplan.onnx;
 
 import dev.memplan.onnx.imports.ControlFlowNode;
+import dev.memplan.server.internal.ServerAccess;
 import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.imports.OnnxImporter;
 import static dev.memplan.onnx.OnnxWriter.BOOL;
@@ -102,7 +103,7 @@ class ControlFlowTest {
         assertEquals(4096L, need.bodyPeaks().get("else_branch").getAsLong());
         assertEquals(8192L, need.transientNeed().getAsLong());
         assertEquals(plan.plan().peakBytes() + 8192L, plan.admissionBytes().getAsLong());
-        for (ControlFlowNode.Body b : need.node().bodies()) {
+        for (ControlFlowNode.Body b : ServerAccess.access().node(need).bodies()) {
             assertTrue(b.graph().graph().isGraphInput(b.graph().graph().valueId(
                     b.attribute().equals("then_branch") ? "a" : "c3").orElseThrow()),
                     "outer values are inputs of the body graph, owned by the outer plan");

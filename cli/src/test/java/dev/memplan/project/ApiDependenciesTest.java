@@ -3,6 +3,7 @@ package dev.memplan.project;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;
@@ -32,6 +33,8 @@ class ApiDependenciesTest {
     private static final Path CLASSES = Path.of("core/target/classes");
     private static final Path ORT_CLASSES = Path.of("ort/target/classes");
     private static final String ORT_PACKAGE = "dev.memplan.ort";
+    /** A memplan type's package and simple name (a nested type's name follows a $ or a dot). */
+    private static final Pattern MEMPLAN_TYPE = Pattern.compile("\\b(dev\\.memplan(?:\\.[a-z][a-z0-9]*)*)\\.([A-Z]\\w*)");
     private static final List<String> OPTIONAL = List.of("com.fasterxml.", "info.picocli.", "com.github.benmanes.",
             "ai.onnxruntime.");
     private static final String JSON_PACKAGE = "dev.memplan.json";
@@ -66,6 +69,43 @@ class ApiDependenciesTest {
         }
         assertFalse(checked < 20, "found only " + checked + " public classes under " + CLASSES.toAbsolutePath());
         assertEquals(List.of(), leaks);
+    }
+
+    /**
+     * No exported signature names a type of a package the modules do not export (the importer's
+     * {@code ImportedGraph}, {@code ControlFlowNode}, the protobuf {@code ModelProto}, engine or ORT
+     * internals): a user could not name it, and it would tie the API to the internals.
+     */
+    @Test
+    void noExportedSignatureNamesAnInternalType() throws IOException, ClassNotFoundException {
+        List<String> exported = exportedPackages();
+        List<String> leaks = new ArrayList<>();
+        int checked = 0;
+        for (String pkg : exported) {
+            for (Class<?> c : publicClassesOf(pkg)) {
+                checked++;
+                for (Type t : signatureTypes(c)) {
+                    Matcher m = MEMPLAN_TYPE.matcher(t.getTypeName());
+                    while (m.find()) {
+                        if (!exported.contains(m.group(1))) {
+                            leaks.add(c.getName() + " names " + m.group(1) + "." + m.group(2));
+                        }
+                    }
+                }
+            }
+        }
+        assertFalse(checked < 20, "found only " + checked + " public classes");
+        assertEquals(List.of(), leaks, "expose a read-only view in an exported package, or reach the internal"
+                + " type through an internal package (ServerAccess, OnnxModelAccess)");
+    }
+
+    @Test
+    void theInternalTypeCheckSeesAnInternalType() {
+        // were the pattern blind, the check above would pass vacuously
+        Matcher m = MEMPLAN_TYPE.matcher("java.util.List<dev.memplan.onnx.imports.ImportedGraph>");
+        assertTrue(m.find());
+        assertEquals("dev.memplan.onnx.imports", m.group(1));
+        assertEquals("ImportedGraph", m.group(2));
     }
 
     private static List<String> exportedPackages() throws IOException {

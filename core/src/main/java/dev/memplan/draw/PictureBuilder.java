@@ -3,13 +3,14 @@ package dev.memplan.draw;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.Dim;
+import dev.memplan.Graph.Value;
 import dev.memplan.Graph;
+import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
-import dev.memplan.PlanOptions.Strategy;
-import dev.memplan.Graph.Value;
-import dev.memplan.server.OnnxPlan;
 import dev.memplan.onnx.imports.ControlFlowNode;
+import dev.memplan.server.OnnxPlan;
+import dev.memplan.server.internal.ServerAccess;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.ArrayList;
@@ -71,7 +72,7 @@ final class PictureBuilder {
         List<ControlFlowPanel> panels = new ArrayList<>();
         for (int n = 0; n < first.controlFlow().size(); n++) {
             OnnxPlan.NodeNeed need = first.controlFlow().get(n);
-            ControlFlowNode node = need.node();
+            ControlFlowNode node = ServerAccess.access().node(need);
             List<ControlFlowPanel.Body> bodies = new ArrayList<>();
             for (ControlFlowNode.Body body : node.bodies()) {
                 bodies.add(bodyPicture(title + " / " + node.nodeName() + " / " + body.attribute(), body, n, need,

@@ -5,6 +5,7 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnsafeByteOperations;
 import dev.memplan.io.InputFiles;
+import dev.memplan.onnx.imports.OnnxModelAccess;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import dev.memplan.onnx.proto.OnnxProto.OperatorSetIdProto;
 import java.io.IOException;
@@ -34,6 +35,11 @@ import java.util.Map;
  * {@link OnnxFormatException} saying the file changed while it was being read.
  */
 public final class OnnxModel {
+    static {
+        // the importer and memplan's own modules read the message; the exported API names no protobuf type
+        OnnxModelAccess.install(OnnxModel::proto);
+    }
+
     /** Protobuf's own ceiling on one message, and ONNX's on a model without external data. */
     static final long MAX_FILE_BYTES = Integer.MAX_VALUE;
 
@@ -203,15 +209,11 @@ public final class OnnxModel {
     }
 
     /**
-     * The parsed model; its {@code bytes} fields are windows on memplan's off-heap copy of the
-     * file. Not part of the API: the generated (relocated) protobuf types are in a package the
-     * module does not export, so only the importer ({@code dev.memplan.onnx.imports}) can use it.
-     * Public only because the importer is a package of its own.
+     * The parsed model, for the importer and memplan's own modules ({@code OnnxModelAccess}).
      *
      * @return the parsed model
      */
-    @SuppressWarnings("exports")
-    public ModelProto proto() {
+    ModelProto proto() {
         return proto;
     }
 

@@ -50,10 +50,33 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class CompiledModel implements Reservation {
     static {
-        // memplan-ort admits by plans it makes without a JFR event each (ServerAccess)
-        ServerAccess.install((model, bindings) -> {
-            model.checkBindings(bindings);
-            return model.planUntraced(bindings);
+        // what memplan-ort and the command line need beyond the public API (ServerAccess)
+        ServerAccess.install(new ServerAccess.Access() {
+            @Override
+            public CompiledModel compile(ImportedGraph imported, PlanOptions planOptions) {
+                return CompiledModel.compile(imported, planOptions);
+            }
+
+            @Override
+            public ImportedGraph imported(CompiledModel model) {
+                return model.imported();
+            }
+
+            @Override
+            public ImportedGraph imported(OnnxPlan plan) {
+                return plan.imported();
+            }
+
+            @Override
+            public ControlFlowNode node(OnnxPlan.NodeNeed need) {
+                return need.node();
+            }
+
+            @Override
+            public OnnxPlan planUntraced(CompiledModel model, Map<String, Long> bindings) {
+                model.checkBindings(bindings);
+                return model.planUntraced(bindings);
+            }
         });
     }
 
@@ -150,7 +173,7 @@ public final class CompiledModel implements Reservation {
      * @return the compiled model
      * @throws dev.memplan.InvalidGraphException naming the value when the views are invalid
      */
-    public static CompiledModel compile(ImportedGraph imported, PlanOptions planOptions) {
+    static CompiledModel compile(ImportedGraph imported, PlanOptions planOptions) {
         CompileEvent event = new CompileEvent();
         event.begin();
         CompiledModel compiled = new CompiledModel(imported.name(), imported, planOptions);
@@ -185,7 +208,7 @@ public final class CompiledModel implements Reservation {
      *
      * @return the imported graph
      */
-    public ImportedGraph imported() {
+    ImportedGraph imported() {
         return imported;
     }
 

@@ -2,6 +2,7 @@
 package dev.memplan.onnx;
 
 import dev.memplan.onnx.imports.ControlFlowNode;
+import dev.memplan.server.internal.ServerAccess;
 import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.imports.OnnxImporter;
 import static dev.memplan.onnx.OnnxWriter.FLOAT;
@@ -139,12 +140,12 @@ class BranchSelectionTest {
         assertTrue(plan.isComplete(), "complete at " + bindings + ": unbound " + plan.unboundSymbols());
         PlanValidator.validate(plan.plan());
         assertEquals(List.of(), plan.upperBoundBranches(), "the bindings decide the If");
-        ControlFlowNode cf = plan.imported().controlFlow().get(0);
+        ControlFlowNode cf = ServerAccess.access().imported(plan).controlFlow().get(0);
         assertEquals(List.of(branch), cf.bodies().stream().map(ControlFlowNode.Body::attribute).toList());
         for (ControlFlowNode.Body b : cf.bodies()) {
             PlanValidator.validate(OnnxPlanner.plan(b.graph(), bindings, PlanOptions.defaults()).plan());
         }
-        assertEquals(List.of(), plan.imported().uninferred(), "every value inferred");
+        assertEquals(List.of(), ServerAccess.access().imported(plan).uninferred(), "every value inferred");
 
         Set<String> compared = new LinkedHashSet<>();
         ImportedGraph decided = imp.forBindings(bindings);
@@ -163,10 +164,10 @@ class BranchSelectionTest {
     @Test
     void squeezeByDimTakesTheBranchTheBoundDimSelects() throws Exception {
         OnnxPlan squeezed = planAndCompare(squeezeByDim(), Map.of("n", 2L, "c", 1L, "t", 5L), Map.of(), "then_branch");
-        assertEquals(2, squeezed.imported().graph().value(squeezed.imported().graph().valueId("y").orElseThrow())
+        assertEquals(2, ServerAccess.access().imported(squeezed).graph().value(ServerAccess.access().imported(squeezed).graph().valueId("y").orElseThrow())
                 .shape().rank(), "the squeeze drops dim 1");
         OnnxPlan kept = planAndCompare(squeezeByDim(), Map.of("n", 2L, "c", 3L, "t", 5L), Map.of(), "else_branch");
-        assertEquals(3, kept.imported().graph().value(kept.imported().graph().valueId("y").orElseThrow())
+        assertEquals(3, ServerAccess.access().imported(kept).graph().value(ServerAccess.access().imported(kept).graph().valueId("y").orElseThrow())
                 .shape().rank());
     }
 
@@ -188,13 +189,13 @@ class BranchSelectionTest {
         // the same through the server API: input values beside the input shapes
         CompiledModel model = CompiledModel.compile(OnnxModel.read("sr-model", sampleRateSwitch(true).bytes(17)),
                 ImportOptions.defaults(), PlanOptions.defaults());
-        assertEquals(Map.of("sr", List.of("sr")), model.imported().valueSymbols());
+        assertEquals(Map.of("sr", List.of("sr")), ServerAccess.access().imported(model).valueSymbols());
         OnnxPlan viaServer = model.planForInputs(Map.of("x", new long[] {1, 256}), Map.of("sr", new long[] {8000}));
-        OnnxPlan direct = OnnxPlanner.plan(model.imported(), at8k, PlanOptions.defaults());
+        OnnxPlan direct = OnnxPlanner.plan(ServerAccess.access().imported(model), at8k, PlanOptions.defaults());
         PlanValidator.validate(viaServer.plan());
         assertEquals(direct.plan().peakBytes(), viaServer.plan().peakBytes());
         assertEquals(direct.admissionBytes(), viaServer.admissionBytes());
-        assertEquals(List.of("else_branch"), viaServer.imported().controlFlow().get(0).bodies().stream()
+        assertEquals(List.of("else_branch"), ServerAccess.access().imported(viaServer).controlFlow().get(0).bodies().stream()
                 .map(ControlFlowNode.Body::attribute).toList());
         // with its shape but without its value the Range's size is unknown: deferred, never guessed
         assertTrue(model.planForInputs(Map.of("x", new long[] {1, 256}, "sr", new long[0])).unboundSymbols()
@@ -247,7 +248,7 @@ class BranchSelectionTest {
         assertEquals(1, plan.controlFlow().get(0).bodyPeaks().size(), "one branch planned");
         assertTrue(plan.admissionBytes().getAsLong() <= both.admissionBytes().getAsLong());
         Set<String> compared = new LinkedHashSet<>();
-        assertEquals(List.of(), OrtComparisonTest.compareWithOrt(file, onnx, plan.imported(), bindings,
+        assertEquals(List.of(), OrtComparisonTest.compareWithOrt(file, onnx, ServerAccess.access().imported(plan), bindings,
                 name -> name.equals("sr") ? 16000.0 : 1.0, compared));
         assertTrue(compared.containsAll(List.of("output", "stateN")), compared.toString());
     }

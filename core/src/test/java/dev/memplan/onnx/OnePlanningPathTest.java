@@ -2,6 +2,7 @@
 package dev.memplan.onnx;
 
 import dev.memplan.onnx.imports.ControlFlowNode;
+import dev.memplan.server.internal.ServerAccess;
 import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.imports.OnnxImporter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -102,7 +103,7 @@ class OnePlanningPathTest {
             above.put(limit.getKey(), limit.getValue() + 1);
             String viaServer = assertThrows(ModelLimitException.class, () -> server.plan(above)).getMessage();
             String viaCli = assertThrows(ModelLimitException.class,
-                    () -> OnnxPlanner.plan(server.imported(), above, PlanOptions.defaults())).getMessage();
+                    () -> OnnxPlanner.plan(ServerAccess.access().imported(server), above, PlanOptions.defaults())).getMessage();
             assertEquals(viaServer, viaCli, model);
             assertTrue(viaCli.startsWith(limit.getKey() + " = " + (limit.getValue() + 1) + " is above"), viaCli);
         }
@@ -144,7 +145,7 @@ class OnePlanningPathTest {
         for (int i = 0; i < cli.controlFlow().size(); i++) {
             OnnxPlan.NodeNeed c = cli.controlFlow().get(i);
             OnnxPlan.NodeNeed s = served.controlFlow().get(i);
-            assertEquals(s.node().nodeName(), c.node().nodeName(), at);
+            assertEquals(s.nodeName(), c.nodeName(), at);
             assertEquals(s.bodyPeaks(), c.bodyPeaks(), at);
             assertEquals(s.transientNeed(), c.transientNeed(), at);
             assertBodiesPlanAsThePicturesDo(at, cli, c);
@@ -177,7 +178,7 @@ class OnePlanningPathTest {
      * and its peak is the one the node's need says.
      */
     private static void assertBodiesPlanAsThePicturesDo(String at, OnnxPlan plan, OnnxPlan.NodeNeed need) {
-        for (ControlFlowNode.Body body : need.node().bodies()) {
+        for (ControlFlowNode.Body body : ServerAccess.access().node(need).bodies()) {
             OnnxPlan b = OnnxPlanner.plan(body.graph(), plan.bindings(),
                     PlanOptions.defaults().withIncludeGraphInputs(false));
             OnnxPlan carried = need.bodyPlans().get(body.attribute());

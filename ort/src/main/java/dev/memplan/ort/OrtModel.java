@@ -225,8 +225,8 @@ public final class OrtModel implements Reservation {
      * @throws IllegalArgumentException when the plan is of another model
      */
     public Plan predict(OnnxPlan plan) {
-        if (model.imported().forBindings(plan.bindings()) != plan.imported()) { // a decided If is the model's too
-            throw new IllegalArgumentException("the plan is of " + plan.imported().name() + ", not of "
+        if (ServerAccess.access().imported(model).forBindings(plan.bindings()) != ServerAccess.access().imported(plan)) { // a decided If is the model's too
+            throw new IllegalArgumentException("the plan is of " + ServerAccess.access().imported(plan).name() + ", not of "
                     + model.name() + "; plan it with this model or its PlanCache");
         }
         return predicted(plan);
@@ -236,7 +236,7 @@ public final class OrtModel implements Reservation {
         if (!plan.isComplete()) {
             return new Plan(plan, OptionalLong.empty(), Set.of());
         }
-        OrtArenaPrediction prediction = profile.predict(model.imported(), plan.bindings());
+        OrtArenaPrediction prediction = profile.predict(ServerAccess.access().imported(model), plan.bindings());
         return new Plan(plan, OptionalLong.of(prediction.activationBytes()), prediction.unmodelledOps());
     }
 
@@ -248,7 +248,7 @@ public final class OrtModel implements Reservation {
      */
     @Override
     public OptionalLong reservationBytes(Map<String, Long> bounds) {
-        return predicted(ServerAccess.planUntraced(model, bounds)).predictedBytes();
+        return predicted(ServerAccess.access().planUntraced(model, bounds)).predictedBytes();
     }
 
     @Override

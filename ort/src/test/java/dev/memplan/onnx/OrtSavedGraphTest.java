@@ -2,6 +2,7 @@
 package dev.memplan.onnx;
 
 import dev.memplan.onnx.imports.ImportedGraph;
+import dev.memplan.server.internal.ServerAccess;
 import dev.memplan.onnx.imports.OnnxImporter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -93,11 +94,11 @@ class OrtSavedGraphTest {
         PlanValidator.validate(plan.plan());
 
         Set<String> compared = new LinkedHashSet<>();
-        List<String> mismatches = OrtComparisonTest.compareWithOrt(saved, onnx, plan.imported(), bindings,
+        List<String> mismatches = OrtComparisonTest.compareWithOrt(saved, onnx, ServerAccess.access().imported(plan), bindings,
                 name -> ModelCases.inputFill(model, name), compared);
         assertEquals(List.of(), mismatches, label + ": sizes differing from ONNX Runtime");
         List<String> unchecked = new ArrayList<>();
-        for (Value v : plan.imported().graph().values()) {
+        for (Value v : ServerAccess.access().imported(plan).graph().values()) {
             if (v.producer() >= 0 && !compared.contains(v.name())) {
                 unchecked.add(v.name());
             }

@@ -31,10 +31,14 @@ public final class ModuleConsumer {
         for (String api : new String[] {"dev.memplan", "dev.memplan.onnx", "dev.memplan.server"}) {
             require(memplan.isExported(api), api + " must be exported");
         }
-        for (String internal : new String[] {"dev.memplan.engine", "dev.memplan.cli", "dev.memplan.onnx.proto",
+        for (String internal : new String[] {"dev.memplan.engine", "dev.memplan.onnx.imports", "dev.memplan.onnx.proto",
                 "dev.memplan.shaded.protobuf"}) {
             require(memplan.getPackages().contains(internal), internal + " is part of the module");
             require(!memplan.isExported(internal), internal + " must stay inside the module");
+        }
+        for (String elsewhere : new String[] {"dev.memplan.cli", "dev.memplan.ort", "dev.memplan.ort.internal"}) {
+            // the command line and ONNX Runtime's part are modules of their own
+            require(!memplan.getPackages().contains(elsewhere), elsewhere + " is not part of the planner's module");
         }
         try {
             Class.forName("dev.memplan.engine.NativeEngine").getMethod("instance").invoke(null);

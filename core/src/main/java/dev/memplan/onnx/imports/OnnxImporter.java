@@ -45,7 +45,7 @@ public final class OnnxImporter {
     private static ImportedGraph importWith(OnnxModel model, ImportOptions options, Map<String, Boolean> decisions) {
         ImportSession session = new ImportSession(options, model.defaultOpset(), new SymbolTable(), new HashSet<>(),
                 new LinkedHashMap<>(), decisions, new LinkedHashMap<>());
-        GraphImporter importer = new GraphImporter(model.proto().getGraph(), session, GraphScope.main(model.source()));
+        GraphImporter importer = new GraphImporter(OnnxModelAccess.proto(model).getGraph(), session, GraphScope.main(model.source()));
         ImportedGraph imported;
         try {
             imported = importer.run();

@@ -38,7 +38,7 @@ public final class OnnxPlanner {
      * @throws dev.memplan.InvalidSizeException naming the value when a size overflows
      */
     public static OnnxPlan plan(ImportedGraph imported, Map<String, Long> bindings, PlanOptions options) {
-        CompiledModel compiled = CompiledModel.compile(imported, options);
+        CompiledModel compiled = ServerAccess.access().compile(imported, options);
         // the command line binds one set of symbols for several files and refuses, once, a binding no
         // file has; so a binding this model cannot take is left out here, not refused
         Map<String, Long> own = new HashMap<>(bindings);

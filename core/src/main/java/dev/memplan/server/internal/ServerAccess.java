@@ -1,22 +1,56 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.server.internal;
 
+import dev.memplan.PlanOptions;
+import dev.memplan.onnx.imports.ControlFlowNode;
+import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.server.CompiledModel;
 import dev.memplan.server.OnnxPlan;
 import java.util.Map;
 
 /**
- * What memplan's own modules (ONNX Runtime's, the command line) need of {@link CompiledModel} beyond
- * its public API, without making it public: {@code CompiledModel} installs the one {@link Access}
- * when its class initializes. This package is exported to those modules only.
+ * What memplan's own modules (ONNX Runtime's, the command line) need of the server types beyond
+ * their public API: the import behind a model or a plan, and compiling an import. The exported
+ * signatures name no importer type; {@code CompiledModel} lends these when its class initializes.
+ * This package is exported to memplan's own modules only.
  */
 public final class ServerAccess {
     /** The operations {@code CompiledModel} lends. */
     public interface Access {
 
         /**
-         * {@link CompiledModel#plan(Map)} without its JFR event, for callers that record their own or
-         * plan many candidate bindings (an admission search).
+         * Compiles an import, as {@link CompiledModel#compile(java.nio.file.Path)} does after reading.
+         *
+         * @param imported    the import
+         * @param planOptions the planning options
+         * @return the compiled model
+         */
+        CompiledModel compile(ImportedGraph imported, PlanOptions planOptions);
+
+        /**
+         * {@return the import a model plans}
+         *
+         * @param model the model
+         */
+        ImportedGraph imported(CompiledModel model);
+
+        /**
+         * {@return the import a plan was made of (an If the bindings decide is the decided import)}
+         *
+         * @param plan the plan
+         */
+        ImportedGraph imported(OnnxPlan plan);
+
+        /**
+         * {@return the control-flow node a need is of}
+         *
+         * @param need the need
+         */
+        ControlFlowNode node(OnnxPlan.NodeNeed need);
+
+        /**
+         * {@link CompiledModel#plan(Map)} without its JFR event, after checking the bindings as it
+         * does: for callers that plan many candidate bindings (an admission search).
          *
          * @param model    the model
          * @param bindings symbol name to value
@@ -44,21 +78,17 @@ public final class ServerAccess {
     }
 
     /**
-     * {@link Access#planUntraced}, after checking the bindings as {@link CompiledModel#plan(Map)} does.
-     *
-     * @param model    the model
-     * @param bindings symbol name to value
-     * @return the plan
+     * {@return the access, initializing {@code CompiledModel} first when nothing has used it yet}
      */
-    public static OnnxPlan planUntraced(CompiledModel model, Map<String, Long> bindings) {
-        return access(model).planUntraced(model, bindings);
-    }
-
-    private static Access access(CompiledModel model) {
-        // a CompiledModel exists, so its class has initialized and installed the access
+    public static Access access() {
         Access lent = access;
         if (lent == null) {
-            throw new IllegalStateException("CompiledModel has not installed its access (" + model + ")");
+            try {
+                Class.forName(CompiledModel.class.getName(), true, CompiledModel.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("CompiledModel cannot be loaded: " + e.getMessage(), e);
+            }
+            lent = access;
         }
         return lent;
     }

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.stream.LongStream;
 
 /**
- * Writes the committed sample packing problems, {@code src/test/resources/packing/hard-seed<S>.csv}
+ * Writes the committed sample packing problems, {@code cli/src/test/resources/packing/hard-seed<S>.csv}
  * for the seeds of {@link #SEEDS}, in MiniMalloc's CSV form: inputs for {@code memplan pack} and for
  * other packers. SamplePackingFilesTest checks the committed files are exactly what this writes.
  *
@@ -21,7 +21,7 @@ public final class SamplePackingFiles {
     /** The seeds of the committed samples. */
     static final List<Long> SEEDS = LongStream.rangeClosed(1, 8).boxed().toList();
     /** Where the samples live, relative to the project root. */
-    static final Path DIR = Path.of("core", "src", "test", "resources", "packing");
+    static final Path DIR = Path.of("cli", "src", "test", "resources", "packing");
 
     private SamplePackingFiles() {
     }

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -37,5 +38,17 @@ class SamplePackingFilesTest {
         assertEquals(SamplePackingFiles.csv(inst), committed,
                 file + " differs from the generator's output; if the generator changed on purpose, run"
                         + " SamplePackingFiles to rewrite the samples");
+    }
+
+    @Test
+    void csvHasMiniMallocsHeaderAndOneHalfOpenRowPerBuffer() {
+        PackingInstance inst = HardPackingGenerator.generate(5);
+        String[] lines = SamplePackingFiles.csv(inst).split("\n");
+        assertEquals("id,lower,upper,size", lines[0]);
+        assertEquals(inst.size() + 1, lines.length);
+        for (int i = 0; i < inst.size(); i++) {
+            assertEquals(i + "," + inst.lower()[i] + "," + inst.upper()[i] + "," + inst.sizes()[i], lines[i + 1]);
+        }
+        assertEquals(inst.upper()[0] - 1, inst.useEnds()[0], "useEnd is the inclusive end");
     }
 }
