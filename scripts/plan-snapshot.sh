@@ -6,7 +6,8 @@
 #   scripts/plan-snapshot.sh CLI_JAR OUT_DIR [MODELS_DIR]
 #
 # Each graph is planned with --format json on both engines and both strategies, once unbound
-# (deferred where symbols remain) and once with every symbol of the file bound (to 3 and to 37),
+# (deferred where symbols remain) and once with every symbol of the file bound (to 3 and to 37;
+# a symbol the model derives from others is left to it),
 # and once through the ort runtime where ORT Java sits beside the jar. MODELS_DIR defaults to
 # ../shared/models beside the repository.
 set -euo pipefail
@@ -33,7 +34,7 @@ for f in "${files[@]}"; do
     if [[ $f == *.onnx ]]; then
         # the symbols the model names, from `symbols --format json`
         while IFS= read -r s; do [[ -n $s ]] && symbols+=("$s"); done < <(java -jar "$jar" symbols --format json "$f" |
-            python3 -c 'import json,sys; [print(s["name"]) for s in json.load(sys.stdin)["symbols"] if s["bound"] is None]')
+            python3 -c 'import json,sys; [print(s["name"]) for s in json.load(sys.stdin)["symbols"] if s["bound"] is None and "derived" not in s]')
     else
         while IFS= read -r s; do [[ -n $s ]] && symbols+=("$s"); done < <(python3 - "$f" <<'PY'
 import json, sys

@@ -38,14 +38,14 @@ final class OnnxJson {
      * with {@code --runtime ort}, an {@code "ort"} object: {@code {"level":"all","predictedBytes":N,
      * "unmodelledOps":[...]}} ({@code predictedBytes} null while the plan is deferred).
      */
-    static String toJson(String file, Schedule schedule, PlanResult result, OnnxPlan plan, OrtFigure ort) {
+    static String toJson(String file, Schedule schedule, PlanResult result, OnnxPlan plan, RuntimeFigure ort) {
         StringWriter out = new StringWriter();
         try (JsonGenerator g = MAPPER.createGenerator(out)) {
             g.writeStartObject();
             PlanJson.writeFields(g, file, schedule, result);
             g.writeObjectField("onnx", OnnxPlanJson.report(plan));
             if (ort != null) {
-                g.writeObjectField("ort", new Ort(ort.level().toString(), ort.predictedBytes().isPresent()
+                g.writeObjectField(ort.runtime(), new Ort(ort.level(), ort.predictedBytes().isPresent()
                         ? ort.predictedBytes().getAsLong() : null, ort.unmodelledOps().stream().sorted().toList()));
             }
             g.writeEndObject();

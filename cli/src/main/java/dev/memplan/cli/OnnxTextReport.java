@@ -25,7 +25,7 @@ final class OnnxTextReport {
     private OnnxTextReport() {
     }
 
-    static void write(String label, OnnxPlan plan, OrtFigure ort, PrintWriter out) {
+    static void write(String label, OnnxPlan plan, RuntimeFigure ort, PrintWriter out) {
         ImportedGraph imp = ServerAccess.access().imported(plan);
         out.println("model      " + TerminalText.escape(label));
         out.println("nodes      " + imp.graph().nodeCount());
@@ -49,7 +49,7 @@ final class OnnxTextReport {
             }
             out.println("plan       deferred: bind " + String.join(", ", unbound));
             if (ort != null) {
-                out.println("ort        deferred (level " + ort.level() + ")");
+                out.println(column(ort) + "deferred (level " + ort.level() + ")");
             }
             return;
         }
@@ -78,11 +78,11 @@ final class OnnxTextReport {
         out.println("in-place   " + InPlaceSavings.of(plan.schedule(), p, plan.bindings()).line());
         out.println("admission  " + (adm.isPresent() ? TextReport.bytes(adm.getAsLong(), w) : "deferred"));
         if (ort != null && ort.predictedBytes().isEmpty()) { // a body sized at run time: as admission
-            out.println("ort        deferred  for ONNX Runtime's CPU arena (level " + ort.level() + ")");
+            out.println(column(ort) + "deferred  for " + ort.memory() + " (level " + ort.level() + ")");
         } else if (ort != null) { // beside memplan's own figure, never instead of it
             long predicted = ort.predictedBytes().getAsLong();
-            out.println("ort        " + TextReport.bytes(predicted, w) + "  predicted for ONNX Runtime's CPU"
-                    + " arena (level " + ort.level() + ", any intra-op threads): "
+            out.println(column(ort) + TextReport.bytes(predicted, w) + "  predicted for " + ort.memory()
+                    + " (level " + ort.level() + ", any intra-op threads): "
                     + String.format(Locale.ROOT, "%.2f", p.peakBytes() == 0 ? 0.0
                             : (double) predicted / p.peakBytes()) + "x the peak");
             if (!ort.unmodelledOps().isEmpty()) { // say where the figure is an allowance, not a replay
@@ -90,6 +90,11 @@ final class OnnxTextReport {
                         + String.join(", ", ort.escapedUnmodelledOps()));
             }
         }
+    }
+
+    /** The runtime's name as the report's first column ("ort        "). */
+    private static String column(RuntimeFigure figure) {
+        return String.format(Locale.ROOT, "%-11s", figure.runtime());
     }
 
     /** The width of the largest of {@code counts} with thousands separators. */

@@ -11,8 +11,6 @@ import dev.memplan.draw.Picture;
 import dev.memplan.io.TerminalText;
 import dev.memplan.json.PlanJson;
 import dev.memplan.server.OnnxPlan;
-import dev.memplan.ort.internal.OrtArenaPrediction;
-import dev.memplan.ort.internal.OrtRuntimeProfile;
 import dev.memplan.ort.OrtModel;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -22,7 +20,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -72,24 +69,23 @@ final class PlanCommand implements Callable<Integer> {
     private boolean requireComplete;
 
     @Option(names = "--runtime", paramLabel = "memplan|ort", defaultValue = "memplan",
+            converter = RuntimeOption.Converter.class,
             description = "The executor whose memory is reported: memplan (the plan's peak; the default) or ort (also"
                     + " ONNX Runtime's CPU arena, predicted for ONNX models from the graph ONNX Runtime runs; needs ONNX"
                     + " Runtime Java, which the build puts in target/lib).")
-    private String runtimeName;
+    private RuntimeOption runtime;
 
-    @Option(names = "--ort-level", paramLabel = "LEVEL",
+    @Option(names = "--ort-level", paramLabel = "LEVEL", converter = RuntimeOption.LevelConverter.class,
             description = "With --runtime ort: ONNX Runtime's graph optimization level, none, basic, extended or all"
                     + " (default: all, ONNX Runtime's own default).")
-    private String ortLevel;
+    private OrtModel.Level ortLevel;
 
     @Option(names = "--ort-unmodelled", paramLabel = "refuse|allowance",
+            converter = RuntimeOption.UnmodelledConverter.class,
             description = "With --runtime ort: a model whose ONNX Runtime graph runs a kernel memplan has no workspace"
                     + " rule for is refused, naming the kernels (refuse, the default), or predicted with an allowance of"
                     + " each such kernel's inputs and outputs, a guess the report names (allowance).")
-    private String ortUnmodelled;
-
-    /** {@code --ort-unmodelled allowance}, read once by {@link #call()}. */
-    private boolean allowUnmodelled;
+    private OrtModel.UnmodelledKernels ortUnmodelled;
 
     @Override
     public Integer call() {
@@ -98,99 +94,37 @@ final class PlanCommand implements Callable<Integer> {
         PlanOptions options = planning.planOptions();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        OrtModel.Level ort = ortLevel();
-        allowUnmodelled = allowances(ort != null);
+        RuntimeFigures figures = runtimeFigures();
         try {
             MemPlan.engineName(options.engine()); // fail once, up front, when native cannot load
         } catch (EngineUnavailableException e) {
             err.println("memplan: " + TerminalText.escape(e.getMessage()));
             return ExitCode.INPUT;
         }
-        if (ort != null && !OrtRuntimeProfile.ortJavaPresent()) { // once, up front, not per file
-            err.println("memplan: " + OrtRuntimeProfile.ORT_MISSING + " (the command line reads it from lib/"
-                    + " beside its jar: mvn package puts it there)");
+        String unavailable = figures.unavailable(); // once, up front, not per file
+        if (unavailable != null) {
+            err.println("memplan: " + unavailable);
             return ExitCode.INPUT;
         }
         try (OutputSpool spool = new OutputSpool()) {
-            return planAll(bindings, values, options, ort, spool, out, err);
+            return planAll(bindings, values, options, figures, spool, out, err);
         }
     }
 
     /**
-     * {@code --runtime} and {@code --ort-level}: ONNX Runtime's level for {@code --runtime ort}, or
-     * null for memplan's own executor.
+     * {@code --runtime} with its settings: the figures of the executor it names.
      *
-     * @throws CommandLine.ParameterException naming the choices for an unknown name, or for
-     *                                        {@code --ort-level} without {@code --runtime ort}
+     * @throws CommandLine.ParameterException for an ONNX Runtime setting without {@code --runtime ort}
      */
-    private OrtModel.Level ortLevel() {
-        boolean ort = runtimeName.equalsIgnoreCase("ort");
-        if (!ort && !runtimeName.equalsIgnoreCase("memplan")) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "unknown runtime '" + runtimeName
-                    + "'; use memplan or ort");
-        }
-        if (ortLevel != null && !ort) {
+    private RuntimeFigures runtimeFigures() {
+        if (runtime != RuntimeOption.ORT && ortLevel != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--ort-level applies to --runtime ort only");
         }
-        try {
-            return !ort ? null : ortLevel == null ? OrtModel.Level.ALL : OrtModel.Level.of(ortLevel);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
-    }
-
-    /**
-     * {@code --ort-unmodelled}: whether kernels without a workspace rule get an allowance.
-     *
-     * @throws CommandLine.ParameterException naming the choices for an unknown value, or when given
-     *                                        without {@code --runtime ort}
-     */
-    private boolean allowances(boolean ort) {
-        if (ortUnmodelled == null) {
-            return false;
-        }
-        if (!ort) {
+        if (runtime != RuntimeOption.ORT && ortUnmodelled != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--ort-unmodelled applies to --runtime ort only");
         }
-        if (!ortUnmodelled.equalsIgnoreCase("refuse") && !ortUnmodelled.equalsIgnoreCase("allowance")) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "unknown --ort-unmodelled '" + ortUnmodelled
-                    + "'; use refuse or allowance");
-        }
-        return ortUnmodelled.equalsIgnoreCase("allowance");
-    }
-
-    /**
-     * A file's plan with ONNX Runtime's predicted figure.
-     *
-     * @param file the plan
-     * @param ort  ORT's prediction for it, or null for memplan's own executor
-     */
-    private record WithRuntime(PlannedFile file, OrtFigure ort) {
-    }
-
-    /**
-     * {@code p} with ONNX Runtime's figure at {@code level} (none when null): ONNX Runtime's graph of
-     * the model is obtained (so a model ORT cannot load fails here, deferred or not) and predicted
-     * at the plan's bindings.
-     *
-     * @throws MemplanException for a graph file, or with ORT's reason when it cannot load the model
-     */
-    private WithRuntime withRuntime(PlannedFile p, Path file, OrtModel.Level level) {
-        if (level == null) {
-            return new WithRuntime(p, null);
-        }
-        if (p.onnx() == null) {
-            throw new MemplanException("--runtime ort predicts ONNX Runtime's arena for ONNX models, and this is a"
-                    + " graph file; plan it with --runtime memplan");
-        }
-        OrtRuntimeProfile profile = OrtRuntimeProfile.load(file, level.ortName(), allowUnmodelled,
-                "--ort-unmodelled allowance");
-        if (!p.onnx().isComplete()) { // deferred, the outer plan or a body's: so is the figure (as OrtModel)
-            return new WithRuntime(p, new OrtFigure(level, OptionalLong.empty(), Set.of()));
-        }
-        OrtArenaPrediction prediction = profile.predict(ServerAccess.access().imported(p.onnx()), p.onnx().bindings());
-        return new WithRuntime(p, new OrtFigure(level, OptionalLong.of(prediction.activationBytes()),
-                prediction.unmodelledOps()));
+        return runtime.figures(ortLevel == null ? OrtModel.Level.ALL : ortLevel,
+                ortUnmodelled == null ? OrtModel.UnmodelledKernels.REFUSE : ortUnmodelled);
     }
 
     /**
@@ -198,7 +132,7 @@ final class PlanCommand implements Callable<Integer> {
      * file's plan is in memory at a time; prints the spool only when every file planned.
      */
     private int planAll(Map<String, Long> bindings, Map<String, long[]> values, PlanOptions options,
-                        OrtModel.Level ort, OutputSpool spool, PrintWriter out, PrintWriter err) {
+                        RuntimeFigures figures, OutputSpool spool, PrintWriter out, PrintWriter err) {
         boolean verbose = CliErrors.verbose(spec.commandLine().getParseResult());
         List<String> failures = new ArrayList<>();
         List<String> deferred = new ArrayList<>();
@@ -208,9 +142,8 @@ final class PlanCommand implements Callable<Integer> {
             Path file = files.get(i);
             String label = file.toString();
             try {
-                WithRuntime planned = withRuntime(GraphLoader.plan(file, bindings, values, options,
-                        planning.importOptions()), file, ort);
-                PlannedFile p = planned.file();
+                PlannedFile p = GraphLoader.plan(file, bindings, values, options, planning.importOptions());
+                RuntimeFigure figure = figures.figure(p, file);
                 known.addAll(p.onnx() != null ? ServerAccess.access().imported(p.onnx()).symbols().keySet()
                         : p.schedule().graph().symbols().keySet());
                 if (p.onnx() != null) { // a value symbol may be bound with --bind too
@@ -220,7 +153,7 @@ final class PlanCommand implements Callable<Integer> {
                     deferred.add(label);
                 }
                 if (failures.isEmpty()) { // once one file failed, nothing will be printed
-                    print(p, planned.ort(), i, files.size() > 1, bindings, spool.writer());
+                    print(p, figure, i, files.size() > 1, bindings, spool.writer());
                 }
             } catch (OutOfMemoryError e) {
                 failures.add(CliErrors.outOfMemory(label));
@@ -275,7 +208,7 @@ final class PlanCommand implements Callable<Integer> {
         }
     }
 
-    private void print(PlannedFile p, OrtFigure ort, int index, boolean several, Map<String, Long> bindings,
+    private void print(PlannedFile p, RuntimeFigure ort, int index, boolean several, Map<String, Long> bindings,
                        PrintWriter out) {
         if (format == OutputFormat.JSON) {
             String file = several ? p.label() : null;

@@ -19,15 +19,16 @@ import org.junit.jupiter.api.Test;
  * Pictures draw the plans they are given: no file of {@code dev.memplan.draw} names a planning entry
  * point (the server path, the engines, {@code MemPlan}, the importer), so a picture cannot disagree
  * with the plan it shows by planning again. It may name {@code server.OnnxPlan}, the plan of a model
- * it is given.
+ * it is given, and read a plan's parts through {@code ServerAccess}, never compile or plan through it.
  */
 @EngineIndependent
 class DrawPlansNothingTest {
     private static final Path DRAW = Path.of("core/src/main/java/dev/memplan/draw");
     /** What plans or imports: a reference to any of these in draw is a second planning path. */
     private static final Pattern PLANNING = Pattern.compile(
-            "\\bdev\\.memplan\\.(server|engine)\\.(?!OnnxPlan\\b)|\\bdev\\.memplan\\.MemPlan\\b|\\bOnnxImporter\\b"
-                    + "|\\bOnnxPlanner\\b|\\bCompiledModel\\b|\\bMemPlan\\.compile\\b|\\.plan\\([^)]");
+            "\\bdev\\.memplan\\.(server|engine)\\.(?!OnnxPlan\\b|internal\\.ServerAccess;)|\\bdev\\.memplan\\.MemPlan\\b"
+                    + "|\\bOnnxImporter\\b|\\bOnnxPlanner\\b|\\bCompiledModel\\b|\\bMemPlan\\.compile\\b|\\.plan\\([^)]"
+                    + "|\\.compile\\(|\\bplanUntraced\\b");
 
     @Test
     void drawNamesNoPlanningEntryPoint() throws IOException {

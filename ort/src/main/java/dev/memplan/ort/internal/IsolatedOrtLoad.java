@@ -48,10 +48,13 @@ final class IsolatedOrtLoad {
         this.classPath = List.copyOf(classPath);
     }
 
-    /** The load as memplan runs it: {@link IsolatedOrtLoadMain} on memplan's and ORT Java's jars. */
+    /**
+     * The load as memplan runs it: {@link IsolatedOrtLoadMain} on memplan-ort's, memplan's and ORT
+     * Java's jars (one entry when they are one jar, as in the command line's).
+     */
     static IsolatedOrtLoad ofOrtJava(Class<?> ortJavaClass) {
-        return new IsolatedOrtLoad(IsolatedOrtLoadMain.class.getName(),
-                List.of(location(IsolatedOrtLoad.class), location(ortJavaClass)));
+        return new IsolatedOrtLoad(IsolatedOrtLoadMain.class.getName(), List.of(location(IsolatedOrtLoad.class),
+                location(MemplanException.class), location(ortJavaClass)).stream().distinct().toList());
     }
 
     /**

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.cli;
+
+import dev.memplan.ort.OrtModel;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/** {@code --runtime}: the executor whose memory {@code plan} reports, each one {@link RuntimeFigures}. */
+enum RuntimeOption {
+    /** memplan's own executor (the default). */
+    MEMPLAN("memplan") {
+        @Override
+        RuntimeFigures figures(OrtModel.Level level, OrtModel.UnmodelledKernels unmodelled) {
+            return RuntimeFigures.MEMPLAN;
+        }
+    },
+    /** ONNX Runtime's CPU arena, predicted beside memplan's plan. */
+    ORT("ort") {
+        @Override
+        RuntimeFigures figures(OrtModel.Level level, OrtModel.UnmodelledKernels unmodelled) {
+            return new OrtRuntimeFigures(level, unmodelled);
+        }
+    };
+
+    private final String label;
+
+    RuntimeOption(String label) {
+        this.label = label;
+    }
+
+    /** {@return the name {@code --runtime} takes and the reports print} */
+    String label() {
+        return label;
+    }
+
+    /**
+     * The runtime's figures at its settings.
+     *
+     * @param level      ONNX Runtime's optimization level ({@code --ort-level})
+     * @param unmodelled what ONNX Runtime's prediction does with a kernel without a rule
+     * @return the figures
+     */
+    abstract RuntimeFigures figures(OrtModel.Level level, OrtModel.UnmodelledKernels unmodelled);
+
+    @Override
+    public String toString() {
+        return label;
+    }
+
+    /** Reads {@code --runtime}, any case. */
+    static final class Converter implements ITypeConverter<RuntimeOption> {
+        @Override
+        public RuntimeOption convert(String value) {
+            for (RuntimeOption option : values()) {
+                if (option.label.equalsIgnoreCase(value)) {
+                    return option;
+                }
+            }
+            throw new TypeConversionException("unknown runtime '" + value + "'; use memplan or ort");
+        }
+    }
+
+    /** Reads {@code --ort-level}: none, basic, extended or all, or ONNX Runtime's own names. */
+    static final class LevelConverter implements ITypeConverter<OrtModel.Level> {
+        @Override
+        public OrtModel.Level convert(String value) {
+            try {
+                return OrtModel.Level.of(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** Reads {@code --ort-unmodelled}: refuse or allowance, any case. */
+    static final class UnmodelledConverter implements ITypeConverter<OrtModel.UnmodelledKernels> {
+        @Override
+        public OrtModel.UnmodelledKernels convert(String value) {
+            for (OrtModel.UnmodelledKernels k : OrtModel.UnmodelledKernels.values()) {
+                if (k.name().equalsIgnoreCase(value)) {
+                    return k;
+                }
+            }
+            throw new TypeConversionException("unknown --ort-unmodelled '" + value + "'; use refuse or allowance");
+        }
+    }
+}
