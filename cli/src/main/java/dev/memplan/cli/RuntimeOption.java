@@ -2,6 +2,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.ort.OrtModel;
+import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -47,7 +48,10 @@ enum RuntimeOption {
         return label;
     }
 
-    /** Reads {@code --runtime}, any case. */
+    /**
+     * Reads {@code --runtime}, any case. For a value it does not know, picocli names the choices:
+     * "expected one of [memplan, ort] but was 'x'".
+     */
     static final class Converter implements ITypeConverter<RuntimeOption> {
         @Override
         public RuntimeOption convert(String value) {
@@ -56,17 +60,17 @@ enum RuntimeOption {
                     return option;
                 }
             }
-            throw new TypeConversionException("unknown runtime '" + value + "'; use memplan or ort");
+            throw new TypeConversionException("unknown runtime '" + value + "'");
         }
     }
 
-    /** Reads {@code --ort-level}: none, basic, extended or all, or ONNX Runtime's own names. */
+    /** Reads {@code --ort-level}: none, basic, extended or all, or ONNX Runtime's own names, any case. */
     static final class LevelConverter implements ITypeConverter<OrtModel.Level> {
         @Override
         public OrtModel.Level convert(String value) {
             try {
                 return OrtModel.Level.of(value);
-            } catch (IllegalArgumentException e) {
+            } catch (IllegalArgumentException e) { // picocli then names the choices
                 throw new TypeConversionException(e.getMessage());
             }
         }
@@ -76,12 +80,11 @@ enum RuntimeOption {
     static final class UnmodelledConverter implements ITypeConverter<OrtModel.UnmodelledKernels> {
         @Override
         public OrtModel.UnmodelledKernels convert(String value) {
-            for (OrtModel.UnmodelledKernels k : OrtModel.UnmodelledKernels.values()) {
-                if (k.name().equalsIgnoreCase(value)) {
-                    return k;
-                }
+            try {
+                return OrtModel.UnmodelledKernels.valueOf(value.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) { // picocli then names the choices
+                throw new TypeConversionException("unknown --ort-unmodelled '" + value + "'");
             }
-            throw new TypeConversionException("unknown --ort-unmodelled '" + value + "'; use refuse or allowance");
         }
     }
 }

@@ -40,7 +40,7 @@ class LauncherTest {
     void theFirstBuildPrintsOneLineAndNoColourCodes() throws Exception {
         Path jar = tinyJar();
         Path bin = fakeMaven("printf '\\033[1m[INFO] Scanning\\033[0m\\n'; printf '\\033[0m\\033[0m' >&2\n"
-                + "mkdir -p target && cp '" + jar + "' target/memplan-0-cli.jar\n");
+                + "mkdir -p cli/target && cp '" + jar + "' cli/target/memplan-cli-0-all.jar\n");
         Run run = launch(bin, "plan", "x.json");
         assertEquals(0, run.exit(), run.toString());
         assertEquals("ran plan x.json\n", run.out(), run.toString());
@@ -75,7 +75,7 @@ class LauncherTest {
         if (!Files.exists(copy)) {
             Files.copy(launcher, copy);
             Files.writeString(root.resolve("pom.xml"), "<project/>\n");
-            Files.createDirectories(root.resolve("src/main"));
+            Files.createDirectories(root.resolve("core/src/main"));
         }
         List<String> command = new java.util.ArrayList<>(List.of("/bin/bash", copy.toString()));
         command.addAll(List.of(args));

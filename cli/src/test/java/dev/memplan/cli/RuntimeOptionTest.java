@@ -168,7 +168,7 @@ class RuntimeOptionTest {
 
         CliRun unknown = CliRun.of("plan", "--runtime", "tensorrt", "examples/resnet_block.json");
         assertEquals(ExitCode.USAGE, unknown.exit(), unknown.toString());
-        assertTrue(unknown.err().contains("unknown runtime 'tensorrt'; use memplan or ort"), unknown.toString());
+        assertTrue(unknown.err().contains("expected one of [memplan, ort] but was 'tensorrt'"), unknown.toString());
 
         CliRun level = CliRun.of("plan", "--ort-level", "all", "examples/resnet_block.json");
         assertEquals(ExitCode.USAGE, level.exit(), level.toString());
@@ -176,6 +176,12 @@ class RuntimeOptionTest {
 
         CliRun badLevel = CliRun.of("plan", "--runtime", "ort", "--ort-level", "max", "examples/resnet_block.json");
         assertEquals(ExitCode.USAGE, badLevel.exit(), badLevel.toString());
-        assertTrue(badLevel.err().contains("unknown ONNX Runtime optimization level 'max'"), badLevel.toString());
+        assertTrue(badLevel.err().contains("expected one of [none, basic, extended, all] but was 'max'"),
+                badLevel.toString());
+
+        CliRun badAllowance = CliRun.of("plan", "--runtime", "ort", "--ort-unmodelled", "guess", "examples/resnet_block.json");
+        assertEquals(ExitCode.USAGE, badAllowance.exit(), badAllowance.toString());
+        assertTrue(badAllowance.err().contains("expected one of [refuse, allowance] but was 'guess'"),
+                badAllowance.toString());
     }
 }

@@ -32,8 +32,8 @@ class NewcomerAnswersTest {
             "### Where do the engines differ?",
             "### How do I add an op?");
     private static final int MAX_FILES = 3;
-    /** A repository path in backticks: src/..., with a file name that has an extension. */
-    private static final Pattern FILE = Pattern.compile("`(src/[A-Za-z0-9_./-]+\\.[a-z]+)`");
+    /** A repository path in backticks: a module's src/..., with a file name that has an extension. */
+    private static final Pattern FILE = Pattern.compile("`((?:(?:core|ort|cli)/)?src/[A-Za-z0-9_./-]+\\.[a-z]+)`");
 
     @Test
     void eachAnswerNamesAtMostThreeFilesAndEachExists() throws IOException {
@@ -56,10 +56,10 @@ class NewcomerAnswersTest {
     @Test
     void theFilePatternFindsPathsAndNothingElse() {
         Map<String, Set<String>> answers = answers(SECTION + "\n" + QUESTIONS.get(0)
-                + "\nSee `src/main/java/A.java`, `src/main/cpp/abi.h`, `plan` and `src/main/cpp` (a folder).\n"
+                + "\nSee `src/main/java/A.java`, `core/src/main/cpp/abi.h`, `plan` and `src/main/cpp` (a folder).\n"
                 + QUESTIONS.get(1) + "\nnothing\n" + QUESTIONS.get(2) + "\n`src/test/java/B.java` twice:"
                 + " `src/test/java/B.java`\n### Reference\n`src/main/java/C.java`\n");
-        assertEquals(Set.of("src/main/java/A.java", "src/main/cpp/abi.h"), answers.get(QUESTIONS.get(0)));
+        assertEquals(Set.of("src/main/java/A.java", "core/src/main/cpp/abi.h"), answers.get(QUESTIONS.get(0)));
         assertTrue(answers.get(QUESTIONS.get(1)).isEmpty());
         assertEquals(Set.of("src/test/java/B.java"), answers.get(QUESTIONS.get(2)));
     }

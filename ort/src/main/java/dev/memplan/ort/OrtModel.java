@@ -102,7 +102,13 @@ public final class OrtModel implements Reservation {
          * Predict such a kernel by an allowance, its inputs' and outputs' bytes live during it: a
          * guess, not a bound. Each {@link Plan#unmodelledOps()} names the kernels.
          */
-        ALLOWANCE
+        ALLOWANCE;
+
+        /** {@return the name in lower case, as the command line's {@code --ort-unmodelled} takes it} */
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
     private final CompiledModel model;
