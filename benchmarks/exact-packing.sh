@@ -44,7 +44,7 @@ args=(pack --exact --engine "$engine")
 [[ -n $nodes ]] && args+=(--nodes "$nodes")
 files=("$dir"/*.csv)
 "$memplan" --version >/dev/null  # builds the jar once, outside the measurements
-rm -f "$here"/../target/memplan-*-cli.jsa  # then records the CDS archive from a pack --exact run
+rm -f "$here"/../cli/target/memplan-cli-*-all.jsa  # then records the CDS archive from a pack --exact run
 "$memplan" "${args[@]}" "${files[0]}" >/dev/null 2>&1
 
 median() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }

@@ -29,7 +29,7 @@ done
 # The library inside benchmarks.jar comes from ~/.m2, which any worktree's `mvn install` overwrites:
 # refuse to measure one that is not this worktree's own build (target/memplan-*.jar).
 lib=dev/memplan/engine/linux-x86_64/libjniMemplanNative.so
-own=$(ls "$here"/../target/memplan-*-SNAPSHOT.jar 2>/dev/null | grep -v -- '-cli\|-tests\|-sources' | head -1 || true)
+own=$(ls "$here"/../core/target/memplan-*-SNAPSHOT.jar 2>/dev/null | grep -v -- '-tests\|-sources' | head -1 || true)
 if [[ -n $own ]] && ! cmp -s <(unzip -p "$jar" "$lib") <(unzip -p "$own" "$lib"); then
     echo "native-vs-java.sh: the native library in $jar is not the one in $own (another mvn install?);" \
         "rebuild the benchmarks jar from this worktree's library" >&2

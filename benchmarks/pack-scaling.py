@@ -31,9 +31,9 @@ SUMMARY = re.compile(r"(\d+) buffers, effort (\d+), arena (\d+) bytes, lower bou
 
 
 def newest_cli_jar():
-    jars = sorted(glob.glob(os.path.join(ROOT, "target", "memplan-*-cli.jar")), key=os.path.getmtime)
+    jars = sorted(glob.glob(os.path.join(ROOT, "cli", "target", "memplan-cli-*-all.jar")), key=os.path.getmtime)
     if not jars:
-        sys.exit("pack-scaling: no target/memplan-*-cli.jar; build it with mvn -q -DskipTests package")
+        sys.exit("pack-scaling: no cli/target/memplan-cli-*-all.jar; build it with mvn -q -DskipTests package")
     return jars[-1]
 
 
@@ -71,7 +71,7 @@ def uptime():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--jar", help="the CLI jar measured (default: this worktree's newest target/memplan-*-cli.jar)")
+    parser.add_argument("--jar", help="the CLI jar measured (default: this worktree's newest cli/target/memplan-cli-*-all.jar)")
     parser.add_argument("--baseline", help="another CLI jar, measured beside it (e.g. a build of main)")
     parser.add_argument("--rows", type=int, nargs="+", default=[100_000, 1_000_000], help="sizes (default 100000 1000000)")
     parser.add_argument("--engines", nargs="+", default=["native", "java"], choices=["native", "java"])

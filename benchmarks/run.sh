@@ -27,10 +27,8 @@ for arg in "$@"; do
 done
 
 if [[ $build == 1 ]]; then
-    echo "== installing the library (mvn -DskipTests install) ..."
-    (cd "$root" && mvn -q -B -DskipTests install)
-    echo "== packaging the benchmarks ..."
-    (cd "$here" && mvn -q -B package)
+    echo "== building the library and the benchmarks (mvn -DskipTests -pl benchmarks -am package) ..."
+    (cd "$root" && mvn -q -B -DskipTests -pl benchmarks -am package)
 fi
 jar="$here/target/benchmarks.jar"
 [[ -f $jar ]] || { echo "run.sh: $jar is missing; run without --skip-build" >&2; exit 1; }

@@ -21,9 +21,11 @@ m2="${HOME}/.m2/repository"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 cd "$root"
-mvn -o -q dependency:build-classpath -Dmdep.outputFile="$out/cp.txt" -Dmdep.includeScope=runtime >/dev/null
+# memplan-ort's dependencies but memplan's own modules, whose classes come from their target/ below
+mvn -o -q -pl ort -am -DskipTests -Djavacpp.skip=true package dependency:build-classpath -DexcludeGroupIds=dev.memplan \
+  -Dmdep.outputFile="$out/cp.txt" -Dmdep.includeScope=runtime >/dev/null
 jmh="$m2/org/openjdk/jmh/jmh-core/1.37/jmh-core-1.37.jar:$m2/net/sf/jopt-simple/jopt-simple/5.0.4/jopt-simple-5.0.4.jar:$m2/org/apache/commons/commons-math3/3.6.1/commons-math3-3.6.1.jar"
-cp="${MEMPLAN_CLASSES:-$root/target/classes}:$(cat "$out/cp.txt"):$jmh"
+cp="${MEMPLAN_CLASSES:-$root/ort/target/classes:$(ls "$root"/core/target/memplan-*-SNAPSHOT.jar | grep -v -- -tests | head -1)}:$(cat "$out/cp.txt"):$jmh"
 javac -d "$out/classes" -cp "$cp" \
   -processorpath "$jmh:$m2/org/openjdk/jmh/jmh-generator-annprocess/1.37/jmh-generator-annprocess-1.37.jar" \
   benchmarks/ort/jmh/dev/memplan/ort/OrtPredictionBenchmark.java \
