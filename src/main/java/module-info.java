@@ -14,7 +14,8 @@
  *
  * <p>Optional modules, read only when present: {@code com.fasterxml.jackson.databind} (JSON files),
  * {@code com.github.benmanes.caffeine} ({@code PlanCache}),
- * {@code micrometer.core} ({@code MemplanMetrics}), {@code info.picocli} (command line).
+ * {@code micrometer.core} ({@code MemplanMetrics}), {@code info.picocli} and {@code org.apache.commons.csv}
+ * (command line).
  * Protobuf is relocated into this jar ({@code dev.memplan.shaded.protobuf}); the
  * {@code com.google.protobuf} requirement below is for compiling only.
  */
@@ -29,6 +30,7 @@ module dev.memplan {
     requires static micrometer.core; // MemplanMetrics only
     requires static com.microsoft.onnxruntime; // the ort runtime only (dev.memplan.ort.OrtOptimizedGraph)
     requires static info.picocli;
+    requires static org.apache.commons.csv; // the command line's pack only (dev.memplan.cli.PackingCsv)
     requires static java.logging; // the relocated protobuf (GeneratedMessage) holds a java.util.logging Logger
 
     exports dev.memplan;
