@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 class ApiDependenciesTest {
     private static final Path CLASSES = Path.of("target/classes");
     private static final List<String> OPTIONAL = List.of("com.fasterxml.", "info.picocli.", "com.github.benmanes.",
-            "ai.onnxruntime.");
+            "ai.onnxruntime.", "org.apache.commons.");
     private static final String JSON_PACKAGE = "dev.memplan.json";
     /**
      * The classes whose whole job is to wrap ONNX Runtime Java's own session types; a server without
