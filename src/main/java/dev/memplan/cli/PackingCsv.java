@@ -53,7 +53,7 @@ final class PackingCsv {
      */
     private static final CSVFormat READ = CSVFormat.RFC4180.builder().setRecordSeparator('\n').get();
     /**
-     * Fields as given, quoted by {@link #appendId}: Commons CSV's minimal quoting would also quote
+     * Fields as given, quoted by {@link #idField}: Commons CSV's minimal quoting would also quote
      * an id that begins with {@code !} or {@code #}, and the rows are printed back as they were read.
      */
     private static final CSVFormat WRITE = CSVFormat.RFC4180.builder().setQuote(null).setRecordSeparator('\n').get();
@@ -282,7 +282,7 @@ final class PackingCsv {
         private int outStart;
         private int outEnd;
         private boolean done;
-        /** The line being read, and the field of it (at most {@link #MAX_FIELDS}, as the old reader counted). */
+        /** The line being read, and its field, counted up to {@link #MAX_FIELDS} (a later one counts as the sixth). */
         private int line = 1;
         private int column;
         private int state = FIELD_START;
