@@ -18,7 +18,7 @@ shift || true
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
     TARGETS=(dev.memplan.fuzz.OnnxModelFuzzTest#onnxModel dev.memplan.fuzz.GraphJsonFuzzTest#graphJson
-        dev.memplan.fuzz.PackingCsvFuzzTest#packingCsv dev.memplan.cli.CliArgumentsFuzzTest#commandLine
+        dev.memplan.cli.PackingCsvFuzzTest#packingCsv dev.memplan.cli.CliArgumentsFuzzTest#commandLine
         dev.memplan.cli.CliArgumentsFuzzTest#bindOption dev.memplan.fuzz.OrtModelFuzzTest#ortModel)
 fi
 OUT=target/fuzz

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.generate;
 
-import dev.memplan.cli.PackingCsv;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,9 +30,21 @@ public final class SamplePackingFiles {
         return "hard-seed" + seed + ".csv";
     }
 
-    /** {@code inst} in the CSV form, ids the row numbers, through the one packing CSV writer. */
+    /**
+     * {@code inst} in the CSV form, ids the row numbers (so nothing needs quoting); written here
+     * rather than by the command line's CSV writer, so that the generators need no CSV library.
+     * PackingCsvTest checks that the command line reads the samples back and writes them byte for byte.
+     */
     static String csv(PackingInstance inst) {
-        return PackingCsv.toCsv(PackingCsv.Problem.numbered(inst.lower(), inst.upper(), inst.sizes()));
+        int[] lower = inst.lower();
+        int[] upper = inst.upper();
+        long[] sizes = inst.sizes();
+        StringBuilder sb = new StringBuilder("id,lower,upper,size\n");
+        for (int i = 0; i < sizes.length; i++) {
+            sb.append(i).append(',').append(lower[i]).append(',').append(upper[i]).append(',').append(sizes[i])
+                    .append('\n');
+        }
+        return sb.toString();
     }
 
     /** Writes every sample into {@code args[0]}, or {@link #DIR} without arguments. */

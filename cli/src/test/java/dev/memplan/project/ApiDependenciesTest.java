@@ -36,7 +36,7 @@ class ApiDependenciesTest {
     /** A memplan type's package and simple name (a nested type's name follows a $ or a dot). */
     private static final Pattern MEMPLAN_TYPE = Pattern.compile("\\b(dev\\.memplan(?:\\.[a-z][a-z0-9]*)*)\\.([A-Z]\\w*)");
     private static final List<String> OPTIONAL = List.of("com.fasterxml.", "info.picocli.", "com.github.benmanes.",
-            "ai.onnxruntime.");
+            "ai.onnxruntime.", "org.apache.commons.");
     private static final String JSON_PACKAGE = "dev.memplan.json";
     /**
      * The classes whose whole job is to wrap ONNX Runtime Java's own session types; a server without

@@ -20,13 +20,13 @@ import java.util.function.Supplier;
  * {@link PlanValidator}; the two engines give the same answer, refusal or plan. Any other
  * throwable escapes the target, and Jazzer reports it as a finding.
  */
-final class Promises {
+public final class Promises {
     private Promises() {
     }
 
     /** The outcome of one call: a value, or the memplan exception it threw. */
-    record Outcome<T>(T value, MemplanException refusal) {
-        boolean refused() {
+    public record Outcome<T>(T value, MemplanException refusal) {
+        public boolean refused() {
             return refusal != null;
         }
     }
@@ -35,7 +35,7 @@ final class Promises {
      * Runs {@code call}; a {@link MemplanException} is checked ({@link #documented}) and returned
      * as a refusal, anything else propagates.
      */
-    static <T> Outcome<T> attempt(Supplier<T> call) {
+    public static <T> Outcome<T> attempt(Supplier<T> call) {
         try {
             return new Outcome<>(call.get(), null);
         } catch (MemplanException e) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.memplan.fuzz;
+package dev.memplan.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.memplan.EngineMode;
 import dev.memplan.Packing;
-import dev.memplan.cli.PackingCsv;
+import dev.memplan.fuzz.Promises;
 import dev.memplan.testing.EngineIndependent;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
