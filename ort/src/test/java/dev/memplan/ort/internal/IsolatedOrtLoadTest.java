@@ -115,7 +115,9 @@ class IsolatedOrtLoadTest {
     }
 
     private static List<Path> classPath() {
-        return List.of(IsolatedOrtLoad.location(IsolatedOrtLoadTest.class), IsolatedOrtLoad.location(IsolatedOrtLoad.class));
+        // this test's classes name memplan's (MemplanException), which is a jar of its own
+        return List.of(IsolatedOrtLoad.location(IsolatedOrtLoadTest.class), IsolatedOrtLoad.location(IsolatedOrtLoad.class),
+                IsolatedOrtLoad.location(MemplanException.class));
     }
 
     /** The child folders in this process's ort folder (made by the first load). */
