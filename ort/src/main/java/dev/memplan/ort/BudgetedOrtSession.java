@@ -94,7 +94,7 @@ public final class BudgetedOrtSession {
      * @return what the reader returned, or empty when there was no room within {@code timeout}
      * @throws OrtException             when ONNX Runtime fails to run or the reader fails
      * @throws InterruptedException     when interrupted while waiting (nothing is held)
-     * @throws BudgetExceededException  when the request needs more than the budget can ever grant
+     * @throws dev.memplan.server.BudgetExceededException when the request needs more than the budget can ever grant
      * @throws IllegalArgumentException naming the input or symbol when the shapes do not bind the model
      */
     public <T> Optional<T> run(Map<String, OnnxTensor> inputs, Duration timeout, ResultReader<T> reader)

@@ -204,7 +204,7 @@ public final class OrtModel implements Reservation {
      * @return memplan's plan with ORT's predicted bytes (empty while the plan is deferred)
      * @throws dev.memplan.InvalidSizeException naming the value when a size overflows, or a value of
      *                                          ORT's graph whose size the bindings leave unknown
-     * @throws ModelLimitException naming the symbol when a binding is above its limit
+     * @throws dev.memplan.server.ModelLimitException naming the symbol when a binding is above its limit
      */
     public Plan plan(Map<String, Long> bindings) {
         return predicted(model.plan(bindings));
@@ -224,7 +224,7 @@ public final class OrtModel implements Reservation {
 
     /**
      * ORT's prediction for a plan of {@link #model()} made elsewhere, for example by a
-     * {@link PlanCache} over it.
+     * {@link dev.memplan.server.PlanCache} over it.
      *
      * @param plan a plan of this model's {@link CompiledModel}
      * @return the plan with ORT's predicted bytes (empty while the plan is deferred)
