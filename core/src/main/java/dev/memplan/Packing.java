@@ -7,6 +7,7 @@ import dev.memplan.engine.PlanningEngine;
 import java.nio.LongBuffer;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Interval packing without a graph: buffers with a lifetime and a size, placed at byte offsets in
@@ -180,7 +181,7 @@ public final class Packing {
         return true;
     }
 
-    private static long[] pick(long[] values, int[] members) {
+    static long[] pick(long[] values, int[] members) {
         long[] picked = new long[members.length];
         for (int k = 0; k < members.length; k++) {
             picked[k] = values[members[k]];
@@ -292,8 +293,10 @@ public final class Packing {
      *                         search refuted; equal to {@code plan.arenaBytes()} when proven optimal
      * @param status           why the search stopped
      * @param nodes            search nodes spent
+     * @param parts            how many parts the buffers fell into: groups that share no time, each
+     *                         searched alone (1 when nothing falls apart)
      */
-    public record ExactResult(Result plan, long provenBoundBytes, ExactStatus status, long nodes) {
+    public record ExactResult(Result plan, long provenBoundBytes, ExactStatus status, long nodes, int parts) {
         /**
          * Whether the arena is proven optimal.
          *
@@ -320,17 +323,35 @@ public final class Packing {
      * is smaller. Deterministic under a node limit: the same answer on both engines and
      * every machine.
      *
+     * <p>Buffers that fall apart in time (groups with no time alive together) are searched one
+     * part at a time, from offset 0 each: the arena is the largest part's, and so is the proven
+     * bound. The part with the highest live bound is minimized first; every other part need only
+     * fit in the arena found so far (MiniMalloc's decision question, far cheaper than a proof), and
+     * is minimized only when it cannot. The limits hold for the whole call: each part gets the nodes
+     * and time the parts before it left.
+     *
      * @param lower  each buffer's first time
      * @param upper  each buffer's end time, exclusive: {@code upper[i] > lower[i]}
      * @param sizes  each buffer's bytes, {@code >= 0}
      * @param limits how long to search
      * @param engine the engine that packs
-     * @return the best plan, the proven bound and why the search stopped
+     * @return the best plan, the proven bound, why the search stopped and how many parts there were
      * @throws IllegalArgumentException as {@link #pack}
      * @throws EngineUnavailableException when {@code engine} is native and it cannot load
      */
     public static ExactResult packExact(long[] lower, long[] upper, long[] sizes, ExactLimits limits,
                                         EngineMode engine) {
+        check(lower, upper, sizes, 1);
+        List<int[]> parts = sumFits(sizes) ? TimeGroups.of(lower, upper, sizes).members() : List.of();
+        if (parts.size() <= 1) {
+            return packExactPart(lower, upper, sizes, limits, engine);
+        }
+        return ExactParts.solve(parts, lower, upper, sizes, limits, engine);
+    }
+
+    /** {@link #packExact} of buffers searched as one part. */
+    static ExactResult packExactPart(long[] lower, long[] upper, long[] sizes, ExactLimits limits,
+                                     EngineMode engine) {
         // The seed is only the search's first plan: the search's nodes and answer do not depend on
         // how good it is, only the fallback does. So it is the cheap effort-1 plan (the sweep and the
         // fit), and the default effort's plan is made only when the search ends with a gap, where it
@@ -351,7 +372,7 @@ public final class Packing {
                 }
             }
         }
-        return new ExactResult(plan, r.lowerBoundBytes(), status, r.nodes());
+        return new ExactResult(plan, r.lowerBoundBytes(), status, r.nodes(), 1);
     }
 
     private static void check(long[] lower, long[] upper, long[] sizes, int effort) {

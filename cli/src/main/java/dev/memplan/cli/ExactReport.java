@@ -26,9 +26,10 @@ final class ExactReport {
                 ? "proven optimal"
                 : String.format(Locale.ROOT, "gap open: %d bytes above the proven bound %d (%s)", r.gapBytes(),
                 r.provenBoundBytes(), reason(r.status()));
-        return String.format(Locale.ROOT, "memplan: %s: %d buffers, exact: arena %d bytes, %s; lower bound %d bytes,"
-                        + " %d nodes, %.3f s (cpu %.3f s)", escapedFile, plan.size(), plan.arenaBytes(), verdict,
-                plan.lowerBoundBytes(), r.nodes(), seconds, cpuSeconds);
+        String parts = r.parts() > 1 ? String.format(Locale.ROOT, ", %d parts apart in time", r.parts()) : "";
+        return String.format(Locale.ROOT, "memplan: %s: %d buffers%s, exact: arena %d bytes, %s; lower bound %d"
+                        + " bytes, %d nodes, %.3f s (cpu %.3f s)", escapedFile, plan.size(), parts, plan.arenaBytes(),
+                verdict, plan.lowerBoundBytes(), r.nodes(), seconds, cpuSeconds);
     }
 
     /**
