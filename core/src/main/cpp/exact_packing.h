@@ -108,6 +108,11 @@ public:
                 const long long rung_limit = rungs[k] == bound || rungs[k] == target_ ? limit : std::max(limit / 4, 1LL);
                 for (int p = 0; p < kNumPreorders && !moved; ++p) {
                     if (tried(rungs[k], p) >= rung_limit) continue;  // the same search again would fail again
+                    // a run under kClockEvery nodes never looks at the clock itself: look before it
+                    if (timed_ && std::chrono::steady_clock::now() >= deadline_) {
+                        status = kTimeLimit;
+                        return height;
+                    }
                     const int r = search_.run(rungs[k], p, std::min(rung_limit, nodes_left_), timed_, deadline_);
                     nodes += search_.nodes;
                     nodes_left_ -= search_.nodes;

@@ -266,6 +266,11 @@ public final class ExactPacking {
                         if (tried(rungs[k], p) >= rungLimit) {
                             continue; // the same search again would fail again
                         }
+                        // a run under CLOCK_EVERY nodes never looks at the clock itself: look before it
+                        if (timed && System.nanoTime() - deadline >= 0) {
+                            status = TIME_LIMIT;
+                            return height;
+                        }
                         int r = search.run(rungs[k], p, Math.min(rungLimit, nodesLeft), timed, deadline);
                         nodes += search.nodes;
                         nodesLeft -= search.nodes;
