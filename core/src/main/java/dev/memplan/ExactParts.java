@@ -20,8 +20,11 @@ final class ExactParts {
     private ExactParts() {
     }
 
-    /** One part: its buffers (input indices) and its arrays. */
-    private record Part(int[] members, long[] lower, long[] upper, long[] sizes, long liveBound) {
+    /** One part: its buffers (input indices), its arrays and the plan its search starts from. */
+    private record Part(int[] members, long[] lower, long[] upper, long[] sizes, Result seed) {
+        long liveBound() {
+            return seed.lowerBoundBytes();
+        }
     }
 
     /**
@@ -31,6 +34,12 @@ final class ExactParts {
     static ExactResult solve(List<int[]> groups, long[] lower, long[] upper, long[] sizes, ExactLimits limits,
                              EngineMode engine) {
         long start = System.nanoTime();
+        boolean timed = !limits.timeLimit().isZero();
+        long deadline = start + (timed ? limits.timeLimit().toNanos() : 0);
+        // Under a clock, pack's own plan of the whole comes first: each part's search starts from its
+        // share of it, and a part the clock leaves no time for keeps that share, so nothing runs past
+        // the deadline and the answer is never worse than pack's.
+        Result whole = timed ? Packing.pack(lower, upper, sizes, Packing.defaultEffort(sizes.length), engine) : null;
         List<Part> parts = new ArrayList<>();
         long naive = 0;
         int positions = 0;
@@ -38,10 +47,10 @@ final class ExactParts {
             long[] l = Packing.pick(lower, members);
             long[] u = Packing.pick(upper, members);
             long[] s = Packing.pick(sizes, members);
-            Result seed = Packing.pack(l, u, s, 1, engine); // its live bound orders the parts
-            parts.add(new Part(members, l, u, s, seed.lowerBoundBytes()));
-            naive += seed.naiveBytes();
-            positions += seed.numPositions();
+            Result first = Packing.pack(l, u, s, 1, engine); // its live bound orders the parts
+            parts.add(new Part(members, l, u, s, whole == null ? first : share(whole, members, s, first)));
+            naive += first.naiveBytes();
+            positions += first.numPositions();
         }
         // the highest bound first (its optimum is the likeliest arena), then in time: deterministic
         List<Part> order = new ArrayList<>(parts);
@@ -58,10 +67,11 @@ final class ExactParts {
             // the first part is minimized (or fitted to the caller's capacity); after it, fitting in the
             // arena so far is enough
             long target = stops.isEmpty() ? limits.capacityBytes() : Math.max(limits.capacityBytes(), arena);
-            ExactResult r = left == null
-                    ? unsearched(part, engine, limits, nodes >= limits.nodes())
-                    : Packing.packExactPart(part.lower(), part.upper(), part.sizes(),
-                            new ExactLimits(left.nodes(), left.timeLimit(), target), engine);
+            ExactLimits partLimits = left == null ? null : new ExactLimits(left.nodes(), left.timeLimit(), target);
+            ExactResult r = left == null ? unsearched(part, engine, limits, nodes >= limits.nodes())
+                    : timed ? Packing.packExactFrom(part.seed(), part.lower(), part.upper(), part.sizes(), partLimits,
+                            deadline, engine)
+                    : Packing.packExactPart(part.lower(), part.upper(), part.sizes(), partLimits, engine);
             for (int k = 0; k < part.members().length; k++) {
                 offsets[part.members()[k]] = r.plan().offset(k);
             }
@@ -73,8 +83,10 @@ final class ExactParts {
         }
         Result plan = new Result(arena, liveBound, naive, Math.max(positions, 1), offsets);
         ExactStatus status = status(arena, bound, limits.capacityBytes(), stops);
-        if (status != ExactStatus.PROVEN_OPTIMAL && status != ExactStatus.CAPACITY_REACHED) {
-            // as for one part: never worse than the heuristic plan of the whole
+        if (status != ExactStatus.PROVEN_OPTIMAL && status != ExactStatus.CAPACITY_REACHED
+                && limits.timeLimit().isZero()) {
+            // as for one part: never worse than the heuristic plan of the whole (under a clock, each
+            // part searched from its default effort's plan already)
             Result heuristic = Packing.pack(lower, upper, sizes, Packing.defaultEffort(sizes.length), engine);
             if (heuristic.arenaBytes() < plan.arenaBytes()) {
                 plan = heuristic;
@@ -82,6 +94,17 @@ final class ExactParts {
             }
         }
         return new ExactResult(plan, bound, status, nodes, parts.size());
+    }
+
+    /** The whole's plan of one part's buffers, a plan of the part, with the part's own live bound. */
+    private static Result share(Result whole, int[] members, long[] sizes, Result own) {
+        long[] offsets = new long[members.length];
+        long arena = 0;
+        for (int k = 0; k < members.length; k++) {
+            offsets[k] = whole.offset(members[k]);
+            arena = Math.max(arena, offsets[k] + sizes[k]);
+        }
+        return new Result(arena, own.lowerBoundBytes(), own.naiveBytes(), own.numPositions(), offsets);
     }
 
     /**
@@ -100,10 +123,14 @@ final class ExactParts {
         return time.isNegative() || time.isZero() ? null : new ExactLimits(nodes, time, limits.capacityBytes());
     }
 
-    /** A part the limits left no search for: the default effort's plan, the gap open. */
+    /**
+     * A part the limits left no search for: the default effort's plan (under a clock, its share of
+     * pack's plan of the whole, made before the search: nothing may run past the deadline).
+     */
     private static ExactResult unsearched(Part part, EngineMode engine, ExactLimits limits, boolean nodesSpent) {
-        Result plan = Packing.pack(part.lower(), part.upper(), part.sizes(),
-                Packing.defaultEffort(part.sizes().length), engine);
+        Result plan = !limits.timeLimit().isZero() ? part.seed()
+                : Packing.pack(part.lower(), part.upper(), part.sizes(), Packing.defaultEffort(part.sizes().length),
+                        engine);
         ExactStatus why = nodesSpent || limits.timeLimit().isZero() ? ExactStatus.NODE_LIMIT : ExactStatus.TIME_LIMIT;
         return new ExactResult(plan, plan.lowerBoundBytes(), plan.arenaBytes() == plan.lowerBoundBytes()
                 ? ExactStatus.PROVEN_OPTIMAL : why, 0, 1);

@@ -352,6 +352,13 @@ public final class Packing {
     /** {@link #packExact} of buffers searched as one part. */
     static ExactResult packExactPart(long[] lower, long[] upper, long[] sizes, ExactLimits limits,
                                      EngineMode engine) {
+        if (!limits.timeLimit().isZero()) {
+            long deadline = System.nanoTime() + limits.timeLimit().toNanos();
+            // under a clock the default effort's plan comes first, as the seed, so that no fallback
+            // runs after the deadline
+            Result seed = pack(lower, upper, sizes, defaultEffort(sizes.length), engine);
+            return packExactFrom(seed, lower, upper, sizes, limits, deadline, engine);
+        }
         // The seed is only the search's first plan: the search's nodes and answer do not depend on
         // how good it is, only the fallback does. So it is the cheap effort-1 plan (the sweep and the
         // fit), and the default effort's plan is made only when the search ends with a gap, where it
@@ -373,6 +380,28 @@ public final class Packing {
             }
         }
         return new ExactResult(plan, r.lowerBoundBytes(), status, r.nodes(), 1);
+    }
+
+    /**
+     * The search from {@code seed} (a plan of the buffers) until {@code deadline} (a
+     * {@link System#nanoTime} instant), with no fallback after it.
+     */
+    static ExactResult packExactFrom(Result seed, long[] lower, long[] upper, long[] sizes, ExactLimits limits,
+                                     long deadline, EngineMode engine) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            ExactStatus status = seed.arenaBytes() == seed.lowerBoundBytes() ? ExactStatus.PROVEN_OPTIMAL
+                    : limits.capacityBytes() >= 0 && seed.arenaBytes() <= limits.capacityBytes()
+                    ? ExactStatus.CAPACITY_REACHED : ExactStatus.TIME_LIMIT;
+            return new ExactResult(seed, seed.lowerBoundBytes(), status, 0, 1);
+        }
+        ExactLimits rest = new ExactLimits(limits.nodes(), Duration.ofNanos(left), limits.capacityBytes());
+        PlanningEngine planner = EngineSelector.engineFor(engine);
+        ExactPacking.Result r = planner.packExact(lower.clone(), upper.clone(), sizes.clone(), seed.offsets(),
+                rest.nodes(), rest.timeLimitMillis(), rest.capacityBytes());
+        Result plan = new Result(r.heightBytes(), seed.lowerBoundBytes(), seed.naiveBytes(), seed.numPositions(),
+                r.offsets());
+        return new ExactResult(plan, r.lowerBoundBytes(), ExactStatus.values()[r.status()], r.nodes(), 1);
     }
 
     private static void check(long[] lower, long[] upper, long[] sizes, int effort) {

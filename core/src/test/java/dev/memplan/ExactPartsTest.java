@@ -158,4 +158,24 @@ class ExactPartsTest {
         assertEquals(1, r.parts());
         assertEquals(13, r.plan().arenaBytes());
     }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void aSpentClockReturnsThePlanOfPackWithItsGapAndSearchesNothing(long seed) {
+        // a clock already run out when the search would start: nothing runs past it, and the answer
+        // is still never worse than pack's at the default effort
+        dev.memplan.generate.PackingInstance hard = dev.memplan.generate.HardPackingGenerator.generate(seed + 1, 60);
+        long[] lower = Arrays.stream(hard.lower()).asLongStream().toArray();
+        long[] upper = Arrays.stream(hard.upper()).asLongStream().toArray();
+        Problem p = new Problem(lower, upper, hard.sizes());
+        Packing.ExactResult r = Packing.packExact(lower, upper, hard.sizes(),
+                new Packing.ExactLimits(Packing.DEFAULT_EXACT_NODES, Duration.ofNanos(1), -1),
+                EngineMode.fromSystemProperty());
+        p.check(r);
+        assertEquals(0, r.nodes(), r.toString());
+        Packing.Result pack = Packing.pack(lower, upper, hard.sizes(), Packing.defaultEffort(lower.length),
+                EngineMode.fromSystemProperty());
+        assertTrue(r.plan().arenaBytes() <= pack.arenaBytes(), r + " against pack's " + pack.arenaBytes());
+        assertTrue(r.provenOptimal() || r.status() == Packing.ExactStatus.TIME_LIMIT, r.toString());
+    }
 }

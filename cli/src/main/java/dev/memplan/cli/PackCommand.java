@@ -16,6 +16,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -71,7 +72,8 @@ final class PackCommand implements Callable<Integer> {
                 .description("With --exact: search nodes allowed (default: " + Packing.DEFAULT_EXACT_NODES
                         + "). Deterministic: the same answer on every machine and engine.").build());
         spec.addOption(OptionSpec.builder("--time-limit").paramLabel("SECONDS").type(Double.class)
-                .description("With --exact: stop after this many seconds of search (default: none). A time limit"
+                .description("With --exact: end the whole call, the JVM's start included, within this many seconds"
+                        + " (default: none). A time limit"
                         + " that stops the search makes the answer depend on the machine; a node limit never does.")
                 .build());
         spec.addOption(OptionSpec.builder("--capacity").paramLabel("BYTES").type(Long.class)
@@ -121,6 +123,9 @@ final class PackCommand implements Callable<Integer> {
             return fail(err, "it is not UTF-8 text; save it as UTF-8");
         } catch (IOException e) {
             return fail(err, ReadErrors.describe(e));
+        }
+        if (limits != null) {
+            limits = fromProcessStart(limits, problem.sizes().length);
         }
         Packing.Result r;
         int chosen;
@@ -181,6 +186,23 @@ final class PackCommand implements Callable<Integer> {
                 timeLimit != null ? Duration.ofNanos(Math.max(1_000_000L, (long) (timeLimit * 1e9)))
                         : Duration.ZERO,
                 capacity != null ? capacity : -1);
+    }
+
+    /**
+     * {@code --time-limit} counts from the process's start: the JVM's start and the reading of the
+     * rows have spent part of it, and writing them back takes some (about a microsecond a row), so
+     * the search gets what is left, at least a millisecond.
+     */
+    private static Packing.ExactLimits fromProcessStart(Packing.ExactLimits limits, int rows) {
+        if (limits.timeLimit().isZero()) {
+            return limits;
+        }
+        // the JVM's own uptime, in milliseconds (the process's start instant is in whole seconds here)
+        Duration spent = Duration.ofMillis(ManagementFactory.getRuntimeMXBean().getUptime());
+        Duration writing = Duration.ofMillis(50).plusNanos(1_000L * rows);
+        Duration left = limits.timeLimit().minus(spent).minus(writing);
+        Duration least = Duration.ofMillis(1);
+        return new Packing.ExactLimits(limits.nodes(), left.compareTo(least) < 0 ? least : left, limits.capacityBytes());
     }
 
     /** A reader of {@code file}, refusing a FIFO, device or directory at once (never blocking on one). */
