@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.testing.EngineIndependent;
 import java.io.BufferedReader;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -194,8 +195,13 @@ class OrtUntrustedModelTest {
         Files.writeString(unrelated.resolve("notes.txt"), "not ORT's");
         Files.setLastModifiedTime(unrelated, FileTime.from(Instant.now().minus(OrtTempFiles.STALE.multipliedBy(2))));
 
+        // the model is a resource of memplan-ort's test jar: copied out, as it is no file here
+        Path model = dir.resolve("if-out-16000.onnx");
+        try (InputStream in = OrtIfBranchTest.class.getResourceAsStream("/ort/if/if-out-16000.onnx")) {
+            Files.copy(in, model);
+        }
         Path runs = Files.write(dir.resolve("one-run.txt"), List.of(String.join("\t", "plan", "--runtime", "ort",
-                OrtIfBranchTest.resource("if-out-16000.onnx").toString(), "--bind", "n=100")));
+                model.toString(), "--bind", "n=100")));
         Result next = child("cli", runs.toString());
         assertTrue(next.stdout().startsWith("exit=0\t"), next.stdout() + next.stderr());
         assertEquals(List.of(), leftBy(killed.pid()), "the next run sweeps the killed process's folder");
