@@ -2,13 +2,13 @@
 package dev.memplan.bench;
 
 import dev.memplan.PlanOptions;
-import dev.memplan.server.internal.ServerAccess;
-import dev.memplan.server.internal.OnnxPlanner;
 import dev.memplan.onnx.ImportOptions;
-import dev.memplan.server.OnnxPlan;
 import dev.memplan.server.Bucketing;
 import dev.memplan.server.CompiledModel;
+import dev.memplan.server.OnnxPlan;
 import dev.memplan.server.PlanCache;
+import dev.memplan.server.internal.OnnxPlanner;
+import dev.memplan.server.internal.ServerAccess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

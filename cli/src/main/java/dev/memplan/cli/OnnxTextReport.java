@@ -2,13 +2,13 @@
 package dev.memplan.cli;
 
 import dev.memplan.ActivationPlan;
-import dev.memplan.server.internal.ServerAccess;
-import dev.memplan.PlanResult;
 import dev.memplan.PlanOptions.Strategy;
+import dev.memplan.PlanResult;
 import dev.memplan.io.TerminalText;
-import dev.memplan.server.OnnxPlan;
 import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.imports.InferenceFailure;
+import dev.memplan.server.OnnxPlan;
+import dev.memplan.server.internal.ServerAccess;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

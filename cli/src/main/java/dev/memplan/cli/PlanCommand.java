@@ -2,7 +2,6 @@
 package dev.memplan.cli;
 
 import dev.memplan.EngineUnavailableException;
-import dev.memplan.server.internal.ServerAccess;
 import dev.memplan.MemPlan;
 import dev.memplan.MemplanException;
 import dev.memplan.PlanOptions;
@@ -10,8 +9,9 @@ import dev.memplan.PlanResult;
 import dev.memplan.draw.Picture;
 import dev.memplan.io.TerminalText;
 import dev.memplan.json.PlanJson;
-import dev.memplan.server.OnnxPlan;
 import dev.memplan.ort.OrtModel;
+import dev.memplan.server.OnnxPlan;
+import dev.memplan.server.internal.ServerAccess;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
-import dev.memplan.onnx.imports.ControlFlowNode;
-import dev.memplan.server.internal.ServerAccess;
-import dev.memplan.onnx.imports.ImportedGraph;
-import dev.memplan.onnx.imports.OnnxImporter;
 import static dev.memplan.onnx.OnnxWriter.BOOL;
 import static dev.memplan.onnx.OnnxWriter.FLOAT;
 import static dev.memplan.onnx.OnnxWriter.in;
@@ -14,17 +10,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memplan.cli.OnnxPlanJson;
-import dev.memplan.server.internal.OnnxPlanner;
-import dev.memplan.server.OnnxPlan;
-import dev.memplan.testing.SharedModels;
-import dev.memplan.validate.PlanValidator;
 import dev.memplan.ActivationPlan;
 import dev.memplan.Graph;
 import dev.memplan.PlanOptions;
-import dev.memplan.Schedule;
 import dev.memplan.PlanOptions.Strategy;
+import dev.memplan.Schedule;
+import dev.memplan.cli.OnnxPlanJson;
+import dev.memplan.onnx.imports.ControlFlowNode;
+import dev.memplan.onnx.imports.ImportedGraph;
+import dev.memplan.onnx.imports.OnnxImporter;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
+import dev.memplan.server.OnnxPlan;
+import dev.memplan.server.internal.OnnxPlanner;
+import dev.memplan.server.internal.ServerAccess;
+import dev.memplan.testing.SharedModels;
+import dev.memplan.validate.PlanValidator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

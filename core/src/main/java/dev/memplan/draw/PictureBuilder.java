@@ -3,8 +3,8 @@ package dev.memplan.draw;
 
 import dev.memplan.ActivationPlan;
 import dev.memplan.Dim;
-import dev.memplan.Graph.Value;
 import dev.memplan.Graph;
+import dev.memplan.Graph.Value;
 import dev.memplan.PlanOptions.Strategy;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;

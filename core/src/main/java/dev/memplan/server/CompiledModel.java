@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.server;
 
+import dev.memplan.Admission.Reservation;
 import dev.memplan.InvalidSizeException;
 import dev.memplan.MemPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
-import dev.memplan.Admission.Reservation;
 import dev.memplan.Schedule;
 import dev.memplan.Shape;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxModel;
 import dev.memplan.onnx.imports.ControlFlowNode;
 import dev.memplan.onnx.imports.ImportedGraph;
-import dev.memplan.server.internal.ServerAccess;
 import dev.memplan.onnx.imports.OnnxImporter;
+import dev.memplan.server.internal.ServerAccess;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;

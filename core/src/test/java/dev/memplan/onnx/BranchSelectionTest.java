@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
-import dev.memplan.onnx.imports.ControlFlowNode;
-import dev.memplan.server.internal.ServerAccess;
-import dev.memplan.onnx.imports.ImportedGraph;
-import dev.memplan.onnx.imports.OnnxImporter;
 import static dev.memplan.onnx.OnnxWriter.FLOAT;
 import static dev.memplan.onnx.OnnxWriter.INT64;
 import static dev.memplan.onnx.OnnxWriter.in;
@@ -16,13 +12,17 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memplan.PlanOptions;
 import dev.memplan.Graph.Value;
-import dev.memplan.server.internal.OnnxPlanner;
+import dev.memplan.PlanOptions;
+import dev.memplan.onnx.imports.ControlFlowNode;
+import dev.memplan.onnx.imports.ImportedGraph;
+import dev.memplan.onnx.imports.OnnxImporter;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.TypeProto;
 import dev.memplan.server.CompiledModel;
 import dev.memplan.server.OnnxPlan;
+import dev.memplan.server.internal.OnnxPlanner;
+import dev.memplan.server.internal.ServerAccess;
 import dev.memplan.validate.PlanValidator;
 import java.nio.file.Files;
 import java.nio.file.Path;

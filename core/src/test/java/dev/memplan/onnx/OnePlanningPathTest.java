@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
-import dev.memplan.onnx.imports.ControlFlowNode;
-import dev.memplan.server.internal.ServerAccess;
-import dev.memplan.onnx.imports.ImportedGraph;
-import dev.memplan.onnx.imports.OnnxImporter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,10 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memplan.ActivationPlan;
 import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
-import dev.memplan.server.internal.OnnxPlanner;
+import dev.memplan.onnx.imports.ControlFlowNode;
+import dev.memplan.onnx.imports.ImportedGraph;
+import dev.memplan.onnx.imports.OnnxImporter;
 import dev.memplan.server.CompiledModel;
 import dev.memplan.server.ModelLimitException;
 import dev.memplan.server.OnnxPlan;
+import dev.memplan.server.internal.OnnxPlanner;
+import dev.memplan.server.internal.ServerAccess;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import java.util.ArrayList;

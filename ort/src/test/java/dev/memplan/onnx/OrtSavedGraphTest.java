@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.onnx;
 
-import dev.memplan.onnx.imports.ImportedGraph;
-import dev.memplan.server.internal.ServerAccess;
-import dev.memplan.onnx.imports.OnnxImporter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.onnxruntime.OrtSession;
-import dev.memplan.PlanOptions;
 import dev.memplan.Graph.Value;
-import dev.memplan.server.internal.OnnxPlanner;
+import dev.memplan.PlanOptions;
+import dev.memplan.onnx.imports.ImportedGraph;
+import dev.memplan.onnx.imports.OnnxImporter;
 import dev.memplan.ort.internal.OrtRuntimeProfile;
 import dev.memplan.server.OnnxPlan;
+import dev.memplan.server.internal.OnnxPlanner;
+import dev.memplan.server.internal.ServerAccess;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import java.nio.file.Path;
