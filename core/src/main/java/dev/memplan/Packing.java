@@ -366,22 +366,17 @@ public final class Packing {
         // fit), and the default effort's plan is made only when the search ends with a gap, where it
         // may beat the best found: on MiniMalloc's instances that saves 0.1 to 0.4 s per proof.
         Result seed = pack(lower, upper, sizes, 1, engine);
-        PlanningEngine planner = EngineSelector.engineFor(engine);
-        ExactPacking.Result r = planner.packExact(lower.clone(), upper.clone(), sizes.clone(), seed.offsets(),
-                limits.nodes(), limits.timeLimitMillis(), limits.capacityBytes());
-        ExactStatus status = ExactStatus.values()[r.status()];
-        Result plan = new Result(r.heightBytes(), seed.lowerBoundBytes(), seed.naiveBytes(), seed.numPositions(),
-                r.offsets());
-        if (!r.proven() && status != ExactStatus.CAPACITY_REACHED) {
-            Result heuristic = pack(lower, upper, sizes, defaultEffort(sizes.length), engine);
-            if (heuristic.arenaBytes() < plan.arenaBytes()) {
-                plan = heuristic;
-                if (plan.arenaBytes() == r.lowerBoundBytes()) { // it reached what the search proved
-                    status = ExactStatus.PROVEN_OPTIMAL;
-                }
-            }
+        ExactResult r = search(seed, lower, upper, sizes, limits, engine);
+        if (r.provenOptimal() || r.status() == ExactStatus.CAPACITY_REACHED) {
+            return r;
         }
-        return new ExactResult(plan, r.lowerBoundBytes(), status, r.nodes(), 1);
+        Result heuristic = pack(lower, upper, sizes, defaultEffort(sizes.length), engine);
+        if (heuristic.arenaBytes() >= r.plan().arenaBytes()) {
+            return r;
+        }
+        // it may reach what the search proved
+        ExactStatus status = heuristic.arenaBytes() == r.provenBoundBytes() ? ExactStatus.PROVEN_OPTIMAL : r.status();
+        return new ExactResult(heuristic, r.provenBoundBytes(), status, r.nodes(), 1);
     }
 
     /**
@@ -397,10 +392,16 @@ public final class Packing {
                     ? ExactStatus.CAPACITY_REACHED : ExactStatus.TIME_LIMIT;
             return new ExactResult(seed, seed.lowerBoundBytes(), status, 0, 1);
         }
-        ExactLimits rest = new ExactLimits(limits.nodes(), Duration.ofNanos(left), limits.capacityBytes());
+        return search(seed, lower, upper, sizes,
+                new ExactLimits(limits.nodes(), Duration.ofNanos(left), limits.capacityBytes()), engine);
+    }
+
+    /** The engine's exact search from the valid plan {@code seed}, as it answers. */
+    private static ExactResult search(Result seed, long[] lower, long[] upper, long[] sizes, ExactLimits limits,
+                                      EngineMode engine) {
         PlanningEngine planner = EngineSelector.engineFor(engine);
         ExactPacking.Result r = planner.packExact(lower.clone(), upper.clone(), sizes.clone(), seed.offsets(),
-                rest.nodes(), rest.timeLimitMillis(), rest.capacityBytes());
+                limits.nodes(), limits.timeLimitMillis(), limits.capacityBytes());
         Result plan = new Result(r.heightBytes(), seed.lowerBoundBytes(), seed.naiveBytes(), seed.numPositions(),
                 r.offsets());
         return new ExactResult(plan, r.lowerBoundBytes(), ExactStatus.values()[r.status()], r.nodes(), 1);
@@ -465,9 +466,8 @@ public final class Packing {
          */
         static ExactResult solve(List<int[]> groups, long[] lower, long[] upper, long[] sizes, ExactLimits limits,
                                  EngineMode engine) {
-            long start = System.nanoTime();
             boolean timed = !limits.timeLimit().isZero();
-            long deadline = start + (timed ? limits.timeLimit().toNanos() : 0);
+            long deadline = System.nanoTime() + (timed ? limits.timeLimit().toNanos() : 0);
             // Under a clock, pack's own plan of the whole comes first: each part's search starts from its
             // share of it, and a part the clock leaves no time for keeps that share, so nothing runs past
             // the deadline and the answer is never worse than pack's.
@@ -495,15 +495,20 @@ public final class Packing {
             long nodes = 0;
             List<ExactStatus> stops = new ArrayList<>();
             for (Part part : order) {
-                ExactLimits left = remaining(limits, nodes, start);
-                // the first part is minimized (or fitted to the caller's capacity); after it, fitting in the
+                // each part gets the nodes the parts before it left, and the whole call's deadline; the
+                // first part is minimized (or fitted to the caller's capacity), after it fitting in the
                 // arena so far is enough
+                long nodesLeft = limits.nodes() - nodes;
                 long target = stops.isEmpty() ? limits.capacityBytes() : Math.max(limits.capacityBytes(), arena);
-                ExactLimits partLimits = left == null ? null : new ExactLimits(left.nodes(), left.timeLimit(), target);
-                ExactResult r = left == null ? unsearched(part, engine, limits, nodes >= limits.nodes())
-                        : timed ? Packing.packExactFrom(part.seed(), part.lower(), part.upper(), part.sizes(), partLimits,
-                                deadline, engine)
-                        : Packing.packExactPart(part.lower(), part.upper(), part.sizes(), partLimits, engine);
+                ExactResult r;
+                if (nodesLeft < 1) {
+                    r = unsearched(part, engine, timed);
+                } else {
+                    ExactLimits partLimits = new ExactLimits(nodesLeft, limits.timeLimit(), target);
+                    r = timed ? Packing.packExactFrom(part.seed(), part.lower(), part.upper(), part.sizes(), partLimits,
+                            deadline, engine)
+                            : Packing.packExactPart(part.lower(), part.upper(), part.sizes(), partLimits, engine);
+                }
                 for (int k = 0; k < part.members().length; k++) {
                     offsets[part.members()[k]] = r.plan().offset(k);
                 }
@@ -540,32 +545,16 @@ public final class Packing {
         }
 
         /**
-         * The limits left for the next part, or null when none are: the nodes the parts before it did
-         * not spend, and the time to the whole call's deadline.
+         * A part the node limit left no search for: the default effort's plan (under a clock, its share
+         * of pack's plan of the whole, made before the search: nothing may run past the deadline). A
+         * part the clock left no time for is {@link Packing#packExactFrom}'s.
          */
-        private static ExactLimits remaining(ExactLimits limits, long spentNodes, long start) {
-            long nodes = limits.nodes() - spentNodes;
-            if (nodes < 1) {
-                return null;
-            }
-            if (limits.timeLimit().isZero()) {
-                return new ExactLimits(nodes, Duration.ZERO, limits.capacityBytes());
-            }
-            Duration time = limits.timeLimit().minusNanos(System.nanoTime() - start);
-            return time.isNegative() || time.isZero() ? null : new ExactLimits(nodes, time, limits.capacityBytes());
-        }
-
-        /**
-         * A part the limits left no search for: the default effort's plan (under a clock, its share of
-         * pack's plan of the whole, made before the search: nothing may run past the deadline).
-         */
-        private static ExactResult unsearched(Part part, EngineMode engine, ExactLimits limits, boolean nodesSpent) {
-            Result plan = !limits.timeLimit().isZero() ? part.seed()
+        private static ExactResult unsearched(Part part, EngineMode engine, boolean timed) {
+            Result plan = timed ? part.seed()
                     : Packing.pack(part.lower(), part.upper(), part.sizes(), Packing.defaultEffort(part.sizes().length),
                             engine);
-            ExactStatus why = nodesSpent || limits.timeLimit().isZero() ? ExactStatus.NODE_LIMIT : ExactStatus.TIME_LIMIT;
             return new ExactResult(plan, plan.lowerBoundBytes(), plan.arenaBytes() == plan.lowerBoundBytes()
-                    ? ExactStatus.PROVEN_OPTIMAL : why, 0, 1);
+                    ? ExactStatus.PROVEN_OPTIMAL : ExactStatus.NODE_LIMIT, 0, 1);
         }
 
         /**
