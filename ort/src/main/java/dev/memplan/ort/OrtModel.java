@@ -5,6 +5,7 @@ import dev.memplan.Admission.Reservation;
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxModel;
+import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.ort.internal.OrtArenaPrediction;
 import dev.memplan.ort.internal.OrtRuntimeProfile;
 import dev.memplan.ort.internal.OrtUnavailable;
@@ -112,11 +113,14 @@ public final class OrtModel implements Reservation {
     }
 
     private final CompiledModel model;
+    /** The model's import, which every prediction replays: read once, not per request. */
+    private final ImportedGraph imported;
     private final Level level;
     private final OrtRuntimeProfile profile;
 
     private OrtModel(CompiledModel model, Level level, OrtRuntimeProfile profile) {
         this.model = model;
+        this.imported = ServerAccess.access().imported(model);
         this.level = level;
         this.profile = profile;
     }
@@ -231,8 +235,9 @@ public final class OrtModel implements Reservation {
      * @throws IllegalArgumentException when the plan is of another model
      */
     public Plan predict(OnnxPlan plan) {
-        if (ServerAccess.access().imported(model).forBindings(plan.bindings()) != ServerAccess.access().imported(plan)) { // a decided If is the model's too
-            throw new IllegalArgumentException("the plan is of " + ServerAccess.access().imported(plan).name() + ", not of "
+        ImportedGraph planned = ServerAccess.access().imported(plan);
+        if (imported.forBindings(plan.bindings()) != planned) { // a decided If is the model's too
+            throw new IllegalArgumentException("the plan is of " + planned.name() + ", not of "
                     + model.name() + "; plan it with this model or its PlanCache");
         }
         return predicted(plan);
@@ -242,7 +247,7 @@ public final class OrtModel implements Reservation {
         if (!plan.isComplete()) {
             return new Plan(plan, OptionalLong.empty(), Set.of());
         }
-        OrtArenaPrediction prediction = profile.predict(ServerAccess.access().imported(model), plan.bindings());
+        OrtArenaPrediction prediction = profile.predict(imported, plan.bindings());
         return new Plan(plan, OptionalLong.of(prediction.activationBytes()), prediction.unmodelledOps());
     }
 
@@ -308,9 +313,8 @@ public final class OrtModel implements Reservation {
          */
         @Override
         public long neededBytes() {
-            return predictedBytes.orElseThrow(() -> new IllegalArgumentException(
-                    "the plan is deferred, so its bytes are unknown: bind " + plan.unboundSymbols()
-                            + " before asking a budget for it"));
+            // empty exactly when memplan's plan is deferred, whose refusal names the symbols to bind
+            return predictedBytes.isPresent() ? predictedBytes.getAsLong() : plan.neededBytes();
         }
     }
 }
