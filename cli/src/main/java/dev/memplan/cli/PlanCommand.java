@@ -9,6 +9,7 @@ import dev.memplan.PlanResult;
 import dev.memplan.draw.Picture;
 import dev.memplan.io.TerminalText;
 import dev.memplan.json.PlanJson;
+import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.ort.OrtModel;
 import dev.memplan.server.OnnxPlan;
 import dev.memplan.server.internal.ServerAccess;
@@ -144,10 +145,12 @@ final class PlanCommand implements Callable<Integer> {
             try {
                 PlannedFile p = GraphLoader.plan(file, bindings, values, options, planning.importOptions());
                 RuntimeFigure figure = figures.figure(p, file);
-                known.addAll(p.onnx() != null ? ServerAccess.access().imported(p.onnx()).symbols().keySet()
-                        : p.schedule().graph().symbols().keySet());
-                if (p.onnx() != null) { // a value symbol may be bound with --bind too
-                    ServerAccess.access().imported(p.onnx()).valueSymbols().values().forEach(known::addAll);
+                if (p.onnx() != null) {
+                    ImportedGraph imported = ServerAccess.access().imported(p.onnx());
+                    known.addAll(imported.symbols().keySet());
+                    imported.valueSymbols().values().forEach(known::addAll); // a value symbol may be bound with --bind too
+                } else {
+                    known.addAll(p.schedule().graph().symbols().keySet());
                 }
                 if (!(p.result() instanceof PlanResult.Complete)) {
                     deferred.add(label);

@@ -49,12 +49,20 @@ final class IsolatedOrtLoad {
     }
 
     /**
-     * The load as memplan runs it: {@link IsolatedOrtLoadMain} on memplan-ort's, memplan's and ORT
-     * Java's jars (one entry when they are one jar, as in the command line's).
+     * The load as memplan runs it: {@link IsolatedOrtLoadMain} on memplan's jars and ORT Java's.
      */
     static IsolatedOrtLoad ofOrtJava(Class<?> ortJavaClass) {
-        return new IsolatedOrtLoad(IsolatedOrtLoadMain.class.getName(), List.of(location(IsolatedOrtLoad.class),
-                location(MemplanException.class), location(ortJavaClass)).stream().distinct().toList());
+        List<Path> classPath = new ArrayList<>(memplanClassPath());
+        classPath.add(location(ortJavaClass));
+        return new IsolatedOrtLoad(IsolatedOrtLoadMain.class.getName(), classPath);
+    }
+
+    /**
+     * Where the child finds memplan-ort's classes and memplan's, which they name
+     * ({@link MemplanException}): one entry when they are one jar, as in the command line's.
+     */
+    static List<Path> memplanClassPath() {
+        return List.of(location(IsolatedOrtLoad.class), location(MemplanException.class)).stream().distinct().toList();
     }
 
     /**

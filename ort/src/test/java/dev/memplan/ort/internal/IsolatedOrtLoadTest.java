@@ -13,6 +13,7 @@ import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -115,9 +116,9 @@ class IsolatedOrtLoadTest {
     }
 
     private static List<Path> classPath() {
-        // this test's classes name memplan's (MemplanException), which is a jar of its own
-        return List.of(IsolatedOrtLoad.location(IsolatedOrtLoadTest.class), IsolatedOrtLoad.location(IsolatedOrtLoad.class),
-                IsolatedOrtLoad.location(MemplanException.class));
+        List<Path> classPath = new ArrayList<>(IsolatedOrtLoad.memplanClassPath());
+        classPath.add(0, IsolatedOrtLoad.location(IsolatedOrtLoadTest.class));
+        return classPath;
     }
 
     /** The child folders in this process's ort folder (made by the first load). */
