@@ -43,6 +43,7 @@ public final class MemplanCli implements Callable<Integer> {
             Subcommand.annotated("plan", PlanCommand.class), Subcommand.annotated("symbols", SymbolsCommand.class),
             Subcommand.annotated("demo", DemoCommand.class), new Subcommand(PackCommand.NAME, PackCommand::commandLine),
             Subcommand.annotated("draw", DrawCommand.class), Subcommand.annotated("ops", OpsCommand.class),
+            Subcommand.annotated("size", SizeCommand.class),
             Subcommand.annotated("help", CommandLine.HelpCommand.class));
 
     private CommandSpec spec;

@@ -35,6 +35,7 @@ class SubcommandOnDemandTest {
                 List.of("demo", "--format", "json"),
                 List.of("draw", "-o"),
                 List.of("ops", "--help"),
+                List.of("size", "--concurrency", "0", "x.onnx"),
                 List.of("help", "pack"),
                 List.of("pakc", "x.csv"),
                 List.of("--verbose", "pack", "x.csv"),
@@ -45,7 +46,7 @@ class SubcommandOnDemandTest {
     @Test
     void theWrittenNamesAreTheCommandsOwn() {
         List<String> declared = Stream.of(PlanCommand.class, SymbolsCommand.class, DemoCommand.class,
-                        DrawCommand.class, OpsCommand.class, CommandLine.HelpCommand.class)
+                        DrawCommand.class, OpsCommand.class, SizeCommand.class, CommandLine.HelpCommand.class)
                 .map(c -> c.getAnnotation(CommandLine.Command.class).name()).toList();
         List<String> written = MemplanCli.subcommandNames();
         assertEquals(declared.size() + 1, written.size(), written.toString());

@@ -117,9 +117,12 @@ public final class OrtModel implements Reservation {
     private final ImportedGraph imported;
     private final Level level;
     private final OrtRuntimeProfile profile;
+    /** The file ORT loads, which {@link ServerSize} measures a session of. */
+    private final Path file;
 
-    private OrtModel(CompiledModel model, Level level, OrtRuntimeProfile profile) {
+    private OrtModel(CompiledModel model, Level level, OrtRuntimeProfile profile, Path file) {
         this.model = model;
+        this.file = file;
         this.imported = ServerAccess.access().imported(model);
         this.level = level;
         this.profile = profile;
@@ -187,12 +190,17 @@ public final class OrtModel implements Reservation {
         } catch (OrtUnavailable e) {
             throw new OrtUnavailableException(e.getMessage(), e);
         }
-        return new OrtModel(CompiledModel.compile(read, importOptions, planOptions), level, profile);
+        return new OrtModel(CompiledModel.compile(read, importOptions, planOptions), level, profile, onnxFile);
     }
 
     /** {@return memplan's own compiled model, whose plans the prediction comes beside} */
     public CompiledModel model() {
         return model;
+    }
+
+    /** {@return the file the model was compiled from, which ORT loads} */
+    Path file() {
+        return file;
     }
 
     /** {@return the optimization level the prediction is for} */

@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A bounded, in-process load test of {@link EmbeddingService}: a fixed number of threads send a
  * fixed number of requests of random shapes (batch 1-8, 8-512 tokens), then it reports what was
  * answered, what the budget and the plan cache saw, and how the process's resident memory grew.
+ * With a longest request ({@code 8x512}), every request has that shape and the resident baseline is
+ * taken before ONNX Runtime is touched: the growth is then what {@code memplan size} predicts.
  *
  * <pre>
  * java -cp ... dev.memplan.example.LoadTest MODEL.onnx [requests] [threads] [bounded|defaults|recommended|no-arena] [budget MiB] [intra-op threads]
@@ -38,9 +40,38 @@ public final class LoadTest {
      * @param waitLimit how long one request may wait for room
      * @param seed      the shapes' seed
      * @param deadline  how long the whole run may take before it counts as a deadlock
+     * @param longest   batch and tokens of every request, or null for random shapes
      */
     public record Config(Path model, int requests, int threads, OrtSettings settings, int intraOp, long budget,
-                         Duration waitLimit, long seed, Duration deadline) {
+                         Duration waitLimit, long seed, Duration deadline, int[] longest) {
+
+        /** Random shapes, batch 1-8 and 8-512 tokens. */
+        public Config(Path model, int requests, int threads, OrtSettings settings, int intraOp, long budget,
+                      Duration waitLimit, long seed, Duration deadline) {
+            this(model, requests, threads, settings, intraOp, budget, waitLimit, seed, deadline, null);
+        }
+
+        /**
+         * Parses a longest request as {@code BATCHxTOKENS}.
+         *
+         * @param text {@code 8x512}, or null or empty for random shapes
+         * @return batch and tokens, or null
+         */
+        public static int[] longest(String text) {
+            if (text == null || text.isBlank()) {
+                return null;
+            }
+            String[] parts = text.split("x");
+            if (parts.length != 2) {
+                throw new IllegalArgumentException("a longest request is BATCHxTOKENS, such as 8x512, not '" + text + "'");
+            }
+            return new int[] {Integer.parseInt(parts[0]), Integer.parseInt(parts[1])};
+        }
+
+        String shapes() {
+            return longest == null ? "batch 1-8 x 8-512 tokens" : "every request " + longest[0] + " x " + longest[1]
+                    + " tokens";
+        }
     }
 
     /**
@@ -60,7 +91,8 @@ public final class LoadTest {
      * @param heldAtEnd   bytes still held when the load ended, counted outside the budget
      * @param budget      the budget's figures at the end
      * @param cache       the plan cache's figures at the end
-     * @param rssBaseline resident bytes after start-up and one warm-up request
+     * @param rssBaseline resident bytes after start-up and one warm-up request; with a longest
+     *                    request, before ONNX Runtime was touched
      * @param rssPeak     the most resident bytes seen during the load (sampled every 10 ms)
      * @param rssEnd      resident bytes after the load
      * @param arenaPeak   the most bytes ORT's CPU allocator (its arena, or memplan's counting
@@ -80,14 +112,14 @@ public final class LoadTest {
         @Override
         public String toString() {
             return String.format(Locale.ROOT, String.join("\n",
-                    "load: %d requests on %d threads, batch 1-8 x 8-512 tokens, ONNX Runtime settings %s, %d intra-op thread(s)",
+                    "load: %d requests on %d threads, %s, ONNX Runtime settings %s, %d intra-op thread(s)",
                     "answered %d of %d (ok %d, busy %d, too large %d), failures %d, finished %s",
                     "time %.1f s, %.3f requests/s, latency p50 %.0f ms, p99 %.0f ms",
                     "budget %s: leased at most %s of %s (peak %s), waited %d, timed out %d, leaked %d, total wait %.1f s",
                     "plan cache: %d requests, hit rate %.2f, %d plans, %.1f ms planning in total",
                     "resident memory: baseline %s, peak %s (+%s, %.2fx the budget), after the load %s",
                     "ORT allocator: at most %s held from the system (%.2fx the budget)"),
-                    config.requests(), config.threads(), config.settings().name().toLowerCase(Locale.ROOT).replace('_', '-'),
+                    config.requests(), config.threads(), config.shapes(), config.settings().name().toLowerCase(Locale.ROOT).replace('_', '-'),
                     config.intraOp(),
                     answered, config.requests(), ok, busy, tooLarge, failures.size(), finished,
                     seconds, ok / seconds, latencyP50, latencyP99,
@@ -115,11 +147,13 @@ public final class LoadTest {
      */
     public static Report run(Config c) throws Exception {
         MemoryBudget budget = MemoryBudget.of("embeddings", c.budget(), 0);
+        System.gc();
+        long beforeOrt = ResidentMemory.bytes(); // the JVM alone: its heap is fixed and pre-touched
         try (EmbeddingService service = new EmbeddingService(c.model(), c.settings(), c.intraOp(), budget,
                 c.waitLimit())) {
             service.embed(tokens(new Random(0), 1, 8)); // loads the kernels: part of the baseline, not the load
             System.gc();
-            long baseline = ResidentMemory.bytes();
+            long baseline = c.longest() != null ? beforeOrt : ResidentMemory.bytes();
             long arenaBase = arenaBytes(service);
             AtomicInteger ok = new AtomicInteger();
             AtomicInteger busy = new AtomicInteger();
@@ -135,7 +169,8 @@ public final class LoadTest {
                 List<Future<?>> futures = new ArrayList<>();
                 for (int i = 0; i < c.requests(); i++) {
                     Random r = new Random(c.seed() * 1_000_003 + i);
-                    long[][] request = tokens(r, 1 + r.nextInt(8), 8 + r.nextInt(505));
+                    long[][] request = c.longest() != null ? tokens(r, c.longest()[0], c.longest()[1])
+                            : tokens(r, 1 + r.nextInt(8), 8 + r.nextInt(505));
                     futures.add(pool.submit(() -> {
                         long t0 = System.nanoTime();
                         try {

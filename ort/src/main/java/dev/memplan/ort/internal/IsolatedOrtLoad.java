@@ -40,12 +40,21 @@ final class IsolatedOrtLoad {
     private static final List<String> SIGNALS = List.of("SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP",
             "SIGABRT", "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM");
 
+    /** The load's heap: small, it only reads the model's graph. */
+    static final List<String> LOAD_HEAP = List.of("-Xmx128m");
+
     private final String mainClass;
     private final List<Path> classPath;
+    private final List<String> heap;
 
     IsolatedOrtLoad(String mainClass, List<Path> classPath) {
+        this(mainClass, classPath, LOAD_HEAP);
+    }
+
+    IsolatedOrtLoad(String mainClass, List<Path> classPath, List<String> heap) {
         this.mainClass = mainClass;
         this.classPath = List.copyOf(classPath);
+        this.heap = List.copyOf(heap);
     }
 
     /**
@@ -74,11 +83,23 @@ final class IsolatedOrtLoad {
      * @throws OrtUnavailable     when ORT Java cannot start in the child
      */
     void save(Path model, String level, Path saved, OrtLoadSettings limits) {
+        // the child runs in its own folder: a path relative to the caller's must not reach it as is
+        run(List.of(model.toAbsolutePath().toString(), level, saved.toAbsolutePath().toString()), limits,
+                "loading the model at level " + level);
+    }
+
+    /**
+     * Runs the child with {@code args} after its message file and waits for it, watched.
+     *
+     * @param doing what the child does, for a crash's message ("loading the model at level ALL_OPT")
+     * @throws MemplanException   with ORT's reason when it refuses; naming the signal when it crashed;
+     *                            naming the limit when the child passed it
+     * @throws OrtUnavailable     when ORT Java cannot start in the child
+     */
+    void run(List<String> args, OrtLoadSettings limits, String doing) {
         Path folder = OrtTempFiles.newFolder("child-");
         try {
-            // the child runs in its own folder: a path relative to the caller's must not reach it as is
-            Process child = start(folder, List.of(model.toAbsolutePath().toString(), level,
-                    saved.toAbsolutePath().toString()));
+            Process child = start(folder, args);
             Optional<String> stopped = watch(child, limits);
             if (stopped.isPresent()) {
                 throw new MemplanException(stopped.get());
@@ -94,7 +115,7 @@ final class IsolatedOrtLoad {
             if (exit == EXIT_UNAVAILABLE && message != null) {
                 throw new OrtUnavailable(message, null);
             }
-            throw new MemplanException("ONNX Runtime crashed loading the model at level " + level + " ("
+            throw new MemplanException("ONNX Runtime crashed " + doing + " ("
                     + crashCause(folder, exit) + ", in a child process; memplan's process is unharmed)"
                     + "; this model does not run in ONNX Runtime: use the memplan runtime for it");
         } finally {
@@ -105,12 +126,13 @@ final class IsolatedOrtLoad {
     private Process start(Path folder, List<String> args) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-XX:-UsePerfData", // no hsperfdata file in the shared temporary directory
                 "-XX:ErrorFile=" + folder.resolve(CRASH_FILE), "-XX:-CreateCoredumpOnCrash",
                 "-Djava.io.tmpdir=" + folder,
                 "-cp", String.join(File.pathSeparator, classPath.stream().map(Path::toString).toList()),
                 mainClass, folder.resolve(MESSAGE_FILE).toString()));
+        command.addAll(1, heap);
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).directory(folder.toFile())
                 .redirectErrorStream(true).redirectOutput(folder.resolve("output.txt").toFile());

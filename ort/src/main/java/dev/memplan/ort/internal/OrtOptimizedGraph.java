@@ -121,7 +121,7 @@ final class OrtOptimizedGraph {
      * When the application made it first, ORT Java warns through java.util.logging that the level
      * differs; that warning is memplan's doing, and silenced for the call.
      */
-    private static synchronized OrtEnvironment environment() {
+    static synchronized OrtEnvironment environment() {
         if (environment == null) {
             OrtTempFiles.sweep(OrtTempFiles.tmpdir()); // what killed processes left, before ORT Java copies its library
             Logger ortJava = Logger.getLogger(OrtEnvironment.class.getName());
