@@ -4,7 +4,7 @@
 # in one run: the same real segments (Debian's licence and copyright texts cut by LangChain4j's
 # recursive splitter), embedded from one caller and from four at once, each load in a fresh JVM with
 # a fixed, pre-touched heap so that resident growth is native memory. Prints segments per second and
-# peak resident growth over the state after a warm-up.
+# peak resident growth over the state after a warm-up and since the model was built.
 #   benchmarks/langchain4j-embed.sh [--skip-build] [--segments N] [--callers "1 4"] [--models "minilm bge"]
 #                                   [--budget-mib M] [--rounds R]
 # Reports go to target/langchain4j-embed/<time>/; table.md holds one row per load.
@@ -39,8 +39,8 @@ cp "$out/classpath.txt" target/langchain4j-embed/classpath.txt
 cp="langchain4j/target/test-classes:langchain4j/target/classes:$(cat "$out/classpath.txt")"
 
 table="$out/table.md"
-echo "| model | callers | implementation | segments | seconds | segments/s | resident growth | growth / budget |" >"$table"
-echo "|---|---:|---|---:|---:|---:|---:|---:|" >>"$table"
+echo "| model | callers | implementation | segments | seconds | segments/s | growth over warmed | / budget | growth since built | / budget |" >"$table"
+echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|" >>"$table"
 for round in $(seq "$rounds"); do
     for model in $models; do
         for c in $callers; do
@@ -52,7 +52,7 @@ for round in $(seq "$rounds"); do
                     || { echo "$0: $impl $model c$c failed; see $log" >&2; continue; }
                 line=$(grep '^RESULT' "$log")
                 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$line"; }
-                echo "| $model | $c | $impl | $(field segments) | $(field seconds) | $(field segments_per_s) | $(field growth_mib) MiB | $(field growth_per_budget) |" >>"$table"
+                echo "| $model | $c | $impl | $(field segments) | $(field seconds) | $(field segments_per_s) | $(field growth_mib) MiB | $(field growth_per_budget) | $(field growth_since_built_mib) MiB | $(field since_built_per_budget) |" >>"$table"
                 tail -1 "$table"
             done
         done
