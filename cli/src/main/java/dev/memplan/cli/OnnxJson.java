@@ -2,6 +2,7 @@
 package dev.memplan.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.JsonGeneratorDelegate;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
@@ -11,6 +12,7 @@ import dev.memplan.server.OnnxPlan;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -40,9 +42,13 @@ final class OnnxJson {
      */
     static String toJson(String file, Schedule schedule, PlanResult result, OnnxPlan plan, RuntimeFigure ort) {
         StringWriter out = new StringWriter();
+        List<String> deferred = deferredFigures(plan, ort);
         try (JsonGenerator g = MAPPER.createGenerator(out)) {
             g.writeStartObject();
-            PlanJson.writeFields(g, file, schedule, result);
+            PlanJson.writeFields(deferred.isEmpty() ? g : new DeferredStatus(g), file, schedule, result);
+            if (!deferred.isEmpty() && result instanceof PlanResult.Complete) {
+                g.writeObjectField("deferredFigures", deferred);
+            }
             g.writeObjectField("onnx", OnnxPlanJson.report(plan));
             if (ort != null) {
                 g.writeObjectField(ort.runtime(), new Ort(ort.level(), ort.predictedBytes().isPresent()
@@ -53,5 +59,36 @@ final class OnnxJson {
             throw new UncheckedIOException(e); // a StringWriter does not fail
         }
         return out.toString();
+    }
+
+    /**
+     * The figures of a complete outer plan that are still deferred: a control-flow body's need
+     * (so admission), ORT's prediction. With any, the status is {@code deferred}: {@code complete}
+     * promises every figure the report has.
+     */
+    static List<String> deferredFigures(OnnxPlan plan, RuntimeFigure ort) {
+        if (!(plan.result() instanceof PlanResult.Complete)) {
+            return List.of();
+        }
+        List<String> deferred = new ArrayList<>();
+        if (plan.admissionBytes().isEmpty()) {
+            deferred.add("admissionBytes");
+        }
+        if (ort != null && ort.predictedBytes().isEmpty()) {
+            deferred.add(ort.runtime() + ".predictedBytes");
+        }
+        return deferred;
+    }
+
+    /** Writes the plan's fields with its {@code "status"} as {@code "deferred"}. */
+    private static final class DeferredStatus extends JsonGeneratorDelegate {
+        DeferredStatus(JsonGenerator g) {
+            super(g, false);
+        }
+
+        @Override
+        public void writeStringField(String field, String value) throws IOException {
+            super.writeStringField(field, "status".equals(field) ? "deferred" : value);
+        }
     }
 }

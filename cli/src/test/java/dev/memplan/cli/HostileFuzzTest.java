@@ -434,11 +434,13 @@ class HostileFuzzTest {
             return null;
         }
         PlanResult expected;
+        boolean figuresDeferred = false; // a complete outer plan whose admission (a body's need) is deferred
         try {
             if (c.onnx()) {
                 OnnxPlan p = OnnxPlanner.plan(OnnxImporter.importModel(OnnxModel.read(c.file()), c.importOptions()),
                         c.bindings(), c.options());
                 expected = p.result();
+                figuresDeferred = p.admissionBytes().isEmpty();
             } else {
                 GraphJson.GraphFile g = GraphJson.read(c.file());
                 Schedule s = MemPlan.compile(g.graph(), g.views(), c.options());
@@ -458,7 +460,7 @@ class HostileFuzzTest {
         }
         try {
             JsonNode root = JSON.readTree(run.out());
-            if (!root.get("status").asText().equals(complete ? "complete" : "deferred")) {
+            if (!root.get("status").asText().equals(complete && !figuresDeferred ? "complete" : "deferred")) {
                 return "status " + root.get("status");
             }
             if (complete) {
