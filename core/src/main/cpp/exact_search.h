@@ -27,8 +27,9 @@ constexpr int kTimedOut = 3;    // the time limit ran out first
 constexpr int kNumPreorders = 3;
 constexpr char kPreorders[kNumPreorders][4] = {"WAT", "TAW", "TWA"};
 
-// Nodes between two looks at the clock: a time limit costs almost nothing.
-constexpr long long kClockEvery = 1024;
+// Nodes between two looks at the clock (a clock read costs far less than a node; a node of a few
+// thousand buffers costs up to a few hundred microseconds, so 1,024 ran a fifth of a second late).
+constexpr long long kClockEvery = 64;
 
 // A partition being solved: its buffers in preorder (rank r at list[begin + r]), its
 // sections [sec_lo, sec_hi), its first frame, and the split that opened it.

@@ -12,11 +12,13 @@ import dev.memplan.testing.PackingChecker;
 import dev.memplan.testing.RandomGraphs;
 import dev.memplan.validate.PlanValidator;
 import java.time.Duration;
+import java.util.List;
 import java.util.Random;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link Packing#packExact}: proven answers equal a brute-force optimum, both engines give the same
@@ -147,6 +149,47 @@ class ExactPackingTest {
                 new Packing.ExactLimits(10_000_000, Duration.ZERO, capacity), EngineMode.fromSystemProperty());
         check(p, r);
         assertTrue(r.plan().arenaBytes() <= Math.max(capacity, optimum.plan().arenaBytes()));
+    }
+
+    /**
+     * Under a clock the seed is made first: a short limit takes the effort-1 plan, a long one the
+     * default effort's; either way the answer is valid, never worse than that seed, and a problem in
+     * two parts apart in time is searched part by part within the same clock.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {3, 17})
+    void aTimeLimitGivesAValidPlanNoWorseThanItsSeed(long seed) {
+        Problem one = Problem.random(seed, 300, 400, 1000);
+        Problem other = Problem.random(seed + 1, 200, 300, 1000);
+        long shift = java.util.Arrays.stream(one.upper()).max().orElse(0) + 10;
+        Problem two = new Problem(concat(one.lower(), shifted(other.lower(), shift)),
+                concat(one.upper(), shifted(other.upper(), shift)), concat(one.sizes(), other.sizes()));
+        EngineMode engine = EngineMode.fromSystemProperty();
+        for (Problem p : List.of(one, two)) {
+            for (Duration limit : List.of(Duration.ofMillis(20), Duration.ofSeconds(30))) {
+                // nodes end the long limit's search early; the seed is chosen by the clock alone
+                Packing.ExactResult r = Packing.packExact(p.lower(), p.upper(), p.sizes(),
+                        new Packing.ExactLimits(20_000, limit, -1), engine);
+                check(p, r);
+                long seedArena = Packing.pack(p.lower(), p.upper(), p.sizes(), 1, engine).arenaBytes();
+                if (limit.toSeconds() > 1) { // time for the default effort's plan
+                    seedArena = Math.min(seedArena, Packing.pack(p.lower(), p.upper(), p.sizes(),
+                            Packing.defaultEffort(p.sizes().length), engine).arenaBytes());
+                }
+                assertTrue(r.plan().arenaBytes() <= seedArena, limit + ": " + r + " against the seed's " + seedArena);
+                assertTrue(p != two || r.parts() >= 2, "two parts apart in time: " + r);
+            }
+        }
+    }
+
+    private static long[] concat(long[] a, long[] b) {
+        long[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    private static long[] shifted(long[] a, long by) {
+        return java.util.Arrays.stream(a).map(v -> v + by).toArray();
     }
 
     @Test

@@ -20,8 +20,9 @@ final class ExactSearch {
     static final int NUM_PREORDERS = 3;
     private static final String[] PREORDERS = {"WAT", "TAW", "TWA"};
 
-    // Nodes between two looks at the clock.
-    static final long CLOCK_EVERY = 1024;
+    // Nodes between two looks at the clock: a node of a few thousand buffers costs up to a few
+    // hundred microseconds, so 1,024 of them ran up to a fifth of a second past a limit.
+    static final long CLOCK_EVERY = 64;
 
     // A partition being solved (exact_packing.h's Context).
     record Context(int begin, int end, int secLo, int secHi, int frameBase, int split) {
