@@ -162,8 +162,8 @@ class ExactPartsTest {
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
     void aSpentClockReturnsThePlanOfPackWithItsGapAndSearchesNothing(long seed) {
-        // a clock already run out when the search would start: nothing runs past it, and the answer
-        // is still never worse than pack's at the default effort
+        // a clock already run out when the search would start: nothing runs past it, not even the
+        // default effort's plan, and the answer is never worse than pack's at effort 1
         dev.memplan.generate.PackingInstance hard = dev.memplan.generate.HardPackingGenerator.generate(seed + 1, 60);
         long[] lower = Arrays.stream(hard.lower()).asLongStream().toArray();
         long[] upper = Arrays.stream(hard.upper()).asLongStream().toArray();
@@ -173,8 +173,7 @@ class ExactPartsTest {
                 EngineMode.fromSystemProperty());
         p.check(r);
         assertEquals(0, r.nodes(), r.toString());
-        Packing.Result pack = Packing.pack(lower, upper, hard.sizes(), Packing.defaultEffort(lower.length),
-                EngineMode.fromSystemProperty());
+        Packing.Result pack = Packing.pack(lower, upper, hard.sizes(), 1, EngineMode.fromSystemProperty());
         assertTrue(r.plan().arenaBytes() <= pack.arenaBytes(), r + " against pack's " + pack.arenaBytes());
         assertTrue(r.provenOptimal() || r.status() == Packing.ExactStatus.TIME_LIMIT, r.toString());
     }
