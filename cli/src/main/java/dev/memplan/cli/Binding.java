@@ -2,6 +2,9 @@
 package dev.memplan.cli;
 
 import dev.memplan.io.TerminalText;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import picocli.CommandLine;
 
 /**
@@ -38,5 +41,23 @@ record Binding(String symbol, long value) {
             }
             return new Binding(symbol, value);
         }
+    }
+
+    /**
+     * The bindings in the order given.
+     *
+     * @throws CommandLine.ParameterException of {@code command} when a symbol is bound twice to
+     *                                        different values
+     */
+    static Map<String, Long> toMap(List<Binding> binds, CommandLine command) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (Binding b : binds) {
+            Long previous = out.putIfAbsent(b.symbol(), b.value());
+            if (previous != null && previous != b.value()) {
+                throw new CommandLine.ParameterException(command, "--bind " + b.symbol()
+                        + " is given twice, as " + previous + " and " + b.value() + "; bind each symbol once");
+            }
+        }
+        return out;
     }
 }

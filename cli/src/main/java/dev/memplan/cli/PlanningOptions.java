@@ -70,15 +70,7 @@ final class PlanningOptions {
      * @throws CommandLine.ParameterException when a symbol is bound twice to different values
      */
     Map<String, Long> bindings() {
-        Map<String, Long> out = new LinkedHashMap<>();
-        for (Binding b : binds) {
-            Long previous = out.putIfAbsent(b.symbol(), b.value());
-            if (previous != null && previous != b.value()) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--bind " + b.symbol()
-                        + " is given twice, as " + previous + " and " + b.value() + "; bind each symbol once");
-            }
-        }
-        return out;
+        return Binding.toMap(binds, spec.commandLine());
     }
 
     /**

@@ -138,14 +138,6 @@ final class SizeCommand implements Callable<Integer> {
 
     /** The bindings in the order given; a symbol bound twice to different values is a usage error. */
     private Map<String, Long> bindings() {
-        Map<String, Long> out = new LinkedHashMap<>();
-        for (Binding b : binds) {
-            Long previous = out.putIfAbsent(b.symbol(), b.value());
-            if (previous != null && previous != b.value()) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--bind " + b.symbol()
-                        + " is given twice, as " + previous + " and " + b.value() + "; bind each symbol once");
-            }
-        }
-        return out;
+        return Binding.toMap(binds, spec.commandLine());
     }
 }
