@@ -23,7 +23,7 @@ Run it with the ORT venv that benchmarks/ort/figures.sh makes: target/ort-venv/b
 import importlib.util, os, random, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "..", "src", "test", "resources", "ort", "random")
+OUT = os.path.join(HERE, "..", "..", "ort", "src", "test", "resources", "ort", "random")
 sys.dont_write_bytecode = True
 spec = importlib.util.spec_from_file_location("replay_check", os.path.join(HERE, "replay-check.py"))
 rc = importlib.util.module_from_spec(spec)

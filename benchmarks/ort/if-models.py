@@ -106,7 +106,7 @@ def make(kind, k):
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RESOURCES = os.path.join(HERE, "..", "..", "src", "test", "resources", "ort", "if")
+RESOURCES = os.path.join(HERE, "..", "..", "ort", "src", "test", "resources", "ort", "if")
 
 
 def make_gemm(k):
