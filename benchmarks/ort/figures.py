@@ -31,7 +31,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-RESOURCES = os.path.join(ROOT, "src", "test", "resources", "ort")
+RESOURCES = os.path.join(ROOT, "ort", "src", "test", "resources", "ort")
 SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared"))
 ORT_ARENA = os.path.join(SHARED, "tools", "ort-arena.py")
 OUT = os.path.join(ROOT, "target", "ort-figures")
@@ -92,6 +92,8 @@ TABLES = [
     ("if-figures.tsv", "all", "if", "benchmarks/ort/if-models.py's If models, sr = 16000"),
     ("silero-else.tsv", "all", "silero-8k", "a copy of Silero VAD whose If compares sr with 8000 (its else"
      " branch, what ORT runs for sr = 8000); the sha256 is the original file's"),
+    ("measured-kernels.tsv", "all", "measured", "benchmarks/ort/measured-models.py's models of kernels without a"
+     " rule"),
     ("public-level-all.tsv", "all", "public", "public models outside the shared set, fetched into"
      " target/public-models by scripts/public-models.sh"),
     ("shared-level-none.tsv", "none", "shared", "shared models at level none"),
@@ -152,8 +154,8 @@ def main():
             else:
                 jobs = [(r[0], r[1], 1, int(r[2])) for r in rows_of(source)]
             for model, dims, threads, was in jobs:
-                if models == "if":
-                    path = os.path.join(RESOURCES, "if", model)
+                if models in ("if", "measured"):
+                    path = os.path.join(RESOURCES, models, model)
                     original = path
                 elif models == "public":
                     path = original = os.path.join(ROOT, "target", "public-models", model)

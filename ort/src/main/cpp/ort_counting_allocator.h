@@ -17,6 +17,7 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <vector>
 
 #include <sys/mman.h>
 
@@ -104,6 +105,12 @@ public:
         if (reserve) {
             reserves_.fetch_add(1);
         }
+        if (logging_.load()) {
+            std::lock_guard<std::mutex> guard(log_lock_);
+            if (log_.size() < kMaxLog) {
+                log_.push_back(static_cast<long long>(size));
+            }
+        }
         return static_cast<char*>(base) + kHeader;
     }
 
@@ -143,6 +150,28 @@ public:
         keep_limit_.store(bytes < 0 ? 0 : bytes);
         give_back_kept_past_limit(0);
     }
+
+    // Starts recording the size of each block handed out, in order (at most kMaxLog), afresh.
+    void start_log() {
+        std::lock_guard<std::mutex> guard(log_lock_);
+        log_.clear();
+        logging_.store(true);
+    }
+
+    // Stops recording; copies up to out_len sizes into out and answers how many were recorded.
+    int stop_log(long long* out, int out_len) {
+        std::lock_guard<std::mutex> guard(log_lock_);
+        logging_.store(false);
+        for (size_t i = 0; i < log_.size() && i < static_cast<size_t>(out_len); i++) {
+            out[i] = log_[i];
+        }
+        return static_cast<int>(log_.size());
+    }
+
+    static constexpr size_t kMaxLog = 4096;
+
+    // Starts the peak again from what is in use now: the peak of what follows, alone.
+    void restart_peak() { max_in_use_.store(in_use_.load()); }
 
     Snapshot snapshot() const {
         return Snapshot{in_use_.load(),      max_in_use_.load(), held_.load(),
@@ -201,6 +230,9 @@ private:
     std::atomic<long long> keep_limit_{0};
     std::mutex lock_;                      // guards the kept regions; changes to the limit
     std::multimap<size_t, void*> kept_;  // freed mapped regions by length
+    std::atomic<bool> logging_{false};
+    std::mutex log_lock_;           // guards the log
+    std::vector<long long> log_;    // sizes handed out while logging, in order
 };
 
 // The one allocator of the process: ORT keeps the pointer it is given for as long as it lives.
@@ -308,6 +340,40 @@ inline int memplan_ort_counting_keep_up_to(long long bytes, char* err, int err_l
         return MEMPLAN_ORT_BAD_ARGUMENT;
     }
     memplan_ort::counting_allocator().blocks.keep_up_to(bytes);
+    return MEMPLAN_ORT_OK;
+}
+
+/**
+ * Starts the counting allocator's peak (max in use) again from what it holds now, so the next
+ * figures give the peak of what runs after the call alone.
+ */
+inline int memplan_ort_counting_restart_peak(char* err, int err_len) {
+    (void)err;
+    (void)err_len;
+    memplan_ort::counting_allocator().blocks.restart_peak();
+    return MEMPLAN_ORT_OK;
+}
+
+/**
+ * Starts recording the size of every block the counting allocator hands out, in order.
+ */
+inline int memplan_ort_counting_start_log(char* err, int err_len) {
+    (void)err;
+    (void)err_len;
+    memplan_ort::counting_allocator().blocks.start_log();
+    return MEMPLAN_ORT_OK;
+}
+
+/**
+ * Stops recording; copies up to out_len recorded sizes into out and the number recorded (which
+ * may pass out_len) into count[0].
+ */
+inline int memplan_ort_counting_stop_log(long long* out, int out_len, int* count, char* err, int err_len) {
+    if (out == nullptr || out_len < 0 || count == nullptr) {
+        memplan_ort::message(err, err_len, "counting_stop_log: out and count must be given, out_len >= 0");
+        return MEMPLAN_ORT_BAD_ARGUMENT;
+    }
+    count[0] = memplan_ort::counting_allocator().blocks.stop_log(out, out_len);
     return MEMPLAN_ORT_OK;
 }
 

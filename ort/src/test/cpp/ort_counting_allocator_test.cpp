@@ -49,6 +49,43 @@ void test_blocks_are_counted_while_held_and_the_peak_stays() {
     CHECK_EQ(empty.max_in_use, 1100);
 }
 
+void test_a_restarted_peak_counts_only_what_follows() {
+    CountingBlocks blocks;
+    void* a = blocks.allocate(1000, false);
+    void* b = blocks.allocate(500, false);
+    blocks.release(a);
+    blocks.restart_peak();
+    CHECK_EQ(blocks.snapshot().max_in_use, 500);
+    void* c = blocks.allocate(200, false);
+    blocks.release(c);
+    CHECK_EQ(blocks.snapshot().max_in_use, 700);
+    blocks.release(b);
+}
+
+void test_the_log_records_sizes_in_order_while_on() {
+    CountingBlocks blocks;
+    void* before = blocks.allocate(10, false);
+    blocks.start_log();
+    void* a = blocks.allocate(300, false);
+    void* b = blocks.allocate(70000, false);
+    long long out[4] = {0, 0, 0, 0};
+    CHECK_EQ(blocks.stop_log(out, 1), 2);
+    CHECK_EQ(out[0], 300);
+    CHECK_EQ(out[1], 0);  // only out_len copied
+    void* after = blocks.allocate(20, false);
+    CHECK_EQ(blocks.stop_log(out, 4), 2);
+    CHECK_EQ(out[1], 70000);
+    blocks.release(before);
+    blocks.release(a);
+    blocks.release(b);
+    blocks.release(after);
+    int count = 0;
+    char err[128] = {0};
+    CHECK_EQ(memplan_ort_counting_stop_log(nullptr, 1, &count, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK_EQ(memplan_ort_counting_stop_log(out, -1, &count, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK_EQ(memplan_ort_counting_stop_log(out, 4, nullptr, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+}
+
 void test_nothing_is_handed_out_for_zero_or_impossible_sizes() {
     CountingBlocks blocks;
     CHECK(blocks.allocate(0, false) == nullptr);
@@ -175,6 +212,8 @@ void test_entry_points_refuse_bad_arguments() {
 
 void run_ort_counting_allocator_tests() {
     run_case("counting blocks count while held and keep the peak", test_blocks_are_counted_while_held_and_the_peak_stays);
+    run_case("counting blocks restart their peak", test_a_restarted_peak_counts_only_what_follows);
+    run_case("counting blocks log sizes while asked", test_the_log_records_sizes_in_order_while_on);
     run_case("counting blocks hand out nothing for 0 or impossible sizes", test_nothing_is_handed_out_for_zero_or_impossible_sizes);
     run_case("counting blocks count exactly across threads", test_threads_count_exactly);
     run_case("counting blocks map large blocks and give them back", test_large_blocks_are_mapped_and_given_back_at_once);

@@ -32,13 +32,14 @@ final class OnnxJson {
      * @param predictedBytes null while the plan is deferred
      * @param unmodelledOps  sorted
      */
-    record Ort(String level, Long predictedBytes, List<String> unmodelledOps) {
+    record Ort(String level, Long predictedBytes, List<String> unmodelledOps, List<String> measuredOps) {
     }
 
     /**
      * The plan object of {@code result} with the {@code "onnx"} report of {@code plan}, on one line;
      * with {@code --runtime ort}, an {@code "ort"} object: {@code {"level":"all","predictedBytes":N,
-     * "unmodelledOps":[...]}} ({@code predictedBytes} null while the plan is deferred).
+     * "unmodelledOps":[...],"measuredOps":[...]}} ({@code predictedBytes} null while the plan is
+     * deferred; {@code measuredOps}: kernels without a rule whose workspace ORT was measured for).
      */
     static String toJson(String file, Schedule schedule, PlanResult result, OnnxPlan plan, RuntimeFigure ort) {
         StringWriter out = new StringWriter();
@@ -52,7 +53,8 @@ final class OnnxJson {
             g.writeObjectField("onnx", OnnxPlanJson.report(plan));
             if (ort != null) {
                 g.writeObjectField(ort.runtime(), new Ort(ort.level(), ort.predictedBytes().isPresent()
-                        ? ort.predictedBytes().getAsLong() : null, ort.unmodelledOps().stream().sorted().toList()));
+                        ? ort.predictedBytes().getAsLong() : null, ort.unmodelledOps().stream().sorted().toList(),
+                        ort.measuredOps().stream().sorted().toList()));
             }
             g.writeEndObject();
         } catch (IOException e) {

@@ -90,6 +90,10 @@ final class OnnxTextReport {
                         + String.join(", ", ort.escapedUnmodelledOps()));
             }
         }
+        if (ort != null && !ort.measuredOps().isEmpty()) { // no rule here: ORT measured when compiled
+            out.println("           measured in ONNX Runtime when compiled: " + String.join(", ",
+                    ort.escapedMeasuredOps()));
+        }
     }
 
     /** The runtime's name as the report's first column ("ort        "). */

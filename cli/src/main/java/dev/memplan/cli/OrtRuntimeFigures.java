@@ -42,11 +42,12 @@ final class OrtRuntimeFigures implements RuntimeFigures {
         OrtRuntimeProfile profile = OrtRuntimeProfile.load(file, level.ortName(),
                 unmodelled == OrtModel.UnmodelledKernels.ALLOWANCE, "--ort-unmodelled allowance");
         if (!planned.onnx().isComplete()) { // deferred, the outer plan or a body's: so is the figure (as OrtModel)
-            return new RuntimeFigure(RuntimeOption.ORT.label(), MEMORY, level.toString(), OptionalLong.empty(), Set.of());
+            return new RuntimeFigure(RuntimeOption.ORT.label(), MEMORY, level.toString(), OptionalLong.empty(), Set.of(),
+                    profile.measuredOps());
         }
         OrtArenaPrediction prediction = profile.predict(ServerAccess.access().imported(planned.onnx()),
                 planned.onnx().bindings());
         return new RuntimeFigure(RuntimeOption.ORT.label(), MEMORY, level.toString(),
-                OptionalLong.of(prediction.activationBytes()), prediction.unmodelledOps());
+                OptionalLong.of(prediction.activationBytes()), prediction.unmodelledOps(), profile.measuredOps());
     }
 }

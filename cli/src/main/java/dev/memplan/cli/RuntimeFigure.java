@@ -16,14 +16,24 @@ import java.util.Set;
  * @param level          the runtime's setting the figure is for (ONNX Runtime's optimization level)
  * @param predictedBytes the predicted bytes; empty while the plan is deferred
  * @param unmodelledOps  op types whose workspace has no known rule (an allowance stands in)
+ * @param measuredOps    op types without a rule whose workspace was measured in the runtime itself
  */
 record RuntimeFigure(String runtime, String memory, String level, OptionalLong predictedBytes,
-                     Set<String> unmodelledOps) {
+                     Set<String> unmodelledOps, Set<String> measuredOps) {
 
     /** {@return the unmodelled op types, escaped for a terminal, in a stable order} */
     List<String> escapedUnmodelledOps() {
+        return escaped(unmodelledOps);
+    }
+
+    /** {@return the measured op types, escaped for a terminal, in a stable order} */
+    List<String> escapedMeasuredOps() {
+        return escaped(measuredOps);
+    }
+
+    private static List<String> escaped(Set<String> names) {
         List<String> ops = new ArrayList<>();
-        unmodelledOps.stream().sorted().forEach(op -> ops.add(TerminalText.escape(op)));
+        names.stream().sorted().forEach(op -> ops.add(TerminalText.escape(op)));
         return ops;
     }
 }

@@ -65,14 +65,23 @@ class RuntimeOptionTest {
     private static final String WITHOUT_A_RULE = OrtTestModels.WITHOUT_A_RULE;
 
     @Test
-    void aKernelWithoutARuleIsRefusedByDefaultNamingIt() throws Exception {
+    void aKernelWithoutARuleIsMeasuredByDefault() throws Exception {
         Path model = OrtTestModels.singleOpModel(dir, WITHOUT_A_RULE);
         CliRun run = CliRun.of("plan", "--runtime", "ort", model.toString());
+        assertEquals(0, run.exit(), run.toString());
+        assertTrue(run.out().contains("measured in ONNX Runtime when compiled: " + WITHOUT_A_RULE + "\n"),
+                run.toString());
+    }
+
+    @Test
+    void aKernelWithoutARuleThatCannotBeMeasuredIsRefusedNamingIt() throws Exception {
+        Path model = OrtTestModels.singleOpModel(dir, WITHOUT_A_RULE);
+        CliRun run = inProcess(() -> CliRun.of("plan", "--runtime", "ort", model.toString()));
         assertEquals(1, run.exit(), run.toString());
         assertEquals("", run.out(), run.toString());
         assertEquals(1, run.err().strip().lines().count(), run.toString());
-        assertTrue(run.err().contains("no rule for (" + WITHOUT_A_RULE + ")") && run.err().contains("--ort-unmodelled"),
-                run.toString());
+        assertTrue(run.err().contains("could not measure (" + WITHOUT_A_RULE + ": measuring it needs a child JVM")
+                && run.err().contains("--ort-unmodelled"), run.toString());
         assertFalse(run.err().contains("OrtModel") || run.err().contains("UnmodelledKernels"),
                 "no Java type reaches the command line: " + run);
     }
@@ -80,15 +89,17 @@ class RuntimeOptionTest {
     @Test
     void anAllowanceIsTakenOnlyWhenAskedForAndTheTextNamesItsKernels() throws Exception {
         Path model = OrtTestModels.singleOpModel(dir, WITHOUT_A_RULE);
-        OrtArenaPrediction prediction = OrtRuntimeProfile.load(model, OrtModel.Level.ALL.ortName(), true).predict(
-                OnnxImporter.importModel(OnnxModel.read(model), ImportOptions.defaults()), Map.of());
+        OrtArenaPrediction prediction = inProcess(() -> OrtRuntimeProfile.load(model, OrtModel.Level.ALL.ortName(),
+                true)).predict(OnnxImporter.importModel(OnnxModel.read(model), ImportOptions.defaults()), Map.of());
         assertEquals(java.util.Set.of(WITHOUT_A_RULE), prediction.unmodelledOps());
-        CliRun run = CliRun.of("plan", "--runtime", "ort", "--ort-unmodelled", "allowance", model.toString());
+        CliRun run = inProcess(() -> CliRun.of("plan", "--runtime", "ort", "--ort-unmodelled", "allowance",
+                model.toString()));
         assertEquals(0, run.exit(), run.toString());
         assertTrue(run.out().contains(String.format(Locale.ROOT, "%,d B", prediction.activationBytes())), run.toString());
         assertTrue(run.out().contains("           an allowance, not a measured rule, for the kernels of "
                 + WITHOUT_A_RULE + "\n"), run.toString());
-        CliRun refused = CliRun.of("plan", "--runtime", "ort", "--ort-unmodelled", "refuse", model.toString());
+        CliRun refused = inProcess(() -> CliRun.of("plan", "--runtime", "ort", "--ort-unmodelled", "refuse",
+                model.toString()));
         assertEquals(1, refused.exit(), refused.toString());
         CliRun wrong = CliRun.of("plan", "--ort-unmodelled", "allowance", model.toString());
         assertEquals(2, wrong.exit(), wrong.toString());
@@ -183,5 +194,19 @@ class RuntimeOptionTest {
         assertEquals(ExitCode.USAGE, badAllowance.exit(), badAllowance.toString());
         assertTrue(badAllowance.err().contains("expected one of [refuse, allowance] but was 'guess'"),
                 badAllowance.toString());
+    }
+
+    /** {@code call} with ONNX Runtime loaded in this process, where kernels without a rule cannot be measured. */
+    private static <T> T inProcess(java.util.concurrent.Callable<T> call) throws Exception {
+        String before = System.setProperty("memplan.ort.load", "in-process");
+        try {
+            return call.call();
+        } finally {
+            if (before == null) {
+                System.clearProperty("memplan.ort.load");
+            } else {
+                System.setProperty("memplan.ort.load", before);
+            }
+        }
     }
 }

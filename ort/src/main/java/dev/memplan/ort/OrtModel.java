@@ -203,6 +203,17 @@ public final class OrtModel implements Reservation {
         return file;
     }
 
+    /**
+     * The op types whose ONNX Runtime kernel has no workspace rule in memplan and whose workspace
+     * was therefore measured in ONNX Runtime when this model was compiled: each such node alone, at
+     * six probe shapes, fitted exactly to its sizes (docs/ort-runtime.md).
+     *
+     * @return the op types, sorted; empty when every kernel has a rule
+     */
+    public Set<String> measuredOps() {
+        return profile.measuredOps();
+    }
+
     /** {@return the optimization level the prediction is for} */
     public Level level() {
         return level;

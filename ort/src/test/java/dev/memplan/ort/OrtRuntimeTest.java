@@ -156,19 +156,48 @@ class OrtRuntimeTest {
     }
 
     @Test
-    void aKernelWithoutARuleIsRefusedUnlessAnAllowanceIsAskedFor() throws Exception {
+    void aKernelWithoutARuleIsMeasuredNotRefused() throws Exception {
         Path model = OrtTestModels.singleOpModel(dir, OrtTestModels.WITHOUT_A_RULE);
-        MemplanException e = assertThrows(MemplanException.class, () -> OrtModel.compile(model));
-        assertTrue(e.getMessage().contains("no rule for (" + OrtTestModels.WITHOUT_A_RULE + ")")
-                && e.getMessage().endsWith("OrtModel.UnmodelledKernels.ALLOWANCE"), e.getMessage());
-        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        OrtModel compiled = OrtModel.compile(model);
+        OrtModel.Plan plan = compiled.plan(Map.of());
+        PlanValidator.validate(plan.plan().plan());
+        assertEquals(java.util.Set.of(), plan.unmodelledOps());
+        assertEquals(java.util.Set.of(OrtTestModels.WITHOUT_A_RULE), compiled.measuredOps());
+    }
 
-        OrtModel allowed = OrtModel.compile(model, ImportOptions.defaults(), PlanOptions.defaults(), OrtModel.Level.ALL,
-                OrtModel.UnmodelledKernels.ALLOWANCE);
+    @Test
+    void aKernelWithoutARuleThatCannotBeMeasuredIsRefusedUnlessAnAllowanceIsAskedFor() throws Exception {
+        Path model = OrtTestModels.singleOpModel(dir, OrtTestModels.WITHOUT_A_RULE);
+        String mode = System.setProperty("memplan.ort.load", "in-process"); // measuring needs a child JVM
+        try {
+            MemplanException e = assertThrows(MemplanException.class, () -> OrtModel.compile(model));
+            assertTrue(e.getMessage().contains("could not measure (" + OrtTestModels.WITHOUT_A_RULE
+                    + ": measuring it needs a child JVM") && e.getMessage().endsWith("OrtModel.UnmodelledKernels.ALLOWANCE"),
+                    e.getMessage());
+            assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        } finally {
+            restore("memplan.ort.load", mode);
+        }
+        OrtModel allowed;
+        mode = System.setProperty("memplan.ort.load", "in-process");
+        try {
+            allowed = OrtModel.compile(model, ImportOptions.defaults(), PlanOptions.defaults(), OrtModel.Level.ALL,
+                    OrtModel.UnmodelledKernels.ALLOWANCE);
+        } finally {
+            restore("memplan.ort.load", mode);
+        }
         OrtModel.Plan plan = allowed.plan(Map.of());
         PlanValidator.validate(plan.plan().plan());
         assertEquals(java.util.Set.of(OrtTestModels.WITHOUT_A_RULE), plan.unmodelledOps());
         // the allowance: the node's input and output, 256 B each, beside them (a guess, named)
         assertTrue(plan.predictedBytes().orElseThrow() >= 4 * 256, plan.toString());
+    }
+
+    private static void restore(String key, String value) {
+        if (value == null) {
+            System.clearProperty(key);
+        } else {
+            System.setProperty(key, value);
+        }
     }
 }

@@ -2,6 +2,7 @@
 package dev.memplan.ort.internal;
 
 import dev.memplan.MemplanException;
+import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -67,6 +68,23 @@ final class IsolatedOrtLoad {
     }
 
     /**
+     * A child that calls ORT's C API through memplan's JNI library ({@link OrtCApi}): memplan's
+     * classes, ORT Java's, JavaCPP's, and protobuf where memplan runs from its classes rather than
+     * its jar (its own build; the jar carries it, relocated).
+     */
+    static IsolatedOrtLoad withOrtCApi(String mainClass, List<String> heap) {
+        List<Path> classPath = new ArrayList<>(memplanClassPath());
+        classPath.add(location(ai.onnxruntime.OrtEnvironment.class));
+        classPath.add(location(org.bytedeco.javacpp.Loader.class));
+        try {
+            classPath.add(location(Class.forName("com.google.protobuf.Message")));
+        } catch (ClassNotFoundException e) {
+            // relocated inside memplan's jar
+        }
+        return new IsolatedOrtLoad(mainClass, classPath.stream().distinct().toList(), heap);
+    }
+
+    /**
      * Where the child finds memplan-ort's classes and memplan's, which they name
      * ({@link MemplanException}): one entry when they are one jar, as in the command line's.
      */
@@ -86,6 +104,35 @@ final class IsolatedOrtLoad {
         // the child runs in its own folder: a path relative to the caller's must not reach it as is
         run(List.of(model.toAbsolutePath().toString(), level, saved.toAbsolutePath().toString()), limits,
                 "loading the model at level " + level);
+    }
+
+    /**
+     * Runs kernel probe models in a child JVM ({@link KernelProbeMain}) on the same class path.
+     *
+     * @return one result line per probe, in order
+     * @throws MemplanException naming the signal when ORT crashed, or the limit the child passed
+     */
+    static List<String> probeKernels(List<ModelProto> probes, OrtLoadSettings limits) {
+        Path folder = OrtTempFiles.newFolder("probes-");
+        try {
+            for (int i = 0; i < probes.size(); i++) {
+                Files.write(KernelProbeMain.probe(folder, i), probes.get(i).toByteArray());
+            }
+            withOrtCApi(KernelProbeMain.class.getName(), LOAD_HEAP).run(
+                    List.of(folder.toAbsolutePath().toString(), Integer.toString(probes.size())), limits,
+                    "measuring the workspaces of kernels without a rule");
+            List<String> lines = Files.readAllLines(folder.resolve(KernelProbeMain.RESULTS), StandardCharsets.UTF_8);
+            if (lines.size() != probes.size()) {
+                throw new MemplanException("the child measuring kernel workspaces answered " + lines.size() + " of "
+                        + probes.size() + " probes; compile the model again, or use the memplan runtime for it");
+            }
+            return lines;
+        } catch (IOException e) {
+            throw new MemplanException("cannot pass kernel probes to the child JVM: " + e.getMessage()
+                    + "; check the free space of the temporary directory (java.io.tmpdir)", e);
+        } finally {
+            OrtTempFiles.deleteTree(folder);
+        }
     }
 
     /**

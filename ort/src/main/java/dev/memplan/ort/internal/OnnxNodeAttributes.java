@@ -63,6 +63,11 @@ final class OnnxNodeAttributes implements NodeAttributes {
                 : node.getAttributeList().stream().filter(a -> a.getName().equals(name)).findFirst();
     }
 
+    /** {@return the ONNX node memplan's node {@code nodeId} was matched to, or null} */
+    NodeProto proto(int nodeId) {
+        return byNode.get(nodeId);
+    }
+
     @Override
     public boolean known(int nodeId) {
         return byNode.containsKey(nodeId);

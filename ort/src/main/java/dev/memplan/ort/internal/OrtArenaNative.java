@@ -43,6 +43,16 @@ final class OrtArenaNative {
     static native int memplan_ort_counting_keep_up_to(long bytes, @Cast("char*") byte[] err, int errLen);
 
     @NoException
+    static native int memplan_ort_counting_restart_peak(@Cast("char*") byte[] err, int errLen);
+
+    @NoException
+    static native int memplan_ort_counting_start_log(@Cast("char*") byte[] err, int errLen);
+
+    @NoException
+    static native int memplan_ort_counting_stop_log(@Cast("long long*") long[] out, int outLen, int[] count,
+                                                    @Cast("char*") byte[] err, int errLen);
+
+    @NoException
     static native int memplan_ort_counting_stats(@Cast("long long*") long[] out, int outLen, @Cast("char*") byte[] err,
                                                  int errLen);
 

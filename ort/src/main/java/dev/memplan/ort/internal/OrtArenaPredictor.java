@@ -72,7 +72,7 @@ public final class OrtArenaPredictor {
         for (int v = 0; v < keys.length; v++) {
             keys[v] = SameSizeKey.of(graph.value(v));
         }
-        return of(graph, attributes, keys, OrtExecutionOrder.of(graph), null, 0);
+        return of(graph, attributes, keys, OrtExecutionOrder.of(graph), null, 0, KernelProbes.Measured.NONE);
     }
 
     /**
@@ -89,10 +89,21 @@ public final class OrtArenaPredictor {
      * @return the predictor
      */
     static OrtArenaPredictor ofSaved(Graph graph, ModelProto saved, boolean optimized) {
+        return ofSaved(graph, saved, optimized, KernelProbes.Measured.NONE);
+    }
+
+    /**
+     * As {@link #ofSaved(Graph, ModelProto, boolean)}, with the workspaces measured in ORT for
+     * kernels without a rule ({@link KernelProbes}).
+     *
+     * @param measured the measured rules, by node
+     * @return the predictor
+     */
+    static OrtArenaPredictor ofSaved(Graph graph, ModelProto saved, boolean optimized, KernelProbes.Measured measured) {
         Objects.requireNonNull(graph, "graph");
         Objects.requireNonNull(saved, "saved");
         return of(graph, OnnxNodeAttributes.of(saved, graph), OrtPlannerShapes.of(saved, graph),
-                optimized ? OrtExecutionOrder.asSaved(graph) : OrtExecutionOrder.of(graph), null, 0);
+                optimized ? OrtExecutionOrder.asSaved(graph) : OrtExecutionOrder.of(graph), null, 0, measured);
     }
 
     /**
@@ -111,6 +122,18 @@ public final class OrtArenaPredictor {
      */
     static OrtArenaPredictor ofSaved(ImportedGraph imported, ModelProto saved, ModelProto original,
                                      boolean optimized) {
+        return ofSaved(imported, saved, original, optimized, KernelProbes.Measured.NONE);
+    }
+
+    /**
+     * As {@link #ofSaved(ImportedGraph, ModelProto, ModelProto, boolean)}, with the workspaces
+     * measured in ORT for main-graph kernels without a rule ({@link KernelProbes}).
+     *
+     * @param measured the measured rules, by node
+     * @return the predictor
+     */
+    static OrtArenaPredictor ofSaved(ImportedGraph imported, ModelProto saved, ModelProto original,
+                                     boolean optimized, KernelProbes.Measured measured) {
         Objects.requireNonNull(imported, "imported");
         Objects.requireNonNull(saved, "saved");
         Graph graph = imported.graph();
@@ -124,14 +147,15 @@ public final class OrtArenaPredictor {
                     + " conditions read as values (--value NAME=V) so the branches are decided");
         }
         return of(graph, OnnxNodeAttributes.of(saved, graph), OrtPlannerShapes.of(saved, graph),
-                optimized ? OrtExecutionOrder.asSaved(graph) : OrtExecutionOrder.of(graph), subgraphs, open.count());
+                optimized ? OrtExecutionOrder.asSaved(graph) : OrtExecutionOrder.of(graph), subgraphs, open.count(),
+                measured);
     }
 
     /** Open If branches are bounded by replaying every combination: 2^this at most. */
     static final int MAX_OPEN_IFS = 8;
 
     private static OrtArenaPredictor of(Graph graph, NodeAttributes attributes, SameSizeKey[] keys, int[] order,
-                                        OrtSubgraphReplay[] subgraphs, int choices) {
+                                        OrtSubgraphReplay[] subgraphs, int choices, KernelProbes.Measured measured) {
         Objects.requireNonNull(attributes, "attributes");
         KernelWorkspaces.Rule[] rules = new KernelWorkspaces.Rule[graph.nodeCount()];
         int[] outputsAfter = new int[graph.nodeCount()];
@@ -140,6 +164,11 @@ public final class OrtArenaPredictor {
             if (subgraphs != null && subgraphs[node.id()] != null) {
                 rules[node.id()] = OrtSubgraphReplay.MARKER; // one event, where the branch runs
                 unmodelled.addAll(subgraphs[node.id()].unmodelledOps());
+                continue;
+            }
+            KernelWorkspaces.Rule rule = measured.rule(graph, node);
+            if (rule != null) {
+                rules[node.id()] = rule; // after its outputs, as measured
                 continue;
             }
             rules[node.id()] = KernelWorkspaces.of(graph, node, attributes);

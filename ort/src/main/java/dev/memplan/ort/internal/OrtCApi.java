@@ -96,6 +96,34 @@ public final class OrtCApi {
         check(OrtArenaNative.memplan_ort_counting_keep_up_to(bytes, err, ERR_LEN), err);
     }
 
+    /** Starts the counting allocator's peak again from what it holds now: later figures give the peak of what follows. */
+    public static void restartCountingPeak() {
+        requireLoaded();
+        byte[] err = new byte[ERR_LEN];
+        check(OrtArenaNative.memplan_ort_counting_restart_peak(err, ERR_LEN), err);
+    }
+
+    /** Starts recording the size of each block the counting allocator hands out, in order. */
+    public static void startCountingLog() {
+        requireLoaded();
+        byte[] err = new byte[ERR_LEN];
+        check(OrtArenaNative.memplan_ort_counting_start_log(err, ERR_LEN), err);
+    }
+
+    /**
+     * Stops recording.
+     *
+     * @return the sizes handed out since {@link #startCountingLog()}, in order (at most 4,096)
+     */
+    public static long[] stopCountingLog() {
+        requireLoaded();
+        long[] out = new long[4096];
+        int[] count = new int[1];
+        byte[] err = new byte[ERR_LEN];
+        check(OrtArenaNative.memplan_ort_counting_stop_log(out, out.length, count, err, ERR_LEN), err);
+        return java.util.Arrays.copyOf(out, Math.min(count[0], out.length));
+    }
+
     /**
      * The counting allocator's figures, in {@link #arenaStats}' order: in use, max in use, total
      * allocated (in use plus a 64-byte header per block), allocations, reserves.

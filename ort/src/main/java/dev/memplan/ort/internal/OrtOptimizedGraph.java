@@ -6,9 +6,11 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtLoggingLevel;
 import ai.onnxruntime.OrtSession;
 import dev.memplan.MemplanException;
+import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
@@ -68,6 +70,22 @@ final class OrtOptimizedGraph {
         } finally {
             OrtTempFiles.deleteTree(declared);
         }
+    }
+
+    /**
+     * Runs kernel probe models ({@link KernelProbes}) in ONNX Runtime, in a child JVM: never in this
+     * process, where other sessions may allocate through the counting allocator the probes read.
+     *
+     * @return one result line per probe, in order
+     * @throws MemplanException when the child crashed or passed a limit
+     */
+    static List<String> probeKernels(List<ModelProto> probes, long modelBytes) {
+        OrtLoadSettings settings = OrtLoadSettings.fromSystemProperties(modelBytes);
+        if (settings.inProcess()) {
+            throw new MemplanException("measuring it needs a child JVM, which -D" + OrtLoadSettings.MODE + "="
+                    + OrtLoadSettings.IN_PROCESS + " turns off");
+        }
+        return IsolatedOrtLoad.probeKernels(probes, settings);
     }
 
     /**

@@ -12,7 +12,10 @@ import dev.memplan.onnx.proto.OnnxProto;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -36,12 +39,15 @@ public final class OrtRuntimeProfile {
     private final OrtArenaPredictor predictor;
     /** Per import with its If branches decided by a request (ImportedGraph.forBindings, by identity): its predictor. */
     private final Map<ImportedGraph, OrtArenaPredictor> decided = new ConcurrentHashMap<>();
+    /** The workspaces measured in ORT for kernels without a rule, and those left unmeasured. */
+    private final KernelProbes.Measured measured;
     /** What compiles a predictor for a decided import (the saved and original models, weights dropped); or null. */
     private final Function<ImportedGraph, OrtArenaPredictor> compiler;
 
     private OrtRuntimeProfile(String level, ImportedGraph ortGraph, OrtArenaPredictor predictor,
-                              Function<ImportedGraph, OrtArenaPredictor> compiler) {
+                              Function<ImportedGraph, OrtArenaPredictor> compiler, KernelProbes.Measured measured) {
         this.level = level;
+        this.measured = measured;
         this.ortGraph = ortGraph;
         this.predictor = predictor;
         this.compiler = compiler;
@@ -115,11 +121,26 @@ public final class OrtRuntimeProfile {
         Set<String> unmodelled = profile.predictor.unmodelledOps();
         if (!allowances && !unmodelled.isEmpty()) {
             throw new MemplanException("ONNX Runtime's graph of the model runs kernels whose workspace memplan has no"
-                    + " rule for (" + String.join(", ", unmodelled) + "), and memplan does not guess it; use the memplan"
-                    + " runtime, or accept an allowance of each such kernel's inputs and outputs (a guess, not a bound)"
-                    + " with " + askWith);
+                    + " rule for and could not measure (" + whyUnmeasured(unmodelled, profile.measured) + "), and memplan"
+                    + " does not guess it; use the memplan runtime, or accept an allowance of each such kernel's inputs"
+                    + " and outputs (a guess, not a bound) with " + askWith);
         }
         return profile;
+    }
+
+    /** The ops with why they were not measured, ops of one reason together: {@code Not, PRelu: its output shapes...}. */
+    private static String whyUnmeasured(Set<String> ops, KernelProbes.Measured measured) {
+        Map<String, List<String>> byReason = new LinkedHashMap<>();
+        for (String op : ops) {
+            byReason.computeIfAbsent(measured.unmeasured().getOrDefault(op, ""), r -> new ArrayList<>()).add(op);
+        }
+        return String.join("; ", byReason.entrySet().stream().map(e -> String.join(", ", e.getValue())
+                + (e.getKey().isEmpty() ? "" : ": " + e.getKey())).toList());
+    }
+
+    /** {@return the op types whose workspace was measured in ORT, each once, sorted} */
+    public Set<String> measuredOps() {
+        return measured.measuredOps();
     }
 
     private static OrtRuntimeProfile loadGraph(Path model, String level) {
@@ -136,17 +157,20 @@ public final class OrtRuntimeProfile {
                     ImportOptions.defaults().withFoldConstants(false).withNchwcBlockSize(nchwcBlockSize()));
             refuseLoopAndScan(graph);
             boolean optimized = !level.equals("NO_OPT");
+            long modelBytes = Files.size(model);
+            KernelProbes.Measured measured = KernelProbes.measure(graph, proto,
+                    probes -> OrtOptimizedGraph.probeKernels(probes, modelBytes));
             if (graph.controlFlow().isEmpty()) {
-                return new OrtRuntimeProfile(level, graph, OrtArenaPredictor.ofSaved(graph.graph(), proto, optimized),
-                        null);
+                return new OrtRuntimeProfile(level, graph,
+                        OrtArenaPredictor.ofSaved(graph.graph(), proto, optimized, measured), null, measured);
             }
             // If: each branch replayed inside the If (OrtSubgraphReplay); the one a request takes, once its
             // bindings decide the condition, else the larger. The models are kept without weight data.
             ModelProto savedNodes = withoutWeightData(proto);
             ModelProto originalNodes = withoutWeightData(ModelProto.parseFrom(Files.readAllBytes(model)));
             Function<ImportedGraph, OrtArenaPredictor> compiler =
-                    g -> OrtArenaPredictor.ofSaved(g, savedNodes, originalNodes, optimized);
-            return new OrtRuntimeProfile(level, graph, compiler.apply(graph), compiler);
+                    g -> OrtArenaPredictor.ofSaved(g, savedNodes, originalNodes, optimized, measured);
+            return new OrtRuntimeProfile(level, graph, compiler.apply(graph), compiler, measured);
         } catch (IOException e) {
             throw new MemplanException("cannot read the graph ONNX Runtime saved for the model: " + e.getMessage()
                     + "; check the free space of the temporary directory (java.io.tmpdir)", e);

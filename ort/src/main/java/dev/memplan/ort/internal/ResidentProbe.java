@@ -71,15 +71,7 @@ public final class ResidentProbe {
     }
 
     private static IsolatedOrtLoad child() {
-        List<Path> classPath = new ArrayList<>(IsolatedOrtLoad.memplanClassPath());
-        classPath.add(IsolatedOrtLoad.location(ai.onnxruntime.OrtEnvironment.class));
-        classPath.add(IsolatedOrtLoad.location(org.bytedeco.javacpp.Loader.class)); // memplan's JNI libraries
-        try { // unshaded where memplan runs from its classes rather than its jar (its own build)
-            classPath.add(IsolatedOrtLoad.location(Class.forName("com.google.protobuf.Message")));
-        } catch (ClassNotFoundException e) {
-            // the jar carries it, relocated
-        }
-        return new IsolatedOrtLoad(ResidentProbeMain.class.getName(), classPath.stream().distinct().toList(), HEAP);
+        return IsolatedOrtLoad.withOrtCApi(ResidentProbeMain.class.getName(), HEAP);
     }
 
     static Figures parse(String text) {

@@ -169,4 +169,24 @@ public final class OrtFigures {
             throw new AssertionError("ONNX Runtime Java failed on " + what + ": " + e, e);
         }
     }
+
+    /** {@return a table's bindings column ({@code batch=4,seq=100}) as symbol values} */
+    public static Map<String, Long> bindings(String dims) {
+        return java.util.Arrays.stream(dims.split(",")).filter(d -> !d.isEmpty()).map(d -> d.split("="))
+                .collect(java.util.stream.Collectors.toMap(d -> d[0], d -> Long.parseLong(d[1])));
+    }
+
+    /** {@return the file's sha256, in hex, as the tables give it} */
+    public static String sha256(Path file) throws IOException {
+        java.security.MessageDigest digest;
+        try {
+            digest = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
+        try (java.io.InputStream in = new java.security.DigestInputStream(Files.newInputStream(file), digest)) {
+            in.transferTo(java.io.OutputStream.nullOutputStream());
+        }
+        return java.util.HexFormat.of().formatHex(digest.digest());
+    }
 }

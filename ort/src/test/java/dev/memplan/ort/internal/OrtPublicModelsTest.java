@@ -8,16 +8,9 @@ import dev.memplan.testing.Ci;
 import dev.memplan.testing.EngineIndependent;
 import dev.memplan.validate.PlanValidator;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.Map;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -55,7 +48,7 @@ class OrtPublicModelsTest {
         Path file = MODELS.resolve(model);
         Ci.require(Files.isRegularFile(file), "no public model at " + file.toAbsolutePath()
                 + " (run scripts/public-models.sh)", CI_HINT);
-        OrtModel.Plan plan = compiled(model, file, sha256).plan(bindings(dims));
+        OrtModel.Plan plan = compiled(model, file, sha256).plan(OrtFigures.bindings(dims));
         PlanValidator.validate(plan.plan().plan());
         System.out.printf("info: ORT level all, public %s %s: predicted %,d, ORT %,d%n", model, dims,
                 plan.predictedBytes().orElseThrow(), ort);
@@ -65,30 +58,12 @@ class OrtPublicModelsTest {
 
     private static synchronized OrtModel compiled(String model, Path file, String sha256) throws IOException {
         if (!model.equals(compiledName)) {
-            assertEquals(sha256, sha256(file), file + " is not the file the figure was measured on;"
+            assertEquals(sha256, OrtFigures.sha256(file), file + " is not the file the figure was measured on;"
                     + " fetch it again with scripts/public-models.sh");
             compiled = null; // the previous model's weights may go before this one is read
             compiled = OrtModel.compile(file);
             compiledName = model;
         }
         return compiled;
-    }
-
-    private static Map<String, Long> bindings(String dims) {
-        return Arrays.stream(dims.split(",")).filter(d -> !d.isEmpty()).map(d -> d.split("="))
-                .collect(Collectors.toMap(d -> d[0], d -> Long.parseLong(d[1])));
-    }
-
-    private static String sha256(Path file) throws IOException {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new AssertionError(e);
-        }
-        try (InputStream in = new DigestInputStream(Files.newInputStream(file), digest)) {
-            in.transferTo(java.io.OutputStream.nullOutputStream());
-        }
-        return HexFormat.of().formatHex(digest.digest());
     }
 }

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.ort.internal;
+
+import dev.memplan.Graph;
+import dev.memplan.Graph.Node;
+import dev.memplan.MemplanException;
+import dev.memplan.onnx.imports.ImportedGraph;
+import dev.memplan.onnx.proto.OnnxProto.GraphProto;
+import dev.memplan.onnx.proto.OnnxProto.ModelProto;
+import dev.memplan.onnx.proto.OnnxProto.NodeProto;
+import dev.memplan.onnx.proto.OnnxProto.TensorProto;
+import dev.memplan.onnx.proto.OnnxProto.TensorShapeProto;
+import dev.memplan.onnx.proto.OnnxProto.TypeProto;
+import dev.memplan.onnx.proto.OnnxProto.ValueInfoProto;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Measures, in ONNX Runtime itself, the workspace of each kernel {@link KernelWorkspaces} has no
+ * rule for: the node alone, as ORT saved it (its attributes, its constant inputs with their data),
+ * becomes a one-node model run at six probe shapes ({@link KernelProbeRun}, in a child JVM), and
+ * the blocks it asked for beyond its outputs are fitted exactly to its sizes, block by block
+ * ({@link WorkspaceFit}; else their peak as one block). Six probes:
+ * every symbol of the graph at 8, 16 and 40 together, then three bindings where the symbols (in
+ * name order) differ from one another, so a workspace that follows one dim is told from one that
+ * follows another, and a fit of two terms still has probes left to check it.
+ *
+ * <p>A node is left unmeasured, and named with the reason, when its sizes at the probes are
+ * unknown, when ORT's outputs there differ from memplan's shapes (its inputs' values decide them:
+ * the probe feeds a ramp of floats and zeros), when ORT refuses the probe, or when the workspace
+ * follows none of its sizes alone (it depends on the data, or on two sizes at once).
+ */
+final class KernelProbes {
+    /** The value every symbol takes at the first three probes. */
+    private static final long[] TOGETHER = {8, 16, 40};
+    /** A probe larger than this (its inputs and outputs) is not run: the node is left unmeasured. */
+    static final long MAX_PROBE_BYTES = 256L << 20;
+
+    /** What runs the probe models: one result line each, in order ({@link KernelProbeRun}'s format). */
+    interface Runner {
+        List<String> run(List<ModelProto> probes);
+    }
+
+    /**
+     * The measured rules of a graph's nodes, by the ONNX name of each node's first output (stable
+     * across imports of the same saved graph), and the nodes left unmeasured, by op name, with why.
+     */
+    record Measured(Map<String, KernelWorkspaces.Rule> rules, Map<String, String> unmeasured, Set<String> measuredOps) {
+        static final Measured NONE = new Measured(Map.of(), Map.of(), Set.of());
+
+        /** {@return the measured rule of {@code node}, or null} */
+        KernelWorkspaces.Rule rule(Graph graph, Node node) {
+            if (rules.isEmpty() || node.outputCount() == 0 || node.output(0) == Graph.ABSENT) {
+                return null;
+            }
+            return rules.get(graph.value(node.output(0)).name());
+        }
+    }
+
+    /** One node's probes: the candidates' value ids, and per probe the shapes it expects. */
+    private record NodeProbes(Node node, int firstProbe, List<long[]> candidateSizes, List<String> outputShapes,
+                              int[] candidateValues, int[] candidateAxes) {
+    }
+
+    private KernelProbes() {
+    }
+
+    /** {@return the main-graph nodes of {@code imported} whose kernel has no rule, control flow aside} */
+    static List<Node> withoutRule(ImportedGraph imported, NodeAttributes attributes) {
+        Graph graph = imported.graph();
+        Set<Integer> controlFlow = new java.util.HashSet<>();
+        imported.controlFlow().forEach(cf -> controlFlow.add(cf.nodeId()));
+        List<Node> out = new ArrayList<>();
+        for (Node node : graph.nodes()) {
+            if (!controlFlow.contains(node.id()) && !KernelWorkspaces.isModelled(graph, node, attributes)) {
+                out.add(node);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Measures the nodes of {@code imported} (imported from {@code saved}) whose kernel has no rule.
+     *
+     * @return their rules, and the nodes left unmeasured with why (all of them, with the runner's
+     *         message, when the runner fails as a whole: ORT crashed in the child)
+     */
+    static Measured measure(ImportedGraph imported, ModelProto saved, Runner runner) {
+        return measure(imported, saved, runner, probeBindings(imported));
+    }
+
+    /** As {@link #measure(ImportedGraph, ModelProto, Runner)}, at the given probe bindings. */
+    static Measured measure(ImportedGraph imported, ModelProto saved, Runner runner,
+                            List<Map<String, Long>> bindings) {
+        OnnxNodeAttributes attributes = OnnxNodeAttributes.of(saved, imported.graph());
+        List<Node> nodes = withoutRule(imported, attributes);
+        if (nodes.isEmpty()) {
+            return Measured.NONE;
+        }
+        Graph graph = imported.graph();
+        Map<String, TensorProto> initializers = new HashMap<>();
+        saved.getGraph().getInitializerList().forEach(t -> initializers.put(t.getName(), t));
+        List<ModelProto> models = new ArrayList<>();
+        List<NodeProbes> probes = new ArrayList<>();
+        Map<String, String> unmeasured = new TreeMap<>();
+        for (Node node : nodes) {
+            NodeProto proto = attributes.proto(node.id());
+            if (proto == null) {
+                unmeasured.put(KernelWorkspaces.opName(node), "ORT's saved node was not found");
+                continue;
+            }
+            Optional<String> why = probe(graph, node, proto, bindings, initializers, saved, models, probes);
+            why.ifPresent(w -> unmeasured.putIfAbsent(KernelWorkspaces.opName(node), w));
+        }
+        List<String> results;
+        try {
+            results = models.isEmpty() ? List.of() : runner.run(models);
+        } catch (MemplanException e) {
+            probes.forEach(p -> unmeasured.putIfAbsent(KernelWorkspaces.opName(p.node()), e.getMessage()));
+            return new Measured(Map.of(), Collections.unmodifiableMap(unmeasured), Set.of());
+        }
+        Map<String, KernelWorkspaces.Rule> rules = new LinkedHashMap<>();
+        Set<String> measuredOps = new TreeSet<>();
+        for (NodeProbes p : probes) {
+            String op = KernelWorkspaces.opName(p.node());
+            List<WorkspaceFit.Probe> points = new ArrayList<>();
+            List<long[]> blocks = new ArrayList<>();
+            String failure = null;
+            for (int k = 0; k < p.outputShapes().size() && failure == null; k++) {
+                String line = results.get(p.firstProbe() + k);
+                String[] parts = line.split(" ", 4);
+                if (!parts[0].equals(KernelProbeRun.OK) || parts.length < 4) {
+                    failure = "ONNX Runtime refused the node alone: " + (parts.length > 1 ? line.substring(
+                            parts[0].length()).strip() : "no reason given");
+                } else if (!parts[2].equals(p.outputShapes().get(k))) {
+                    failure = "its output shapes depend on its inputs' values";
+                } else {
+                    points.add(new WorkspaceFit.Probe(p.candidateSizes().get(k), Long.parseLong(parts[1])));
+                    blocks.add(parts[3].equals("-") ? new long[0]
+                            : Arrays.stream(parts[3].split(",")).mapToLong(Long::parseLong).toArray());
+                }
+            }
+            if (failure == null) {
+                KernelWorkspaces.Rule rule = blockRule(p, points, blocks);
+                if (rule == null) {
+                    rule = WorkspaceFit.fit(points).map(line -> totalRule(line, p)).orElse(null);
+                }
+                if (rule != null) {
+                    rules.put(graph.value(p.node().output(0)).name(), rule);
+                    measuredOps.add(op);
+                    continue;
+                }
+                failure = "its workspace follows none of its sizes alone (measured " + points.stream()
+                        .map(pt -> Long.toString(pt.workspace())).toList() + " bytes)";
+            }
+            unmeasured.putIfAbsent(op, failure);
+        }
+        return new Measured(Collections.unmodifiableMap(rules), Collections.unmodifiableMap(unmeasured),
+                Collections.unmodifiableSet(measuredOps));
+    }
+
+    /**
+     * The blocks the kernel asked for, each fitted on its own, when every probe took as many: what
+     * ORT's arena rounds one by one. Null when their number or a size follows no fit.
+     */
+    private static KernelWorkspaces.Rule blockRule(NodeProbes p, List<WorkspaceFit.Probe> points,
+                                                   List<long[]> blocks) {
+        int count = blocks.get(0).length;
+        if (blocks.stream().anyMatch(b -> b.length != count)) {
+            return null;
+        }
+        List<Evaluator> each = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            List<WorkspaceFit.Probe> sizes = new ArrayList<>();
+            for (int k = 0; k < points.size(); k++) {
+                sizes.add(new WorkspaceFit.Probe(points.get(k).sizes(), blocks.get(k)[i]));
+            }
+            Optional<WorkspaceFit.Line> line = WorkspaceFit.fit(sizes);
+            if (line.isEmpty()) {
+                return null;
+            }
+            each.add(evaluator(line.get(), p));
+        }
+        return shapes -> {
+            long[] out = new long[each.size()];
+            int n = 0;
+            for (Evaluator e : each) {
+                long b = e.at(shapes);
+                if (b > 0) {
+                    out[n++] = b;
+                }
+            }
+            return n == out.length ? out : Arrays.copyOf(out, n);
+        };
+    }
+
+    /** The peak beyond the outputs as one block, where the blocks one by one follow no fit. */
+    private static KernelWorkspaces.Rule totalRule(WorkspaceFit.Line line, NodeProbes p) {
+        Evaluator e = evaluator(line, p);
+        return shapes -> {
+            long w = e.at(shapes);
+            return w == 0 ? new long[0] : new long[] {w};
+        };
+    }
+
+    private interface Evaluator {
+        long at(BoundShapes shapes);
+    }
+
+    /** A fitted line read at a request's sizes: its candidates' bytes or dims. */
+    private static Evaluator evaluator(WorkspaceFit.Line line, NodeProbes p) {
+        int[] values = new int[line.candidates().length];
+        int[] axes = new int[values.length];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = p.candidateValues()[line.candidates()[i]];
+            axes[i] = p.candidateAxes()[line.candidates()[i]];
+        }
+        return shapes -> {
+            long[] n = new long[values.length];
+            for (int i = 0; i < n.length; i++) {
+                n[i] = axes[i] < 0 ? shapes.bytes(values[i]) : shapes.dim(values[i], axes[i]);
+            }
+            return line.at(n);
+        };
+    }
+
+    /**
+     * Bindings of the graph's symbols for each probe; a symbol a relation determines from those
+     * bound before it is left to the relation.
+     */
+    static List<Map<String, Long>> probeBindings(ImportedGraph imported) {
+        List<String> symbols = new ArrayList<>(new TreeMap<>(imported.symbols()).keySet());
+        symbols.removeAll(imported.derivedSymbols().keySet());
+        List<Map<String, Long>> out = new ArrayList<>();
+        for (long v : TOGETHER) {
+            out.add(bind(imported, symbols, j -> v));
+        }
+        out.add(bind(imported, symbols, j -> 12 + 8L * j));
+        out.add(bind(imported, symbols, j -> 32 - 8L * (j % 3)));
+        out.add(bind(imported, symbols, j -> 20 + 12L * (j % 2)));
+        return out;
+    }
+
+    private interface ValueOf {
+        long at(int j);
+    }
+
+    private static Map<String, Long> bind(ImportedGraph imported, List<String> symbols, ValueOf value) {
+        Map<String, Long> bound = new HashMap<>();
+        for (int j = 0; j < symbols.size(); j++) {
+            bound.put(symbols.get(j), value.at(j));
+            try {
+                imported.completeBindings(bound);
+            } catch (RuntimeException e) {
+                bound.remove(symbols.get(j)); // determined by those before it
+            }
+        }
+        try {
+            return imported.completeBindings(bound);
+        } catch (RuntimeException e) {
+            return bound;
+        }
+    }
+
+    /** Adds the node's probe models; {@return why it cannot be probed, if it cannot} */
+    private static Optional<String> probe(Graph graph, Node node, NodeProto proto, List<Map<String, Long>> bindings,
+                                          Map<String, TensorProto> initializers, ModelProto saved,
+                                          List<ModelProto> models, List<NodeProbes> probes) {
+        List<Integer> values = new ArrayList<>();
+        for (int i = 0; i < node.inputCount(); i++) {
+            if (node.input(i) != Graph.ABSENT) {
+                values.add(node.input(i));
+            }
+        }
+        for (int i = 0; i < node.outputCount(); i++) {
+            if (node.output(i) != Graph.ABSENT) {
+                values.add(node.output(i));
+            }
+        }
+        List<Integer> candidateValues = new ArrayList<>();
+        List<Integer> candidateAxes = new ArrayList<>();
+        for (int v : values) { // bytes first, then each dim
+            candidateValues.add(v);
+            candidateAxes.add(-1);
+        }
+        for (int v : values) {
+            for (int a = 0; a < graph.value(v).shape().rank(); a++) {
+                candidateValues.add(v);
+                candidateAxes.add(a);
+            }
+        }
+        List<ModelProto> nodeModels = new ArrayList<>();
+        List<long[]> sizes = new ArrayList<>();
+        List<String> outputShapes = new ArrayList<>();
+        for (Map<String, Long> b : bindings) {
+            BoundShapes shapes = new BoundShapes(graph, b);
+            long[] s = new long[candidateValues.size()];
+            long total = 0;
+            try {
+                for (int c = 0; c < s.length; c++) {
+                    int v = candidateValues.get(c);
+                    s[c] = candidateAxes.get(c) < 0 ? shapes.bytes(v) : shapes.dim(v, candidateAxes.get(c));
+                    if (candidateAxes.get(c) < 0) {
+                        total = Math.addExact(total, s[c]);
+                    }
+                }
+            } catch (RuntimeException e) {
+                return Optional.of("its sizes are unknown at the probe shapes (" + e.getMessage() + ")");
+            }
+            if (total > MAX_PROBE_BYTES) {
+                return Optional.of("its inputs and outputs at the probe shapes pass " + (MAX_PROBE_BYTES >> 20)
+                        + " MiB");
+            }
+            sizes.add(s);
+            StringBuilder out = new StringBuilder();
+            for (int i = 0; i < node.outputCount(); i++) {
+                if (node.output(i) != Graph.ABSENT) {
+                    out.append(out.length() == 0 ? "" : ";").append(KernelProbeRun.join(shapes.dims(node.output(i))));
+                }
+            }
+            outputShapes.add(out.toString());
+            nodeModels.add(model(graph, node, proto, shapes, initializers, saved));
+        }
+        probes.add(new NodeProbes(node, models.size(), sizes, outputShapes,
+                candidateValues.stream().mapToInt(Integer::intValue).toArray(),
+                candidateAxes.stream().mapToInt(Integer::intValue).toArray()));
+        models.addAll(nodeModels);
+        return Optional.empty();
+    }
+
+    /** The node alone: its non-constant inputs as graph inputs at the probe's dims, its outputs as graph outputs. */
+    private static ModelProto model(Graph graph, Node node, NodeProto proto, BoundShapes shapes,
+                                    Map<String, TensorProto> initializers, ModelProto saved) {
+        GraphProto.Builder g = GraphProto.newBuilder().setName("probe").addNode(proto);
+        for (String name : proto.getInputList()) {
+            if (name.isEmpty() || g.getInputList().stream().anyMatch(i -> i.getName().equals(name))
+                    || g.getInitializerList().stream().anyMatch(i -> i.getName().equals(name))) {
+                continue;
+            }
+            TensorProto constant = initializers.get(name);
+            if (constant != null) {
+                g.addInitializer(constant);
+                continue;
+            }
+            int v = graph.valueId(name).orElseThrow(() -> new IllegalStateException("no value " + name));
+            g.addInput(valueInfo(name, graph.value(v).dataType().onnxCode(), shapes.dims(v)));
+        }
+        for (int i = 0; i < node.outputCount(); i++) {
+            if (node.output(i) != Graph.ABSENT) {
+                Graph.Value out = graph.value(node.output(i));
+                g.addOutput(ValueInfoProto.newBuilder().setName(out.name()).setType(TypeProto.newBuilder()
+                        .setTensorType(TypeProto.Tensor.newBuilder().setElemType(out.dataType().onnxCode()))));
+            }
+        }
+        return ModelProto.newBuilder().setIrVersion(saved.getIrVersion()).addAllOpsetImport(saved.getOpsetImportList())
+                .setProducerName("memplan-probe").setGraph(g).build();
+    }
+
+    private static ValueInfoProto valueInfo(String name, int elemType, long[] dims) {
+        TensorShapeProto.Builder shape = TensorShapeProto.newBuilder();
+        for (long d : dims) {
+            shape.addDim(TensorShapeProto.Dimension.newBuilder().setDimValue(d));
+        }
+        return ValueInfoProto.newBuilder().setName(name).setType(TypeProto.newBuilder()
+                .setTensorType(TypeProto.Tensor.newBuilder().setElemType(elemType).setShape(shape))).build();
+    }
+}

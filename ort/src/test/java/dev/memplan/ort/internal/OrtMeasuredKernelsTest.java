@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.ort.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.Graph;
+import dev.memplan.onnx.ImportOptions;
+import dev.memplan.onnx.OnnxModel;
+import dev.memplan.onnx.imports.ImportedGraph;
+import dev.memplan.onnx.imports.OnnxImporter;
+import dev.memplan.onnx.proto.OnnxProto.AttributeProto;
+import dev.memplan.onnx.proto.OnnxProto.GraphProto;
+import dev.memplan.onnx.proto.OnnxProto.ModelProto;
+import dev.memplan.onnx.proto.OnnxProto.NodeProto;
+import dev.memplan.onnx.proto.OnnxProto.OperatorSetIdProto;
+import dev.memplan.onnx.proto.OnnxProto.TensorShapeProto;
+import dev.memplan.onnx.proto.OnnxProto.TypeProto;
+import dev.memplan.onnx.proto.OnnxProto.ValueInfoProto;
+import dev.memplan.ort.OrtModel;
+import dev.memplan.testing.EngineIndependent;
+import dev.memplan.validate.PlanValidator;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Kernels without a rule are measured in ONNX Runtime at compile time ({@link KernelProbes}), not
+ * refused: through the default path ({@link OrtModel#compile(Path)}), the prediction equals ORT 1.30's
+ * figure for the request (src/test/resources/ort/nchwc&lt;block&gt;/measured-kernels.tsv, on the
+ * models of src/test/resources/ort/measured/, both written by {@code benchmarks/ort/measured-models.py}).
+ */
+@EngineIndependent
+class OrtMeasuredKernelsTest {
+    @TempDir
+    Path dir;
+
+    /** PRelu, Round, GreaterOrEqual, Not and Size have no rule; Cast and Mul have. */
+    static final Set<String> WITHOUT_RULES = Set.of("PRelu", "Round", "GreaterOrEqual", "Not", "Size");
+
+    static Stream<Arguments> measured() {
+        return OrtFigures.rows(OrtFigures.levelAll("measured-kernels.tsv")).stream()
+                .map(r -> Arguments.of(r.model(), r.bindings(), r.activation(), r.sha256()));
+    }
+
+    static Path resource(String name) throws URISyntaxException {
+        return Path.of(OrtMeasuredKernelsTest.class.getResource("/ort/measured/" + name).toURI());
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("measured")
+    void kernelsWithoutARuleAreMeasuredAndThePredictionIsOrtsFigure(String model, String dims, long ort,
+                                                                   String sha256) throws Exception {
+        Path file = resource(model);
+        assertEquals(sha256, OrtFigures.sha256(file), file + " is not the model the figure was measured on");
+        OrtModel.Plan plan = compiled(file).plan(OrtFigures.bindings(dims));
+        PlanValidator.validate(plan.plan().plan());
+        assertEquals(Set.of(), plan.unmodelledOps(), "every kernel measured or ruled");
+        System.out.printf("info: measured kernels, %s %s: predicted %,d, ORT %,d%n", model, dims,
+                plan.predictedBytes().orElseThrow(), ort);
+        assertEquals(ort, plan.predictedBytes().orElseThrow(), model + " " + dims + ": not ORT's figure");
+    }
+
+    private static final Map<Path, OrtModel> COMPILED = new HashMap<>();
+
+    private static synchronized OrtModel compiled(Path file) {
+        return COMPILED.computeIfAbsent(file, OrtModel::compile);
+    }
+
+    @Test
+    void theElementwiseModelIsTheOneTheGeneratorWrites() throws Exception {
+        Path checkedIn = resource("elementwise.onnx");
+        ImportedGraph a = OnnxImporter.importModel(OnnxModel.read(checkedIn), ImportOptions.defaults());
+        ImportedGraph b = OnnxImporter.importModel(OnnxModel.read(elementwiseModel(dir)), ImportOptions.defaults());
+        assertEquals(a.graph().nodes().stream().map(Graph.Node::opType).toList(),
+                b.graph().nodes().stream().map(Graph.Node::opType).toList(),
+                "benchmarks/ort/measured-models.py and elementwiseModel build the same graph");
+    }
+
+    @Test
+    void theProbesNameTheKernelsTheyMeasuredAndFitWhatTheyTook() throws Exception {
+        Path model = elementwiseModel(dir);
+        byte[] bytes = Files.readAllBytes(model);
+        ImportedGraph imported = OnnxImporter.importModel(OnnxModel.read("elementwise", bytes),
+                ImportOptions.defaults().withFoldConstants(false));
+        ModelProto proto = ModelProto.parseFrom(bytes);
+        // a runner that answers as ORT would for a kernel taking 100 B plus one byte per input byte
+        KernelProbes.Measured measured = KernelProbes.measure(imported, proto, probes -> probes.stream()
+                .map(p -> fakeResult(p, 100)).toList());
+        assertEquals(WITHOUT_RULES, measured.measuredOps());
+        assertEquals(Map.of(), measured.unmeasured());
+        Graph graph = imported.graph();
+        Graph.Node prelu = graph.nodes().stream().filter(n -> n.opType().equals("PRelu")).findFirst().orElseThrow();
+        BoundShapes shapes = new BoundShapes(graph, Map.of("batch", 5L, "seq", 7L));
+        long[] bytesTaken = measured.rule(graph, prelu).bytes(shapes);
+        assertEquals(1, bytesTaken.length);
+        assertEquals(100 + 2 * (5 * 7 * 16 * 4), bytesTaken[0], "100 B plus its two inputs' bytes");
+    }
+
+    @Test
+    void aKernelWhoseOutputsFollowItsInputsValuesIsLeftUnmeasuredWithWhy() throws Exception {
+        Path model = elementwiseModel(dir);
+        byte[] bytes = Files.readAllBytes(model);
+        ImportedGraph imported = OnnxImporter.importModel(OnnxModel.read("elementwise", bytes),
+                ImportOptions.defaults().withFoldConstants(false));
+        KernelProbes.Measured measured = KernelProbes.measure(imported, ModelProto.parseFrom(bytes),
+                probes -> probes.stream().map(p -> KernelProbeRun.OK + " 0 [1] -").toList());
+        assertEquals(Set.of(), measured.measuredOps());
+        assertEquals(WITHOUT_RULES, measured.unmeasured().keySet());
+        assertTrue(measured.unmeasured().values().stream().allMatch(
+                w -> w.equals("its output shapes depend on its inputs' values")), measured.unmeasured().toString());
+        KernelProbes.Measured refused = KernelProbes.measure(imported, ModelProto.parseFrom(bytes),
+                probes -> probes.stream().map(p -> KernelProbeRun.ERROR + " no kernel").toList());
+        assertTrue(refused.unmeasured().values().stream().allMatch(
+                w -> w.equals("ONNX Runtime refused the node alone: no kernel")), refused.unmeasured().toString());
+        assertFalse(refused.unmeasured().isEmpty());
+    }
+
+    /** A result line for probe {@code p}: the expected output shapes, {@code base} plus its inputs' bytes taken. */
+    private static String fakeResult(ModelProto p, long base) {
+        long inputBytes = 0;
+        for (ValueInfoProto in : p.getGraph().getInputList()) {
+            long n = 4;
+            for (TensorShapeProto.Dimension d : in.getType().getTensorType().getShape().getDimList()) {
+                n *= d.getDimValue();
+            }
+            inputBytes += n;
+        }
+        // outputs have the input's shape, except Size's scalar
+        String shape = KernelProbeRun.join(p.getGraph().getInput(0).getType().getTensorType().getShape().getDimList()
+                .stream().mapToLong(TensorShapeProto.Dimension::getDimValue).toArray());
+        String out = p.getGraph().getNode(0).getOpType().equals("Size") ? "[]" : shape;
+        long taken = base + inputBytes;
+        return KernelProbeRun.OK + " " + taken + " " + out + " " + taken; // one block of it
+    }
+
+    /**
+     * x [batch, seq, 16] -> PRelu(Sigmoid(x)) -> Round -> GreaterOrEqual(PRelu's output, Round's) -> Not
+     * -> Cast to float -> Mul by PRelu's output = y; and Size(x) = n.
+     */
+    static Path elementwiseModel(Path dir) throws Exception {
+        GraphProto graph = GraphProto.newBuilder().setName("elementwise")
+                .addInput(ValueInfoProto.newBuilder().setName("x").setType(floatType("batch", "seq", 16)))
+                .addNode(node("Sigmoid", List.of("x"), "slope"))
+                .addNode(node("PRelu", List.of("x", "slope"), "p"))
+                .addNode(node("Round", List.of("p"), "r"))
+                .addNode(node("GreaterOrEqual", List.of("p", "r"), "g"))
+                .addNode(node("Not", List.of("g"), "ng"))
+                .addNode(node("Cast", List.of("ng"), "c").toBuilder().addAttribute(AttributeProto.newBuilder()
+                        .setName("to").setType(2).setI(1)))
+                .addNode(node("Mul", List.of("c", "p"), "y"))
+                .addNode(node("Size", List.of("x"), "n"))
+                .addOutput(ValueInfoProto.newBuilder().setName("y").setType(floatType("batch", "seq", 16)))
+                .addOutput(ValueInfoProto.newBuilder().setName("n").setType(TypeProto.newBuilder()
+                        .setTensorType(TypeProto.Tensor.newBuilder().setElemType(7)
+                                .setShape(TensorShapeProto.newBuilder()))))
+                .build();
+        ModelProto model = ModelProto.newBuilder().setIrVersion(8).setProducerName("memplan-test")
+                .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain("").setVersion(17)).setGraph(graph).build();
+        Path file = dir.resolve("elementwise.onnx");
+        Files.write(file, model.toByteArray());
+        return file;
+    }
+
+    private static NodeProto node(String op, List<String> inputs, String output) {
+        return NodeProto.newBuilder().setOpType(op).setName(op + "_" + output).addAllInput(inputs).addOutput(output)
+                .build();
+    }
+
+    private static TypeProto floatType(String d0, String d1, long d2) {
+        return TypeProto.newBuilder().setTensorType(TypeProto.Tensor.newBuilder().setElemType(1)
+                .setShape(TensorShapeProto.newBuilder()
+                        .addDim(TensorShapeProto.Dimension.newBuilder().setDimParam(d0))
+                        .addDim(TensorShapeProto.Dimension.newBuilder().setDimParam(d1))
+                        .addDim(TensorShapeProto.Dimension.newBuilder().setDimValue(d2)))).build();
+    }
+}
