@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -80,6 +81,13 @@ public final class CompiledModel implements Reservation {
             public OnnxPlan planUntraced(CompiledModel model, Map<String, Long> bindings) {
                 model.checkBindings(bindings);
                 return model.planUntraced(bindings);
+            }
+
+            @Override
+            public Optional<String> splitNeeded(CompiledModel model, Map<String, long[]> inputShapes) {
+                SymbolSplit split = inputShapes == null ? null : SymbolSplit.find(model.binder.inputs(),
+                        model.imported.freshSymbols().keySet(), model.bindable, inputShapes);
+                return split == null ? Optional.empty() : Optional.of(split.contradiction());
             }
         });
     }
