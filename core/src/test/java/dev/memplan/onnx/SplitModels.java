@@ -12,7 +12,7 @@ import static dev.memplan.onnx.OnnxWriter.type;
  * (all-MiniLM-L6-v2's fp32 export: {@code input_ids [batch, batch]}), and the same models with
  * distinct names.
  */
-final class SplitModels {
+public final class SplitModels {
     private SplitModels() {
     }
 
@@ -22,7 +22,18 @@ final class SplitModels {
      * reaches them too.
      */
     static OnnxModel masked(String name, String d0, String d1) {
-        byte[] bytes = OnnxWriter.graph()
+        return OnnxModel.read(name, maskedBytes(d0, d1));
+    }
+
+    /**
+     * The file of {@link #masked}, for tests of the command line.
+     *
+     * @param d0 the name of both inputs' dim 0
+     * @param d1 the name of their dim 1
+     * @return the model's bytes
+     */
+    public static byte[] maskedBytes(String d0, String d1) {
+        return OnnxWriter.graph()
                 .input("ids", type(FLOAT, d0, d1))
                 .input("mask", type(FLOAT, d0, d1))
                 .node("Relu", in("ids"), out("r"))
@@ -31,7 +42,6 @@ final class SplitModels {
                 .valueInfo("r", type(FLOAT, d0, d1))
                 .output("m", type(FLOAT, d0, d1))
                 .bytes(17);
-        return OnnxModel.read(name, bytes);
     }
 
     /** {@code x [batch, batch]} plus its transpose: the graph needs both dims equal (or one of them 1). */
