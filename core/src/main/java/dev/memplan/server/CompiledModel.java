@@ -366,15 +366,16 @@ public final class CompiledModel implements Reservation {
             return new SplitModel(compiled, undone);
         });
         if (model.undone() != null) {
-            throw new BindingConflictException(split.contradiction() + ", but the model needs them equal: "
+            throw new BindingConflictException(split.contradiction() + "; the model needs them equal: "
                     + model.undone() + "; give both dims the same size");
         }
         try {
             return plan.apply(model.model());
-        } catch (ModelLimitException e) {
-            throw e;
         } catch (BindingConflictException e) {
-            throw new BindingConflictException(split.contradiction() + ", which the model needs equal: "
+            if (e instanceof ModelLimitException || !split.mentionedIn(e.getMessage())) {
+                throw e;
+            }
+            throw new BindingConflictException(split.contradiction() + "; the model needs them equal: "
                     + e.getMessage());
         }
     }

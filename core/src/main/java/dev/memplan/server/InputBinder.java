@@ -80,7 +80,7 @@ final class InputBinder {
                         throw new IllegalArgumentException("symbol '" + s.name() + "' is " + previous + " from input "
                                 + boundBy.get(s.name()) + " but " + x + " from input " + where
                                 + "; the model names both dims alike: give the inputs their own dims"
-                                + " (ImportOptions.withInputDims), or plan with planForInputs, which splits the symbol");
+                                + " (ImportOptions.withInputDims), or plan with CompiledModel.planForInputs, which splits the symbol");
                     }
                     boundBy.putIfAbsent(s.name(), where);
                 }

@@ -143,11 +143,15 @@ record SymbolSplit(Map<String, List<String>> inputDims, String contradiction, Li
         for (DerivedSymbol d : split.derivedSymbols().values()) {
             SymbolRelation r = d.relation();
             if (newSymbols.contains(d.name()) || mentionsNew(r.left()) || mentionsNew(r.right())) {
-                return r.node() + " needs " + r.left() + " = " + r.right()
-                        + " (" + r.why() + (r.broadcast() ? ", or one of them 1" : "") + ")";
+                return r.node() + " needs " + r.left() + " = " + r.right() + " (" + r.why() + ")";
             }
         }
         return "its shape inference makes them one";
+    }
+
+    /** Whether an error's message names one of the symbols this split adds. */
+    boolean mentionedIn(String message) {
+        return message != null && newSymbols.stream().anyMatch(message::contains);
     }
 
     private boolean mentionsNew(Dim d) {
