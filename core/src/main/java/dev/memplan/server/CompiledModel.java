@@ -105,7 +105,10 @@ public final class CompiledModel implements Reservation {
     private final SymbolLimits limits;
     /** Branch selection: this model compiled again per set of If decisions a request's bindings make. */
     private final Map<ImportedGraph, CompiledModel> specialized = new ConcurrentHashMap<>();
-    /** Imports the model again with these input dims; null when compiled from an import (no model to read). */
+    /**
+     * Imports the model again with these input dims; null when compiled from an import (no model
+     * to read), or when no symbol names two input dims (no request can need a split).
+     */
     private final Function<Map<String, List<String>>, ImportedGraph> reimport;
     /** This model compiled again per {@link SymbolSplit}, by its input dims. */
     private final Map<Map<String, List<String>>, SplitModel> splits = new ConcurrentHashMap<>();
@@ -122,7 +125,6 @@ public final class CompiledModel implements Reservation {
 
     private CompiledModel(String name, ImportedGraph imported, PlanOptions options,
                           Function<Map<String, List<String>>, ImportedGraph> reimport) {
-        this.reimport = reimport;
         this.name = name;
         this.imported = imported;
         this.options = options;
@@ -143,6 +145,7 @@ public final class CompiledModel implements Reservation {
         this.symbols = List.copyOf(imported.symbols().keySet());
         this.bindable = bindable(imported, symbols, binder.inputs());
         this.limits = new SymbolLimits(imported.relations());
+        this.reimport = SymbolSplit.possible(binder.inputs()) ? reimport : null;
     }
 
     /**

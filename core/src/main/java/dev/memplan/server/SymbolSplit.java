@@ -9,6 +9,7 @@ import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.symbols.DerivedSymbol;
 import dev.memplan.onnx.symbols.SymbolRelation;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +38,24 @@ record SymbolSplit(Map<String, List<String>> inputDims, String contradiction, Li
         String where() {
             return "input '" + input + "' dim " + dim;
         }
+    }
+
+    /**
+     * Whether any symbol names more than one dim of {@code inputs}: only then can a request need a
+     * split, so a model without one skips the search on every request.
+     *
+     * @param inputs the graph inputs' declared shapes
+     */
+    static boolean possible(Map<String, Shape> inputs) {
+        Set<String> seen = new HashSet<>();
+        for (Shape shape : inputs.values()) {
+            for (Dim d : shape.dims()) {
+                if (d instanceof Symbol s && !seen.add(s.name())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**
