@@ -12,6 +12,7 @@ import dev.memplan.Schedule;
 import dev.memplan.draw.Picture;
 import dev.memplan.io.TerminalText;
 import dev.memplan.json.GraphJson;
+import dev.memplan.onnx.InputDimsException;
 import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.server.OnnxPlan;
 import dev.memplan.server.internal.OnnxPlanner;
@@ -64,6 +65,7 @@ final class DrawCommand implements Callable<Integer> {
     public Integer call() {
         boolean svg = kind().equals("svg");
         Map<String, Long> bindings = planning.bindings();
+        planning.importOptions(); // an input given two sets of dims is a usage error, before the file is read
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<Strategy> strategies = planning.strategy().given().map(List::of)
@@ -91,6 +93,8 @@ final class DrawCommand implements Callable<Integer> {
             return fail(err, e.getMessage(), ExitCode.INPUT, e);
         } catch (DeferredPlanException e) {
             return fail(err, CliErrors.aboutFile(label, e.getMessage()), ExitCode.DEFERRED, null);
+        } catch (InputDimsException e) {
+            return fail(err, CliErrors.aboutFile(label, e.getMessage()), ExitCode.USAGE, e);
         } catch (MemplanException | IllegalArgumentException e) {
             return fail(err, CliErrors.aboutFile(label, e.getMessage()), ExitCode.INPUT, e);
         } catch (IOException e) {

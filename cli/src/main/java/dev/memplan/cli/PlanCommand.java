@@ -9,6 +9,8 @@ import dev.memplan.PlanResult;
 import dev.memplan.draw.Picture;
 import dev.memplan.io.TerminalText;
 import dev.memplan.json.PlanJson;
+import dev.memplan.onnx.ImportOptions;
+import dev.memplan.onnx.InputDimsException;
 import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.ort.OrtModel;
 import dev.memplan.server.OnnxPlan;
@@ -92,6 +94,7 @@ final class PlanCommand implements Callable<Integer> {
     public Integer call() {
         Map<String, Long> bindings = planning.bindings();
         Map<String, long[]> values = planning.inputValues(); // a usage error, once, before any file
+        ImportOptions importOptions = planning.importOptions(); // so is an input given two sets of dims
         PlanOptions options = planning.planOptions();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -108,7 +111,7 @@ final class PlanCommand implements Callable<Integer> {
             return ExitCode.INPUT;
         }
         try (OutputSpool spool = new OutputSpool()) {
-            return planAll(bindings, values, options, figures, spool, out, err);
+            return planAll(bindings, values, options, importOptions, figures, spool, out, err);
         }
     }
 
@@ -120,6 +123,11 @@ final class PlanCommand implements Callable<Integer> {
     private RuntimeFigures runtimeFigures() {
         if (runtime != RuntimeOption.ORT && ortLevel != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--ort-level applies to --runtime ort only");
+        }
+        if (runtime == RuntimeOption.ORT && planning.givesInputDims()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--input-dims does not reach the graph ONNX"
+                    + " Runtime saves, whose arena --runtime ort predicts; plan with --runtime memplan, or export the"
+                    + " model with the dims named as they should be");
         }
         if (runtime != RuntimeOption.ORT && ortUnmodelled != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--ort-unmodelled applies to --runtime ort only");
@@ -133,7 +141,8 @@ final class PlanCommand implements Callable<Integer> {
      * file's plan is in memory at a time; prints the spool only when every file planned.
      */
     private int planAll(Map<String, Long> bindings, Map<String, long[]> values, PlanOptions options,
-                        RuntimeFigures figures, OutputSpool spool, PrintWriter out, PrintWriter err) {
+                        ImportOptions importOptions, RuntimeFigures figures, OutputSpool spool, PrintWriter out,
+                        PrintWriter err) {
         boolean verbose = CliErrors.verbose(spec.commandLine().getParseResult());
         List<String> failures = new ArrayList<>();
         List<String> deferred = new ArrayList<>();
@@ -143,7 +152,7 @@ final class PlanCommand implements Callable<Integer> {
             Path file = files.get(i);
             String label = file.toString();
             try {
-                PlannedFile p = GraphLoader.plan(file, bindings, values, options, planning.importOptions());
+                PlannedFile p = GraphLoader.plan(file, bindings, values, options, importOptions);
                 RuntimeFigure figure = figures.figure(p, file);
                 if (p.onnx() != null) {
                     ImportedGraph imported = ServerAccess.access().imported(p.onnx());
@@ -165,7 +174,8 @@ final class PlanCommand implements Callable<Integer> {
             } catch (RuntimeException e) {
                 failures.add(CliErrors.aboutFile(label, e instanceof MemplanException ? e.getMessage()
                         : "internal error; this is a bug: rerun with --verbose and report the output"));
-                exit = Math.max(exit, e instanceof MemplanException ? ExitCode.INPUT : ExitCode.INTERNAL);
+                exit = Math.max(exit, e instanceof InputDimsException ? ExitCode.USAGE // a usage error, as --bind
+                        : e instanceof MemplanException ? ExitCode.INPUT : ExitCode.INTERNAL);
                 trace(verbose, e, err);
             } catch (IOException e) {
                 failures.add(label + ": " + ReadErrors.describe(e));

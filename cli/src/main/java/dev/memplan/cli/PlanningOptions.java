@@ -34,6 +34,12 @@ final class PlanningOptions {
                     + " folded like a constant so If conditions and sizes that read it resolve; >= 0. Repeatable.")
     private List<InputValue> values = new ArrayList<>();
 
+    @Option(names = "--input-dims", paramLabel = "NAME=D0,D1,...", converter = InputDims.Converter.class,
+            description = "ONNX models: gives an input these dims in place of the declared ones, each a whole number,"
+                    + " ? (unnamed) or a symbol name; for exports that named a dim wrong, such as input_ids=batch,seq"
+                    + " where the file says [batch, batch]. Repeatable.")
+    private List<InputDims> inputDims = new ArrayList<>();
+
     @Option(names = "--include-graph-inputs",
             description = "Graph inputs own bytes too (by default the caller owns its input buffers).")
     private boolean includeGraphInputs;
@@ -104,9 +110,19 @@ final class PlanningOptions {
                 inPlace);
     }
 
-    /** How ONNX models are imported: constant folding and the view policy. */
+    /**
+     * How ONNX models are imported: constant folding, the view policy and the inputs' dims.
+     *
+     * @throws CommandLine.ParameterException when an input is given twice with different dims
+     */
     ImportOptions importOptions() {
-        return new ImportOptions(!noFoldConstants, views);
+        return new ImportOptions(!noFoldConstants, views).withInputDims(InputDims.toMap(inputDims,
+                spec.commandLine()));
+    }
+
+    /** {@return whether {@code --input-dims} was given} */
+    boolean givesInputDims() {
+        return !inputDims.isEmpty();
     }
 
     /** {@code --strategy} and {@code --effort}; {@link StrategyOptions#given()} says whether one was given. */

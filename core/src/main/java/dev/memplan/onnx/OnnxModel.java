@@ -17,6 +17,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A parsed ONNX model.
@@ -37,7 +38,7 @@ import java.util.Map;
 public final class OnnxModel {
     static {
         // the importer and memplan's own modules read the message; the exported API names no protobuf type
-        OnnxModelAccess.install(OnnxModel::proto);
+        OnnxModelAccess.install(OnnxModel::proto, OnnxModel::again);
     }
 
     /** Protobuf's own ceiling on one message, and ONNX's on a model without external data. */
@@ -117,6 +118,28 @@ public final class OnnxModel {
         if (file != null && !stamp.isCurrent(file)) {
             throw changed(source, null);
         }
+    }
+
+    /**
+     * What reads this model again later ({@link OnnxModelAccess#again}): its file, refused when it
+     * changed since this read, so the caller keeps a path rather than the model's bytes; this model
+     * itself when it was read from memory.
+     */
+    private Supplier<OnnxModel> again() {
+        if (file == null) {
+            return () -> this;
+        }
+        Path path = file;
+        InputFiles.Stamp first = stamp;
+        String name = source;
+        return () -> {
+            OnnxModel model = read(path);
+            if (!model.stamp.equals(first)) {
+                throw new OnnxFormatException(name + " changed since memplan first read it; compile the model again"
+                        + " to plan it as the file is now");
+            }
+            return model;
+        };
     }
 
     /**

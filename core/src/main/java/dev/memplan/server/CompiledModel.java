@@ -8,11 +8,13 @@ import dev.memplan.PlanOptions;
 import dev.memplan.PlanResult;
 import dev.memplan.Schedule;
 import dev.memplan.Shape;
+import dev.memplan.onnx.BindingConflictException;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxModel;
 import dev.memplan.onnx.imports.ControlFlowNode;
 import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.imports.OnnxImporter;
+import dev.memplan.onnx.imports.OnnxModelAccess;
 import dev.memplan.server.internal.ServerAccess;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,9 +25,12 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * An ONNX model compiled once for serving: read, imported (shape inference, constant folding,
@@ -77,6 +82,13 @@ public final class CompiledModel implements Reservation {
                 model.checkBindings(bindings);
                 return model.planUntraced(bindings);
             }
+
+            @Override
+            public Optional<String> splitNeeded(CompiledModel model, Map<String, long[]> inputShapes) {
+                SymbolSplit split = inputShapes == null ? null : SymbolSplit.find(model.binder.inputs(),
+                        model.imported.freshSymbols().keySet(), model.bindable, inputShapes);
+                return split == null ? Optional.empty() : Optional.of(split.contradiction());
+            }
         });
     }
 
@@ -93,12 +105,26 @@ public final class CompiledModel implements Reservation {
     private final SymbolLimits limits;
     /** Branch selection: this model compiled again per set of If decisions a request's bindings make. */
     private final Map<ImportedGraph, CompiledModel> specialized = new ConcurrentHashMap<>();
+    /**
+     * Imports the model again with these input dims; null when compiled from an import (no model
+     * to read), or when no symbol names two input dims (no request can need a split).
+     */
+    private final Function<Map<String, List<String>>, ImportedGraph> reimport;
+    /** This model compiled again per {@link SymbolSplit}, by its input dims. */
+    private final Map<Map<String, List<String>>, SplitModel> splits = new ConcurrentHashMap<>();
+
+    private static final System.Logger LOG = System.getLogger("dev.memplan");
 
     /** One If/Loop/Scan node with its bodies compiled. */
     private record CompiledControlFlow(ControlFlowNode node, Map<String, CompiledModel> bodies) {
     }
 
     private CompiledModel(String name, ImportedGraph imported, PlanOptions options) {
+        this(name, imported, options, null);
+    }
+
+    private CompiledModel(String name, ImportedGraph imported, PlanOptions options,
+                          Function<Map<String, List<String>>, ImportedGraph> reimport) {
         this.name = name;
         this.imported = imported;
         this.options = options;
@@ -119,6 +145,7 @@ public final class CompiledModel implements Reservation {
         this.symbols = List.copyOf(imported.symbols().keySet());
         this.bindable = bindable(imported, symbols, binder.inputs());
         this.limits = new SymbolLimits(imported.relations());
+        this.reimport = SymbolSplit.possible(binder.inputs()) ? reimport : null;
     }
 
     /**
@@ -159,8 +186,14 @@ public final class CompiledModel implements Reservation {
     public static CompiledModel compile(OnnxModel model, ImportOptions importOptions, PlanOptions planOptions) {
         CompileEvent event = new CompileEvent();
         event.begin();
+        Supplier<OnnxModel> again = OnnxModelAccess.again(model); // a path, not the bytes, for a model read from a file
+        Function<Map<String, List<String>>, ImportedGraph> reimport = dims -> {
+            Map<String, List<String>> all = new LinkedHashMap<>(importOptions.inputDims());
+            all.putAll(dims);
+            return OnnxImporter.importModel(again.get(), importOptions.withInputDims(all));
+        };
         CompiledModel compiled = new CompiledModel(model.source(), OnnxImporter.importModel(model, importOptions),
-                planOptions);
+                planOptions, reimport);
         compiled.commit(event);
         return compiled;
     }
@@ -276,6 +309,13 @@ public final class CompiledModel implements Reservation {
      * Plans one request from its input shapes: {@link #bindingsFor} then {@link #plan(Map)}. Every
      * input of {@link #inputs()} must be given, as ONNX Runtime requires.
      *
+     * <p>Shapes that give one symbol different sizes on different input dims (an export that named
+     * {@code [batch, sequence]} {@code [batch, batch]}) are planned as ONNX Runtime runs them, with
+     * the symbol split: each group of dims the request sizes apart takes its own symbol,
+     * {@code <symbol>@<input>.<dim>} after its first dim ({@code batch@input_ids.1}). The model is
+     * imported and compiled again once per such split, which is logged once, on one line, at
+     * WARNING on the {@code dev.memplan} logger. A model compiled from an import plans no split.
+     *
      * @param inputShapes ONNX input name to the request's extents, one entry per graph input
      * @return the plan; deferred (see {@link OnnxPlan#unboundSymbols()}) when the shapes leave a
      *         symbol unbound
@@ -284,13 +324,67 @@ public final class CompiledModel implements Reservation {
      * @throws ModelLimitException naming the symbol when a shape is above the model's limit
      *                             ({@link #limits()}), for example MiniLM at more than 512 tokens
      * @throws dev.memplan.onnx.BindingConflictException naming the node when the shapes contradict a
-     *                                                   relation of the model
+     *                                                   relation of the model, such as one that needs
+     *                                                   a split symbol's dims equal (naming both dims)
      * @throws InvalidSizeException naming the value when a size overflows
      */
     public OnnxPlan planForInputs(Map<String, long[]> inputShapes) {
+        SymbolSplit split = splitFor(inputShapes);
+        if (split != null) {
+            return inSplit(split, inputShapes, model -> model.planForInputs(inputShapes));
+        }
         Map<String, Long> bindings = bindingsFor(inputShapes);
         requireEveryInput(inputShapes);
         return plan(bindings);
+    }
+
+    /**
+     * The split a request's shapes need when they give one symbol of the inputs different sizes,
+     * or null: none needed, or this model cannot be imported again (compiled from an import).
+     */
+    private SymbolSplit splitFor(Map<String, long[]> inputShapes) {
+        if (reimport == null || inputShapes == null) {
+            return null;
+        }
+        return SymbolSplit.find(binder.inputs(), imported.freshSymbols().keySet(), bindable, inputShapes);
+    }
+
+    /**
+     * Plans in this model compiled with {@code split}: compiled once per split and announced then
+     * (one line, logged at WARNING on {@code dev.memplan}). A graph that needs the split dims equal
+     * (its relations make the new symbol the old one again) refuses the request, naming the symbol,
+     * both dims and the node, as does a relation the split sizes break.
+     */
+    private OnnxPlan inSplit(SymbolSplit split, Map<String, long[]> inputShapes,
+                             Function<CompiledModel, OnnxPlan> plan) {
+        SplitModel model = splits.computeIfAbsent(split.inputDims(), dims -> {
+            CompileEvent event = new CompileEvent();
+            event.begin();
+            CompiledModel compiled = new CompiledModel(name, reimport.apply(dims), options);
+            compiled.commit(event);
+            String undone = split.undone(compiled.imported, compiled.inputs(), inputShapes);
+            if (undone == null) {
+                LOG.log(System.Logger.Level.WARNING, split.notice(name));
+            }
+            return new SplitModel(compiled, undone);
+        });
+        if (model.undone() != null) {
+            throw new BindingConflictException(split.contradiction() + "; the model needs them equal: "
+                    + model.undone() + "; give both dims the same size");
+        }
+        try {
+            return plan.apply(model.model());
+        } catch (BindingConflictException e) {
+            if (e instanceof ModelLimitException || !split.mentionedIn(e.getMessage())) {
+                throw e;
+            }
+            throw new BindingConflictException(split.contradiction() + "; the model needs them equal: "
+                    + e.getMessage());
+        }
+    }
+
+    /** This model compiled with a split; {@code undone} says why the graph makes the split symbols one again. */
+    private record SplitModel(CompiledModel model, String undone) {
     }
 
     /**
@@ -303,6 +397,10 @@ public final class CompiledModel implements Reservation {
      * @throws IllegalArgumentException naming the input when the shapes or values do not fit the model
      */
     public OnnxPlan planForInputs(Map<String, long[]> inputShapes, Map<String, long[]> inputValues) {
+        SymbolSplit split = splitFor(inputShapes);
+        if (split != null) {
+            return inSplit(split, inputShapes, model -> model.planForInputs(inputShapes, inputValues));
+        }
         Map<String, Long> bindings = new HashMap<>(bindingsFor(inputShapes));
         Set<String> given = new HashSet<>(inputShapes.keySet());
         given.addAll(inputValues.keySet()); // an input given by its values needs no separate shape

@@ -79,7 +79,8 @@ final class InputBinder {
                     if (previous != null && previous != x) {
                         throw new IllegalArgumentException("symbol '" + s.name() + "' is " + previous + " from input "
                                 + boundBy.get(s.name()) + " but " + x + " from input " + where
-                                + "; the request's shapes disagree");
+                                + "; the model names both dims alike: give the inputs their own dims"
+                                + " (ImportOptions.withInputDims), or plan with CompiledModel.planForInputs, which splits the symbol");
                     }
                     boundBy.putIfAbsent(s.name(), where);
                 }

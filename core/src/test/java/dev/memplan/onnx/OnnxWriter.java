@@ -129,6 +129,11 @@ public final class OnnxWriter {
         return this;
     }
 
+    OnnxWriter valueInfo(String name, TypeProto type) {
+        graph.addValueInfo(info(name, type));
+        return this;
+    }
+
     OnnxWriter outputNoShape(String name) {
         graph.addOutput(ValueInfoProto.newBuilder().setName(name));
         return this;

@@ -15,6 +15,7 @@ import dev.memplan.server.MemoryNeed;
 import dev.memplan.server.OnnxPlan;
 import dev.memplan.server.internal.ServerAccess;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -177,12 +178,21 @@ public final class OrtModel implements Reservation {
      * @throws dev.memplan.MemplanException with ORT's reason when ORT cannot load the model; naming
      *                                      the Loop or Scan node the prediction does not model; naming
      *                                      the kernels without a rule under {@code REFUSE}
+     * @throws IllegalArgumentException when {@code importOptions} give input dims, which ORT's saved
+     *                                  graph would not follow
      */
     public static OrtModel compile(Path onnxFile, ImportOptions importOptions, PlanOptions planOptions,
                                    Level level, UnmodelledKernels unmodelled) {
         Objects.requireNonNull(onnxFile, "the model's file");
         Objects.requireNonNull(level, "the ONNX Runtime level");
         Objects.requireNonNull(unmodelled, "what to do with kernels without a rule");
+        if (!importOptions.inputDims().isEmpty()) {
+            // ORT's saved graph keeps the file's input dims, so its arena would be sized by other names
+            throw new IllegalArgumentException("input dims (ImportOptions.withInputDims, for "
+                    + String.join(", ", importOptions.inputDims().keySet()) + ") do not reach the graph ONNX Runtime"
+                    + " saves, whose arena the prediction replays; compile without them and use CompiledModel for"
+                    + " memplan's own plan, or export the model with the dims named as they should be");
+        }
         OnnxModel read = OnnxModel.read(onnxFile);
         OrtRuntimeProfile profile;
         try { // fails before the import when ORT is absent
@@ -239,9 +249,18 @@ public final class OrtModel implements Reservation {
      *
      * @param inputShapes ONNX input name to the request's extents, one entry per graph input
      * @return memplan's plan with ORT's predicted bytes (empty while the plan is deferred)
-     * @throws IllegalArgumentException naming the input when the shapes do not fit the model
+     * @throws IllegalArgumentException naming the input when the shapes do not fit the model, or
+     *                                  naming the symbol and both dims when the shapes give one
+     *                                  symbol two sizes (which memplan's own plan splits and ORT's
+     *                                  graph does not)
      */
     public Plan planForInputs(Map<String, long[]> inputShapes) {
+        ServerAccess.access().splitNeeded(model, inputShapes).ifPresent(contradiction -> {
+            throw new IllegalArgumentException(contradiction + ": memplan's own plan splits the symbol"
+                    + " (CompiledModel.planForInputs), but ONNX Runtime's saved graph keeps one name for both dims,"
+                    + " so its arena is not predicted; use CompiledModel for such requests, or export the model with"
+                    + " distinct dim names");
+        });
         return predicted(model.planForInputs(inputShapes));
     }
 
@@ -255,6 +274,12 @@ public final class OrtModel implements Reservation {
      */
     public Plan predict(OnnxPlan plan) {
         ImportedGraph planned = ServerAccess.access().imported(plan);
+        List<String> split = plan.bindings().keySet().stream().filter(s -> !model.canBind(s)).sorted().toList();
+        if (planned.name().equals(imported.name()) && !split.isEmpty()) {
+            throw new IllegalArgumentException("the plan splits symbols of " + model.name() + " (" + String.join(", ",
+                    split) + "), which ONNX Runtime's saved graph keeps as one name, so its arena is not predicted;"
+                    + " use memplan's own plan for such requests");
+        }
         if (imported.forBindings(plan.bindings()) != planned) { // a decided If is the model's too
             throw new IllegalArgumentException("the plan is of " + planned.name() + ", not of "
                     + model.name() + "; plan it with this model or its PlanCache");

@@ -5,6 +5,7 @@ import dev.memplan.DataType;
 import dev.memplan.Dim;
 import dev.memplan.Shape;
 import dev.memplan.Dim.Symbol;
+import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.TensorShapeProto;
 import dev.memplan.onnx.proto.OnnxProto.TypeProto;
@@ -59,20 +60,22 @@ final class DeclaredShapes {
             TensorShapeProto.Dimension d = sp.getDim(i);
             if (d.hasDimValue()) {
                 dims.add(d.getDimValue() < 0 ? null : Dim.of(d.getDimValue()));
-            } else if (d.hasDimParam() && !d.getDimParam().isEmpty()) {
+            } else if (d.hasDimParam() && !d.getDimParam().isEmpty()
+                    && !session.inputDims().replaces(d.getDimParam())) {
                 dims.add(session.symbols().named(d.getDimParam()));
             } else {
-                dims.add(null); // unnamed: inference or a fresh symbol fills it
+                dims.add(null); // unnamed, or named after the exporter's mistake: inference or a fresh symbol fills it
             }
         }
         declaredDims.putIfAbsent(vi.getName(), dims);
     }
 
     /**
-     * What a graph input is: its declaration, completed by what the enclosing node passes in
-     * ({@code hint}, may be null) for a body input, or fresh symbols for unnamed dims.
+     * What a graph input is: its declaration (or the dims given in its place, {@code given}, may be
+     * null), completed by what the enclosing node passes in ({@code hint}, may be null) for a body
+     * input, or fresh symbols for unnamed dims.
      */
-    TensorInfo input(ValueInfoProto vi, TensorInfo hint) {
+    TensorInfo input(ValueInfoProto vi, TensorInfo hint, List<String> given) {
         String name = vi.getName();
         TypeProto type = vi.getType();
         SymbolTable symbols = session.symbols();
@@ -81,7 +84,16 @@ final class DeclaredShapes {
             dt = TensorDecoder.dataType(type.getTensorType().getElemType(), where + " input '" + name + "'");
         }
         List<Dim> dims;
-        if (type.hasTensorType() && type.getTensorType().hasShape()) {
+        if (given != null) {
+            dims = new ArrayList<>();
+            for (int i = 0; i < given.size(); i++) {
+                String d = given.get(i);
+                dims.add(ImportOptions.isExtent(d) ? Dim.of(Long.parseLong(d))
+                        : !d.equals(ImportOptions.UNNAMED_DIM) ? symbols.named(d)
+                        : symbols.fresh(name + "_d" + i, "unnamed dim " + i + " of input '" + name + "'"));
+            }
+            declared.put(name, new Shape(dims));
+        } else if (type.hasTensorType() && type.getTensorType().hasShape()) {
             TensorShapeProto sp = type.getTensorType().getShape();
             dims = new ArrayList<>();
             for (int i = 0; i < sp.getDimCount(); i++) {

@@ -41,7 +41,8 @@ final class GraphInputs {
             }
             inputNames.add(name);
             TensorInfo hint = i < scope.inputHints().size() ? scope.inputHints().get(i) : null;
-            TensorInfo info = shapes.input(vi, hint);
+            List<String> given = scope.path().isEmpty() ? session.inputDims().of(name) : null;
+            TensorInfo info = shapes.input(vi, hint, given);
             values.put(name, info);
             if (info.shape != null) {
                 for (Dim d : info.shape) {

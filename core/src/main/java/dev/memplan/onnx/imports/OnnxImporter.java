@@ -4,6 +4,7 @@ package dev.memplan.onnx.imports;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxFormatException;
 import dev.memplan.onnx.OnnxModel;
+import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.symbols.SymbolTable;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -30,6 +31,8 @@ public final class OnnxImporter {
      * @return the imported graph
      * @throws OnnxFormatException naming the model element when the graph is malformed, or when
      *                             the model's file changed since {@link OnnxModel#read(java.nio.file.Path)}
+     * @throws dev.memplan.onnx.InputDimsException naming the input when the options' input dims
+     *                                             do not fit the model
      */
     public static ImportedGraph importModel(OnnxModel model, ImportOptions options) {
         ImportedGraph imported = importWith(model, options, Map.of());
@@ -43,9 +46,11 @@ public final class OnnxImporter {
      * uses when a request's bindings decide an open condition.
      */
     private static ImportedGraph importWith(OnnxModel model, ImportOptions options, Map<String, Boolean> decisions) {
+        GraphProto main = OnnxModelAccess.proto(model).getGraph();
         ImportSession session = new ImportSession(options, model.defaultOpset(), new SymbolTable(), new HashSet<>(),
-                new LinkedHashMap<>(), decisions, new LinkedHashMap<>());
-        GraphImporter importer = new GraphImporter(OnnxModelAccess.proto(model).getGraph(), session, GraphScope.main(model.source()));
+                new LinkedHashMap<>(), decisions, new LinkedHashMap<>(),
+                InputDimOverrides.of(main, model.source(), options.inputDims()));
+        GraphImporter importer = new GraphImporter(main, session, GraphScope.main(model.source()));
         ImportedGraph imported;
         try {
             imported = importer.run();

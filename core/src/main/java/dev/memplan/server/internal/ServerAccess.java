@@ -7,6 +7,7 @@ import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.server.CompiledModel;
 import dev.memplan.server.OnnxPlan;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What memplan's own modules (ONNX Runtime's, the command line) need of the server types beyond
@@ -57,6 +58,18 @@ public final class ServerAccess {
          * @return the plan
          */
         OnnxPlan planUntraced(CompiledModel model, Map<String, Long> bindings);
+
+        /**
+         * What a request's shapes contradict in the model's input symbols, which
+         * {@link CompiledModel#planForInputs(Map)} plans with the symbol split: for callers that
+         * cannot follow a split (ONNX Runtime's graph keeps the file's names).
+         *
+         * @param model       the model
+         * @param inputShapes the request's extents by input name
+         * @return e.g. {@code symbol 'batch' is 2 at input 'ids' dim 0 but 8 at input 'ids' dim 1},
+         *         or empty when no symbol takes two sizes
+         */
+        Optional<String> splitNeeded(CompiledModel model, Map<String, long[]> inputShapes);
     }
 
     private static volatile Access access;
