@@ -7,6 +7,8 @@ import dev.memplan.ort.internal.OrtArenaPrediction;
 import dev.memplan.ort.internal.OrtRuntimeProfile;
 import dev.memplan.server.internal.ServerAccess;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -20,10 +22,12 @@ final class OrtRuntimeFigures implements RuntimeFigures {
 
     private final OrtModel.Level level;
     private final OrtModel.UnmodelledKernels unmodelled;
+    private final Map<String, List<String>> inputDims;
 
-    OrtRuntimeFigures(OrtModel.Level level, OrtModel.UnmodelledKernels unmodelled) {
+    OrtRuntimeFigures(OrtModel.Level level, OrtModel.UnmodelledKernels unmodelled, Map<String, List<String>> inputDims) {
         this.level = level;
         this.unmodelled = unmodelled;
+        this.inputDims = inputDims;
     }
 
     @Override
@@ -40,7 +44,7 @@ final class OrtRuntimeFigures implements RuntimeFigures {
                     + " graph file; plan it with --runtime memplan");
         }
         OrtRuntimeProfile profile = OrtRuntimeProfile.load(file, level.ortName(),
-                unmodelled == OrtModel.UnmodelledKernels.ALLOWANCE, "--ort-unmodelled allowance");
+                unmodelled == OrtModel.UnmodelledKernels.ALLOWANCE, "--ort-unmodelled allowance", inputDims);
         if (!planned.onnx().isComplete()) { // deferred, the outer plan or a body's: so is the figure (as OrtModel)
             return new RuntimeFigure(RuntimeOption.ORT.label(), MEMORY, level.toString(), OptionalLong.empty(), Set.of(),
                     profile.measuredOps());

@@ -124,16 +124,12 @@ final class PlanCommand implements Callable<Integer> {
         if (runtime != RuntimeOption.ORT && ortLevel != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--ort-level applies to --runtime ort only");
         }
-        if (runtime == RuntimeOption.ORT && planning.givesInputDims()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--input-dims does not reach the graph ONNX"
-                    + " Runtime saves, whose arena --runtime ort predicts; plan with --runtime memplan, or export the"
-                    + " model with the dims named as they should be");
-        }
         if (runtime != RuntimeOption.ORT && ortUnmodelled != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--ort-unmodelled applies to --runtime ort only");
         }
         return runtime.figures(ortLevel == null ? OrtModel.Level.ALL : ortLevel,
-                ortUnmodelled == null ? OrtModel.UnmodelledKernels.REFUSE : ortUnmodelled);
+                ortUnmodelled == null ? OrtModel.UnmodelledKernels.REFUSE : ortUnmodelled,
+                planning.importOptions().inputDims());
     }
 
     /**

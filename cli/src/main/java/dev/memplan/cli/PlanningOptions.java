@@ -120,11 +120,6 @@ final class PlanningOptions {
                 spec.commandLine()));
     }
 
-    /** {@return whether {@code --input-dims} was given} */
-    boolean givesInputDims() {
-        return !inputDims.isEmpty();
-    }
-
     /** {@code --strategy} and {@code --effort}; {@link StrategyOptions#given()} says whether one was given. */
     StrategyOptions strategy() {
         return strategy;

@@ -2,7 +2,9 @@
 package dev.memplan.cli;
 
 import dev.memplan.ort.OrtModel;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -11,15 +13,17 @@ enum RuntimeOption {
     /** memplan's own executor (the default). */
     MEMPLAN("memplan") {
         @Override
-        RuntimeFigures figures(OrtModel.Level level, OrtModel.UnmodelledKernels unmodelled) {
+        RuntimeFigures figures(OrtModel.Level level, OrtModel.UnmodelledKernels unmodelled,
+                               Map<String, List<String>> inputDims) {
             return RuntimeFigures.MEMPLAN;
         }
     },
     /** ONNX Runtime's CPU arena, predicted beside memplan's plan. */
     ORT("ort") {
         @Override
-        RuntimeFigures figures(OrtModel.Level level, OrtModel.UnmodelledKernels unmodelled) {
-            return new OrtRuntimeFigures(level, unmodelled);
+        RuntimeFigures figures(OrtModel.Level level, OrtModel.UnmodelledKernels unmodelled,
+                               Map<String, List<String>> inputDims) {
+            return new OrtRuntimeFigures(level, unmodelled, inputDims);
         }
     };
 
@@ -38,10 +42,12 @@ enum RuntimeOption {
      * The runtime's figures at its settings.
      *
      * @param level      ONNX Runtime's optimization level ({@code --ort-level})
+     * @param inputDims  the input dims memplan's plan took ({@code --input-dims}), for ORT's graph too
      * @param unmodelled what ONNX Runtime's prediction does with a kernel without a rule
      * @return the figures
      */
-    abstract RuntimeFigures figures(OrtModel.Level level, OrtModel.UnmodelledKernels unmodelled);
+    abstract RuntimeFigures figures(OrtModel.Level level, OrtModel.UnmodelledKernels unmodelled,
+                                    Map<String, List<String>> inputDims);
 
     @Override
     public String toString() {

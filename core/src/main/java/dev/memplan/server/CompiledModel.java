@@ -89,6 +89,12 @@ public final class CompiledModel implements Reservation {
                         model.imported.freshSymbols().keySet(), model.bindable, inputShapes);
                 return split == null ? Optional.empty() : Optional.of(split.contradiction());
             }
+
+            @Override
+            public Optional<Map<String, List<String>>> splitDims(CompiledModel model, Map<String, long[]> inputShapes) {
+                SymbolSplit split = model.splitFor(inputShapes);
+                return split == null ? Optional.empty() : Optional.of(split.inputDims());
+            }
         });
     }
 

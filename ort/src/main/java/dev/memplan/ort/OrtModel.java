@@ -2,6 +2,8 @@
 package dev.memplan.ort;
 
 import dev.memplan.Admission.Reservation;
+import dev.memplan.Dim;
+import dev.memplan.Graph;
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxModel;
@@ -15,12 +17,16 @@ import dev.memplan.server.MemoryNeed;
 import dev.memplan.server.OnnxPlan;
 import dev.memplan.server.internal.ServerAccess;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A {@link CompiledModel} with a prediction of ONNX Runtime's CPU arena attached, for servers that
@@ -120,13 +126,21 @@ public final class OrtModel implements Reservation {
     private final OrtRuntimeProfile profile;
     /** The file ORT loads, which {@link ServerSize} measures a session of. */
     private final Path file;
+    /** The input dims the model was compiled with, under each split's. */
+    private final Map<String, List<String>> inputDims;
+    private final UnmodelledKernels unmodelled;
+    /** ORT's graph imported with each symbol split requests made, by the split's input dims. */
+    private final Map<Map<String, List<String>>, OrtRuntimeProfile> splits = new ConcurrentHashMap<>();
 
-    private OrtModel(CompiledModel model, Level level, OrtRuntimeProfile profile, Path file) {
+    private OrtModel(CompiledModel model, Level level, OrtRuntimeProfile profile, Path file,
+                     Map<String, List<String>> inputDims, UnmodelledKernels unmodelled) {
         this.model = model;
         this.file = file;
         this.imported = ServerAccess.access().imported(model);
         this.level = level;
         this.profile = profile;
+        this.inputDims = inputDims;
+        this.unmodelled = unmodelled;
     }
 
     /**
@@ -178,29 +192,27 @@ public final class OrtModel implements Reservation {
      * @throws dev.memplan.MemplanException with ORT's reason when ORT cannot load the model; naming
      *                                      the Loop or Scan node the prediction does not model; naming
      *                                      the kernels without a rule under {@code REFUSE}
-     * @throws IllegalArgumentException when {@code importOptions} give input dims, which ORT's saved
-     *                                  graph would not follow
      */
     public static OrtModel compile(Path onnxFile, ImportOptions importOptions, PlanOptions planOptions,
                                    Level level, UnmodelledKernels unmodelled) {
         Objects.requireNonNull(onnxFile, "the model's file");
         Objects.requireNonNull(level, "the ONNX Runtime level");
         Objects.requireNonNull(unmodelled, "what to do with kernels without a rule");
-        if (!importOptions.inputDims().isEmpty()) {
-            // ORT's saved graph keeps the file's input dims, so its arena would be sized by other names
-            throw new IllegalArgumentException("input dims (ImportOptions.withInputDims, for "
-                    + String.join(", ", importOptions.inputDims().keySet()) + ") do not reach the graph ONNX Runtime"
-                    + " saves, whose arena the prediction replays; compile without them and use CompiledModel for"
-                    + " memplan's own plan, or export the model with the dims named as they should be");
-        }
         OnnxModel read = OnnxModel.read(onnxFile);
         OrtRuntimeProfile profile;
         try { // fails before the import when ORT is absent
-            profile = OrtRuntimeProfile.load(onnxFile, level.ortName(), unmodelled == UnmodelledKernels.ALLOWANCE);
+            profile = load(onnxFile, level, unmodelled, importOptions.inputDims());
         } catch (OrtUnavailable e) {
             throw new OrtUnavailableException(e.getMessage(), e);
         }
-        return new OrtModel(CompiledModel.compile(read, importOptions, planOptions), level, profile, onnxFile);
+        return new OrtModel(CompiledModel.compile(read, importOptions, planOptions), level, profile, onnxFile,
+                importOptions.inputDims(), unmodelled);
+    }
+
+    private static OrtRuntimeProfile load(Path file, Level level, UnmodelledKernels unmodelled,
+                                          Map<String, List<String>> inputDims) {
+        return OrtRuntimeProfile.load(file, level.ortName(), unmodelled == UnmodelledKernels.ALLOWANCE,
+                "OrtModel.UnmodelledKernels.ALLOWANCE", inputDims);
     }
 
     /** {@return memplan's own compiled model, whose plans the prediction comes beside} */
@@ -249,19 +261,24 @@ public final class OrtModel implements Reservation {
      *
      * @param inputShapes ONNX input name to the request's extents, one entry per graph input
      * @return memplan's plan with ORT's predicted bytes (empty while the plan is deferred)
-     * @throws IllegalArgumentException naming the input when the shapes do not fit the model, or
-     *                                  naming the symbol and both dims when the shapes give one
-     *                                  symbol two sizes (which memplan's own plan splits and ORT's
-     *                                  graph does not)
+     * @throws IllegalArgumentException naming the input when the shapes do not fit the model
+     * @throws dev.memplan.onnx.BindingConflictException naming both dims when the shapes give one
+     *                                                   symbol two sizes the graph needs equal
      */
     public Plan planForInputs(Map<String, long[]> inputShapes) {
-        ServerAccess.access().splitNeeded(model, inputShapes).ifPresent(contradiction -> {
-            throw new IllegalArgumentException(contradiction + ": memplan's own plan splits the symbol"
-                    + " (CompiledModel.planForInputs), but ONNX Runtime's saved graph keeps one name for both dims,"
-                    + " so its arena is not predicted; use CompiledModel for such requests, or export the model with"
-                    + " distinct dim names");
-        });
-        return predicted(model.planForInputs(inputShapes));
+        Optional<Map<String, List<String>>> split = ServerAccess.access().splitDims(model, inputShapes);
+        OnnxPlan plan = model.planForInputs(inputShapes);
+        return split.isEmpty() ? predicted(plan) : predicted(plan, splitProfile(split.get()));
+    }
+
+    /**
+     * ORT's graph imported with a split's input dims, loaded once per split: ORT runs such a request
+     * as it runs any other, its graph sized by the split symbols.
+     */
+    private OrtRuntimeProfile splitProfile(Map<String, List<String>> splitDims) {
+        Map<String, List<String>> all = new LinkedHashMap<>(inputDims);
+        all.putAll(splitDims);
+        return splits.computeIfAbsent(Map.copyOf(all), dims -> load(file, level, unmodelled, dims));
     }
 
     /**
@@ -274,11 +291,9 @@ public final class OrtModel implements Reservation {
      */
     public Plan predict(OnnxPlan plan) {
         ImportedGraph planned = ServerAccess.access().imported(plan);
-        List<String> split = plan.bindings().keySet().stream().filter(s -> !model.canBind(s)).sorted().toList();
-        if (planned.name().equals(imported.name()) && !split.isEmpty()) {
-            throw new IllegalArgumentException("the plan splits symbols of " + model.name() + " (" + String.join(", ",
-                    split) + "), which ONNX Runtime's saved graph keeps as one name, so its arena is not predicted;"
-                    + " use memplan's own plan for such requests");
+        Map<String, List<String>> split = splitDims(planned);
+        if (!split.isEmpty() && planned.name().equals(imported.name())) { // a plan of a split of this model
+            return predicted(plan, splitProfile(split));
         }
         if (imported.forBindings(plan.bindings()) != planned) { // a decided If is the model's too
             throw new IllegalArgumentException("the plan is of " + planned.name() + ", not of "
@@ -287,11 +302,41 @@ public final class OrtModel implements Reservation {
         return predicted(plan);
     }
 
+    /**
+     * The dims of the inputs of a split's import that carry a split symbol (one this model cannot
+     * bind), an unnamed dim as {@code ?}: what {@link #splitProfile} imports ORT's graph with.
+     */
+    private Map<String, List<String>> splitDims(ImportedGraph planned) {
+        Map<String, List<String>> dims = new LinkedHashMap<>();
+        Graph graph = planned.graph();
+        for (int v : graph.inputs()) {
+            List<String> named = new ArrayList<>();
+            boolean split = false;
+            for (Dim d : graph.value(v).shape().dims()) {
+                if (d instanceof Dim.Symbol s) {
+                    boolean fresh = planned.freshSymbols().containsKey(s.name());
+                    split |= !fresh && !model.canBind(s.name());
+                    named.add(fresh ? ImportOptions.UNNAMED_DIM : s.name());
+                } else {
+                    named.add(d.toString());
+                }
+            }
+            if (split) {
+                dims.put(graph.value(v).name(), named);
+            }
+        }
+        return dims;
+    }
+
     private Plan predicted(OnnxPlan plan) {
+        return predicted(plan, profile);
+    }
+
+    private Plan predicted(OnnxPlan plan, OrtRuntimeProfile profile) {
         if (!plan.isComplete()) {
             return new Plan(plan, OptionalLong.empty(), Set.of());
         }
-        OrtArenaPrediction prediction = profile.predict(imported, plan.bindings());
+        OrtArenaPrediction prediction = profile.predict(ServerAccess.access().imported(plan), plan.bindings());
         return new Plan(plan, OptionalLong.of(prediction.activationBytes()), prediction.unmodelledOps());
     }
 

@@ -6,6 +6,7 @@ import dev.memplan.onnx.imports.ControlFlowNode;
 import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.server.CompiledModel;
 import dev.memplan.server.OnnxPlan;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -70,6 +71,17 @@ public final class ServerAccess {
          *         or empty when no symbol takes two sizes
          */
         Optional<String> splitNeeded(CompiledModel model, Map<String, long[]> inputShapes);
+
+        /**
+         * The input dims with which {@link CompiledModel#planForInputs(Map)} plans a request whose
+         * shapes give one symbol two sizes, as {@code ImportOptions.withInputDims} takes them (to be
+         * laid over the model's own), so another import of the model can follow the split.
+         *
+         * @param model       the model
+         * @param inputShapes the request's extents by input name
+         * @return the dims, or empty when no symbol takes two sizes
+         */
+        Optional<Map<String, List<String>>> splitDims(CompiledModel model, Map<String, long[]> inputShapes);
     }
 
     private static volatile Access access;

@@ -100,9 +100,23 @@ public final class OrtArenaPredictor {
      * @return the predictor
      */
     static OrtArenaPredictor ofSaved(Graph graph, ModelProto saved, boolean optimized, KernelProbes.Measured measured) {
+        return ofSaved(graph, saved, optimized, measured, graph);
+    }
+
+    /**
+     * As {@link #ofSaved(Graph, ModelProto, boolean, KernelProbes.Measured)} for a graph imported
+     * with input dims given in place of the file's: ORT's planner compares the names ORT saved, so
+     * a value without a saved shape is keyed by its shape in {@code plannerNames}, the same saved
+     * graph imported as ORT names it ({@link OrtPlannerShapes#of(ModelProto, Graph, Graph)}).
+     *
+     * @param plannerNames the saved graph imported with its own input dims
+     * @return the predictor
+     */
+    static OrtArenaPredictor ofSaved(Graph graph, ModelProto saved, boolean optimized, KernelProbes.Measured measured,
+                                     Graph plannerNames) {
         Objects.requireNonNull(graph, "graph");
         Objects.requireNonNull(saved, "saved");
-        return of(graph, OnnxNodeAttributes.of(saved, graph), OrtPlannerShapes.of(saved, graph),
+        return of(graph, OnnxNodeAttributes.of(saved, graph), OrtPlannerShapes.of(saved, graph, plannerNames),
                 optimized ? OrtExecutionOrder.asSaved(graph) : OrtExecutionOrder.of(graph), null, 0, measured);
     }
 

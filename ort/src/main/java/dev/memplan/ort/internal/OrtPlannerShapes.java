@@ -30,6 +30,15 @@ final class OrtPlannerShapes {
 
     /** {@return per value id of {@code graph} (imported from {@code saved}), the key ORT's planner compares} */
     static SameSizeKey[] of(ModelProto saved, Graph graph) {
+        return of(saved, graph, graph);
+    }
+
+    /**
+     * As {@link #of(ModelProto, Graph)}, a value without a saved shape keyed by its shape in
+     * {@code names}: the same graph imported with the dims ORT's file names (where {@code graph} was
+     * imported with input dims given in place of them, ORT's planner still compares ORT's names).
+     */
+    static SameSizeKey[] of(ModelProto saved, Graph graph, Graph names) {
         GraphProto g = saved.getGraph();
         Map<String, ValueInfoProto> declared = new HashMap<>();
         for (List<ValueInfoProto> list : List.of(g.getInputList(), g.getOutputList(), g.getValueInfoList())) {
@@ -43,7 +52,8 @@ final class OrtPlannerShapes {
             if (vi != null && vi.getType().hasTensorType() && vi.getType().getTensorType().hasShape()) {
                 keys[v] = key(graph.value(v).dataType().bits(), vi.getType().getTensorType().getShape());
             } else {
-                keys[v] = SameSizeKey.of(graph.value(v));
+                int same = names == graph ? v : names.valueId(graph.value(v).name()).orElse(-1);
+                keys[v] = SameSizeKey.of(same >= 0 ? names.value(same) : graph.value(v));
             }
         }
         return keys;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.ort.internal;
 
+import dev.memplan.Graph;
 import dev.memplan.MemplanException;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxModel;
@@ -116,8 +117,23 @@ public final class OrtRuntimeProfile {
      *                          {@code allowances} is false
      */
     public static OrtRuntimeProfile load(Path model, String level, boolean allowances, String askWith) {
+        return load(model, level, allowances, askWith, Map.of());
+    }
+
+    /**
+     * As {@link #load(Path, String, boolean, String)}, ORT's graph imported with these input dims
+     * in place of the declared ones ({@code ImportOptions.withInputDims}): ORT checks no dim names,
+     * so the dims a request's plan took (an override, or a symbol split) size ORT's graph too. ORT's
+     * planner keeps the names its saved graph has, as ORT does.
+     *
+     * @param inputDims the dims by input name, as {@code ImportOptions.withInputDims} takes them
+     * @return the profile
+     */
+    public static OrtRuntimeProfile load(Path model, String level, boolean allowances, String askWith,
+                                         Map<String, List<String>> inputDims) {
         Objects.requireNonNull(askWith, "askWith");
-        OrtRuntimeProfile profile = loadGraph(model, level);
+        Objects.requireNonNull(inputDims, "inputDims");
+        OrtRuntimeProfile profile = loadGraph(model, level, inputDims);
         Set<String> unmodelled = profile.predictor.unmodelledOps();
         if (!allowances && !unmodelled.isEmpty()) {
             throw new MemplanException("ONNX Runtime's graph of the model runs kernels whose workspace memplan has no"
@@ -143,7 +159,7 @@ public final class OrtRuntimeProfile {
         return measured.measuredOps();
     }
 
-    private static OrtRuntimeProfile loadGraph(Path model, String level) {
+    private static OrtRuntimeProfile loadGraph(Path model, String level, Map<String, List<String>> inputDims) {
         Objects.requireNonNull(model, "model");
         requireOrtJava();
         Path saved = OrtTempFiles.newFile(".onnx"); // in this process's folder: a shutdown hook removes it
@@ -153,8 +169,12 @@ public final class OrtRuntimeProfile {
             byte[] bytes = Files.readAllBytes(saved);
             ModelProto proto = ModelProto.parseFrom(bytes);
             // as ORT runs it: ORT folded what its level folds, and its NCHWc block is this machine's
+            ImportOptions asSaved = ImportOptions.defaults().withFoldConstants(false).withNchwcBlockSize(nchwcBlockSize());
             ImportedGraph graph = OnnxImporter.importModel(OnnxModel.read(model + " as ONNX Runtime runs it", bytes),
-                    ImportOptions.defaults().withFoldConstants(false).withNchwcBlockSize(nchwcBlockSize()));
+                    asSaved.withInputDims(inputDims));
+            // ORT's planner compares the names ORT saved, whatever dims memplan sizes the graph by
+            Graph plannerNames = inputDims.isEmpty() ? graph.graph() : OnnxImporter.importModel(
+                    OnnxModel.read(model + " as ONNX Runtime runs it", bytes), asSaved).graph();
             refuseLoopAndScan(graph);
             boolean optimized = !level.equals("NO_OPT");
             long modelBytes = Files.size(model);
@@ -162,7 +182,7 @@ public final class OrtRuntimeProfile {
                     probes -> OrtOptimizedGraph.probeKernels(probes, modelBytes));
             if (graph.controlFlow().isEmpty()) {
                 return new OrtRuntimeProfile(level, graph,
-                        OrtArenaPredictor.ofSaved(graph.graph(), proto, optimized, measured), null, measured);
+                        OrtArenaPredictor.ofSaved(graph.graph(), proto, optimized, measured, plannerNames), null, measured);
             }
             // If: each branch replayed inside the If (OrtSubgraphReplay); the one a request takes, once its
             // bindings decide the condition, else the larger. The models are kept without weight data.
