@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.ort.internal;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.Shape;
+import dev.memplan.ort.OrtModel;
+import dev.memplan.testing.EngineIndependent;
+import dev.memplan.testing.SharedModels;
+import dev.memplan.validate.PlanValidator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Never below ONNX Runtime: at seeded random bindings of the shared and public models with symbols,
+ * the default path's prediction is at least the arena figure the ONNX Runtime Java on the class
+ * path reports for the request ({@link OrtArenaFigure}), and at most 1.02 times it. CI runs it on
+ * ORT Java 1.23.2 and again on 1.29.0; the prediction is for the graph the class path's ORT saves.
+ * Encoders are planned from their inputs' shapes, so an export that names both dims {@code batch}
+ * (LangChain4j's all-MiniLM-L6-v2 fp32) is predicted with the symbol split.
+ */
+@EngineIndependent
+class OrtNeverBelowTest {
+    /** Seeded bindings per model. */
+    private static final int BINDINGS = 4;
+    /** An encoder's rows and tokens, given as its inputs' shapes. */
+    private static final Map<String, long[]> ENCODER = Map.of("batch_size", new long[] {1, 8}, "sequence_length",
+            new long[] {1, 256});
+    /**
+     * Requests predicted below ORT's figure, with the lowest ratio allowed: the BFC arena's second
+     * run hands a workspace a larger chunk than the replay's layout has (docs/ort-runtime.md, "Where
+     * it is not exact"). A new case below, or one further below, fails.
+     */
+    private static final Map<String, Double> KNOWN_BELOW = Map.of(
+            "e5-small-v2-q.onnx {batch_size=6, sequence_length=19}", 0.991);
+
+    /** A model and the range each of its symbols is drawn from. */
+    private record Case(String label, Path file, Map<String, long[]> ranges) {
+    }
+
+    private static List<Case> cases() {
+        List<Case> out = new ArrayList<>();
+        Map<String, long[]> encoder = ENCODER;
+        if (SharedModels.present()) {
+            out.add(new Case("MiniLM int8", SharedModels.require(SharedModels.MINILM), encoder));
+            out.add(new Case("super-resolution", SharedModels.require("ort-ext/pytorch_super_resolution.onnx"),
+                    Map.of("batch_size", new long[] {1, 4})));
+            out.add(new Case("tiny GPT-2", SharedModels.require(SharedModels.GPT2), Map.of("batch_size",
+                    new long[] {1, 4}, "seq_len", new long[] {1, 64}, "past_seq_len", new long[] {1, 128})));
+        }
+        Path publicModels = Path.of("target", "public-models");
+        for (String encoderFile : List.of("bge-small-en-v1.5.onnx", "bge-small-en-v1.5-q.onnx", "e5-small-v2-q.onnx",
+                "all-minilm-l6-v2.onnx", "bge-small-zh-v1.5-q.onnx", "e5-small-v2.onnx")) {
+            if (Files.isRegularFile(publicModels.resolve(encoderFile))) {
+                out.add(new Case(encoderFile, publicModels.resolve(encoderFile), encoder));
+            }
+        }
+        return out;
+    }
+
+    static Stream<Arguments> requests() {
+        List<Arguments> out = new ArrayList<>();
+        for (Case c : cases()) {
+            Random random = new Random(c.label().hashCode());
+            for (int i = 0; i < BINDINGS; i++) {
+                Map<String, Long> b = new LinkedHashMap<>();
+                c.ranges().keySet().stream().sorted().forEach(s -> {
+                    long[] r = c.ranges().get(s);
+                    b.put(s, r[0] + (long) random.nextInt((int) (r[1] - r[0] + 1)));
+                });
+                out.add(Arguments.of(c.label(), c.file(), b));
+            }
+        }
+        return out.stream();
+    }
+
+    private static final Map<Path, OrtModel> COMPILED = new HashMap<>();
+
+    private static synchronized OrtModel compiled(Path file) {
+        return COMPILED.computeIfAbsent(file, OrtModel::compile);
+    }
+
+    @ParameterizedTest(name = "{0} {2}")
+    @MethodSource("requests")
+    void thePredictionIsNeverBelowOrtsFigure(String label, Path file, Map<String, Long> bindings) throws Exception {
+        OrtModel model = compiled(file);
+        Map<String, long[]> shapes = new HashMap<>();
+        if (ENCODER.keySet().equals(bindings.keySet())) { // by its inputs' shapes: an export's own names aside
+            long[] rowsByTokens = {bindings.get("batch_size"), bindings.get("sequence_length")};
+            model.model().inputs().keySet().forEach(input -> shapes.put(input, rowsByTokens));
+        } else {
+            Map<String, Long> complete = model.model().plan(bindings).bindings();
+            for (Map.Entry<String, Shape> e : model.model().inputs().entrySet()) {
+                long[] dims = new long[e.getValue().rank()];
+                for (int i = 0; i < dims.length; i++) {
+                    dims[i] = e.getValue().dims().get(i).evaluate(complete).orElseThrow();
+                }
+                shapes.put(e.getKey(), dims);
+            }
+        }
+        OrtModel.Plan plan = model.planForInputs(shapes);
+        PlanValidator.validate(plan.plan().plan(), plan.plan().bindings());
+        long predicted = plan.predictedBytes().orElseThrow();
+        long ort = OrtFigures.ortLoads(label, () -> OrtArenaFigure.measure(file, shapes));
+        double ratio = (double) predicted / ort;
+        System.out.printf("info: never below, %s %s: predicted %,d, ORT Java %,d (%.4f)%n", label, bindings, predicted,
+                ort, ratio);
+        String key = label + " " + bindings;
+        if (KNOWN_BELOW.containsKey(key)) {
+            assertTrue(predicted < ort, key + " is no longer below ORT's figure: take it out of KNOWN_BELOW");
+            assertTrue(ratio >= KNOWN_BELOW.get(key), key + " fell further below ORT's figure: " + ratio);
+        } else {
+            assertTrue(predicted >= ort, key + ": predicted " + predicted + " below ORT's " + ort);
+        }
+        assertTrue(ratio <= 1.02, key + ": predicted " + ratio + "x ORT's figure, more than 1.02");
+    }
+}
