@@ -84,13 +84,6 @@ public final class CompiledModel implements Reservation {
             }
 
             @Override
-            public Optional<String> splitNeeded(CompiledModel model, Map<String, long[]> inputShapes) {
-                SymbolSplit split = inputShapes == null ? null : SymbolSplit.find(model.binder.inputs(),
-                        model.imported.freshSymbols().keySet(), model.bindable, inputShapes);
-                return split == null ? Optional.empty() : Optional.of(split.contradiction());
-            }
-
-            @Override
             public Optional<Map<String, List<String>>> splitDims(CompiledModel model, Map<String, long[]> inputShapes) {
                 SymbolSplit split = model.splitFor(inputShapes);
                 return split == null ? Optional.empty() : Optional.of(split.inputDims());

@@ -61,18 +61,6 @@ public final class ServerAccess {
         OnnxPlan planUntraced(CompiledModel model, Map<String, Long> bindings);
 
         /**
-         * What a request's shapes contradict in the model's input symbols, which
-         * {@link CompiledModel#planForInputs(Map)} plans with the symbol split: for callers that
-         * cannot follow a split (ONNX Runtime's graph keeps the file's names).
-         *
-         * @param model       the model
-         * @param inputShapes the request's extents by input name
-         * @return e.g. {@code symbol 'batch' is 2 at input 'ids' dim 0 but 8 at input 'ids' dim 1},
-         *         or empty when no symbol takes two sizes
-         */
-        Optional<String> splitNeeded(CompiledModel model, Map<String, long[]> inputShapes);
-
-        /**
          * The input dims with which {@link CompiledModel#planForInputs(Map)} plans a request whose
          * shapes give one symbol two sizes, as {@code ImportOptions.withInputDims} takes them (to be
          * laid over the model's own), so another import of the model can follow the split.
