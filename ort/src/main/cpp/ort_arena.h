@@ -148,9 +148,16 @@ inline int memplan_ort_cpu_info(void* const* table, int allocator_type, void** i
 }
 
 /**
+ * The "Limit" memplan's counting allocator reports, so a session's allocator can be told apart (ORT
+ * passes on only the keys of its own statistics; no arena is limited to these bytes).
+ */
+#define MEMPLAN_ORT_COUNTING_LIMIT "7308332028281663085"
+
+/**
  * Reads the CPU arena statistics of session (an OrtSession*) into out (MEMPLAN_ORT_NUM_STATS
  * longs: in use, max in use, total allocated, allocations, reserves); a figure the arena does not
- * report is -1.
+ * report is -1. With room for one more long, out[MEMPLAN_ORT_NUM_STATS] says whether the session's
+ * allocator is memplan's counting allocator (1) or not (0).
  */
 inline int memplan_ort_arena_stats(long long session, long long* out, int out_len, char* err, int err_len) {
     if (session == 0 || out == nullptr || out_len < MEMPLAN_ORT_NUM_STATS) {
@@ -187,6 +194,10 @@ inline int memplan_ort_arena_stats(long long session, long long* out, int out_le
         for (int i = 0; i < MEMPLAN_ORT_NUM_STATS; i++) {
             const char* text = memplan_ort::fn<GetValue>(table, memplan_ort::kGetKeyValue)(kv, keys[i]);
             out[i] = memplan_ort::figure(text);
+        }
+        if (out_len > MEMPLAN_ORT_NUM_STATS) {
+            const char* limit = memplan_ort::fn<GetValue>(table, memplan_ort::kGetKeyValue)(kv, "Limit");
+            out[MEMPLAN_ORT_NUM_STATS] = limit != nullptr && std::strcmp(limit, MEMPLAN_ORT_COUNTING_LIMIT) == 0 ? 1 : 0;
         }
         memplan_ort::fn<void (*)(void*)>(table, memplan_ort::kReleaseKeyValuePairs)(kv);
     }

@@ -279,6 +279,8 @@ inline void* counting_stats(const OrtAllocatorTable*, void** out) {
         std::snprintf(text, sizeof text, "%lld", values[i]);
         fn<Add>(table, kAddKeyValuePair)(*out, keys[i], text);
     }
+    // whose statistics these are: ORT passes on its own keys only, so a limit no arena has marks them
+    fn<Add>(table, kAddKeyValuePair)(*out, "Limit", MEMPLAN_ORT_COUNTING_LIMIT);
     return nullptr;
 }
 

@@ -4,6 +4,7 @@ package dev.memplan.ort;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import dev.memplan.ort.internal.OrtCApi;
 import dev.memplan.server.MemoryBudget;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -60,8 +61,17 @@ public final class BudgetedOrtSession {
      * @param model   the model compiled for ORT, whose predictions the leases hold
      * @param budget  the budget requests are admitted against
      * @return the budgeted session
+     * @throws IllegalArgumentException when the session was not created with
+     *                                  {@link BoundedOrtArena#configure}: ORT's own arena would keep
+     *                                  what it grew to, outside every lease
      */
     public static BudgetedOrtSession of(OrtSession session, OrtModel model, MemoryBudget budget) {
+        Objects.requireNonNull(session, "session");
+        if (!OrtCApi.usesCountingAllocator(session)) {
+            throw new IllegalArgumentException("the session uses ONNX Runtime's own arena, which keeps what it grows"
+                    + " to outside the budget; create it with env.createSession(path,"
+                    + " BoundedOrtArena.install().configure(new OrtSession.SessionOptions()))");
+        }
         return new BudgetedOrtSession(session, model, budget);
     }
 

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -153,6 +154,19 @@ class BoundedOrtArenaTest {
         } finally {
             inputs.values().forEach(OnnxTensor::close);
         }
+    }
+
+    @Test
+    void aSessionWithOrtsOwnArenaIsRefusedSayingWhatToCall() throws Exception {
+        try (OrtSession.SessionOptions plain = new OrtSession.SessionOptions();
+             OrtSession own = OrtEnvironment.getEnvironment().createSession(
+                     SharedModels.require(SharedModels.MINILM).toString(), plain)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> BudgetedOrtSession.of(own, model, MemoryBudget.of(1L << 30)));
+            assertFalse(e.getMessage().contains("\n"), e.getMessage());
+            assertTrue(e.getMessage().contains("BoundedOrtArena.install().configure("), e.getMessage());
+        }
+        assertTrue(OrtCApi.usesCountingAllocator(session), "the configured session passes");
     }
 
     @Test

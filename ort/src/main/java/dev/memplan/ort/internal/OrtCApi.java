@@ -154,6 +154,22 @@ public final class OrtCApi {
         return out;
     }
 
+    /**
+     * Whether a session's CPU allocator is memplan's counting allocator: created with
+     * {@code session.use_env_allocators=1} after the allocator was registered.
+     *
+     * @param session an open session
+     * @return true for the counting allocator, false for ORT's own arena
+     * @throws IllegalStateException with ONNX Runtime's message when it cannot answer
+     */
+    public static boolean usesCountingAllocator(OrtSession session) {
+        requireLoaded();
+        long[] out = new long[OrtArenaNative.NUM_STATS + 1];
+        byte[] err = new byte[ERR_LEN];
+        check(OrtArenaNative.memplan_ort_arena_stats(handle(session), out, out.length, err, ERR_LEN), err);
+        return out[OrtArenaNative.NUM_STATS] == 1;
+    }
+
     private static void check(int rc, byte[] err) {
         if (rc != OrtArenaNative.OK) {
             int n = 0;
