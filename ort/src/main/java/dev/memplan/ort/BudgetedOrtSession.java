@@ -4,20 +4,24 @@ package dev.memplan.ort;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.memplan.ort.internal.OrtCApi;
 import dev.memplan.server.MemoryBudget;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 
 /**
  * One call that runs an ONNX Runtime session inside a {@link MemoryBudget}: the request's shapes
  * are read from its {@link OnnxTensor} inputs, its arena bytes predicted, leased, the session run
  * while the lease is held, the caller's reader given the result, and the lease released when the
- * result is closed (ORT's outputs live in its memory until then). Thread-safe as the session is.
+ * result is closed (ORT's outputs live in its memory until then). A shape's lease is planned and
+ * predicted once, then cached (at most {@value #MAX_CACHED_SHAPES} shapes; Caffeine, which this
+ * class needs on the class path). Thread-safe as the session is.
  *
  * <pre>{@code
  * BoundedOrtArena arena = BoundedOrtArena.install().keepFreedBlocksUpTo(budget.capacityBytes());
@@ -43,9 +47,14 @@ public final class BudgetedOrtSession {
         T read(OrtSession.Result result) throws OrtException;
     }
 
+    /** The most request shapes whose lease is kept: a server sees far fewer distinct shapes. */
+    static final long MAX_CACHED_SHAPES = 4096;
+
     private final OrtSession session;
     private final OrtModel model;
     private final MemoryBudget budget;
+    /** Lease bytes by the request's input shapes ({@link #shapeKey}): planned and predicted once each. */
+    private final Cache<String, Long> leases = Caffeine.newBuilder().maximumSize(MAX_CACHED_SHAPES).build();
 
     private BudgetedOrtSession(OrtSession session, OrtModel model, MemoryBudget budget) {
         this.session = Objects.requireNonNull(session, "session");
@@ -83,8 +92,25 @@ public final class BudgetedOrtSession {
      * @throws IllegalArgumentException naming the input or symbol when the shapes do not bind the model
      */
     public long leaseBytes(Map<String, OnnxTensor> inputs) {
-        Map<String, long[]> shapes = new LinkedHashMap<>();
+        Map<String, long[]> shapes = new TreeMap<>();
         inputs.forEach((name, tensor) -> shapes.put(name, tensor.getInfo().getShape()));
+        return leases.get(shapeKey(shapes), key -> predictedBytes(shapes));
+    }
+
+    /** The inputs' names and dims, in name order: equal exactly for requests of the same shapes. */
+    private static String shapeKey(Map<String, long[]> shapes) {
+        StringBuilder key = new StringBuilder();
+        shapes.forEach((name, dims) -> {
+            key.append(name.length()).append(':').append(name);
+            for (long d : dims) {
+                key.append(',').append(d);
+            }
+            key.append(';');
+        });
+        return key.toString();
+    }
+
+    private long predictedBytes(Map<String, long[]> shapes) {
         OptionalLong bytes = model.planForInputs(shapes).predictedBytes();
         if (bytes.isEmpty()) {
             throw new IllegalArgumentException("the inputs leave symbols of " + model.model().symbols()

@@ -149,8 +149,16 @@ class BoundedOrtArenaTest {
         try {
             OrtModel.Plan plan = model.planForInputs(Models.miniLmInputs(3, 40));
             PlanValidator.validate(plan.plan().plan());
-            assertEquals(plan.predictedBytes().getAsLong(),
-                    BudgetedOrtSession.of(session, model, MemoryBudget.of(1L << 30)).leaseBytes(inputs));
+            BudgetedOrtSession budgeted = BudgetedOrtSession.of(session, model, MemoryBudget.of(1L << 30));
+            assertEquals(plan.predictedBytes().getAsLong(), budgeted.leaseBytes(inputs));
+            assertEquals(plan.predictedBytes().getAsLong(), budgeted.leaseBytes(inputs), "cached: the same lease");
+            Map<String, OnnxTensor> other = inputs(40, 3); // the same dims, swapped: its own lease
+            try {
+                assertEquals(model.planForInputs(Models.miniLmInputs(40, 3)).predictedBytes().getAsLong(),
+                        budgeted.leaseBytes(other));
+            } finally {
+                other.values().forEach(OnnxTensor::close);
+            }
         } finally {
             inputs.values().forEach(OnnxTensor::close);
         }
