@@ -42,8 +42,12 @@ import java.util.TreeSet;
 final class KernelProbes {
     /** The value every symbol takes at the first three probes. */
     private static final long[] TOGETHER = {8, 16, 40};
-    /** A probe larger than this (its inputs and outputs) is not run: the node is left unmeasured. */
-    static final long MAX_PROBE_BYTES = 256L << 20;
+    /**
+     * A probe larger than this (its inputs, constant ones included, and outputs) is not run: the node
+     * is left unmeasured. It keeps the six probe files small and the inputs within the child JVM's
+     * direct memory (its heap's 128 MiB).
+     */
+    static final long MAX_PROBE_BYTES = 64L << 20;
 
     /** What runs the probe models: one result line each, in order ({@link KernelProbeRun}'s format). */
     interface Runner {

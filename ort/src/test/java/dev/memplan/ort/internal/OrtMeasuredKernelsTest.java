@@ -127,6 +127,24 @@ class OrtMeasuredKernelsTest {
         assertFalse(refused.unmeasured().isEmpty());
     }
 
+    @Test
+    void aNodeTooLargeToProbeIsLeftUnmeasuredWithWhy() throws Exception {
+        GraphProto graph = GraphProto.newBuilder().setName("large")
+                .addInput(ValueInfoProto.newBuilder().setName("x").setType(floatType("batch", "seq", 65_536)))
+                .addNode(node("Sigmoid", List.of("x"), "slope"))
+                .addNode(node("PRelu", List.of("x", "slope"), "y"))
+                .addOutput(ValueInfoProto.newBuilder().setName("y").setType(floatType("batch", "seq", 65_536)))
+                .build();
+        byte[] bytes = ModelProto.newBuilder().setIrVersion(8).addOpsetImport(OperatorSetIdProto.newBuilder()
+                .setDomain("").setVersion(17)).setGraph(graph).build().toByteArray();
+        ImportedGraph imported = OnnxImporter.importModel(OnnxModel.read("large", bytes),
+                ImportOptions.defaults().withFoldConstants(false));
+        KernelProbes.Measured measured = KernelProbes.measure(imported, ModelProto.parseFrom(bytes), probes -> {
+            throw new AssertionError("nothing to run: the probes would pass the limit");
+        });
+        assertEquals(Map.of("PRelu", "its inputs and outputs at the probe shapes pass 64 MiB"), measured.unmeasured());
+    }
+
     /** A result line for probe {@code p}: the expected output shapes, {@code base} plus its inputs' bytes taken. */
     private static String fakeResult(ModelProto p, long base) {
         long inputBytes = 0;
