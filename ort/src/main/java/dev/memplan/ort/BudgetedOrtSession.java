@@ -54,7 +54,8 @@ public final class BudgetedOrtSession {
     private final OrtModel model;
     private final MemoryBudget budget;
     /** Lease bytes by the request's input shapes ({@link #shapeKey}): planned and predicted once each. */
-    private final Cache<String, Long> leases = Caffeine.newBuilder().maximumSize(MAX_CACHED_SHAPES).build();
+    private final Cache<String, Long> leases = Caffeine.newBuilder().maximumSize(MAX_CACHED_SHAPES).recordStats()
+            .build();
 
     private BudgetedOrtSession(OrtSession session, OrtModel model, MemoryBudget budget) {
         this.session = Objects.requireNonNull(session, "session");
@@ -144,6 +145,22 @@ public final class BudgetedOrtSession {
              OrtSession.Result result = session.run(inputs)) {
             return Optional.of(reader.read(result));
         }
+    }
+
+    /**
+     * How the lease cache served the requests so far: a miss planned and predicted the shape.
+     *
+     * @param hits   leases found cached
+     * @param misses leases computed
+     * @param shapes shapes cached now
+     */
+    public record LeaseCacheStats(long hits, long misses, long shapes) {
+    }
+
+    /** {@return the lease cache's figures now} */
+    public LeaseCacheStats leaseCacheStats() {
+        var s = leases.stats();
+        return new LeaseCacheStats(s.hitCount(), s.missCount(), leases.estimatedSize());
     }
 
     /** {@return the budget requests are admitted against} */
