@@ -44,6 +44,8 @@ long long expected_session = 0;
 memplan_ort::OrtAllocatorTable* registered = nullptr;  // the allocator ORT was handed
 std::string stat_text[MEMPLAN_ORT_NUM_STATS];
 bool stat_null[MEMPLAN_ORT_NUM_STATS];
+std::string limit_text;  // the "Limit" statistic: the counting allocator's mark, or another arena's
+bool limit_null = true;
 int objects_alive = 0;
 
 void* make(Kind kind, std::string text = "") {
@@ -123,6 +125,7 @@ const char* fake_get_key_value(const void* kv, const char* key) {
     for (int i = 0; i < MEMPLAN_ORT_NUM_STATS; ++i) {
         if (std::strcmp(key, keys[i]) == 0) return stat_null[i] ? nullptr : stat_text[i].c_str();
     }
+    if (std::strcmp(key, "Limit") == 0) return limit_null ? nullptr : limit_text.c_str();
     fuzz_checks::fail("an unknown statistic asked for", 0, 0);
 }
 void fake_release_key_value_pairs(void* kv) { release(kv, kKeyValues); }
@@ -265,8 +268,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t length) {
         }
         case 1: {
             expected_session = in.ConsumeIntegralInRange<int>(0, 7) == 0 ? 0 : in.ConsumeIntegral<long long>();
+            // one long past the figures asks whether the allocator is memplan's counting allocator
             const int out_length = in.ConsumeIntegralInRange<int>(0, 7) == 0 ? in.ConsumeIntegralInRange<int>(0, 6)
-                                                                             : MEMPLAN_ORT_NUM_STATS;
+                                   : MEMPLAN_ORT_NUM_STATS + (in.ConsumeBool() ? 1 : 0);
             Exact<long long> out(out_length);
             long long* out_at = in.ConsumeIntegralInRange<int>(0, 15) == 0 ? nullptr : out.get();
             for (int i = 0; i < MEMPLAN_ORT_NUM_STATS; ++i) {
@@ -274,6 +278,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t length) {
                 stat_text[i] = in.ConsumeBool() ? std::to_string(in.ConsumeIntegral<uint32_t>())
                                                 : in.ConsumeRandomLengthString(24);
             }
+            const int limit_kind = in.ConsumeIntegralInRange<int>(0, 2);
+            limit_null = limit_kind == 0;
+            limit_text = limit_kind == 1 ? std::string(MEMPLAN_ORT_COUNTING_LIMIT) : in.ConsumeRandomLengthString(24);
             Message err(in);
             const int rc = memplan_ort_arena_stats(expected_session, out_at, out_length, err.at, err.length);
             const bool bad = expected_session == 0 || out_at == nullptr || out_length < MEMPLAN_ORT_NUM_STATS;
@@ -284,6 +291,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t length) {
                 for (int i = 0; i < MEMPLAN_ORT_NUM_STATS; ++i) {
                     const long long want = stat_null[i] ? -1 : figure(stat_text[i]);
                     require(out[i] == want, "a figure not what ORT's text says", out[i], want);
+                }
+                if (out_length > MEMPLAN_ORT_NUM_STATS) {
+                    const long long counting = !limit_null && limit_text == MEMPLAN_ORT_COUNTING_LIMIT ? 1 : 0;
+                    require(out[MEMPLAN_ORT_NUM_STATS] == counting, "the counting mark not what the Limit says",
+                            out[MEMPLAN_ORT_NUM_STATS], counting);
                 }
             }
             break;
