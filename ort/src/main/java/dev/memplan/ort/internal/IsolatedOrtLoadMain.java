@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.ort.internal;
 
-import dev.memplan.MemplanException;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -23,30 +19,9 @@ final class IsolatedOrtLoadMain {
             System.err.println("usage: IsolatedOrtLoadMain MESSAGE-FILE MODEL LEVEL SAVED");
             System.exit(2);
         }
-        // an orphan holds memory and its folder: it goes with the process that started it
-        ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(() -> Runtime.getRuntime().halt(3)));
-        Path messageFile = Path.of(args[0]);
-        int exit;
-        try {
-            OrtOptimizedGraph.saveInThisProcess(Path.of(args[1]), args[2], Path.of(args[3]));
-            exit = 0;
-        } catch (OrtUnavailable e) {
-            exit = write(messageFile, e.getMessage(), IsolatedOrtLoad.EXIT_UNAVAILABLE);
-        } catch (MemplanException e) {
-            exit = write(messageFile, e.getMessage(), IsolatedOrtLoad.EXIT_REFUSED);
-        } catch (RuntimeException | Error e) {
-            exit = write(messageFile, "ONNX Runtime failed loading the model: " + OrtOptimizedGraph.reason(e.toString())
-                    + "; use the memplan runtime for it", IsolatedOrtLoad.EXIT_REFUSED);
-        }
-        System.exit(exit);
-    }
-
-    private static int write(Path file, String message, int exit) {
-        try {
-            Files.writeString(file, message, StandardCharsets.UTF_8);
-            return exit;
-        } catch (IOException e) {
-            return 4; // the parent reports a failure with no message
-        }
+        ChildMain.endWithParent();
+        ChildMain.exitAfter(Path.of(args[0]), reason -> "ONNX Runtime failed loading the model: " + reason
+                + "; use the memplan runtime for it",
+                () -> OrtOptimizedGraph.saveInThisProcess(Path.of(args[1]), args[2], Path.of(args[3])));
     }
 }

@@ -2,8 +2,6 @@
 package dev.memplan.ort.internal;
 
 import ai.onnxruntime.OrtEnvironment;
-import dev.memplan.MemplanException;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,41 +29,21 @@ final class KernelProbeMain {
             System.err.println("usage: KernelProbeMain MESSAGE-FILE FOLDER COUNT");
             System.exit(2);
         }
-        ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(() -> Runtime.getRuntime().halt(3)));
-        Path messageFile = Path.of(args[0]);
+        ChildMain.endWithParent();
         Path folder = Path.of(args[1]);
         int count = Integer.parseInt(args[2]);
-        int exit;
-        try {
-            List<String> lines = BigStack.call("memplan-ort-probe", () -> {
-                OrtEnvironment env = OrtOptimizedGraph.environment();
-                OrtCApi.registerCountingAllocator(env);
-                List<String> out = new ArrayList<>();
-                for (int i = 0; i < count; i++) {
-                    out.add(KernelProbeRun.run(env, probe(folder, i)));
-                }
-                return out;
-            });
-            Files.write(folder.resolve(RESULTS), lines, StandardCharsets.UTF_8);
-            exit = 0;
-        } catch (OrtUnavailable e) {
-            exit = write(messageFile, e.getMessage(), IsolatedOrtLoad.EXIT_UNAVAILABLE);
-        } catch (MemplanException e) {
-            exit = write(messageFile, e.getMessage(), IsolatedOrtLoad.EXIT_REFUSED);
-        } catch (IOException | RuntimeException | Error e) {
-            exit = write(messageFile, "ONNX Runtime failed measuring kernel workspaces: "
-                    + OrtOptimizedGraph.reason(e.toString()) + "; use the memplan runtime for this model",
-                    IsolatedOrtLoad.EXIT_REFUSED);
-        }
-        System.exit(exit);
-    }
-
-    private static int write(Path file, String message, int exit) {
-        try {
-            Files.writeString(file, message, StandardCharsets.UTF_8);
-            return exit;
-        } catch (IOException e) {
-            return 4;
-        }
+        ChildMain.exitAfter(Path.of(args[0]), reason -> "ONNX Runtime failed measuring kernel workspaces: " + reason
+                + "; use the memplan runtime for this model", () -> {
+                    List<String> lines = BigStack.call("memplan-ort-probe", () -> {
+                        OrtEnvironment env = OrtOptimizedGraph.environment();
+                        OrtCApi.registerCountingAllocator(env);
+                        List<String> out = new ArrayList<>();
+                        for (int i = 0; i < count; i++) {
+                            out.add(KernelProbeRun.run(env, probe(folder, i)));
+                        }
+                        return out;
+                    });
+                    Files.write(folder.resolve(RESULTS), lines, StandardCharsets.UTF_8);
+                });
     }
 }

@@ -11,8 +11,6 @@ import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
 import dev.memplan.MemplanException;
 import dev.memplan.server.CompiledModel;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -44,30 +42,19 @@ final class ResidentProbeMain {
             System.err.println("usage: ResidentProbeMain MESSAGE-FILE MODEL FIGURES LEVEL INTRA-OP KEEP [SYMBOL=N...]");
             System.exit(2);
         }
-        ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(() -> Runtime.getRuntime().halt(3)));
-        Path messageFile = Path.of(args[0]);
+        ChildMain.endWithParent();
         Map<String, Long> bindings = new LinkedHashMap<>();
         for (int i = 6; i < args.length; i++) {
             int eq = args[i].lastIndexOf('=');
             bindings.put(args[i].substring(0, eq), Long.parseLong(args[i].substring(eq + 1)));
         }
-        int exit;
-        try {
+        ChildMain.exitAfter(Path.of(args[0]), reason -> "ONNX Runtime failed running the model: " + reason, () -> {
             Map<String, Long> figures = BigStack.call("memplan-probe", () -> measure(Path.of(args[1]), args[3],
                     Integer.parseInt(args[4]), Long.parseLong(args[5]), bindings));
             StringBuilder text = new StringBuilder();
             figures.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
             Files.writeString(Path.of(args[2]), text, StandardCharsets.UTF_8);
-            exit = 0;
-        } catch (OrtUnavailable e) {
-            exit = write(messageFile, e.getMessage(), IsolatedOrtLoad.EXIT_UNAVAILABLE);
-        } catch (MemplanException e) {
-            exit = write(messageFile, e.getMessage(), IsolatedOrtLoad.EXIT_REFUSED);
-        } catch (IOException | RuntimeException | Error e) {
-            exit = write(messageFile, "ONNX Runtime failed running the model: " + OrtOptimizedGraph.reason(e.toString()),
-                    IsolatedOrtLoad.EXIT_REFUSED);
-        }
-        System.exit(exit);
+        });
     }
 
     private static Map<String, Long> measure(Path model, String level, int intraOp, long keep,
@@ -170,14 +157,5 @@ final class ResidentProbeMain {
 
     private static long resident() {
         return IsolatedOrtLoad.residentBytes(Path.of("/proc/self/status"));
-    }
-
-    private static int write(Path file, String message, int exit) {
-        try {
-            Files.writeString(file, message, StandardCharsets.UTF_8);
-            return exit;
-        } catch (IOException | UncheckedIOException e) {
-            return 4;
-        }
     }
 }
