@@ -90,10 +90,8 @@ class OrtMeasuredKernelsTest {
 
     @Test
     void theProbesNameTheKernelsTheyMeasuredAndFitWhatTheyTook() throws Exception {
-        Path model = elementwiseModel(dir);
-        byte[] bytes = Files.readAllBytes(model);
-        ImportedGraph imported = OnnxImporter.importModel(OnnxModel.read("elementwise", bytes),
-                ImportOptions.defaults().withFoldConstants(false));
+        byte[] bytes = Files.readAllBytes(elementwiseModel(dir));
+        ImportedGraph imported = asOrtImportsIt("elementwise", bytes);
         ModelProto proto = ModelProto.parseFrom(bytes);
         // a runner that answers as ORT would for a kernel taking 100 B plus one byte per input byte
         KernelProbes.Measured measured = KernelProbes.measure(imported, proto, probes -> probes.stream()
@@ -110,10 +108,8 @@ class OrtMeasuredKernelsTest {
 
     @Test
     void aKernelWhoseOutputsFollowItsInputsValuesIsLeftUnmeasuredWithWhy() throws Exception {
-        Path model = elementwiseModel(dir);
-        byte[] bytes = Files.readAllBytes(model);
-        ImportedGraph imported = OnnxImporter.importModel(OnnxModel.read("elementwise", bytes),
-                ImportOptions.defaults().withFoldConstants(false));
+        byte[] bytes = Files.readAllBytes(elementwiseModel(dir));
+        ImportedGraph imported = asOrtImportsIt("elementwise", bytes);
         KernelProbes.Measured measured = KernelProbes.measure(imported, ModelProto.parseFrom(bytes),
                 probes -> probes.stream().map(p -> KernelProbeRun.OK + " 0 [1] -").toList());
         assertEquals(Set.of(), measured.measuredOps());
@@ -137,12 +133,16 @@ class OrtMeasuredKernelsTest {
                 .build();
         byte[] bytes = ModelProto.newBuilder().setIrVersion(8).addOpsetImport(OperatorSetIdProto.newBuilder()
                 .setDomain("").setVersion(17)).setGraph(graph).build().toByteArray();
-        ImportedGraph imported = OnnxImporter.importModel(OnnxModel.read("large", bytes),
-                ImportOptions.defaults().withFoldConstants(false));
+        ImportedGraph imported = asOrtImportsIt("large", bytes);
         KernelProbes.Measured measured = KernelProbes.measure(imported, ModelProto.parseFrom(bytes), probes -> {
             throw new AssertionError("nothing to run: the probes would pass the limit");
         });
         assertEquals(Map.of("PRelu", "its inputs and outputs at the probe shapes pass 64 MiB"), measured.unmeasured());
+    }
+
+    /** {@return the model imported as the ort runtime imports ORT's saved graph: nothing folded} */
+    private static ImportedGraph asOrtImportsIt(String name, byte[] bytes) {
+        return OnnxImporter.importModel(OnnxModel.read(name, bytes), ImportOptions.defaults().withFoldConstants(false));
     }
 
     /** A result line for probe {@code p}: the expected output shapes, {@code base} plus its inputs' bytes taken. */
