@@ -5,6 +5,7 @@ import dev.memplan.MemplanException;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import java.io.File;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -116,7 +117,9 @@ final class IsolatedOrtLoad {
         Path folder = OrtTempFiles.newFolder("probes-");
         try {
             for (int i = 0; i < probes.size(); i++) {
-                Files.write(KernelProbeMain.probe(folder, i), probes.get(i).toByteArray());
+                try (OutputStream out = UncachedFileIo.newOutputStream(KernelProbeMain.probe(folder, i))) {
+                    probes.get(i).writeTo(out); // a probe carries its constant inputs' data
+                }
             }
             withOrtCApi(KernelProbeMain.class.getName(), LOAD_HEAP).run(
                     List.of(folder.toAbsolutePath().toString(), Integer.toString(probes.size())), limits,

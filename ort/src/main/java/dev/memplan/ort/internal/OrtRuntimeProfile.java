@@ -166,7 +166,7 @@ public final class OrtRuntimeProfile {
         try {
             OrtOptimizedGraph.save(model, level, saved);
             checkSavedSize(model, level, Files.size(saved), Runtime.getRuntime().maxMemory());
-            byte[] bytes = Files.readAllBytes(saved);
+            byte[] bytes = UncachedFileIo.readAllBytes(saved);
             ModelProto proto = ModelProto.parseFrom(bytes);
             // as ORT runs it: ORT folded what its level folds, and its NCHWc block is this machine's
             ImportOptions asSaved = ImportOptions.defaults().withFoldConstants(false).withNchwcBlockSize(nchwcBlockSize());
@@ -187,7 +187,7 @@ public final class OrtRuntimeProfile {
             // If: each branch replayed inside the If (OrtSubgraphReplay); the one a request takes, once its
             // bindings decide the condition, else the larger. The models are kept without weight data.
             ModelProto savedNodes = withoutWeightData(proto);
-            ModelProto originalNodes = withoutWeightData(ModelProto.parseFrom(Files.readAllBytes(model)));
+            ModelProto originalNodes = withoutWeightData(ModelProto.parseFrom(UncachedFileIo.readAllBytes(model)));
             Function<ImportedGraph, OrtArenaPredictor> compiler =
                     g -> OrtArenaPredictor.ofSaved(g, savedNodes, originalNodes, optimized, measured);
             return new OrtRuntimeProfile(level, graph, compiler.apply(graph), compiler, measured);

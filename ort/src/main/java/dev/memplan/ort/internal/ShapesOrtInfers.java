@@ -9,7 +9,6 @@ import dev.memplan.onnx.proto.OnnxProto.NodeProto;
 import dev.memplan.onnx.proto.OnnxProto.ValueInfoProto;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
@@ -46,7 +45,7 @@ final class ShapesOrtInfers {
         }
         ModelProto.Builder declared = checked.model().toBuilder();
         declare(declared.getGraphBuilder());
-        try (OutputStream out = Files.newOutputStream(into)) {
+        try (OutputStream out = UncachedFileIo.newOutputStream(into)) {
             declared.build().writeTo(out);
         } catch (IOException e) {
             throw new MemplanException("cannot write the model for ONNX Runtime to " + into + ": " + e.getMessage()
