@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One call that runs an ONNX Runtime session inside a {@link MemoryBudget}: the request's shapes
@@ -56,6 +57,8 @@ public final class BudgetedOrtSession {
     /** Lease bytes by the request's input shapes ({@link #shapeKey}): planned and predicted once each. */
     private final Cache<String, Long> leases = Caffeine.newBuilder().maximumSize(MAX_CACHED_SHAPES).recordStats()
             .build();
+    private final LongAdder splitRequests = new LongAdder();
+    private final LongAdder piecesRun = new LongAdder();
 
     private BudgetedOrtSession(OrtSession session, OrtModel model, MemoryBudget budget) {
         this.session = Objects.requireNonNull(session, "session");
@@ -93,9 +96,17 @@ public final class BudgetedOrtSession {
      * @throws IllegalArgumentException naming the input or symbol when the shapes do not bind the model
      */
     public long leaseBytes(Map<String, OnnxTensor> inputs) {
+        return leaseOf(shapesOf(inputs));
+    }
+
+    private long leaseOf(Map<String, long[]> shapes) {
+        return leases.get(shapeKey(shapes), key -> predictedBytes(shapes));
+    }
+
+    private static Map<String, long[]> shapesOf(Map<String, OnnxTensor> inputs) {
         Map<String, long[]> shapes = new TreeMap<>();
         inputs.forEach((name, tensor) -> shapes.put(name, tensor.getInfo().getShape()));
-        return leases.get(shapeKey(shapes), key -> predictedBytes(shapes));
+        return shapes;
     }
 
     /** The inputs' names and dims, in name order: equal exactly for requests of the same shapes. */
@@ -122,7 +133,9 @@ public final class BudgetedOrtSession {
 
     /**
      * Runs one request inside the budget: lease its predicted bytes (waiting at most
-     * {@code timeout}, first come first served), run, read, release.
+     * {@code timeout}, first come first served), run, read, release. A request larger than the budget
+     * whose rows fit a few at a time runs in pieces of its rows under one lease, when ORT's graph
+     * keeps the rows apart; the reader sees the joined outputs as one result.
      *
      * @param inputs  input name to tensor, every input of the model
      * @param timeout how long to wait for room
@@ -131,13 +144,24 @@ public final class BudgetedOrtSession {
      * @return what the reader returned, or empty when there was no room within {@code timeout}
      * @throws OrtException             when ONNX Runtime fails to run or the reader fails
      * @throws InterruptedException     when interrupted while waiting (nothing is held)
-     * @throws dev.memplan.server.BudgetExceededException when the request needs more than the budget can ever grant
+     * @throws dev.memplan.server.BudgetExceededException when one row of the request needs more than the
+     *                                  budget can ever grant, or the whole request does and the model's
+     *                                  graph does not keep its rows apart
      * @throws IllegalArgumentException naming the input or symbol when the shapes do not bind the model
      */
     public <T> Optional<T> run(Map<String, OnnxTensor> inputs, Duration timeout, ResultReader<T> reader)
             throws OrtException, InterruptedException {
         Objects.requireNonNull(reader, "reader");
-        Optional<MemoryBudget.Lease> lease = budget.tryAcquire(leaseBytes(inputs), timeout);
+        Map<String, long[]> shapes = shapesOf(inputs);
+        long bytes = leaseOf(shapes);
+        long leasable = budget.capacityBytes() - budget.reserveBytes();
+        if (bytes > leasable) {
+            Optional<RowPieces> pieces = RowPieces.of(session, model, inputs, shapes);
+            if (pieces.isPresent()) {
+                return runInPieces(pieces.get(), shapes, leasable, timeout, reader);
+            }
+        }
+        Optional<MemoryBudget.Lease> lease = budget.tryAcquire(bytes, timeout); // refuses what never fits
         if (lease.isEmpty()) {
             return Optional.empty();
         }
@@ -145,6 +169,45 @@ public final class BudgetedOrtSession {
              OrtSession.Result result = session.run(inputs)) {
             return Optional.of(reader.read(result));
         }
+    }
+
+    /**
+     * A request larger than the budget whose rows fit a few at a time: the pieces run one after
+     * another under one lease (the largest piece and the joined outputs), and the reader sees the
+     * joined result.
+     */
+    private <T> Optional<T> runInPieces(RowPieces pieces, Map<String, long[]> shapes, long leasable,
+                                        Duration timeout, ResultReader<T> reader)
+            throws OrtException, InterruptedException {
+        long perPiece = pieces.rowsPerPiece(shapes, this::leaseOf, leasable);
+        long last = pieces.rows() % perPiece;
+        long bytes = Math.max(leaseOf(pieces.shapesOf(shapes, perPiece)),
+                last == 0 ? 0 : leaseOf(pieces.shapesOf(shapes, last))) + pieces.joinedBytes();
+        Optional<MemoryBudget.Lease> lease = budget.tryAcquire(bytes, timeout);
+        if (lease.isEmpty()) {
+            return Optional.empty();
+        }
+        try (MemoryBudget.Lease held = lease.get();
+             OrtSession.Result result = pieces.run(perPiece)) {
+            splitRequests.increment();
+            piecesRun.add((pieces.rows() + perPiece - 1) / perPiece);
+            return Optional.of(reader.read(result));
+        }
+    }
+
+    /**
+     * How many requests ran in pieces of their rows because the whole needed more than the budget
+     * leases.
+     *
+     * @param requests requests split
+     * @param pieces   ORT runs they took in all
+     */
+    public record SplitStats(long requests, long pieces) {
+    }
+
+    /** {@return the requests split so far, and their pieces} */
+    public SplitStats splitStats() {
+        return new SplitStats(splitRequests.sum(), piecesRun.sum());
     }
 
     /**

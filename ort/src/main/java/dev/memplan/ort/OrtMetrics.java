@@ -22,7 +22,9 @@ import java.util.function.ToDoubleFunction;
  * }</pre>
  *
  * <p>Counter {@code memplan.ort.lease.cache.requests} tagged {@code session=<name>} and
- * {@code result=hit|miss}, gauge {@code memplan.ort.lease.cache.size}; gauges of the process's
+ * {@code result=hit|miss}, gauge {@code memplan.ort.lease.cache.size}; counters
+ * {@code memplan.ort.split.requests} and {@code .pieces} (requests run in pieces of their rows, and
+ * the runs they took); gauges of the process's
  * counting allocator (every configured session's): {@code memplan.ort.allocator.in.use},
  * {@code .peak} and {@code .held} (bytes held from the system, kept blocks included).
  */
@@ -55,6 +57,10 @@ public final class OrtMetrics implements MeterBinder {
                 .tags(tags).tag("result", "miss").description("Leases planned and predicted").register(registry);
         Gauge.builder("memplan.ort.lease.cache.size", session, s -> s.leaseCacheStats().shapes()).tags(tags)
                 .description("Request shapes whose lease is cached").register(registry);
+        FunctionCounter.builder("memplan.ort.split.requests", session, s -> s.splitStats().requests()).tags(tags)
+                .description("Requests larger than the budget run in pieces of their rows").register(registry);
+        FunctionCounter.builder("memplan.ort.split.pieces", session, s -> s.splitStats().pieces()).tags(tags)
+                .description("ORT runs the split requests took").register(registry);
         allocator(registry, "in.use", "Bytes ORT holds now", s -> s[0]);
         allocator(registry, "peak", "Most bytes ORT held at once", s -> s[1]);
         allocator(registry, "held", "Bytes held from the system, kept blocks included", s -> s[2]);

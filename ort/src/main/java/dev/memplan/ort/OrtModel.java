@@ -225,6 +225,44 @@ public final class OrtModel implements Reservation {
         return file;
     }
 
+    /** {@return the batch symbol whose rows ORT's graph keeps apart, or empty (then why, in the string)} */
+    Optional<String> rowsApartBy() {
+        return profile.batchRows().batch();
+    }
+
+    /** {@return why requests of this model run whole, naming the node or value; null when rows run apart} */
+    String whyWhole() {
+        return profile.batchRows().why();
+    }
+
+    /**
+     * The outputs' extents for a request, by ONNX name in the graph's order, as memplan's import
+     * infers them from the input shapes; empty when one follows the data or the shapes do not bind.
+     */
+    Optional<Map<String, long[]>> outputShapes(Map<String, long[]> inputShapes) {
+        Map<String, Long> bindings;
+        try {
+            bindings = imported.completeBindings(model.bindingsFor(inputShapes));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+        Graph graph = imported.graph();
+        Map<String, long[]> shapes = new LinkedHashMap<>();
+        for (int output : graph.outputs()) {
+            List<Dim> dims = graph.value(output).shape().dims();
+            long[] extents = new long[dims.size()];
+            for (int d = 0; d < extents.length; d++) {
+                OptionalLong extent = dims.get(d).evaluate(bindings);
+                if (extent.isEmpty()) {
+                    return Optional.empty();
+                }
+                extents[d] = extent.getAsLong();
+            }
+            shapes.put(imported.onnxName(output), extents);
+        }
+        return Optional.of(shapes);
+    }
+
     /**
      * The op types whose ONNX Runtime kernel has no workspace rule in memplan and whose workspace
      * was therefore measured in ONNX Runtime when this model was compiled: each such node alone, at

@@ -47,6 +47,9 @@ class OrtMetricsTest {
             assertEquals(2.0, registry.get("memplan.ort.lease.cache.requests").tag("result", "miss").functionCounter()
                     .count());
             assertEquals(2.0, registry.get("memplan.ort.lease.cache.size").gauge().value());
+            assertEquals(0.0, registry.get("memplan.ort.split.requests").tag("session", "minilm").functionCounter()
+                    .count(), "these requests fit whole");
+            assertEquals(0.0, registry.get("memplan.ort.split.pieces").functionCounter().count());
             long[] counted = OrtCApi.countingStats();
             assertTrue(registry.get("memplan.ort.allocator.peak").gauge().value() >= counted[0]);
             assertTrue(registry.get("memplan.ort.allocator.held").gauge().value() > 0, "the session's weights are held");

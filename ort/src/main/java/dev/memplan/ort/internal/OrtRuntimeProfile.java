@@ -44,10 +44,14 @@ public final class OrtRuntimeProfile {
     private final KernelProbes.Measured measured;
     /** What compiles a predictor for a decided import (the saved and original models, weights dropped); or null. */
     private final Function<ImportedGraph, OrtArenaPredictor> compiler;
+    /** Whether ORT's graph keeps a batch's rows apart, so a request may run in pieces. */
+    private final BatchRows batchRows;
 
     private OrtRuntimeProfile(String level, ImportedGraph ortGraph, OrtArenaPredictor predictor,
-                              Function<ImportedGraph, OrtArenaPredictor> compiler, KernelProbes.Measured measured) {
+                              Function<ImportedGraph, OrtArenaPredictor> compiler, KernelProbes.Measured measured,
+                              BatchRows batchRows) {
         this.level = level;
+        this.batchRows = batchRows;
         this.measured = measured;
         this.ortGraph = ortGraph;
         this.predictor = predictor;
@@ -154,6 +158,11 @@ public final class OrtRuntimeProfile {
                 + (e.getKey().isEmpty() ? "" : ": " + e.getKey())).toList());
     }
 
+    /** {@return whether ORT's graph keeps a batch's rows apart, and by which symbol} */
+    public BatchRows batchRows() {
+        return batchRows;
+    }
+
     /** {@return the op types whose workspace was measured in ORT, each once, sorted} */
     public Set<String> measuredOps() {
         return measured.measuredOps();
@@ -180,9 +189,11 @@ public final class OrtRuntimeProfile {
             long modelBytes = Files.size(model);
             KernelProbes.Measured measured = KernelProbes.measure(graph, proto,
                     probes -> OrtOptimizedGraph.probeKernels(probes, modelBytes));
+            BatchRows rows = BatchRows.of(graph, proto);
             if (graph.controlFlow().isEmpty()) {
                 return new OrtRuntimeProfile(level, graph,
-                        OrtArenaPredictor.ofSaved(graph.graph(), proto, optimized, measured, plannerNames), null, measured);
+                        OrtArenaPredictor.ofSaved(graph.graph(), proto, optimized, measured, plannerNames), null, measured,
+                        rows);
             }
             // If: each branch replayed inside the If (OrtSubgraphReplay); the one a request takes, once its
             // bindings decide the condition, else the larger. The models are kept without weight data.
@@ -190,7 +201,7 @@ public final class OrtRuntimeProfile {
             ModelProto originalNodes = withoutWeightData(ModelProto.parseFrom(UncachedFileIo.readAllBytes(model)));
             Function<ImportedGraph, OrtArenaPredictor> compiler =
                     g -> OrtArenaPredictor.ofSaved(g, savedNodes, originalNodes, optimized, measured);
-            return new OrtRuntimeProfile(level, graph, compiler.apply(graph), compiler, measured);
+            return new OrtRuntimeProfile(level, graph, compiler.apply(graph), compiler, measured, rows);
         } catch (IOException e) {
             throw new MemplanException("cannot read the graph ONNX Runtime saved for the model: " + e.getMessage()
                     + "; check the free space of the temporary directory (java.io.tmpdir)", e);
