@@ -46,7 +46,7 @@ class ReadmeExamplesTest {
     private static final Pattern JAVA_BLOCK = Pattern.compile("(?s)```java\\n(.*?)```");
     private static final String MODEL_LITERAL = "\"all-minilm-l6-v2-q.onnx\"";
     private static final String IMPORTS = String.join("\n",
-            "import dev.memplan.*;", "import dev.memplan.server.*;", "import dev.memplan.onnx.*;", "import dev.memplan.ort.*;",
+            "import ai.onnxruntime.*;", "import dev.memplan.*;", "import dev.memplan.server.*;", "import dev.memplan.onnx.*;", "import dev.memplan.ort.*;",
             "import java.nio.file.Path;", "import java.util.*;", "import java.time.Duration;");
 
     @Test
