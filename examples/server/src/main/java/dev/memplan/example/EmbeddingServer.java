@@ -18,7 +18,7 @@ import java.util.concurrent.Executors;
 /**
  * {@link EmbeddingService} over HTTP on the loopback address: {@code POST /embed} with one line of
  * space-separated token ids per sequence (all of one length) answers one line of numbers per
- * sequence; {@code GET /stats} answers the budget's and the plan cache's figures. Statuses: 200,
+ * sequence; {@code GET /stats} answers the budget's figures and the service's cache line. Statuses: 200,
  * 503 when the budget had no room within 10 s, 413 when the request can never fit, 400 for a
  * malformed body.
  *
@@ -50,7 +50,7 @@ public final class EmbeddingServer {
         http.setExecutor(Executors.newFixedThreadPool(8));
         http.createContext("/embed", exchange -> handle(exchange, service));
         http.createContext("/stats", exchange -> reply(exchange, 200,
-                service.budget().stats() + "\n" + service.plans().stats() + "\n"));
+                service.budget().stats() + "\n" + service.cacheSummary() + "\n"));
         http.start();
         System.out.println("serving on http://127.0.0.1:" + port + "/embed with a budget of " + (budgetBytes >> 20) + " MiB");
     }

@@ -8,6 +8,7 @@ import ai.onnxruntime.OrtSession;
 import dev.memplan.onnx.BindingConflictException;
 import dev.memplan.server.OnnxPlan;
 import dev.memplan.ort.BoundedOrtArena;
+import dev.memplan.ort.BudgetedOrtSession;
 import dev.memplan.server.Bucketing;
 import dev.memplan.server.BudgetExceededException;
 import dev.memplan.server.CompiledModel;
@@ -17,14 +18,18 @@ import dev.memplan.server.PlanCache;
 import java.nio.LongBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Sentence embeddings with MiniLM: memplan plans each request (cached, sequence lengths bucketed to
- * multiples of 64), a {@link MemoryBudget} admits it for the bytes its plan reserves, and ONNX
- * Runtime runs it while the lease is held. Thread-safe: one ONNX Runtime session serves every thread.
+ * Sentence embeddings with MiniLM behind a {@link MemoryBudget}. Under {@link OrtSettings#BOUNDED}
+ * (the documented path) a {@link BudgetedOrtSession} runs each request: it leases ORT's predicted
+ * arena bytes, runs a request larger than the budget in pieces of its rows, and releases the lease
+ * once the outputs are pooled. The other settings, kept to measure against, lease memplan's own
+ * plan (cached, sequence lengths bucketed to multiples of 64) around a plain ORT run. Thread-safe:
+ * one ONNX Runtime session serves every thread.
  */
 public final class EmbeddingService implements AutoCloseable {
     /** What became of one request. */
@@ -52,8 +57,8 @@ public final class EmbeddingService implements AutoCloseable {
     private final OrtSettings settings;
     private final OrtSession session;
     private final PlanCache plans;
-    /** ORT's prediction beside memplan's plans, or null when leases hold memplan's own figure. */
-    private final OrtModel ortModel;
+    /** The session inside the budget under {@link OrtSettings#BOUNDED}, else null: leases hold memplan's plan. */
+    private final BudgetedOrtSession budgeted;
     private final MemoryBudget budget;
     private final Duration waitLimit;
     private final AtomicLong held = new AtomicLong();
@@ -89,8 +94,9 @@ public final class EmbeddingService implements AutoCloseable {
         try (OrtSession.SessionOptions options = settings.sessionOptions(intraOpThreads, budget.capacityBytes())) {
             this.session = env.createSession(model.toString(), options);
         }
-        // bounded: leases hold ORT's predicted arena bytes for each cached plan
-        this.ortModel = settings.leasesOrtPrediction() ? OrtModel.compile(model) : null;
+        // bounded: each request leases ORT's predicted arena bytes, through BudgetedOrtSession
+        OrtModel ortModel = settings.leasesOrtPrediction() ? OrtModel.compile(model) : null;
+        this.budgeted = ortModel != null ? BudgetedOrtSession.of(session, ortModel, budget) : null;
         CompiledModel compiled = ortModel != null ? ortModel.model() : CompiledModel.compile(model);
         this.plans = PlanCache.of(compiled, 256, Bucketing.none().multipleOf("sequence_length", 64));
         this.budget = budget;
@@ -106,6 +112,9 @@ public final class EmbeddingService implements AutoCloseable {
      * @throws OrtException         when ONNX Runtime fails to run
      */
     public Response embed(long[][] tokenIds) throws InterruptedException, OrtException {
+        if (budgeted != null) {
+            return embedInBudget(tokenIds);
+        }
         int batch = tokenIds.length;
         int seq = tokenIds[0].length;
         Map<String, long[]> shapes = Map.of("input_ids", new long[] {batch, seq},
@@ -114,8 +123,7 @@ public final class EmbeddingService implements AutoCloseable {
         Optional<MemoryBudget.Lease> lease;
         try {
             plan = plans.planForInputs(shapes);
-            lease = ortModel != null ? budget.tryAcquire(ortModel.predict(plan), waitLimit)
-                    : budget.tryAcquire(plan, waitLimit);
+            lease = budget.tryAcquire(plan, waitLimit);
         } catch (BindingConflictException | BudgetExceededException e) {
             return new Response(Status.TOO_LARGE, new float[0][], 0, e.getMessage());
         }
@@ -133,7 +141,46 @@ public final class EmbeddingService implements AutoCloseable {
         }
     }
 
+    /** {@link #embed} through {@link BudgetedOrtSession}: it leases, splits and releases. */
+    private Response embedInBudget(long[][] tokenIds) throws InterruptedException, OrtException {
+        Map<String, OnnxTensor> inputs = inputs(tokenIds);
+        try {
+            long bytes = budgeted.leaseBytes(inputs);
+            boolean whole = bytes <= budget.capacityBytes() - budget.reserveBytes();
+            Optional<float[][]> pooled = budgeted.run(inputs, waitLimit, result -> {
+                if (!whole) { // a split request's lease is its largest piece's and the outputs': the budget counts it
+                    return meanPooled(result);
+                }
+                long now = held.addAndGet(bytes);
+                maxHeld.accumulateAndGet(now, Math::max);
+                try {
+                    return meanPooled(result);
+                } finally {
+                    held.addAndGet(-bytes);
+                }
+            });
+            return pooled.map(p -> new Response(Status.OK, p, whole ? bytes : 0, ""))
+                    .orElseGet(() -> new Response(Status.BUSY, new float[0][], 0,
+                            "no room in the memory budget within " + waitLimit));
+        } catch (BindingConflictException | BudgetExceededException e) {
+            return new Response(Status.TOO_LARGE, new float[0][], 0, e.getMessage());
+        } finally {
+            inputs.values().forEach(OnnxTensor::close);
+        }
+    }
+
     private float[][] run(long[][] tokenIds) throws OrtException {
+        Map<String, OnnxTensor> inputs = inputs(tokenIds);
+        try (OrtSession.RunOptions runOptions = settings.runOptions();
+             OrtSession.Result result = session.run(inputs, runOptions)) {
+            return meanPooled(result);
+        } finally {
+            inputs.values().forEach(OnnxTensor::close);
+        }
+    }
+
+    /** MiniLM's inputs for rows of token ids of one length: every token attended, one segment. */
+    private Map<String, OnnxTensor> inputs(long[][] tokenIds) throws OrtException {
         int batch = tokenIds.length;
         int seq = tokenIds[0].length;
         long[] shape = {batch, seq};
@@ -145,25 +192,24 @@ public final class EmbeddingService implements AutoCloseable {
                 mask.put(1L);
             }
         }
-        ids.flip();
-        mask.flip();
-        try (OnnxTensor inputIds = OnnxTensor.createTensor(env, ids, shape);
-             OnnxTensor attention = OnnxTensor.createTensor(env, mask, shape);
-             OnnxTensor types = OnnxTensor.createTensor(env, LongBuffer.allocate(batch * seq), shape);
-             OrtSession.RunOptions runOptions = settings.runOptions();
-             OrtSession.Result result = session.run(Map.of("input_ids", inputIds, "attention_mask", attention,
-                     "token_type_ids", types), runOptions)) {
-            float[][][] hidden = (float[][][]) result.get(0).getValue();
-            float[][] pooled = new float[batch][hidden[0][0].length];
-            for (int b = 0; b < batch; b++) {
-                for (float[] token : hidden[b]) {
-                    for (int d = 0; d < token.length; d++) {
-                        pooled[b][d] += token[d] / seq;
-                    }
+        return Map.of("input_ids", OnnxTensor.createTensor(env, ids.flip(), shape),
+                "attention_mask", OnnxTensor.createTensor(env, mask.flip(), shape),
+                "token_type_ids", OnnxTensor.createTensor(env, LongBuffer.allocate(batch * seq), shape));
+    }
+
+    /** The mean of each row's token states. */
+    private static float[][] meanPooled(OrtSession.Result result) throws OrtException {
+        float[][][] hidden = (float[][][]) result.get(0).getValue();
+        int seq = hidden[0].length;
+        float[][] pooled = new float[hidden.length][hidden[0][0].length];
+        for (int b = 0; b < hidden.length; b++) {
+            for (float[] token : hidden[b]) {
+                for (int d = 0; d < token.length; d++) {
+                    pooled[b][d] += token[d] / seq;
                 }
             }
-            return pooled;
         }
+        return pooled;
     }
 
     /** {@return the budget requests are admitted against} */
@@ -171,9 +217,22 @@ public final class EmbeddingService implements AutoCloseable {
         return budget;
     }
 
-    /** {@return the plan cache} */
+    /** {@return the plan cache, which only the settings other than {@code bounded} plan through} */
     public PlanCache plans() {
         return plans;
+    }
+
+    /** {@return one line: the lease cache and the split requests under {@code bounded}, else the plan cache} */
+    public String cacheSummary() {
+        if (budgeted == null) {
+            PlanCache.Stats c = plans.stats();
+            return String.format(Locale.ROOT, "plan cache: %d requests, hit rate %.2f, %d plans, %.1f ms planning in total",
+                    c.requests(), c.hitRate(), c.size(), c.planTime().toNanos() / 1e6);
+        }
+        BudgetedOrtSession.LeaseCacheStats c = budgeted.leaseCacheStats();
+        BudgetedOrtSession.SplitStats split = budgeted.splitStats();
+        return String.format(Locale.ROOT, "lease cache: %d hits, %d misses, %d shapes; split %d requests into %d runs",
+                c.hits(), c.misses(), c.shapes(), split.requests(), split.pieces());
     }
 
     /** {@return ONNX Runtime's figures for the session's CPU arena now} */
@@ -181,7 +240,7 @@ public final class EmbeddingService implements AutoCloseable {
         return BoundedOrtArena.Stats.of(session);
     }
 
-    /** {@return the most bytes that leases of this service held at once, counted outside the budget} */
+    /** {@return the most bytes that leases of whole requests held at once, counted outside the budget} */
     public long maxHeldBytes() {
         return maxHeld.get();
     }

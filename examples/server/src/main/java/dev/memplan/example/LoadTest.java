@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A bounded, in-process load test of {@link EmbeddingService}: a fixed number of threads send a
  * fixed number of requests of random shapes (batch 1-8, 8-512 tokens), then it reports what was
- * answered, what the budget and the plan cache saw, and how the process's resident memory grew.
+ * answered, what the budget and the service's cache saw, and how the process's resident memory grew.
  * With a longest request ({@code 8x512}), every request has that shape and the resident baseline is
  * taken before ONNX Runtime is touched: the growth is then what {@code memplan size} predicts.
  *
@@ -87,10 +87,12 @@ public final class LoadTest {
      * @param seconds     wall time of the load
      * @param latencyP50  median latency of OK requests, ms
      * @param latencyP99  99th percentile, ms
-     * @param maxHeld     the most bytes leases held at once, counted outside the budget
+     * @param maxHeld     the most bytes leases held at once, counted outside the budget (under
+     *                    {@code bounded}, while whole requests' outputs are read: BudgetedOrtSession
+     *                    leases inside its run, and the budget's own peak spans the runs)
      * @param heldAtEnd   bytes still held when the load ended, counted outside the budget
      * @param budget      the budget's figures at the end
-     * @param cache       the plan cache's figures at the end
+     * @param cache       the service's cache line: the lease cache and splits, or the plan cache
      * @param rssBaseline resident bytes after start-up and one warm-up request; with a longest
      *                    request, before ONNX Runtime was touched
      * @param rssPeak     the most resident bytes seen during the load (sampled every 10 ms)
@@ -101,7 +103,7 @@ public final class LoadTest {
      */
     public record Report(Config config, int answered, int ok, int busy, int tooLarge, List<String> failures,
                          boolean finished, double seconds, double latencyP50, double latencyP99, long maxHeld,
-                         long heldAtEnd, MemoryBudget.Stats budget, PlanCache.Stats cache, long rssBaseline, long rssPeak,
+                         long heldAtEnd, MemoryBudget.Stats budget, String cache, long rssBaseline, long rssPeak,
                          long rssEnd, long arenaPeak) {
 
         /** {@return how far resident memory rose above the baseline during the load} */
@@ -116,7 +118,7 @@ public final class LoadTest {
                     "answered %d of %d (ok %d, busy %d, too large %d), failures %d, finished %s",
                     "time %.1f s, %.3f requests/s, latency p50 %.0f ms, p99 %.0f ms",
                     "budget %s: leased at most %s of %s (peak %s), waited %d, timed out %d, leaked %d, total wait %.1f s",
-                    "plan cache: %d requests, hit rate %.2f, %d plans, %.1f ms planning in total",
+                    "%s",
                     "resident memory: baseline %s, peak %s (+%s, %.2fx the budget), after the load %s",
                     "ORT allocator: at most %s held from the system (%.2fx the budget)"),
                     config.requests(), config.threads(), config.shapes(), config.settings().name().toLowerCase(Locale.ROOT).replace('_', '-'),
@@ -125,7 +127,7 @@ public final class LoadTest {
                     seconds, ok / seconds, latencyP50, latencyP99,
                     mib(budget.capacityBytes()), mib(maxHeld), mib(budget.leasableBytes()), mib(budget.peakInUseBytes()),
                     budget.waited(), budget.timedOut(), budget.leaked(), budget.totalWait().toMillis() / 1e3,
-                    cache.requests(), cache.hitRate(), cache.size(), cache.planTime().toNanos() / 1e6,
+                    cache,
                     mib(rssBaseline), mib(rssPeak), mib(rssGrowth()), (double) rssGrowth() / budget.capacityBytes(),
                     mib(rssEnd), mib(arenaPeak), (double) arenaPeak / budget.capacityBytes());
         }
@@ -203,7 +205,7 @@ public final class LoadTest {
             Collections.sort(sorted);
             return new Report(c, ok.get() + busy.get() + tooLarge.get(), ok.get(), busy.get(), tooLarge.get(),
                     List.copyOf(failures), finished, seconds, percentile(sorted, 0.5), percentile(sorted, 0.99),
-                    service.maxHeldBytes(), service.heldBytes(), budget.stats(), service.plans().stats(), baseline,
+                    service.maxHeldBytes(), service.heldBytes(), budget.stats(), service.cacheSummary(), baseline,
                     peak, ResidentMemory.bytes(), arenaPeak);
         }
     }
