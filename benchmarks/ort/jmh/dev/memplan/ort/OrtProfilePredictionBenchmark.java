@@ -1,12 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.ort.internal;
 
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import ai.onnxruntime.TensorInfo;
 import dev.memplan.EngineMode;
+import dev.memplan.Shape;
 import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.server.CompiledModel;
 import dev.memplan.server.MemoryBudget;
+import dev.memplan.server.internal.ServerAccess;
+import dev.memplan.ort.BoundedOrtArena;
+import dev.memplan.ort.BudgetedOrtSession;
 import dev.memplan.ort.OrtModel;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -30,7 +41,9 @@ import org.openjdk.jmh.annotations.State;
  * graph ORT runs at its default level, and covers models with If nodes, whose prediction replays
  * the branch the request's values decide (Silero VAD: {@code sr}). {@code admission} is what a
  * server under {@code BoundedOrtArena} does per request before ORT runs: plan, predict, lease the
- * predicted bytes on a {@link MemoryBudget}, and give them back. Needs ONNX Runtime Java.
+ * predicted bytes on a {@link MemoryBudget}, and give them back; {@code budgetedAdmission} is the
+ * same through {@link BudgetedOrtSession} before its run: the request's lease, cached per shape,
+ * from its input tensors, leased and given back. Needs ONNX Runtime Java.
  *
  * <p>A case is {@code file:name=value;...} (semicolons: JMH splits parameters at commas).
  */
@@ -49,7 +62,7 @@ public class OrtProfilePredictionBenchmark {
     public String model;
 
     /** What one request runs; one parameter so the two paths of a case are measured back to back. */
-    @Param({"memplanPlan", "ortPrediction", "admission"})
+    @Param({"memplanPlan", "ortPrediction", "admission", "budgetedAdmission"})
     public String path;
 
     private CompiledModel memplan;
@@ -57,6 +70,8 @@ public class OrtProfilePredictionBenchmark {
     private OrtModel ort;
     private Map<String, Long> bindings;
     private MemoryBudget budget;
+    private BudgetedOrtSession budgeted;
+    private Map<String, OnnxTensor> inputs;
 
     @Setup
     public void setUp() {
@@ -71,20 +86,54 @@ public class OrtProfilePredictionBenchmark {
         memplan = CompiledModel.compile(file, ImportOptions.defaults(), java);
         ort = OrtModel.compile(file, ImportOptions.defaults(), java, OrtModel.Level.ALL);
         profile = OrtRuntimeProfile.load(file, OrtModel.Level.ALL.ortName());
-        if (profile.predict(memplan.imported(), bindings).activationBytes()
+        if (profile.predict(ServerAccess.access().imported(memplan), bindings).activationBytes()
                 != ort.plan(bindings).predictedBytes().orElseThrow()) {
             throw new IllegalStateException(model + ": the profile's prediction is not the compiled model's");
         }
         budget = MemoryBudget.of(1L << 40);
+        if (path.equals("budgetedAdmission")) {
+            budgeted = budgetedSession(file);
+        }
+    }
+
+    /** A session on memplan's allocator and zeroed input tensors of the case's shapes. */
+    private BudgetedOrtSession budgetedSession(Path file) {
+        try {
+            OrtEnvironment env = OrtEnvironment.getEnvironment();
+            BoundedOrtArena arena = BoundedOrtArena.install();
+            OrtSession session = env.createSession(file.toString(), arena.configure(new OrtSession.SessionOptions()));
+            inputs = new HashMap<>();
+            for (Map.Entry<String, Shape> input : ort.model().inputs().entrySet()) {
+                long[] dims = input.getValue().dims().stream()
+                        .mapToLong(d -> d.evaluate(bindings).orElseThrow()).toArray();
+                TensorInfo info = (TensorInfo) session.getInputInfo().get(input.getKey()).getInfo();
+                long elements = 1;
+                for (long d : dims) {
+                    elements *= d;
+                }
+                ByteBuffer zeros = ByteBuffer.allocateDirect((int) (elements * info.type.size)).order(ByteOrder.nativeOrder());
+                inputs.put(input.getKey(), OnnxTensor.createTensor(env, zeros, dims, info.type));
+            }
+            return BudgetedOrtSession.of(session, ort, budget);
+        } catch (OrtException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Benchmark
     public Object request() throws InterruptedException {
         return switch (path) {
             case "memplanPlan" -> memplan.plan(bindings);
-            case "ortPrediction" -> profile.predict(memplan.imported(), bindings);
+            case "ortPrediction" -> profile.predict(ServerAccess.access().imported(memplan), bindings);
+            case "budgetedAdmission" -> admitBudgeted();
             default -> admit();
         };
+    }
+
+    private long admitBudgeted() throws InterruptedException {
+        try (MemoryBudget.Lease lease = budget.tryAcquire(budgeted.leaseBytes(inputs), Duration.ZERO).orElseThrow()) {
+            return lease.bytes();
+        }
     }
 
     private long admit() throws InterruptedException {
