@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# What a compile leaves resident in the process after it returned and a GC ran: memplan's own
+# What a compile costs and leaves resident in the process after it returned and a GC ran: memplan's own
 # CompiledModel.compile against OrtModel.compile, each in a fresh JVM, on the calling thread (a
 # server's). Builds memplan-ort with its dependencies (mvn -o), then runs CompileResident.java.
 #   benchmarks/ort/compile-resident.sh MODEL.onnx [MODEL.onnx ...]
