@@ -41,7 +41,8 @@ struct Context {
 };
 
 // One node of the search: its canonical floor (no buffer below min_offset, nor at it
-// with a rank below min_rank), its candidates, and the placement it has made.
+// with a rank below min_rank), its candidates, the placement it has made, and its context's
+// largest unplaced total and floor plus total when it was entered.
 struct Frame {
     int ctx;
     long long min_offset;
@@ -50,6 +51,7 @@ struct Frame {
     int placed;
     bool hatless, cut;
     int offset_mark, floor_mark;
+    long long max_total, max_floor_total;
 };
 
 // A partition split at zero cuts: its cut points, the next piece, and the frame whose
@@ -196,7 +198,7 @@ private:
             contexts_.push_back(Context{begin, end, lo, hi, static_cast<int>(frames_.size()), split});
             frames_.push_back(Frame{static_cast<int>(contexts_.size()) - 1, 0, 0, static_cast<int>(cands_.size()),
                                     static_cast<int>(cands_.size()), static_cast<int>(cands_.size()), -1, false, false,
-                                    0, 0});
+                                    0, 0, 0, 0});
             return true;
         }
         return false;
@@ -269,6 +271,12 @@ private:
             cands_.push_back(i);
         }
         f.cand_end = static_cast<int>(cands_.size());
+        f.max_total = 0;
+        f.max_floor_total = 0;
+        for (int s = c.sec_lo; s < c.sec_hi; ++s) {
+            f.max_total = std::max(f.max_total, total_[s]);
+            f.max_floor_total = std::max(f.max_floor_total, floor_[s] + total_[s]);
+        }
         std::sort(cands_.begin() + f.cand_begin, cands_.end(), [this](int a, int b) {
             if (min_offset_[a] != min_offset_[b]) return min_offset_[a] < min_offset_[b];
             return rank_[a] < rank_[b];
@@ -288,8 +296,11 @@ private:
         while (f.cursor < f.cand_end) {
             const int i = cands_[f.cursor++];
             const long long o = min_offset_[i];
+            // Section inference before placing: a section left without room above max(o, floor) stays so
+            // through the placement, and o only grows along the candidates: the frame is done.
+            if (std::max(f.max_floor_total, o + f.max_total) > capacity_) return kFail;
             place(f, i, o);
-            if (!fits(contexts_[f.ctx], o)) {
+            if (!fits(contexts_[f.ctx], f, o)) {
                 const bool hatless = f.hatless;
                 undo(f);
                 if (hatless) return kFail;  // a buffer that raised nobody has no better alternative
@@ -308,7 +319,7 @@ private:
                 return kNextPiece;
             }
             const int cb = static_cast<int>(cands_.size());
-            frames_.push_back(Frame{f.ctx, o, rank_[i], cb, cb, cb, -1, false, false, 0, 0});
+            frames_.push_back(Frame{f.ctx, o, rank_[i], cb, cb, cb, -1, false, false, 0, 0, 0, 0});
             *frame = static_cast<int>(frames_.size()) - 1;
             return kEnter;
         }
@@ -385,10 +396,12 @@ private:
     }
 
     // Section inference: every section of the context must still hold its unplaced bytes
-    // above its floor (and above the offset just placed, since offsets only rise).
-    bool fits(const Context& c, long long o) const {
-        for (int s = c.sec_lo; s < c.sec_hi; ++s) {
-            if (std::max(o, floor_[s]) + total_[s] > capacity_) return false;
+    // above its floor (and above the offset just placed, since offsets only rise). The frame's
+    // maxima checked the sections the placement left alone; the log holds the others.
+    bool fits(const Context& c, const Frame& f, long long o) const {
+        for (int k = f.floor_mark; k < static_cast<int>(floor_log_.size()); ++k) {
+            const int s = floor_log_[k].index;
+            if (s >= c.sec_lo && s < c.sec_hi && std::max(o, floor_[s]) + total_[s] > capacity_) return false;
         }
         return true;
     }

@@ -24,11 +24,11 @@ final class ExactSearch {
     // hundred microseconds, so 1,024 of them ran up to a fifth of a second past a limit.
     static final long CLOCK_EVERY = 64;
 
-    // A partition being solved (exact_packing.h's Context).
+    // A partition being solved (exact_search.h's Context).
     record Context(int begin, int end, int secLo, int secHi, int frameBase, int split) {
     }
 
-    // One node of the search (exact_packing.h's Frame).
+    // One node of the search (exact_search.h's Frame).
     static final class Frame {
         int ctx;
         long minOffset;
@@ -41,6 +41,8 @@ final class ExactSearch {
         boolean cut;
         int offsetMark;
         int floorMark;
+        long maxTotal;
+        long maxFloorTotal;
 
         Frame(int ctx, long minOffset, int minRank, int cand) {
             this.ctx = ctx;
@@ -52,7 +54,7 @@ final class ExactSearch {
         }
     }
 
-    // A partition split at zero cuts (exact_packing.h's Split).
+    // A partition split at zero cuts (exact_search.h's Split).
     static final class Split {
         final int frame;
         final int ctx;
@@ -405,6 +407,12 @@ final class ExactSearch {
             cands.push(i);
         }
         f.candEnd = cands.size;
+        f.maxTotal = 0;
+        f.maxFloorTotal = 0;
+        for (int s = c.secLo(); s < c.secHi(); ++s) {
+            f.maxTotal = Math.max(f.maxTotal, total[s]);
+            f.maxFloorTotal = Math.max(f.maxFloorTotal, floor[s] + total[s]);
+        }
         sort(cands.a, f.candBegin, cands.size, (a, b) -> {
             if (minOffset[a] != minOffset[b]) {
                 return minOffset[a] < minOffset[b];
@@ -428,8 +436,13 @@ final class ExactSearch {
         while (f.cursor < f.candEnd) {
             int i = cands.a[f.cursor++];
             long o = minOffset[i];
+            // Section inference before placing: a section left without room above max(o, floor) stays so
+            // through the placement, and o only grows along the candidates: the frame is done.
+            if (Math.max(f.maxFloorTotal, o + f.maxTotal) > capacity) {
+                return FAIL;
+            }
             place(f, i, o);
-            if (!fits(contexts.get(f.ctx), o)) {
+            if (!fits(contexts.get(f.ctx), f, o)) {
                 boolean hatless = f.hatless;
                 undo(f);
                 if (hatless) {
@@ -542,10 +555,12 @@ final class ExactSearch {
     }
 
     // Section inference: every section of the context must still hold its unplaced bytes
-    // above its floor (and above the offset just placed, since offsets only rise).
-    private boolean fits(Context c, long o) {
-        for (int s = c.secLo(); s < c.secHi(); ++s) {
-            if (Math.max(o, floor[s]) + total[s] > capacity) {
+    // above its floor (and above the offset just placed, since offsets only rise). The frame's
+    // maxima checked the sections the placement left alone; the log holds the others.
+    private boolean fits(Context c, Frame f, long o) {
+        for (int k = f.floorMark; k < floorLog.size; ++k) {
+            int s = floorLog.index[k];
+            if (s >= c.secLo() && s < c.secHi() && Math.max(o, floor[s]) + total[s] > capacity) {
                 return false;
             }
         }
