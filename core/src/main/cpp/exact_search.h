@@ -91,6 +91,9 @@ public:
         total_ = in_.total0;
         cuts_ = in_.cuts0;
         mark_.assign(in_.num_sections, 0);
+        starting_at_.assign(in_.num_sections + 1, -1);
+        reach_.assign(in_.num_sections + 1, 0);
+        next_starting_.assign(n, -1);
         stamp_ = 0;
         frames_.clear();
         contexts_.clear();
@@ -300,7 +303,7 @@ private:
             // through the placement, and o only grows along the candidates: the frame is done.
             if (std::max(f.max_floor_total, o + f.max_total) > capacity_) return kFail;
             place(f, i, o);
-            if (!fits(contexts_[f.ctx], f, o)) {
+            if (!fits(contexts_[f.ctx], f, i, o)) {
                 const bool hatless = f.hatless;
                 undo(f);
                 if (hatless) return kFail;  // a buffer that raised nobody has no better alternative
@@ -357,6 +360,10 @@ private:
             floor_log_.push_back(Change{s, floor_[s]});
             floor_[s] = top;
             total_[s] -= in_.size[i];
+            if (mark_[s] != stamp_) {
+                mark_[s] = stamp_;  // its own sections too: their floor rises to the lowest unplaced offset
+                touched_.push_back(s);
+            }
         }
         for (const int s : touched_) {
             // The lowest unplaced offset in s; the scan stops at one not above the floor,
@@ -398,12 +405,48 @@ private:
     // Section inference: every section of the context must still hold its unplaced bytes
     // above its floor (and above the offset just placed, since offsets only rise). The frame's
     // maxima checked the sections the placement left alone; the log holds the others.
-    bool fits(const Context& c, const Frame& f, long long o) const {
+    bool fits(const Context& c, const Frame& f, int i, long long o) {
         for (int k = f.floor_mark; k < static_cast<int>(floor_log_.size()); ++k) {
             const int s = floor_log_[k].index;
             if (s >= c.sec_lo && s < c.sec_hi && std::max(o, floor_[s]) + total_[s] > capacity_) return false;
         }
-        return true;
+        return covers_tight(c, o, rank_[i]);
+    }
+
+    // Whether a section s of the context is tight at o: no slack between max(o, floor) and the
+    // capacity for its unplaced bytes.
+    bool tight(int s, long long o) const {
+        return total_[s] > 0 && floor_[s] <= o && o + total_[s] == capacity_;
+    }
+
+    // The zero-slack rule (the bottom-left rule of perfect rectangle packing): a tight section's
+    // byte o must be covered by a buffer placed exactly at o, after the one of rank r just placed
+    // there: an unplaced buffer at min offset o, of rank above r, inside the context. Those placed
+    // at o are apart in time, so they must cover every tight section at once: a left-to-right
+    // sweep over the sections reaches their end only if such disjoint buffers exist.
+    bool covers_tight(const Context& c, long long o, int r) {
+        int s = c.sec_lo;
+        while (s < c.sec_hi && !tight(s, o)) ++s;
+        if (s == c.sec_hi) return true;
+        const int width = c.sec_hi - c.sec_lo;
+        for (int k = 0; k <= width; ++k) {
+            starting_at_[k] = -1;
+            reach_[k] = 0;
+        }
+        for (int k = c.begin; k < c.end; ++k) {
+            const int j = lists_[k];
+            if (offset_[j] >= 0 || min_offset_[j] != o || rank_[j] <= r) continue;
+            next_starting_[j] = starting_at_[in_.sec_lo[j] - c.sec_lo];
+            starting_at_[in_.sec_lo[j] - c.sec_lo] = j;
+        }
+        reach_[0] = 1;
+        for (s = c.sec_lo; s < c.sec_hi; ++s) {
+            const int a = s - c.sec_lo;
+            if (reach_[a] == 0) continue;
+            if (!tight(s, o)) reach_[a + 1] = 1;  // a section with slack may stay uncovered at o
+            for (int j = starting_at_[a]; j >= 0; j = next_starting_[j]) reach_[in_.sec_hi[j] - c.sec_lo] = 1;
+        }
+        return reach_[width] != 0;
     }
 
     // The context solved: undo its frames' placements, close it, and go on with its split.
@@ -426,6 +469,7 @@ private:
     std::vector<long long> offset_, min_offset_, floor_, total_;
     std::vector<long long> key_t_ = std::vector<long long>(in_.n);
     std::vector<int> rank_, cuts_, mark_, touched_;
+    std::vector<int> starting_at_, next_starting_, reach_;  // covers_tight's buffers by first section
     int stamp_ = 0;
     std::vector<Frame> frames_;
     std::vector<Context> contexts_;

@@ -163,6 +163,9 @@ final class ExactSearch {
     private int[] rank;
     private int[] cuts;
     private int[] mark;
+    private int[] startingAt; // coversTight's buffers by first section
+    private int[] nextStarting;
+    private int[] reach;
     private final Ints touched = new Ints();
     private int stamp;
     private final ArrayList<Frame> frames = new ArrayList<>();
@@ -197,6 +200,11 @@ final class ExactSearch {
         total = in.total0.clone();
         cuts = in.cuts0.clone();
         mark = new int[in.numSections];
+        startingAt = new int[in.numSections + 1];
+        reach = new int[in.numSections + 1];
+        nextStarting = new int[n];
+        Arrays.fill(startingAt, -1);
+        Arrays.fill(nextStarting, -1);
         stamp = 0;
         frames.clear();
         contexts.clear();
@@ -442,7 +450,7 @@ final class ExactSearch {
                 return FAIL;
             }
             place(f, i, o);
-            if (!fits(contexts.get(f.ctx), f, o)) {
+            if (!fits(contexts.get(f.ctx), f, i, o)) {
                 boolean hatless = f.hatless;
                 undo(f);
                 if (hatless) {
@@ -507,6 +515,10 @@ final class ExactSearch {
             floorLog.push(s, floor[s]);
             floor[s] = top;
             total[s] -= in.size[i];
+            if (mark[s] != stamp) {
+                mark[s] = stamp; // its own sections too: their floor rises to the lowest unplaced offset
+                touched.push(s);
+            }
         }
         for (int t = 0; t < touched.size; ++t) {
             int s = touched.a[t];
@@ -557,14 +569,62 @@ final class ExactSearch {
     // Section inference: every section of the context must still hold its unplaced bytes
     // above its floor (and above the offset just placed, since offsets only rise). The frame's
     // maxima checked the sections the placement left alone; the log holds the others.
-    private boolean fits(Context c, Frame f, long o) {
+    private boolean fits(Context c, Frame f, int i, long o) {
         for (int k = f.floorMark; k < floorLog.size; ++k) {
             int s = floorLog.index[k];
             if (s >= c.secLo() && s < c.secHi() && Math.max(o, floor[s]) + total[s] > capacity) {
                 return false;
             }
         }
-        return true;
+        return coversTight(c, o, rank[i]);
+    }
+
+    // Whether a section s of the context is tight at o: no slack between max(o, floor) and the
+    // capacity for its unplaced bytes.
+    private boolean tight(int s, long o) {
+        return total[s] > 0 && floor[s] <= o && o + total[s] == capacity;
+    }
+
+    // The zero-slack rule (the bottom-left rule of perfect rectangle packing): a tight section's
+    // byte o must be covered by a buffer placed exactly at o, after the one of rank r just placed
+    // there: an unplaced buffer at min offset o, of rank above r, inside the context. Those placed
+    // at o are apart in time, so they must cover every tight section at once: a left-to-right
+    // sweep over the sections reaches their end only if such disjoint buffers exist.
+    private boolean coversTight(Context c, long o, int r) {
+        int s = c.secLo();
+        while (s < c.secHi() && !tight(s, o)) {
+            ++s;
+        }
+        if (s == c.secHi()) {
+            return true;
+        }
+        int width = c.secHi() - c.secLo();
+        for (int k = 0; k <= width; ++k) {
+            startingAt[k] = -1;
+            reach[k] = 0;
+        }
+        for (int k = c.begin(); k < c.end(); ++k) {
+            int j = lists.a[k];
+            if (offset[j] >= 0 || minOffset[j] != o || rank[j] <= r) {
+                continue;
+            }
+            nextStarting[j] = startingAt[in.secLo[j] - c.secLo()];
+            startingAt[in.secLo[j] - c.secLo()] = j;
+        }
+        reach[0] = 1;
+        for (s = c.secLo(); s < c.secHi(); ++s) {
+            int a = s - c.secLo();
+            if (reach[a] == 0) {
+                continue;
+            }
+            if (!tight(s, o)) {
+                reach[a + 1] = 1; // a section with slack may stay uncovered at o
+            }
+            for (int j = startingAt[a]; j >= 0; j = nextStarting[j]) {
+                reach[in.secHi[j] - c.secLo()] = 1;
+            }
+        }
+        return reach[width] != 0;
     }
 
     // The context solved: undo its frames' placements, close it, and go on with its split.
