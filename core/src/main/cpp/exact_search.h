@@ -41,7 +41,8 @@ struct Context {
 };
 
 // One node of the search: its canonical floor (no buffer below min_offset, nor at it
-// with a rank below min_rank), its candidates, and the placement it has made.
+// with a rank below min_rank), its candidates, the placement it has made, and its context's
+// largest unplaced total and floor plus total when it was entered.
 struct Frame {
     int ctx;
     long long min_offset;
@@ -50,6 +51,7 @@ struct Frame {
     int placed;
     bool hatless, cut;
     int offset_mark, floor_mark;
+    long long max_total, max_floor_total;
 };
 
 // A partition split at zero cuts: its cut points, the next piece, and the frame whose
@@ -89,6 +91,9 @@ public:
         total_ = in_.total0;
         cuts_ = in_.cuts0;
         mark_.assign(in_.num_sections, 0);
+        starting_at_.assign(in_.num_sections + 1, -1);
+        reach_.assign(in_.num_sections + 1, 0);
+        next_starting_.assign(n, -1);
         stamp_ = 0;
         frames_.clear();
         contexts_.clear();
@@ -196,7 +201,7 @@ private:
             contexts_.push_back(Context{begin, end, lo, hi, static_cast<int>(frames_.size()), split});
             frames_.push_back(Frame{static_cast<int>(contexts_.size()) - 1, 0, 0, static_cast<int>(cands_.size()),
                                     static_cast<int>(cands_.size()), static_cast<int>(cands_.size()), -1, false, false,
-                                    0, 0});
+                                    0, 0, 0, 0});
             return true;
         }
         return false;
@@ -269,6 +274,12 @@ private:
             cands_.push_back(i);
         }
         f.cand_end = static_cast<int>(cands_.size());
+        f.max_total = 0;
+        f.max_floor_total = 0;
+        for (int s = c.sec_lo; s < c.sec_hi; ++s) {
+            f.max_total = std::max(f.max_total, total_[s]);
+            f.max_floor_total = std::max(f.max_floor_total, floor_[s] + total_[s]);
+        }
         std::sort(cands_.begin() + f.cand_begin, cands_.end(), [this](int a, int b) {
             if (min_offset_[a] != min_offset_[b]) return min_offset_[a] < min_offset_[b];
             return rank_[a] < rank_[b];
@@ -288,8 +299,11 @@ private:
         while (f.cursor < f.cand_end) {
             const int i = cands_[f.cursor++];
             const long long o = min_offset_[i];
+            // Section inference before placing: a section left without room above max(o, floor) stays so
+            // through the placement, and o only grows along the candidates: the frame is done.
+            if (std::max(f.max_floor_total, o + f.max_total) > capacity_) return kFail;
             place(f, i, o);
-            if (!fits(contexts_[f.ctx], o)) {
+            if (!fits(contexts_[f.ctx], f, i, o)) {
                 const bool hatless = f.hatless;
                 undo(f);
                 if (hatless) return kFail;  // a buffer that raised nobody has no better alternative
@@ -308,7 +322,7 @@ private:
                 return kNextPiece;
             }
             const int cb = static_cast<int>(cands_.size());
-            frames_.push_back(Frame{f.ctx, o, rank_[i], cb, cb, cb, -1, false, false, 0, 0});
+            frames_.push_back(Frame{f.ctx, o, rank_[i], cb, cb, cb, -1, false, false, 0, 0, 0, 0});
             *frame = static_cast<int>(frames_.size()) - 1;
             return kEnter;
         }
@@ -346,6 +360,10 @@ private:
             floor_log_.push_back(Change{s, floor_[s]});
             floor_[s] = top;
             total_[s] -= in_.size[i];
+            if (mark_[s] != stamp_) {
+                mark_[s] = stamp_;  // its own sections too: their floor rises to the lowest unplaced offset
+                touched_.push_back(s);
+            }
         }
         for (const int s : touched_) {
             // The lowest unplaced offset in s; the scan stops at one not above the floor,
@@ -385,12 +403,50 @@ private:
     }
 
     // Section inference: every section of the context must still hold its unplaced bytes
-    // above its floor (and above the offset just placed, since offsets only rise).
-    bool fits(const Context& c, long long o) const {
-        for (int s = c.sec_lo; s < c.sec_hi; ++s) {
-            if (std::max(o, floor_[s]) + total_[s] > capacity_) return false;
+    // above its floor (and above the offset just placed, since offsets only rise). The frame's
+    // maxima checked the sections the placement left alone; the log holds the others.
+    bool fits(const Context& c, const Frame& f, int i, long long o) {
+        for (int k = f.floor_mark; k < static_cast<int>(floor_log_.size()); ++k) {
+            const int s = floor_log_[k].index;
+            if (s >= c.sec_lo && s < c.sec_hi && std::max(o, floor_[s]) + total_[s] > capacity_) return false;
         }
-        return true;
+        return covers_tight(c, o, rank_[i]);
+    }
+
+    // Whether a section s of the context is tight at o: no slack between max(o, floor) and the
+    // capacity for its unplaced bytes.
+    bool tight(int s, long long o) const {
+        return total_[s] > 0 && floor_[s] <= o && o + total_[s] == capacity_;
+    }
+
+    // The zero-slack rule (the bottom-left rule of perfect rectangle packing): a tight section's
+    // byte o must be covered by a buffer placed exactly at o, after the one of rank r just placed
+    // there: an unplaced buffer at min offset o, of rank above r, inside the context. Those placed
+    // at o are apart in time, so they must cover every tight section at once: a left-to-right
+    // sweep over the sections reaches their end only if such disjoint buffers exist.
+    bool covers_tight(const Context& c, long long o, int r) {
+        int s = c.sec_lo;
+        while (s < c.sec_hi && !tight(s, o)) ++s;
+        if (s == c.sec_hi) return true;
+        const int width = c.sec_hi - c.sec_lo;
+        for (int k = 0; k <= width; ++k) {
+            starting_at_[k] = -1;
+            reach_[k] = 0;
+        }
+        for (int k = c.begin; k < c.end; ++k) {
+            const int j = lists_[k];
+            if (offset_[j] >= 0 || min_offset_[j] != o || rank_[j] <= r) continue;
+            next_starting_[j] = starting_at_[in_.sec_lo[j] - c.sec_lo];
+            starting_at_[in_.sec_lo[j] - c.sec_lo] = j;
+        }
+        reach_[0] = 1;
+        for (s = c.sec_lo; s < c.sec_hi; ++s) {
+            const int a = s - c.sec_lo;
+            if (reach_[a] == 0) continue;
+            if (!tight(s, o)) reach_[a + 1] = 1;  // a section with slack may stay uncovered at o
+            for (int j = starting_at_[a]; j >= 0; j = next_starting_[j]) reach_[in_.sec_hi[j] - c.sec_lo] = 1;
+        }
+        return reach_[width] != 0;
     }
 
     // The context solved: undo its frames' placements, close it, and go on with its split.
@@ -413,6 +469,7 @@ private:
     std::vector<long long> offset_, min_offset_, floor_, total_;
     std::vector<long long> key_t_ = std::vector<long long>(in_.n);
     std::vector<int> rank_, cuts_, mark_, touched_;
+    std::vector<int> starting_at_, next_starting_, reach_;  // covers_tight's buffers by first section
     int stamp_ = 0;
     std::vector<Frame> frames_;
     std::vector<Context> contexts_;

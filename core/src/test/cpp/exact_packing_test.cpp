@@ -169,6 +169,31 @@ void test_exact_finds_perfect_packings_of_tilings() {
     }
 }
 
+// The zero-slack rule refutes the bound of a tiling with one piece grown by a byte or a step, and
+// keeps the optimum of those it does not refute: each answer is the brute-force optimum.
+void test_exact_zero_slack_rule_matches_brute_force_on_near_tilings() {
+    std::mt19937 rng(34);
+    for (int round = 0; round < 400; ++round) {
+        Problem p = tiling(rng, pick(rng, 3, 8), 8, 6);
+        const std::size_t k = static_cast<std::size_t>(pick(rng, 0, static_cast<int>(p.size.size()) - 1));
+        const int how = pick(rng, 0, 3);
+        if (how == 0) {
+            p.size[k]++;
+        } else if (how == 1) {
+            p.upper[k]++;
+        } else if (how == 2 && p.size[k] > 1) {
+            p.size[k]--;  // a byte of slack in the piece's sections
+        } else if (p.upper[k] - p.lower[k] > 1) {
+            p.lower[k]++;  // a step of slack
+        }
+        const Answer a = exact(p, 1000000);
+        CHECK_EQ(a.rc, MEMPLAN_OK);
+        CHECK(plan_valid(p, a.offset));
+        CHECK_EQ(a.stats[MEMPLAN_EXACT_STAT_STATUS], memplan_exact::kProven);
+        CHECK_EQ(a.stats[MEMPLAN_EXACT_STAT_HEIGHT_BYTES], brute_optimum(p));
+    }
+}
+
 void test_exact_stops_at_the_target() {
     std::mt19937 rng(33);
     for (int round = 0; round < 30; ++round) {
@@ -259,6 +284,8 @@ void test_exact_rejects_bad_arguments() {
 
 void run_exact_packing_tests() {
     run_case("exact: matches a brute-force optimum on tiny instances", test_exact_matches_brute_force_optimum);
+    run_case("exact: the zero-slack rule matches a brute-force optimum on near tilings",
+             test_exact_zero_slack_rule_matches_brute_force_on_near_tilings);
     run_case("exact: valid and deterministic under a node limit", test_exact_is_valid_and_deterministic_under_a_node_limit);
     run_case("exact: perfect packings of tilings, proven", test_exact_finds_perfect_packings_of_tilings);
     run_case("exact: stops once the target fits", test_exact_stops_at_the_target);

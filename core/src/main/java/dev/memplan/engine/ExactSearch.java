@@ -24,11 +24,11 @@ final class ExactSearch {
     // hundred microseconds, so 1,024 of them ran up to a fifth of a second past a limit.
     static final long CLOCK_EVERY = 64;
 
-    // A partition being solved (exact_packing.h's Context).
+    // A partition being solved (exact_search.h's Context).
     record Context(int begin, int end, int secLo, int secHi, int frameBase, int split) {
     }
 
-    // One node of the search (exact_packing.h's Frame).
+    // One node of the search (exact_search.h's Frame).
     static final class Frame {
         int ctx;
         long minOffset;
@@ -41,6 +41,8 @@ final class ExactSearch {
         boolean cut;
         int offsetMark;
         int floorMark;
+        long maxTotal;
+        long maxFloorTotal;
 
         Frame(int ctx, long minOffset, int minRank, int cand) {
             this.ctx = ctx;
@@ -52,7 +54,7 @@ final class ExactSearch {
         }
     }
 
-    // A partition split at zero cuts (exact_packing.h's Split).
+    // A partition split at zero cuts (exact_search.h's Split).
     static final class Split {
         final int frame;
         final int ctx;
@@ -161,6 +163,9 @@ final class ExactSearch {
     private int[] rank;
     private int[] cuts;
     private int[] mark;
+    private int[] startingAt; // coversTight's buffers by first section
+    private int[] nextStarting;
+    private int[] reach;
     private final Ints touched = new Ints();
     private int stamp;
     private final ArrayList<Frame> frames = new ArrayList<>();
@@ -195,6 +200,11 @@ final class ExactSearch {
         total = in.total0.clone();
         cuts = in.cuts0.clone();
         mark = new int[in.numSections];
+        startingAt = new int[in.numSections + 1];
+        reach = new int[in.numSections + 1];
+        nextStarting = new int[n];
+        Arrays.fill(startingAt, -1);
+        Arrays.fill(nextStarting, -1);
         stamp = 0;
         frames.clear();
         contexts.clear();
@@ -405,6 +415,12 @@ final class ExactSearch {
             cands.push(i);
         }
         f.candEnd = cands.size;
+        f.maxTotal = 0;
+        f.maxFloorTotal = 0;
+        for (int s = c.secLo(); s < c.secHi(); ++s) {
+            f.maxTotal = Math.max(f.maxTotal, total[s]);
+            f.maxFloorTotal = Math.max(f.maxFloorTotal, floor[s] + total[s]);
+        }
         sort(cands.a, f.candBegin, cands.size, (a, b) -> {
             if (minOffset[a] != minOffset[b]) {
                 return minOffset[a] < minOffset[b];
@@ -428,8 +444,13 @@ final class ExactSearch {
         while (f.cursor < f.candEnd) {
             int i = cands.a[f.cursor++];
             long o = minOffset[i];
+            // Section inference before placing: a section left without room above max(o, floor) stays so
+            // through the placement, and o only grows along the candidates: the frame is done.
+            if (Math.max(f.maxFloorTotal, o + f.maxTotal) > capacity) {
+                return FAIL;
+            }
             place(f, i, o);
-            if (!fits(contexts.get(f.ctx), o)) {
+            if (!fits(contexts.get(f.ctx), f, i, o)) {
                 boolean hatless = f.hatless;
                 undo(f);
                 if (hatless) {
@@ -494,6 +515,10 @@ final class ExactSearch {
             floorLog.push(s, floor[s]);
             floor[s] = top;
             total[s] -= in.size[i];
+            if (mark[s] != stamp) {
+                mark[s] = stamp; // its own sections too: their floor rises to the lowest unplaced offset
+                touched.push(s);
+            }
         }
         for (int t = 0; t < touched.size; ++t) {
             int s = touched.a[t];
@@ -542,14 +567,64 @@ final class ExactSearch {
     }
 
     // Section inference: every section of the context must still hold its unplaced bytes
-    // above its floor (and above the offset just placed, since offsets only rise).
-    private boolean fits(Context c, long o) {
-        for (int s = c.secLo(); s < c.secHi(); ++s) {
-            if (Math.max(o, floor[s]) + total[s] > capacity) {
+    // above its floor (and above the offset just placed, since offsets only rise). The frame's
+    // maxima checked the sections the placement left alone; the log holds the others.
+    private boolean fits(Context c, Frame f, int i, long o) {
+        for (int k = f.floorMark; k < floorLog.size; ++k) {
+            int s = floorLog.index[k];
+            if (s >= c.secLo() && s < c.secHi() && Math.max(o, floor[s]) + total[s] > capacity) {
                 return false;
             }
         }
-        return true;
+        return coversTight(c, o, rank[i]);
+    }
+
+    // Whether a section s of the context is tight at o: no slack between max(o, floor) and the
+    // capacity for its unplaced bytes.
+    private boolean tight(int s, long o) {
+        return total[s] > 0 && floor[s] <= o && o + total[s] == capacity;
+    }
+
+    // The zero-slack rule (the bottom-left rule of perfect rectangle packing): a tight section's
+    // byte o must be covered by a buffer placed exactly at o, after the one of rank r just placed
+    // there: an unplaced buffer at min offset o, of rank above r, inside the context. Those placed
+    // at o are apart in time, so they must cover every tight section at once: a left-to-right
+    // sweep over the sections reaches their end only if such disjoint buffers exist.
+    private boolean coversTight(Context c, long o, int r) {
+        int s = c.secLo();
+        while (s < c.secHi() && !tight(s, o)) {
+            ++s;
+        }
+        if (s == c.secHi()) {
+            return true;
+        }
+        int width = c.secHi() - c.secLo();
+        for (int k = 0; k <= width; ++k) {
+            startingAt[k] = -1;
+            reach[k] = 0;
+        }
+        for (int k = c.begin(); k < c.end(); ++k) {
+            int j = lists.a[k];
+            if (offset[j] >= 0 || minOffset[j] != o || rank[j] <= r) {
+                continue;
+            }
+            nextStarting[j] = startingAt[in.secLo[j] - c.secLo()];
+            startingAt[in.secLo[j] - c.secLo()] = j;
+        }
+        reach[0] = 1;
+        for (s = c.secLo(); s < c.secHi(); ++s) {
+            int a = s - c.secLo();
+            if (reach[a] == 0) {
+                continue;
+            }
+            if (!tight(s, o)) {
+                reach[a + 1] = 1; // a section with slack may stay uncovered at o
+            }
+            for (int j = startingAt[a]; j >= 0; j = nextStarting[j]) {
+                reach[in.secHi[j] - c.secLo()] = 1;
+            }
+        }
+        return reach[width] != 0;
     }
 
     // The context solved: undo its frames' placements, close it, and go on with its split.
