@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.engine;
 
+import dev.memplan.engine.ExactSearchArrays.ChangeLog;
+import dev.memplan.engine.ExactSearchArrays.Ints;
 import java.util.ArrayList;
 import java.util.Arrays;
 
@@ -67,82 +69,6 @@ final class ExactSearch {
             this.ctx = ctx;
             this.cutBegin = cutBegin;
         }
-    }
-
-    /** A growable int array: std::vector<int>'s push_back, resize and indexing. */
-    static final class Ints {
-        int[] a = new int[16];
-        int size;
-
-        void push(int v) {
-            if (size == a.length) {
-                a = Arrays.copyOf(a, 2 * size);
-            }
-            a[size++] = v;
-        }
-    }
-
-    /** An undo log of (index, old value): std::vector<Change>. */
-    static final class ChangeLog {
-        int[] index = new int[16];
-        long[] value = new long[16];
-        int size;
-
-        void push(int i, long v) {
-            if (size == index.length) {
-                index = Arrays.copyOf(index, 2 * size);
-                value = Arrays.copyOf(value, 2 * size);
-            }
-            index[size] = i;
-            value[size++] = v;
-        }
-    }
-
-    /** A comparison of two buffer ids. */
-    interface IdOrder {
-        boolean less(int a, int b);
-    }
-
-    /**
-     * Sorts ids in {@code a[from, to)} by a strict total order (a merge sort: any correct sort gives
-     * std::sort's result, since no two ids compare equal).
-     */
-    static void sort(int[] a, int from, int to, IdOrder order, Ints tmp) {
-        int len = to - from;
-        if (len < 2) {
-            return;
-        }
-        if (len <= 16) {
-            for (int i = from + 1; i < to; i++) {
-                int v = a[i];
-                int j = i - 1;
-                while (j >= from && order.less(v, a[j])) {
-                    a[j + 1] = a[j];
-                    j--;
-                }
-                a[j + 1] = v;
-            }
-            return;
-        }
-        int mid = (from + to) >>> 1;
-        sort(a, from, mid, order, tmp);
-        sort(a, mid, to, order, tmp);
-        if (tmp.a.length < len) {
-            tmp.a = new int[Math.max(len, 2 * tmp.a.length)];
-        }
-        int i = from;
-        int j = mid;
-        int k = 0;
-        while (i < mid && j < to) {
-            tmp.a[k++] = order.less(a[j], a[i]) ? a[j++] : a[i++];
-        }
-        while (i < mid) {
-            tmp.a[k++] = a[i++];
-        }
-        while (j < to) {
-            tmp.a[k++] = a[j++];
-        }
-        System.arraycopy(tmp.a, 0, a, from, len);
     }
 
     private static final int NEXT_PIECE = 0;
@@ -341,7 +267,7 @@ final class ExactSearch {
             keyT[i] = t;
         }
         String order = PREORDERS[preorder];
-        sort(lists.a, begin, end, (a, b) -> {
+        ExactSearchArrays.sort(lists.a, begin, end, (a, b) -> {
             for (int c = 0; c < 3; ++c) {
                 long x = key(order.charAt(c), a);
                 long y = key(order.charAt(c), b);
@@ -421,7 +347,7 @@ final class ExactSearch {
             f.maxTotal = Math.max(f.maxTotal, total[s]);
             f.maxFloorTotal = Math.max(f.maxFloorTotal, floor[s] + total[s]);
         }
-        sort(cands.a, f.candBegin, cands.size, (a, b) -> {
+        ExactSearchArrays.sort(cands.a, f.candBegin, cands.size, (a, b) -> {
             if (minOffset[a] != minOffset[b]) {
                 return minOffset[a] < minOffset[b];
             }

@@ -10,7 +10,6 @@ import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 
 /**
  * Whether the graph ONNX Runtime runs keeps the rows of a batch apart, so that a request can run in
@@ -29,33 +28,6 @@ import java.util.Set;
  * between any two batchings of the same rows.
  */
 public final class BatchRows {
-    /** Ops that map each row of their inputs to the same row of their outputs, whatever their attributes. */
-    private static final Set<String> ROW_WISE = Set.of(
-            "Abs", "Acos", "Acosh", "Add", "And", "Asin", "Asinh", "Atan", "Atanh", "BitShift", "Cast", "CastLike",
-            "Ceil", "Celu", "Clip", "Cos", "Cosh", "Div", "Elu", "Equal", "Erf", "Exp", "Floor", "Gelu", "Greater",
-            "GreaterOrEqual", "HardSigmoid", "HardSwish", "Identity", "IsInf", "IsNaN", "LeakyRelu", "Less",
-            "LessOrEqual", "Log", "Max", "Mean", "Min", "Mish", "Mod", "Mul", "Neg", "Not", "Or", "Pow", "PRelu",
-            "QuantizeLinear", "DequantizeLinear", "Reciprocal", "Relu", "Round", "Selu", "Shrink", "Sigmoid", "Sign",
-            "Sin", "Sinh", "Softplus", "Softsign", "Sqrt", "Sub", "Sum", "Tan", "Tanh", "ThresholdedRelu", "Where",
-            "Xor", "Dropout", "Expand", "Reshape", "Squeeze", "Unsqueeze", "Flatten", "Slice", "Pad", "Transpose",
-            "MatMul", "MatMulInteger", "QLinearMatMul", "Conv", "ConvInteger", "ConvTranspose", "QLinearConv",
-            "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "LpPool", "BatchNormalization",
-            "InstanceNormalization", "GroupNormalization", "LRN", "Resize", "Upsample", "DepthToSpace",
-            "SpaceToDepth", "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1",
-            "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "DynamicQuantizeLinear",
-            // ORT's contrib and NCHWc kernels, as it fuses encoders and CNNs
-            "Attention", "MultiHeadAttention", "QAttention", "SkipLayerNormalization",
-            "SkipSimplifiedLayerNormalization", "SimplifiedLayerNormalization", "EmbedLayerNormalization",
-            "BiasGelu", "FastGelu", "QuickGelu", "FusedMatMul", "FusedConv", "DynamicQuantizeMatMul",
-            "MatMulIntegerToFloat", "BiasAdd", "QLinearAdd", "QLinearMul", "ReorderInput", "ReorderOutput");
-    /** Ops that work along one axis, given by an {@code axis} attribute: row-wise when it is not the first. */
-    private static final Set<String> ALONG_AXIS = Set.of("Concat", "Split", "Gather", "GatherElements", "Softmax",
-            "LogSoftmax", "Hardmax", "LayerNormalization", "ArgMax", "ArgMin", "TopK");
-    /** Ops whose output takes the batch from a shape alone, never from another row's data. */
-    private static final Set<String> SHAPED_ONLY = Set.of("ConstantOfShape", "Expand");
-    /** Ops that read a value's shape, not its rows. */
-    private static final Set<String> SHAPE_READERS = Set.of("Shape", "Size");
-
     private final String batch;
     private final String why;
 
@@ -136,46 +108,37 @@ public final class BatchRows {
         }
         String op = node.opType();
         if (firstWithRows < 0) {
-            return outputsRows && !SHAPED_ONLY.contains(op) && !ROW_WISE.contains(op)
+            return outputsRows && !OrtKernels.Rows.fromShapes(op) && !OrtKernels.Rows.rowWise(op)
                     ? "makes rows from values that have none" : null;
         }
-        if (SHAPE_READERS.contains(op)) {
+        if (OrtKernels.Rows.readsShapes(op)) {
             return null;
         }
         if (!outputsRows) {
             return "reduces the rows";
         }
-        if (ROW_WISE.contains(op)) {
+        if (OrtKernels.Rows.rowWise(op)) {
             return null;
         }
-        if (op.equals("Gemm") || op.equals("FusedGemm")) {
+        if (OrtKernels.Rows.isGemm(op)) {
             boolean aRows = firstWithRows == 0;
             boolean bRows = node.inputCount() > 1 && node.input(1) != Graph.ABSENT
                     && carries(graph.value(node.input(1)), batch);
             return !aRows || bRows || attributes.integer(node.id(), "transA").orElse(0) != 0
                     ? "multiplies across the rows" : null;
         }
-        if (ALONG_AXIS.contains(op)) {
-            if (op.startsWith("Gather") && firstWithRows != 0) {
+        if (OrtKernels.Rows.alongAxis(op)) {
+            if (OrtKernels.Rows.gathers(op) && firstWithRows != 0) {
                 return null; // the rows are the indices: each picks from the same table
             }
             if (!attributes.known(node.id())) {
                 return "has attributes memplan could not read";
             }
             int rank = graph.value(node.input(firstWithRows)).shape().rank();
-            long axis = attributes.integer(node.id(), "axis").orElse(defaultAxis(op, attributes.opset()));
+            long axis = attributes.integer(node.id(), "axis").orElse(OrtKernels.Rows.defaultAxis(op, attributes.opset()));
             return (axis < 0 ? axis + rank : axis) == 0 ? "works along the rows" : null;
         }
         return "is not known to keep rows apart";
-    }
-
-    /** The ONNX default of an axis-taking op's {@code axis}. */
-    private static long defaultAxis(String op, OptionalLong opset) {
-        return switch (op) {
-            case "Softmax", "LogSoftmax", "Hardmax" -> opset.orElse(13) >= 13 ? -1 : 1;
-            case "LayerNormalization", "TopK" -> -1;
-            default -> 0; // Concat has none (ORT refuses it without), Split, Gather*, ArgMax, ArgMin: 0
-        };
     }
 
     private static boolean carries(Value v, String batch) {

@@ -4,6 +4,8 @@ package dev.memplan.ort.internal;
 import dev.memplan.Graph.Node;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * What ONNX Runtime 1.30's CPU kernels declare to its allocation planner and take during their
@@ -172,5 +174,81 @@ final class OrtKernels {
     static String domain(Node node) {
         String d = node.domain();
         return d == null || d.equals("ai.onnx") ? ONNX : d;
+    }
+
+    /**
+     * Which kernels keep the rows of a batch apart ({@link BatchRows}): a fact about what each op
+     * computes, kept here with ORT's other kernel facts.
+     */
+    static final class Rows {
+        /** Ops that map each row of their inputs to the same row of their outputs, whatever their attributes. */
+        private static final Set<String> ROW_WISE = Set.of(
+                "Abs", "Acos", "Acosh", "Add", "And", "Asin", "Asinh", "Atan", "Atanh", "BitShift", "Cast", "CastLike",
+                "Ceil", "Celu", "Clip", "Cos", "Cosh", "Div", "Elu", "Equal", "Erf", "Exp", "Floor", "Gelu", "Greater",
+                "GreaterOrEqual", "HardSigmoid", "HardSwish", "Identity", "IsInf", "IsNaN", "LeakyRelu", "Less",
+                "LessOrEqual", "Log", "Max", "Mean", "Min", "Mish", "Mod", "Mul", "Neg", "Not", "Or", "Pow", "PRelu",
+                "QuantizeLinear", "DequantizeLinear", "Reciprocal", "Relu", "Round", "Selu", "Shrink", "Sigmoid", "Sign",
+                "Sin", "Sinh", "Softplus", "Softsign", "Sqrt", "Sub", "Sum", "Tan", "Tanh", "ThresholdedRelu", "Where",
+                "Xor", "Dropout", "Expand", "Reshape", "Squeeze", "Unsqueeze", "Flatten", "Slice", "Pad", "Transpose",
+                "MatMul", "MatMulInteger", "QLinearMatMul", "Conv", "ConvInteger", "ConvTranspose", "QLinearConv",
+                "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "LpPool", "BatchNormalization",
+                "InstanceNormalization", "GroupNormalization", "LRN", "Resize", "Upsample", "DepthToSpace",
+                "SpaceToDepth", "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1",
+                "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "DynamicQuantizeLinear",
+                // ORT's contrib and NCHWc kernels, as it fuses encoders and CNNs
+                "Attention", "MultiHeadAttention", "QAttention", "SkipLayerNormalization",
+                "SkipSimplifiedLayerNormalization", "SimplifiedLayerNormalization", "EmbedLayerNormalization",
+                "BiasGelu", "FastGelu", "QuickGelu", "FusedMatMul", "FusedConv", "DynamicQuantizeMatMul",
+                "MatMulIntegerToFloat", "BiasAdd", "QLinearAdd", "QLinearMul", "ReorderInput", "ReorderOutput");
+        /** Ops that work along one axis, given by an {@code axis} attribute: row-wise when it is not the first. */
+        private static final Set<String> ALONG_AXIS = Set.of("Concat", "Split", "Gather", "GatherElements", "Softmax",
+                "LogSoftmax", "Hardmax", "LayerNormalization", "ArgMax", "ArgMin", "TopK");
+        /** Ops whose output takes the batch from a shape alone, never from another row's data. */
+        private static final Set<String> SHAPED_ONLY = Set.of("ConstantOfShape", "Expand");
+        /** Ops that read a value's shape, not its rows. */
+        private static final Set<String> SHAPE_READERS = Set.of("Shape", "Size");
+
+
+        private Rows() {
+        }
+
+        /** {@return whether the op maps each row of its inputs to the same row of its outputs} */
+        static boolean rowWise(String op) {
+            return ROW_WISE.contains(op);
+        }
+
+        /** {@return whether the op works along the axis its {@code axis} attribute names} */
+        static boolean alongAxis(String op) {
+            return ALONG_AXIS.contains(op);
+        }
+
+        /** {@return whether the op's rows come from a shape alone} */
+        static boolean fromShapes(String op) {
+            return SHAPED_ONLY.contains(op);
+        }
+
+        /** {@return whether the op reads its input's shape, not its data} */
+        static boolean readsShapes(String op) {
+            return SHAPE_READERS.contains(op);
+        }
+
+        /** {@return whether the op is a Gemm, whose first input's rows are its output's unless transposed} */
+        static boolean isGemm(String op) {
+            return op.equals("Gemm") || op.equals("FusedGemm");
+        }
+
+        /** {@return whether the op picks from its first input by the indices of another} */
+        static boolean gathers(String op) {
+            return op.equals("Gather") || op.equals("GatherElements");
+        }
+
+        /** {@return the ONNX default of an axis-taking op's {@code axis}} */
+        static long defaultAxis(String op, OptionalLong opset) {
+            return switch (op) {
+                case "Softmax", "LogSoftmax", "Hardmax" -> opset.orElse(13) >= 13 ? -1 : 1;
+                case "LayerNormalization", "TopK" -> -1;
+                default -> 0; // Concat has none (ORT refuses it without), Split, Gather*, ArgMax, ArgMin: 0
+            };
+        }
     }
 }
