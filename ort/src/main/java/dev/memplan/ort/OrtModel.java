@@ -225,14 +225,9 @@ public final class OrtModel implements Reservation {
         return file;
     }
 
-    /** {@return the batch symbol whose rows ORT's graph keeps apart, or empty (then why, in the string)} */
+    /** {@return the batch symbol whose rows ORT's graph keeps apart, or empty when requests run whole} */
     Optional<String> rowsApartBy() {
         return profile.batchRows().batch();
-    }
-
-    /** {@return why requests of this model run whole, naming the node or value; null when rows run apart} */
-    String whyWhole() {
-        return profile.batchRows().why();
     }
 
     /**

@@ -68,13 +68,13 @@ public final class BatchRows {
         if (batch == null) {
             return kept("no input starts with a symbol");
         }
+        Dim.Symbol rows = new Dim.Symbol(batch);
         for (int output : graph.outputs()) {
             Shape shape = graph.value(output).shape();
-            if (shape.rank() == 0 || !shape.dims().get(0).equals(new Dim.Symbol(batch))) {
+            if (shape.rank() == 0 || !shape.dims().get(0).equals(rows)) {
                 return kept("output " + graph.value(output).name() + " does not start with " + batch);
             }
         }
-        Dim.Symbol rows = new Dim.Symbol(batch);
         for (Value v : graph.values()) {
             if (carries(v, batch) && !rowsFirst(v.shape(), batch)) {
                 boolean later = v.shape().dims().subList(1, v.shape().rank()).stream()
