@@ -142,10 +142,10 @@ public final class ConstantFolder {
                 return null;
             }
             long n = x.shape()[ax];
-            long s = ShapeOps.clampIndex(starts[i], n, step);
-            long e = ShapeOps.clampIndex(ends[i], n, step);
+            long s = ShapeOps.clampStart(starts[i], n, step);
+            long e = ShapeOps.clampEnd(ends[i], n, step);
             List<Long> kept = new ArrayList<>();
-            for (long j = s; step > 0 ? j < e : j > e; j += step) {
+            for (long j = s; n > 0 && (step > 0 ? j < e : j > e); j += step) {
                 kept.add(j);
             }
             picks.set(ax, kept.stream().mapToLong(Long::longValue).toArray());

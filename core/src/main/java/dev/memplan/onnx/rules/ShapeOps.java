@@ -426,7 +426,16 @@ final class ShapeOps {
         return TensorInfo.of(x.type, shape);
     }
 
-    static long clampIndex(long v, long n, long step) {
+    /** Slice's start along an axis of {@code n} elements, as ONNX and ONNX Runtime clamp it. */
+    static long clampStart(long v, long n, long step) {
+        if (v < 0) {
+            v += n;
+        }
+        return step > 0 ? Math.max(0, Math.min(n, v)) : Math.max(0, Math.min(n - 1, v));
+    }
+
+    /** Slice's end along an axis of {@code n} elements, as ONNX and ONNX Runtime clamp it. */
+    static long clampEnd(long v, long n, long step) {
         if (v < 0) {
             v += n;
         }
@@ -435,8 +444,11 @@ final class ShapeOps {
 
     static SymInt[] sliceValues(SymInt[] data, long start, long end, long step) {
         long n = data.length;
-        long s = clampIndex(start, n, step);
-        long e = clampIndex(end, n, step);
+        if (n == 0) {
+            return new SymInt[0];
+        }
+        long s = clampStart(start, n, step);
+        long e = clampEnd(end, n, step);
         List<SymInt> out = new ArrayList<>();
         for (long i = s; step > 0 ? i < e : i > e; i += step) {
             out.add(data[(int) i]);
@@ -447,10 +459,21 @@ final class ShapeOps {
     static Dim slicedExtent(Dim d, long start, long end, long step, InferenceContext c) {
         if (d instanceof Dim.Fixed f) {
             long n = f.extent();
-            long s = clampIndex(start, n, step);
-            long e = clampIndex(end, n, step);
+            if (n == 0) {
+                return Dim.of(0);
+            }
+            long s = clampStart(start, n, step);
+            long e = clampEnd(end, n, step);
             long len = step > 0 ? (e - s + step - 1) / step : (s - e + (-step) - 1) / (-step);
             return Dim.of(Math.max(0, len));
+        }
+        if (step == -1 && end <= -(1L << 31)) { // backwards to the first element: a reversal, or of a head
+            if (start == -1 || start >= (1L << 31) - 1) {
+                return d;
+            }
+            // the start is clamped into [0, d - 1]: d + start + 1 elements from the end, at least one
+            return start < 0 ? Dim.Derived.min(List.of(d, Dim.Derived.max(List.of(Dim.Derived.sum(List.of(d),
+                    start + 1), Dim.of(1))))) : Dim.Derived.min(List.of(d, Dim.of(start + 1)));
         }
         if (step != 1) {
             return c.fresh("slice_extent");
@@ -468,6 +491,10 @@ final class ShapeOps {
         }
         if (start == 0 && end < 0) {
             return Dim.Derived.max(List.of(Dim.Derived.sum(List.of(d), end), Dim.of(0)));
+        }
+        if (start < 0 && end < 0) { // both from the end: the last -start elements, less the last -end
+            return Dim.Derived.max(List.of(Dim.Derived.sum(List.of(Dim.Derived.min(List.of(d, Dim.of(-start)))), end),
+                    Dim.of(0)));
         }
         return c.fresh("slice_extent");
     }
