@@ -4,6 +4,7 @@ package dev.memplan.ort.internal;
 import dev.memplan.Graph;
 import dev.memplan.Graph.Node;
 import dev.memplan.MemplanException;
+import dev.memplan.onnx.imports.ControlFlowNode;
 import dev.memplan.onnx.imports.ImportedGraph;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
@@ -71,11 +72,18 @@ final class KernelProbes {
     }
 
     /** One node's probes: the candidates' value ids, and per probe the shapes it expects. */
-    private record NodeProbes(Node node, int firstProbe, List<long[]> candidateSizes, List<String> outputShapes,
+    private record NodeProbes(Graph graph, Node node, int firstProbe, List<long[]> candidateSizes, List<String> outputShapes,
                               int[] candidateValues, int[] candidateAxes) {
     }
 
     private KernelProbes() {
+    }
+
+    /**
+     * A node whose kernel has no rule, where it is: its graph (the main graph or an If branch), the
+     * ONNX node ORT saved, and the constants its graph sees (its own and its outer graphs').
+     */
+    private record Site(Graph graph, Node node, NodeProto proto, Map<String, TensorProto> constants) {
     }
 
     /** {@return the main-graph nodes of {@code imported} whose kernel has no rule, control flow aside} */
@@ -93,7 +101,39 @@ final class KernelProbes {
     }
 
     /**
-     * Measures the nodes of {@code imported} (imported from {@code saved}) whose kernel has no rule.
+     * Adds the nodes without a rule of {@code imported} and, through its If nodes, of every branch ORT
+     * saved (ORT runs a branch's kernels in the same arena; ONNX names are unique across a model's
+     * graphs, so one map of rules serves them all). Loop and Scan bodies are not walked: the ort
+     * runtime refuses them before.
+     */
+    private static void sites(ImportedGraph imported, GraphProto saved, ModelProto model,
+                              Map<String, TensorProto> outer, List<Site> out) {
+        Graph graph = imported.graph();
+        OnnxNodeAttributes attributes = OnnxNodeAttributes.of(model.toBuilder().setGraph(saved).build(), graph);
+        Map<String, TensorProto> constants = new HashMap<>(outer);
+        saved.getInitializerList().forEach(t -> constants.put(t.getName(), t));
+        for (Node node : withoutRule(imported, attributes)) {
+            out.add(new Site(graph, node, attributes.proto(node.id()), constants));
+        }
+        Map<String, NodeProto> byFirstOutput = OrtSubgraphReplay.byFirstOutput(saved);
+        for (ControlFlowNode cf : imported.controlFlow()) {
+            Node node = graph.node(cf.nodeId());
+            if (!OrtKernels.isIf(cf.opType()) || node.outputCount() == 0 || node.output(0) == Graph.ABSENT) {
+                continue;
+            }
+            NodeProto proto = byFirstOutput.get(graph.value(node.output(0)).name());
+            for (ControlFlowNode.Body body : cf.bodies()) {
+                GraphProto branch = proto == null ? null : OrtSubgraphReplay.subgraph(proto, body.attribute());
+                if (branch != null) {
+                    sites(body.graph(), branch, model, constants, out);
+                }
+            }
+        }
+    }
+
+    /**
+     * Measures the nodes of {@code imported} (imported from {@code saved}) whose kernel has no rule,
+     * If branches' nodes included.
      *
      * @return their rules, and the nodes left unmeasured with why (all of them, with the runner's
      *         message, when the runner fails as a whole: ORT crashed in the child)
@@ -105,25 +145,21 @@ final class KernelProbes {
     /** As {@link #measure(ImportedGraph, ModelProto, Runner)}, at the given probe bindings. */
     static Measured measure(ImportedGraph imported, ModelProto saved, Runner runner,
                             List<Map<String, Long>> bindings) {
-        OnnxNodeAttributes attributes = OnnxNodeAttributes.of(saved, imported.graph());
-        List<Node> nodes = withoutRule(imported, attributes);
-        if (nodes.isEmpty()) {
+        List<Site> sites = new ArrayList<>();
+        sites(imported, saved.getGraph(), saved, Map.of(), sites);
+        if (sites.isEmpty()) {
             return Measured.NONE;
         }
-        Graph graph = imported.graph();
-        Map<String, TensorProto> initializers = new HashMap<>();
-        saved.getGraph().getInitializerList().forEach(t -> initializers.put(t.getName(), t));
         List<ModelProto> models = new ArrayList<>();
         List<NodeProbes> probes = new ArrayList<>();
         Map<String, String> unmeasured = new TreeMap<>();
-        for (Node node : nodes) {
-            NodeProto proto = attributes.proto(node.id());
-            if (proto == null) {
-                unmeasured.put(KernelWorkspaces.opName(node), "ORT's saved node was not found");
+        for (Site site : sites) {
+            if (site.proto() == null) {
+                unmeasured.put(KernelWorkspaces.opName(site.node()), "ORT's saved node was not found");
                 continue;
             }
-            Optional<String> why = probe(graph, node, proto, bindings, initializers, saved, models, probes);
-            why.ifPresent(w -> unmeasured.putIfAbsent(KernelWorkspaces.opName(node), w));
+            Optional<String> why = probe(site, bindings, saved, models, probes);
+            why.ifPresent(w -> unmeasured.putIfAbsent(KernelWorkspaces.opName(site.node()), w));
         }
         List<String> results;
         try {
@@ -159,7 +195,7 @@ final class KernelProbes {
                     rule = WorkspaceFit.fit(points).map(line -> totalRule(line, p)).orElse(null);
                 }
                 if (rule != null) {
-                    rules.put(graph.value(p.node().output(0)).name(), rule);
+                    rules.put(p.graph().value(p.node().output(0)).name(), rule);
                     measuredOps.add(op);
                     continue;
                 }
@@ -276,9 +312,10 @@ final class KernelProbes {
     }
 
     /** Adds the node's probe models; {@return why it cannot be probed, if it cannot} */
-    private static Optional<String> probe(Graph graph, Node node, NodeProto proto, List<Map<String, Long>> bindings,
-                                          Map<String, TensorProto> initializers, ModelProto saved,
+    private static Optional<String> probe(Site site, List<Map<String, Long>> bindings, ModelProto saved,
                                           List<ModelProto> models, List<NodeProbes> probes) {
+        Graph graph = site.graph();
+        Node node = site.node();
         List<Integer> values = new ArrayList<>();
         for (int i = 0; i < node.inputCount(); i++) {
             if (node.input(i) != Graph.ABSENT) {
@@ -332,9 +369,9 @@ final class KernelProbes {
                 }
             }
             outputShapes.add(out.toString());
-            nodeModels.add(model(graph, node, proto, shapes, initializers, saved));
+            nodeModels.add(model(graph, node, site.proto(), shapes, site.constants(), saved));
         }
-        probes.add(new NodeProbes(node, models.size(), sizes, outputShapes,
+        probes.add(new NodeProbes(graph, node, models.size(), sizes, outputShapes,
                 candidateValues.stream().mapToInt(Integer::intValue).toArray(),
                 candidateAxes.stream().mapToInt(Integer::intValue).toArray()));
         models.addAll(nodeModels);

@@ -28,10 +28,17 @@ public final class OrtArenaPredictor {
     private final ReplaySequence sequence;
     private final int workspaceEvents;
     private final Set<String> unmodelledOps;
+    /** The op types without a rule among the nodes every request runs: the graph's own, If branches aside. */
+    private final Set<String> unmodelledOutsideBranches;
     /** Per node id: the If's branch replay (OrtSubgraphReplay), else null; null when the graph has none. */
     private final OrtSubgraphReplay[] subgraphs;
-    /** How many Ifs leave their branch open: each combination is replayed and the largest answers. */
-    private final int choices;
+    /**
+     * The combinations of open If branches a request can meet (bits by choice): each is replayed and
+     * the largest answers; {0} without open Ifs; null when there are too many to replay.
+     */
+    private final long[] combinations;
+    /** How many If conditions are open, for the refusal when there are too many combinations. */
+    private final int openConditions;
     /** Per buffer slot: whether an If's branch allocates it (the If's output), not the graph's own event. */
     private final boolean[] ifOutput;
     /** Per node id of an If with a replay: per output, the buffer slot it allocates, or -1. */
@@ -42,10 +49,13 @@ public final class OrtArenaPredictor {
     private final ThreadLocal<Scratch> scratches = ThreadLocal.withInitial(() -> new Scratch(this));
 
     private OrtArenaPredictor(Graph graph, OrtReusePlan plan, KernelWorkspaces.Rule[] workspaces, int[] outputsAfter,
-                              Set<String> unmodelledOps, OrtSubgraphReplay[] subgraphs, int choices) {
+                              Set<String> unmodelledOps, Set<String> unmodelledOutsideBranches,
+                              OrtSubgraphReplay[] subgraphs, OrtSubgraphReplay.Choices choices) {
+        this.unmodelledOutsideBranches = Set.copyOf(unmodelledOutsideBranches);
         this.graph = graph;
         this.subgraphs = subgraphs;
-        this.choices = choices;
+        this.combinations = choices == null ? new long[] {0} : choices.combinations();
+        this.openConditions = choices == null ? 0 : choices.count();
         this.plan = plan;
         this.workspaces = workspaces;
         this.sequence = ReplaySequence.of(graph, plan, workspaces, outputsAfter);
@@ -72,7 +82,7 @@ public final class OrtArenaPredictor {
         for (int v = 0; v < keys.length; v++) {
             keys[v] = SameSizeKey.of(graph.value(v));
         }
-        return of(graph, attributes, keys, OrtExecutionOrder.of(graph), null, 0, KernelProbes.Measured.NONE);
+        return of(graph, attributes, keys, OrtExecutionOrder.of(graph), null, null, KernelProbes.Measured.NONE);
     }
 
     /**
@@ -117,7 +127,7 @@ public final class OrtArenaPredictor {
         Objects.requireNonNull(graph, "graph");
         Objects.requireNonNull(saved, "saved");
         return of(graph, OnnxNodeAttributes.of(saved, graph), OrtPlannerShapes.of(saved, graph, plannerNames),
-                optimized ? OrtExecutionOrder.asSaved(graph) : OrtExecutionOrder.of(graph), null, 0, measured);
+                optimized ? OrtExecutionOrder.asSaved(graph) : OrtExecutionOrder.of(graph), null, null, measured);
     }
 
     /**
@@ -132,7 +142,6 @@ public final class OrtArenaPredictor {
      *                  than it is saved in), or null when unknown
      * @param optimized whether ORT saved it at level basic or above
      * @return the predictor
-     * @throws MemplanException when more than {@value #MAX_OPEN_IFS} Ifs leave their branch open
      */
     static OrtArenaPredictor ofSaved(ImportedGraph imported, ModelProto saved, ModelProto original,
                                      boolean optimized) {
@@ -154,26 +163,20 @@ public final class OrtArenaPredictor {
         OrtSubgraphReplay.Choices open = new OrtSubgraphReplay.Choices();
         OrtSubgraphReplay[] subgraphs = OrtSubgraphReplay.of(imported, saved.getGraph(),
                 original == null ? null : original.getGraph(), saved,
-                OrtPrepackedWeights.of(saved.getGraph()), open);
-        if (open.count() > MAX_OPEN_IFS) {
-            throw new MemplanException("the ort runtime bounds at most " + MAX_OPEN_IFS + " If nodes whose"
-                    + " branch the request leaves open, this graph has " + open.count() + "; give the inputs their"
-                    + " conditions read as values (--value NAME=V) so the branches are decided");
-        }
+                OrtPrepackedWeights.of(saved.getGraph()), open, measured);
         return of(graph, OnnxNodeAttributes.of(saved, graph), OrtPlannerShapes.of(saved, graph),
-                optimized ? OrtExecutionOrder.asSaved(graph) : OrtExecutionOrder.of(graph), subgraphs, open.count(),
+                optimized ? OrtExecutionOrder.asSaved(graph) : OrtExecutionOrder.of(graph), subgraphs, open,
                 measured);
     }
 
-    /** Open If branches are bounded by replaying every combination: 2^this at most. */
-    static final int MAX_OPEN_IFS = 8;
-
     private static OrtArenaPredictor of(Graph graph, NodeAttributes attributes, SameSizeKey[] keys, int[] order,
-                                        OrtSubgraphReplay[] subgraphs, int choices, KernelProbes.Measured measured) {
+                                        OrtSubgraphReplay[] subgraphs, OrtSubgraphReplay.Choices choices,
+                                        KernelProbes.Measured measured) {
         Objects.requireNonNull(attributes, "attributes");
         KernelWorkspaces.Rule[] rules = new KernelWorkspaces.Rule[graph.nodeCount()];
         int[] outputsAfter = new int[graph.nodeCount()];
         Set<String> unmodelled = new TreeSet<>();
+        Set<String> outsideBranches = new TreeSet<>();
         for (Node node : graph.nodes()) {
             if (subgraphs != null && subgraphs[node.id()] != null) {
                 rules[node.id()] = OrtSubgraphReplay.MARKER; // one event, where the branch runs
@@ -189,15 +192,24 @@ public final class OrtArenaPredictor {
             outputsAfter[node.id()] = KernelWorkspaces.outputsAfter(graph, node, attributes);
             if (!KernelWorkspaces.isModelled(graph, node, attributes)) {
                 unmodelled.add(KernelWorkspaces.opName(node));
+                outsideBranches.add(KernelWorkspaces.opName(node));
             }
         }
         return new OrtArenaPredictor(graph, OrtReusePlan.of(graph, keys, order), rules, outputsAfter, unmodelled,
-                subgraphs, choices);
+                outsideBranches, subgraphs, choices);
     }
 
     /** {@return the op types of the graph and its If branches whose kernel has no workspace rule, sorted} */
     Set<String> unmodelledOps() {
         return unmodelledOps;
+    }
+
+    /**
+     * {@return the op types without a workspace rule among the graph's own nodes, which every request
+     * runs; one only in an If branch matters to the requests that take it}
+     */
+    Set<String> unmodelledOutsideBranches() {
+        return unmodelledOutsideBranches;
     }
 
     /**
@@ -229,11 +241,21 @@ public final class OrtArenaPredictor {
         }
     }
 
-    /** One replay per combination of the open If branches (one without), the largest figure. */
+    /**
+     * One replay per combination of the open If branches (one without), the largest figure.
+     *
+     * @throws MemplanException when the request leaves more combinations open than are replayed
+     */
     private OrtArenaPrediction largest(Map<String, Long> bindings, Scratch scratch) {
-        OrtArenaPrediction largest = replay(bindings, scratch, 0);
-        for (long c = 1; c < 1L << choices; c++) {
-            OrtArenaPrediction p = replay(bindings, scratch, c);
+        if (combinations == null) {
+            throw new MemplanException("the ort runtime replays at most " + OrtSubgraphReplay.Choices.MAX_COMBINATIONS
+                    + " combinations of If branches a request leaves open, this request leaves " + openConditions
+                    + " If conditions open with more; give the inputs their conditions read as values (--value NAME=V)"
+                    + " so the branches are decided");
+        }
+        OrtArenaPrediction largest = replay(bindings, scratch, combinations[0]);
+        for (int k = 1; k < combinations.length; k++) {
+            OrtArenaPrediction p = replay(bindings, scratch, combinations[k]);
             if (p.activationBytes() > largest.activationBytes()) {
                 largest = p;
             }

@@ -46,10 +46,16 @@ public final class OrtRuntimeProfile {
     private final Function<ImportedGraph, OrtArenaPredictor> compiler;
     /** Whether ORT's graph keeps a batch's rows apart, so a request may run in pieces. */
     private final BatchRows batchRows;
+    /**
+     * What a request that runs a kernel without a rule meets: null with allowances, else how the
+     * caller's users ask for one (the profile refuses such a request).
+     */
+    private final String refuseUnmodelledAskingWith;
 
     private OrtRuntimeProfile(String level, ImportedGraph ortGraph, OrtArenaPredictor predictor,
                               Function<ImportedGraph, OrtArenaPredictor> compiler, KernelProbes.Measured measured,
-                              BatchRows batchRows) {
+                              BatchRows batchRows, String refuseUnmodelledAskingWith) {
+        this.refuseUnmodelledAskingWith = refuseUnmodelledAskingWith;
         this.level = level;
         this.batchRows = batchRows;
         this.measured = measured;
@@ -137,15 +143,24 @@ public final class OrtRuntimeProfile {
                                          Map<String, List<String>> inputDims) {
         Objects.requireNonNull(askWith, "askWith");
         Objects.requireNonNull(inputDims, "inputDims");
-        OrtRuntimeProfile profile = loadGraph(model, level, inputDims);
-        Set<String> unmodelled = profile.predictor.unmodelledOps();
-        if (!allowances && !unmodelled.isEmpty()) {
-            throw new MemplanException("ONNX Runtime's graph of the model runs kernels whose workspace memplan has no"
-                    + " rule for and could not measure (" + whyUnmeasured(unmodelled, profile.measured) + "), and memplan"
-                    + " does not guess it; use the memplan runtime, or accept an allowance of each such kernel's inputs"
-                    + " and outputs (a guess, not a bound) with " + askWith);
-        }
+        OrtRuntimeProfile profile = loadGraph(model, level, inputDims, allowances ? null : askWith);
+        profile.refuseUnmodelled(profile.predictor.unmodelledOutsideBranches(), "");
         return profile;
+    }
+
+    /**
+     * Refuses a graph or a request that runs kernels without a rule that could not be measured.
+     *
+     * @param where empty for the graph's own nodes, else the request's words: an If branch ORT
+     *              may run for it
+     */
+    private void refuseUnmodelled(Set<String> unmodelled, String where) {
+        if (refuseUnmodelledAskingWith != null && !unmodelled.isEmpty()) {
+            throw new MemplanException("ONNX Runtime's graph of the model runs kernels whose workspace memplan has no"
+                    + " rule for and could not measure (" + whyUnmeasured(unmodelled, measured) + ")" + where
+                    + ", and memplan does not guess it; use the memplan runtime, or accept an allowance of each such"
+                    + " kernel's inputs and outputs (a guess, not a bound) with " + refuseUnmodelledAskingWith);
+        }
     }
 
     /** The ops with why they were not measured, ops of one reason together: {@code Not, PRelu: its output shapes...}. */
@@ -168,7 +183,8 @@ public final class OrtRuntimeProfile {
         return measured.measuredOps();
     }
 
-    private static OrtRuntimeProfile loadGraph(Path model, String level, Map<String, List<String>> inputDims) {
+    private static OrtRuntimeProfile loadGraph(Path model, String level, Map<String, List<String>> inputDims,
+                                               String refuseUnmodelledAskingWith) {
         Objects.requireNonNull(model, "model");
         requireOrtJava();
         Path saved = OrtTempFiles.newFile(".onnx"); // in this process's folder: a shutdown hook removes it
@@ -193,7 +209,7 @@ public final class OrtRuntimeProfile {
             if (graph.controlFlow().isEmpty()) {
                 return new OrtRuntimeProfile(level, graph,
                         OrtArenaPredictor.ofSaved(graph.graph(), proto, optimized, measured, plannerNames), null, measured,
-                        rows);
+                        rows, refuseUnmodelledAskingWith);
             }
             // If: each branch replayed inside the If (OrtSubgraphReplay); the one a request takes, once its
             // bindings decide the condition, else the larger. The models are kept without weight data.
@@ -201,7 +217,8 @@ public final class OrtRuntimeProfile {
             ModelProto originalNodes = withoutWeightData(ModelProto.parseFrom(UncachedFileIo.readAllBytes(model)));
             Function<ImportedGraph, OrtArenaPredictor> compiler =
                     g -> OrtArenaPredictor.ofSaved(g, savedNodes, originalNodes, optimized, measured);
-            return new OrtRuntimeProfile(level, graph, compiler.apply(graph), compiler, measured, rows);
+            return new OrtRuntimeProfile(level, graph, compiler.apply(graph), compiler, measured, rows,
+                    refuseUnmodelledAskingWith);
         } catch (IOException e) {
             throw new MemplanException("cannot read the graph ONNX Runtime saved for the model: " + e.getMessage()
                     + "; check the free space of the temporary directory (java.io.tmpdir)", e);
@@ -298,8 +315,11 @@ public final class OrtRuntimeProfile {
             return predictor.predict(complete);
         }
         ImportedGraph specialized = ortGraph.forBindings(complete); // the If branches these bindings decide
-        return specialized == ortGraph ? predictor.predict(complete)
-                : decided.computeIfAbsent(specialized, compiler).predict(complete);
+        OrtArenaPredictor branches = specialized == ortGraph ? predictor
+                : decided.computeIfAbsent(specialized, compiler);
+        refuseUnmodelled(branches.unmodelledOps(), " in an If branch this request takes or leaves open (giving the"
+                + " inputs its condition reads as values decides it)");
+        return branches.predict(complete);
     }
 
     /**

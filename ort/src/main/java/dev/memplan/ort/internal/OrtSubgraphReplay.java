@@ -106,14 +106,88 @@ final class OrtSubgraphReplay {
      * If's condition takes the branch that condition gives, as it does in ORT.
      */
     static final class Choices {
+        /** The combinations replayed at most: more, and a request must decide some conditions. */
+        static final int MAX_COMBINATIONS = 256;
+        /** Guard of a choice that runs whatever the other choices are. */
+        private static final long UNGUARDED = -1;
+
         private final Map<String, Integer> byCondition = new HashMap<>();
+        /** Per choice: the enclosing If's choice and branch it runs inside ({@link #guard}), or UNGUARDED. */
+        private final List<Long> guards = new ArrayList<>();
 
         int count() {
             return byCondition.size();
         }
 
-        private int of(String condition) {
-            return byCondition.computeIfAbsent(condition, c -> byCondition.size());
+        /**
+         * The choice of an If on {@code condition} inside branch {@code branch} of the If with choice
+         * {@code outer} (-1 for an If of the main graph, or inside an If whose branch is decided).
+         * An If on a condition seen before shares its choice; one seen in two places runs unguarded.
+         */
+        int of(String condition, int outer, int branch) {
+            long guard = outer < 0 ? UNGUARDED : guard(outer, branch);
+            Integer known = byCondition.get(condition);
+            if (known != null) {
+                if (guards.get(known) != guard) {
+                    guards.set(known, UNGUARDED);
+                }
+                return known;
+            }
+            byCondition.put(condition, guards.size());
+            guards.add(guard);
+            return guards.size() - 1;
+        }
+
+        private static long guard(int outer, int branch) {
+            return (long) outer << 1 | branch;
+        }
+
+        /**
+         * The combinations of branches a request can meet: a nested If's choice matters only when its
+         * enclosing If takes the branch it is in, so Silero VAD's nine open Ifs (one on the sample rate,
+         * four inside each of its branches) are 32 runs, not 512.
+         *
+         * @return each combination as bits by choice, or null when there are more than
+         *         {@link #MAX_COMBINATIONS} (or choices past a long's bits)
+         */
+        long[] combinations() {
+            int n = count();
+            if (n == 0) {
+                return new long[] {0};
+            }
+            if (n > Long.SIZE - 1) {
+                return null;
+            }
+            List<Long> out = new ArrayList<>();
+            return enumerate(order(), 0, 0L, out) ? out.stream().mapToLong(Long::longValue).toArray() : null;
+        }
+
+        /** The choices, each after the one its guard names (guards always name an enclosing If). */
+        private int[] order() {
+            int n = count();
+            int[] depth = new int[n];
+            for (int i = 0; i < n; i++) {
+                for (long g = guards.get(i); g != UNGUARDED; g = guards.get((int) (g >> 1))) {
+                    depth[i]++;
+                }
+            }
+            return java.util.stream.IntStream.range(0, n).boxed()
+                    .sorted(java.util.Comparator.comparingInt((Integer i) -> depth[i]).thenComparingInt(i -> i))
+                    .mapToInt(Integer::intValue).toArray();
+        }
+
+        private boolean enumerate(int[] order, int k, long bits, List<Long> out) {
+            if (k == order.length) {
+                out.add(bits);
+                return out.size() <= MAX_COMBINATIONS;
+            }
+            int choice = order[k];
+            long g = guards.get(choice);
+            boolean runs = g == UNGUARDED || (bits >>> (int) (g >> 1) & 1) == (g & 1);
+            if (!enumerate(order, k + 1, bits, out)) {
+                return false;
+            }
+            return !runs || enumerate(order, k + 1, bits | 1L << choice, out);
         }
     }
 
@@ -126,10 +200,18 @@ final class OrtSubgraphReplay {
      * @param model     the model the graph ORT saved belongs to (opsets, for the workspace rules)
      * @param dropped   initializers ORT pre-packs and drops (an If branch reading one gets no pattern)
      * @param choices   the choice counter of the predictor
+     * @param measured  the workspaces measured in ORT for kernels without a rule, branches' included
      * @return per node id of {@code imported}'s graph, the If's replay or null
      */
     static OrtSubgraphReplay[] of(ImportedGraph imported, GraphProto saved, GraphProto original, ModelProto model,
-                                  Set<String> dropped, Choices choices) {
+                                  Set<String> dropped, Choices choices, KernelProbes.Measured measured) {
+        return of(imported, saved, original, model, dropped, choices, measured, -1, 0);
+    }
+
+    /** As above, for the Ifs of a graph that runs inside branch {@code branch} of the If with choice {@code outer}. */
+    private static OrtSubgraphReplay[] of(ImportedGraph imported, GraphProto saved, GraphProto original,
+                                          ModelProto model, Set<String> dropped, Choices choices,
+                                          KernelProbes.Measured measured, int outer, int branch) {
         Graph graph = imported.graph();
         OrtSubgraphReplay[] out = new OrtSubgraphReplay[graph.nodeCount()];
         Map<String, NodeProto> byFirstOutput = byFirstOutput(saved);
@@ -144,25 +226,28 @@ final class OrtSubgraphReplay {
                 continue; // not the graph ORT saved: the If keeps its allowance
             }
             NodeProto originalProto = originalByFirstOutput.get(proto.getOutput(0));
+            if (cf.bodies().stream().anyMatch(body -> subgraph(proto, body.attribute()) == null)) {
+                continue; // not as ORT saved it: the If keeps its allowance
+            }
+            boolean open = cf.bodies().size() > 1;
+            int choice = open ? choices.of(proto.getInput(0), outer, branch) : -1;
             List<Branch> branches = new ArrayList<>();
             for (ControlFlowNode.Body body : cf.bodies()) {
-                GraphProto branch = subgraph(proto, body.attribute());
-                if (branch == null) {
-                    branches.clear();
-                    break;
-                }
+                GraphProto graphOfBranch = subgraph(proto, body.attribute());
                 GraphProto originalBranch = originalProto == null ? null : subgraph(originalProto, body.attribute());
-                branches.add(branch(body.graph(), branch, originalBranch, model, dropped, choices));
+                // a decided If's nested Ifs keep its own guard: they run whenever it does
+                int inside = open ? choice : outer;
+                int taken = open ? branches.size() : branch;
+                branches.add(branch(body.graph(), graphOfBranch, originalBranch, model, dropped, choices, measured,
+                        inside, taken));
             }
-            if (!branches.isEmpty()) {
-                out[cf.nodeId()] = new OrtSubgraphReplay(branches.toArray(Branch[]::new),
-                        branches.size() > 1 ? choices.of(proto.getInput(0)) : -1);
-            }
+            out[cf.nodeId()] = new OrtSubgraphReplay(branches.toArray(Branch[]::new), choice);
         }
         return out;
     }
 
-    private static Map<String, NodeProto> byFirstOutput(GraphProto g) {
+    /** {@return the nodes of {@code g} by their first output's name} */
+    static Map<String, NodeProto> byFirstOutput(GraphProto g) {
         Map<String, NodeProto> out = new HashMap<>();
         for (NodeProto node : g.getNodeList()) {
             if (node.getOutputCount() > 0) {
@@ -172,7 +257,8 @@ final class OrtSubgraphReplay {
         return out;
     }
 
-    private static GraphProto subgraph(NodeProto node, String attribute) {
+    /** {@return the graph attribute {@code attribute} of {@code node}, or null} */
+    static GraphProto subgraph(NodeProto node, String attribute) {
         for (AttributeProto a : node.getAttributeList()) {
             if (a.getName().equals(attribute) && a.hasG()) {
                 return a.getG();
@@ -182,23 +268,27 @@ final class OrtSubgraphReplay {
     }
 
     private static Branch branch(ImportedGraph body, GraphProto proto, GraphProto original, ModelProto model,
-                                 Set<String> dropped, Choices choices) {
+                                 Set<String> dropped, Choices choices, KernelProbes.Measured measured, int outer,
+                                 int taken) {
         Graph g = body.graph();
         ModelProto asModel = model.toBuilder().setGraph(proto).build();
         SameSizeKey[] keys = OrtPlannerShapes.of(asModel, g);
         OrtReusePlan plan = OrtReusePlan.of(g, keys, order(g, proto, original));
         NodeAttributes attributes = OnnxNodeAttributes.of(asModel, g);
-        OrtSubgraphReplay[] nested = of(body, proto, original, model, dropped, choices);
+        OrtSubgraphReplay[] nested = of(body, proto, original, model, dropped, choices, measured, outer, taken);
         KernelWorkspaces.Rule[] rules = new KernelWorkspaces.Rule[g.nodeCount()];
         int[] outputsAfter = new int[g.nodeCount()]; // workspaces a kernel takes before its outputs (Attention)
         Set<String> unmodelled = new TreeSet<>();
         for (Node n : g.nodes()) {
-            rules[n.id()] = nested[n.id()] != null ? MARKER : KernelWorkspaces.of(g, n, attributes);
-            if (nested[n.id()] == null) {
-                outputsAfter[n.id()] = KernelWorkspaces.outputsAfter(g, n, attributes);
-                if (!KernelWorkspaces.isModelled(g, n, attributes)) {
-                    unmodelled.add(KernelWorkspaces.opName(n));
-                }
+            KernelWorkspaces.Rule probed = nested[n.id()] == null ? measured.rule(g, n) : null;
+            if (nested[n.id()] != null || probed != null) { // measured rules act after the node's outputs
+                rules[n.id()] = nested[n.id()] != null ? MARKER : probed;
+                continue;
+            }
+            rules[n.id()] = KernelWorkspaces.of(g, n, attributes);
+            outputsAfter[n.id()] = KernelWorkspaces.outputsAfter(g, n, attributes);
+            if (!KernelWorkspaces.isModelled(g, n, attributes)) {
+                unmodelled.add(KernelWorkspaces.opName(n));
             }
         }
         boolean pattern = true; // the outer values it reads: inputs, and outer weights (initializers in memplan's import)

@@ -140,6 +140,87 @@ class OrtMeasuredKernelsTest {
         assertEquals(Map.of("PRelu", "its inputs and outputs at the probe shapes pass 64 MiB"), measured.unmeasured());
     }
 
+    @Test
+    void aKernelInsideAnIfBranchIsMeasuredToo() throws Exception {
+        // x [batch, seq, 16], flag bool: If(flag) then PRelu(x, Sigmoid(x)) else Relu(x)
+        GraphProto then = GraphProto.newBuilder().setName("then")
+                .addNode(node("Sigmoid", List.of("x"), "slope"))
+                .addNode(node("PRelu", List.of("x", "slope"), "p"))
+                .addOutput(ValueInfoProto.newBuilder().setName("p").setType(floatType("batch", "seq", 16))).build();
+        GraphProto otherwise = GraphProto.newBuilder().setName("else")
+                .addNode(node("Relu", List.of("x"), "q"))
+                .addOutput(ValueInfoProto.newBuilder().setName("q").setType(floatType("batch", "seq", 16))).build();
+        NodeProto ifNode = node("If", List.of("flag"), "y").toBuilder()
+                .addAttribute(AttributeProto.newBuilder().setName("then_branch").setType(5).setG(then))
+                .addAttribute(AttributeProto.newBuilder().setName("else_branch").setType(5).setG(otherwise)).build();
+        GraphProto graph = GraphProto.newBuilder().setName("branches")
+                .addInput(ValueInfoProto.newBuilder().setName("x").setType(floatType("batch", "seq", 16)))
+                .addInput(ValueInfoProto.newBuilder().setName("flag").setType(TypeProto.newBuilder()
+                        .setTensorType(TypeProto.Tensor.newBuilder().setElemType(9)
+                                .setShape(TensorShapeProto.newBuilder()))))
+                .addNode(ifNode)
+                .addOutput(ValueInfoProto.newBuilder().setName("y").setType(floatType("batch", "seq", 16))).build();
+        byte[] bytes = ModelProto.newBuilder().setIrVersion(8).addOpsetImport(OperatorSetIdProto.newBuilder()
+                .setDomain("").setVersion(17)).setGraph(graph).build().toByteArray();
+        ImportedGraph imported = asOrtImportsIt("branches", bytes);
+        List<String> probed = new java.util.ArrayList<>();
+        KernelProbes.Measured measured = KernelProbes.measure(imported, ModelProto.parseFrom(bytes), probes -> {
+            probes.forEach(p -> probed.add(p.getGraph().getNode(0).getOpType()));
+            return probes.stream().map(p -> fakeResult(p, 100)).toList();
+        });
+        assertEquals(Set.of("PRelu"), measured.measuredOps());
+        assertEquals(Set.of("PRelu"), Set.copyOf(probed), "only the branch's kernel without a rule is probed");
+        ImportedGraph then1 = imported.controlFlow().get(0).bodies().stream()
+                .filter(b -> b.attribute().equals("then_branch")).findFirst().orElseThrow().graph();
+        Graph.Node prelu = then1.graph().nodes().stream().filter(n -> n.opType().equals("PRelu")).findFirst()
+                .orElseThrow();
+        long[] taken = measured.rule(then1.graph(), prelu).bytes(new BoundShapes(then1.graph(),
+                Map.of("batch", 3L, "seq", 5L)));
+        assertEquals(100 + 2 * (3 * 5 * 16 * 4), taken[0], "100 B plus its two inputs' bytes, in the branch");
+    }
+
+    @Test
+    void aKernelLeftUnmeasuredInABranchRefusesOnlyTheRequestsThatMayRunIt() throws Exception {
+        // x [rows, 2^20] float, flag bool: If(flag) then PRelu(x, x) (too large to probe) else Relu(x)
+        GraphProto then = GraphProto.newBuilder().setName("then")
+                .addNode(node("PRelu", List.of("x", "x"), "p"))
+                .addOutput(ValueInfoProto.newBuilder().setName("p").setType(floatType("rows", 1_048_576))).build();
+        GraphProto otherwise = GraphProto.newBuilder().setName("else")
+                .addNode(node("Relu", List.of("x"), "q"))
+                .addOutput(ValueInfoProto.newBuilder().setName("q").setType(floatType("rows", 1_048_576))).build();
+        NodeProto ifNode = node("If", List.of("flag"), "y").toBuilder()
+                .addAttribute(AttributeProto.newBuilder().setName("then_branch").setType(5).setG(then))
+                .addAttribute(AttributeProto.newBuilder().setName("else_branch").setType(5).setG(otherwise)).build();
+        GraphProto graph = GraphProto.newBuilder().setName("unmeasured-branch")
+                .addInput(ValueInfoProto.newBuilder().setName("x").setType(floatType("rows", 1_048_576)))
+                .addInput(ValueInfoProto.newBuilder().setName("flag").setType(TypeProto.newBuilder()
+                        .setTensorType(TypeProto.Tensor.newBuilder().setElemType(9)
+                                .setShape(TensorShapeProto.newBuilder()))))
+                .addNode(ifNode)
+                .addOutput(ValueInfoProto.newBuilder().setName("y").setType(floatType("rows", 1_048_576))).build();
+        Path file = dir.resolve("unmeasured-branch.onnx");
+        Files.write(file, ModelProto.newBuilder().setIrVersion(8).addOpsetImport(OperatorSetIdProto.newBuilder()
+                .setDomain("").setVersion(17)).setGraph(graph).build().toByteArray());
+        OrtModel model = OrtModel.compile(file); // the graph's own kernels are all ruled: no refusal here
+        OrtModel.Plan relu = model.plan(Map.of("rows", 2L, "flag", 0L));
+        PlanValidator.validate(relu.plan().plan());
+        assertTrue(relu.predictedBytes().isPresent());
+        assertEquals(Set.of(), relu.unmodelledOps());
+        for (Map<String, Long> mayRunPRelu : List.of(Map.of("rows", 2L, "flag", 1L), Map.of("rows", 2L))) {
+            dev.memplan.MemplanException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    dev.memplan.MemplanException.class, () -> model.plan(mayRunPRelu), mayRunPRelu.toString());
+            assertTrue(e.getMessage().contains("PRelu: its inputs and outputs at the probe shapes pass 64 MiB")
+                    && e.getMessage().contains("in an If branch this request takes or leaves open"), e.getMessage());
+        }
+    }
+
+    private static TypeProto floatType(String d0, long d1) {
+        return TypeProto.newBuilder().setTensorType(TypeProto.Tensor.newBuilder().setElemType(1)
+                .setShape(TensorShapeProto.newBuilder()
+                        .addDim(TensorShapeProto.Dimension.newBuilder().setDimParam(d0))
+                        .addDim(TensorShapeProto.Dimension.newBuilder().setDimValue(d1)))).build();
+    }
+
     /** {@return the model imported as the ort runtime imports ORT's saved graph: nothing folded} */
     private static ImportedGraph asOrtImportsIt(String name, byte[] bytes) {
         return OnnxImporter.importModel(OnnxModel.read(name, bytes), ImportOptions.defaults().withFoldConstants(false));
