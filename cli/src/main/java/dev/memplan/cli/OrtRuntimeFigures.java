@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * {@code plan --runtime ort}: ONNX Runtime's CPU arena, predicted from the graph ORT runs at the
@@ -37,14 +39,83 @@ final class OrtRuntimeFigures implements RuntimeFigures {
                         + " puts it there)";
     }
 
+    /**
+     * Loads ORT's graph of an ONNX model on its own thread while memplan plans the file: ORT's load
+     * and save run in a child JVM, and the two take about as long (a plain plan and ORT's load of
+     * bge-small fp32 are about a second each), so on two cores the figure costs little more than
+     * the plan. The previous file's load is waited for first: one at a time.
+     */
+    @Override
+    public void start(Path file) {
+        finishPending();
+        if (GraphLoader.isOnnx(file)) {
+            CompletableFuture<OrtRuntimeProfile> loading = new CompletableFuture<>();
+            Thread loader = new Thread(null, () -> {
+                try {
+                    loading.complete(load(file));
+                } catch (Throwable t) {
+                    loading.completeExceptionally(t);
+                }
+            }, "memplan-ort-profile", LOADER_STACK_BYTES); // ORT may load in process: not on a small stack
+            loader.setDaemon(true);
+            loader.start();
+            pending = new Pending(file, loading);
+        }
+    }
+
+    /** The stack of the loading thread: ORT Java's first environment needs more than 1 MB on some JVMs. */
+    private static final long LOADER_STACK_BYTES = 64L << 20;
+
+    private record Pending(Path file, CompletableFuture<OrtRuntimeProfile> profile) {
+    }
+
+    /** The load {@link #start} began, or null. */
+    private Pending pending;
+
+    /** Waits for a load nobody asked the figure of (its file failed to plan), its outcome dropped. */
+    private void finishPending() {
+        if (pending != null) {
+            pending.profile().handle((p, t) -> null).join();
+            pending = null;
+        }
+    }
+
+    private OrtRuntimeProfile load(Path file) {
+        return OrtRuntimeProfile.load(file, level.ortName(), unmodelled == OrtModel.UnmodelledKernels.ALLOWANCE,
+                "--ort-unmodelled allowance", inputDims);
+    }
+
+    /** The profile of {@code file}: the load {@link #start} began, else one now. */
+    private OrtRuntimeProfile profile(Path file) {
+        Pending started = pending;
+        pending = null;
+        if (started == null || !started.file().equals(file)) {
+            if (started != null) {
+                started.profile().handle((p, t) -> null).join();
+            }
+            return load(file);
+        }
+        try {
+            return started.profile().join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r; // the load's own exception, as when loaded here
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
+    }
+
     @Override
     public RuntimeFigure figure(PlannedFile planned, Path file) {
         if (planned.onnx() == null) {
+            finishPending();
             throw new MemplanException("--runtime ort predicts ONNX Runtime's arena for ONNX models, and this is a"
                     + " graph file; plan it with --runtime memplan");
         }
-        OrtRuntimeProfile profile = OrtRuntimeProfile.load(file, level.ortName(),
-                unmodelled == OrtModel.UnmodelledKernels.ALLOWANCE, "--ort-unmodelled allowance", inputDims);
+        OrtRuntimeProfile profile = profile(file);
         if (!planned.onnx().isComplete()) { // deferred, the outer plan or a body's: so is the figure (as OrtModel)
             return new RuntimeFigure(RuntimeOption.ORT.label(), MEMORY, level.toString(), OptionalLong.empty(), Set.of(),
                     profile.measuredOps());

@@ -148,6 +148,7 @@ final class PlanCommand implements Callable<Integer> {
             Path file = files.get(i);
             String label = file.toString();
             try {
+                figures.start(file);
                 PlannedFile p = GraphLoader.plan(file, bindings, values, options, importOptions);
                 RuntimeFigure figure = figures.figure(p, file);
                 if (p.onnx() != null) {

@@ -23,6 +23,16 @@ interface RuntimeFigures {
     }
 
     /**
+     * Starts the runtime's own work on {@code file} beside memplan's planning of it, where the runtime
+     * has work that does not need the plan (ONNX Runtime loads the model in a child JVM); {@link
+     * #figure} waits for it. At most one file's work runs at a time.
+     *
+     * @param file the file about to be planned
+     */
+    default void start(Path file) {
+    }
+
+    /**
      * The runtime's figure for the request of a planned file.
      *
      * @param planned the file's plan

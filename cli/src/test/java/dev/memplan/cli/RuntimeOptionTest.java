@@ -18,6 +18,9 @@ import dev.memplan.ort.OrtModel;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.nio.file.Files;
 import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -168,6 +171,34 @@ class RuntimeOptionTest {
         for (String leak : new String[] {"Exception", "ai.onnxruntime", "dev.memplan", "\tat "}) {
             assertFalse(run.err().contains(leak), leak + " reached the user: " + run);
         }
+    }
+
+    @Test
+    void eachFileOfOneCallGetsItsOwnFigureWhileOrtLoadsBesideThePlan() throws Exception {
+        SharedModels.requirePresent();
+        Path measured = OrtTestModels.singleOpModel(dir, WITHOUT_A_RULE);
+        Path superResolution = SharedModels.require(SUPER_RESOLUTION);
+        List<String> alone = new ArrayList<>();
+        for (Path model : List.of(superResolution, measured)) {
+            CliRun run = model == measured ? CliRun.of("plan", "--runtime", "ort", model.toString())
+                    : CliRun.of("plan", "--runtime", "ort", "--bind", "batch_size=2", model.toString());
+            assertEquals(0, run.exit(), run.toString());
+            alone.add(run.out().lines().filter(l -> l.startsWith("ort ")).findFirst().orElseThrow());
+        }
+        CliRun both = CliRun.of("plan", "--runtime", "ort", "--bind", "batch_size=2", superResolution.toString(),
+                measured.toString(), superResolution.toString());
+        assertEquals(0, both.exit(), both.toString());
+        assertEquals(List.of(alone.get(0), alone.get(1), alone.get(0)),
+                both.out().lines().filter(l -> l.startsWith("ort ")).toList(), both.toString());
+
+        Path broken = dir.resolve("broken.onnx");
+        Files.write(broken, new byte[] {0x0a, 0x7f, 0x01}); // a truncated protobuf: memplan's plan fails first
+        CliRun failing = CliRun.of("plan", "--runtime", "ort", "--bind", "batch_size=2", broken.toString(),
+                superResolution.toString());
+        assertEquals(1, failing.exit(), failing.toString());
+        assertEquals("", failing.out(), failing.toString());
+        assertTrue(failing.err().startsWith("memplan: " + broken + " is not a readable ONNX model"), failing.toString());
+        assertFalse(failing.err().contains(SUPER_RESOLUTION), "the second file planned: " + failing);
     }
 
     @Test
