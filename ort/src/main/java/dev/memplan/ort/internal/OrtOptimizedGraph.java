@@ -59,7 +59,7 @@ final class OrtOptimizedGraph {
             if (settings.inProcess()) {
                 saveInThisProcess(loaded, level, saved);
             } else {
-                IsolatedOrtLoad.ofOrtJava(OrtEnvironment.class).save(loaded, level, saved, settings);
+                IsolatedOrtLoad.ofOrtJava().save(loaded, level, saved, settings);
             }
         } catch (MemplanException e) {
             if (e instanceof OrtUnavailable || e.getMessage() == null || !e.getMessage().contains(declared.toString())) {
@@ -127,10 +127,56 @@ final class OrtOptimizedGraph {
             options.setOptimizedModelFilePath(saved.toString());
             try (OrtSession session = env.createSession(model.toString(), options)) {
                 // saved while the session loads; nothing runs
+                writeSessionStartPeak(session, saved);
             }
         } catch (OrtException e) {
             throw new MemplanException("ONNX Runtime cannot load the model: " + reason(e.getMessage())
                     + "; check that ONNX Runtime runs this model, or use the memplan runtime", e);
+        }
+    }
+
+    /**
+     * What the session's creation took from its CPU arena above what it kept (constants ORT folded
+     * and dropped after pre-packing them), into {@link #sessionStartFile}: the arena's
+     * {@code MaxInUse} keeps it, so a request that takes less never shows in ORT's figure. Nothing
+     * is written where the session's allocator is memplan's counting one (a server's environment)
+     * or its statistics cannot be read.
+     */
+    private static void writeSessionStartPeak(OrtSession session, Path saved) {
+        try {
+            if (OrtCApi.usesCountingAllocator(session)) {
+                return;
+            }
+            long[] stats = OrtCApi.arenaStats(session); // in use, max in use, ...
+            if (stats[0] >= 0 && stats[1] >= stats[0]) {
+                Files.writeString(sessionStartFile(saved), Long.toString(stats[1] - stats[0]));
+            }
+        } catch (RuntimeException | LinkageError | IOException e) {
+            // the figure then starts from the first run, as before: no worse than not knowing
+        }
+    }
+
+    /** {@return where {@link #save} leaves the session start's peak beside the graph it saved} */
+    static Path sessionStartFile(Path saved) {
+        return saved.resolveSibling(saved.getFileName() + ".start");
+    }
+
+    /**
+     * {@return the bytes {@link #writeSessionStartPeak} measured for the graph saved at
+     * {@code saved}, or 0 when nothing was measured}; the file is removed.
+     */
+    static long readSessionStartPeak(Path saved) {
+        Path file = sessionStartFile(saved);
+        try {
+            return Files.isRegularFile(file) ? Math.max(0, Long.parseLong(Files.readString(file).strip())) : 0;
+        } catch (IOException | NumberFormatException e) {
+            return 0;
+        } finally {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                file.toFile().deleteOnExit();
+            }
         }
     }
 

@@ -51,10 +51,13 @@ public final class OrtRuntimeProfile {
      * caller's users ask for one (the profile refuses such a request).
      */
     private final String refuseUnmodelledAskingWith;
+    /** What the session's creation held in ORT's arena above what it kept, measured when ORT saved the graph. */
+    private final long sessionStartBytes;
 
     private OrtRuntimeProfile(String level, ImportedGraph ortGraph, OrtArenaPredictor predictor,
                               Function<ImportedGraph, OrtArenaPredictor> compiler, KernelProbes.Measured measured,
-                              BatchRows batchRows, String refuseUnmodelledAskingWith) {
+                              BatchRows batchRows, String refuseUnmodelledAskingWith, long sessionStartBytes) {
+        this.sessionStartBytes = sessionStartBytes;
         this.refuseUnmodelledAskingWith = refuseUnmodelledAskingWith;
         this.level = level;
         this.batchRows = batchRows;
@@ -190,6 +193,7 @@ public final class OrtRuntimeProfile {
         Path saved = OrtTempFiles.newFile(".onnx"); // in this process's folder: a shutdown hook removes it
         try {
             OrtOptimizedGraph.save(model, level, saved);
+            long sessionStart = OrtOptimizedGraph.readSessionStartPeak(saved);
             checkSavedSize(model, level, Files.size(saved), Runtime.getRuntime().maxMemory());
             byte[] bytes = UncachedFileIo.readAllBytes(saved);
             ModelProto proto = ModelProto.parseFrom(bytes);
@@ -209,7 +213,7 @@ public final class OrtRuntimeProfile {
             if (graph.controlFlow().isEmpty()) {
                 return new OrtRuntimeProfile(level, graph,
                         OrtArenaPredictor.ofSaved(graph.graph(), proto, optimized, measured, plannerNames), null, measured,
-                        rows, refuseUnmodelledAskingWith);
+                        rows, refuseUnmodelledAskingWith, sessionStart);
             }
             // If: each branch replayed inside the If (OrtSubgraphReplay); the one a request takes, once its
             // bindings decide the condition, else the larger. The models are kept without weight data.
@@ -218,11 +222,12 @@ public final class OrtRuntimeProfile {
             Function<ImportedGraph, OrtArenaPredictor> compiler =
                     g -> OrtArenaPredictor.ofSaved(g, savedNodes, originalNodes, optimized, measured);
             return new OrtRuntimeProfile(level, graph, compiler.apply(graph), compiler, measured, rows,
-                    refuseUnmodelledAskingWith);
+                    refuseUnmodelledAskingWith, sessionStart);
         } catch (IOException e) {
             throw new MemplanException("cannot read the graph ONNX Runtime saved for the model: " + e.getMessage()
                     + "; check the free space of the temporary directory (java.io.tmpdir)", e);
         } finally {
+            OrtOptimizedGraph.readSessionStartPeak(saved); // removes its file, if a failure left it
             try {
                 Files.deleteIfExists(saved);
             } catch (IOException e) {
@@ -312,14 +317,14 @@ public final class OrtRuntimeProfile {
     public OrtArenaPrediction predict(ImportedGraph model, Map<String, Long> bindings) {
         Map<String, Long> complete = ortGraph.completeBindings(namedByTheModel(model, bindings));
         if (compiler == null) {
-            return predictor.predict(complete);
+            return predictor.predict(complete).afterSessionStart(sessionStartBytes);
         }
         ImportedGraph specialized = ortGraph.forBindings(complete); // the If branches these bindings decide
         OrtArenaPredictor branches = specialized == ortGraph ? predictor
                 : decided.computeIfAbsent(specialized, compiler);
         refuseUnmodelled(branches.unmodelledOps(), " in an If branch this request takes or leaves open (giving the"
                 + " inputs its condition reads as values decides it)");
-        return branches.predict(complete);
+        return branches.predict(complete).afterSessionStart(sessionStartBytes);
     }
 
     /**

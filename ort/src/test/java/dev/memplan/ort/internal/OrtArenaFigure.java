@@ -45,7 +45,7 @@ public final class OrtArenaFigure {
         }
     }
 
-    /** {@code ort-arena.py}'s inputs: token ids small, masks ones, token types zeros, floats noise. */
+    /** {@code ort-arena.py}'s inputs: token ids small, masks ones, token types zeros, a sample rate 16000, floats noise. */
     private static OnnxTensor input(String name, TensorInfo info, long[] shape) throws Exception {
         long n = 1;
         for (long d : shape) {
@@ -57,7 +57,8 @@ public final class OrtArenaFigure {
             if (info.type == OnnxJavaType.FLOAT) {
                 data.putFloat(random.nextFloat() - 0.5f);
             } else if (info.type == OnnxJavaType.INT64) {
-                data.putLong(name.contains("mask") ? 1 : name.contains("type") ? 0 : 1 + random.nextInt(100));
+                data.putLong(name.equals("sr") ? 16_000 : name.contains("mask") ? 1 : name.contains("type") ? 0
+                        : 1 + random.nextInt(100));
             } else if (info.type == OnnxJavaType.INT32) {
                 data.putInt(name.contains("mask") ? 1 : name.contains("type") ? 0 : 1 + random.nextInt(100));
             } else {
