@@ -59,6 +59,10 @@ class OrtNeverBelowTest {
                     new long[] {1, 4}, "seq_len", new long[] {1, 64}, "past_seq_len", new long[] {1, 128})));
         }
         Path publicModels = Path.of("target", "public-models");
+        if (Files.isRegularFile(publicModels.resolve("silero_vad_legacy.onnx"))) { // LSTMs in nested Ifs
+            out.add(new Case("silero_vad_legacy.onnx", publicModels.resolve("silero_vad_legacy.onnx"),
+                    Map.of("batch", new long[] {1, 4}, "sequence", new long[] {256, 4096})));
+        }
         for (String encoderFile : List.of("bge-small-en-v1.5.onnx", "bge-small-en-v1.5-q.onnx", "e5-small-v2-q.onnx",
                 "all-minilm-l6-v2.onnx", "bge-small-zh-v1.5-q.onnx", "e5-small-v2.onnx")) {
             if (Files.isRegularFile(publicModels.resolve(encoderFile))) {
