@@ -36,6 +36,8 @@ SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared"))
 ORT_ARENA = os.path.join(SHARED, "tools", "ort-arena.py")
 OUT = os.path.join(ROOT, "target", "ort-figures")
 SILERO = "silero/silero_vad_op18_ifless.onnx"
+# Debian's libonnx-testdata: ONNX's backend test models (apt-get install libonnx-testdata)
+ONNX_TESTDATA = "/usr/share/libonnx-testdata/data/node"
 COLUMNS = ["ort_version", "model_sha256", "in_use_before", "max_in_use", "total_allocated", "num_allocs",
            "max_alloc_size"]
 
@@ -96,6 +98,8 @@ TABLES = [
      " rule"),
     ("public-level-all.tsv", "all", "public", "public models outside the shared set, fetched into"
      " target/public-models by scripts/public-models.sh"),
+    ("onnx-testdata-level-all.tsv", "all", "testdata", "ONNX's backend test models of recurrent kernels and"
+     " control flow, from Debian's libonnx-testdata"),
     ("shared-level-none.tsv", "none", "shared", "shared models at level none"),
     ("silero-level-none.tsv", "none", "shared", "Silero VAD at level none, sr = 16000"),
 ]
@@ -159,6 +163,8 @@ def main():
                     original = path
                 elif models == "public":
                     path = original = os.path.join(ROOT, "target", "public-models", model)
+                elif models == "testdata":
+                    path = original = os.path.join(ONNX_TESTDATA, model)
                 elif models == "silero-8k":
                     original = os.path.join(SHARED, "models", model)
                     path = silero_8k(tmp)

@@ -64,10 +64,8 @@ final class KernelProbes {
 
         /** {@return the measured rule of {@code node}, or null} */
         KernelWorkspaces.Rule rule(Graph graph, Node node) {
-            if (rules.isEmpty() || node.outputCount() == 0 || node.output(0) == Graph.ABSENT) {
-                return null;
-            }
-            return rules.get(graph.value(node.output(0)).name());
+            String key = OnnxNodeAttributes.key(graph, node);
+            return rules.isEmpty() || key == null ? null : rules.get(key);
         }
     }
 
@@ -195,7 +193,7 @@ final class KernelProbes {
                     rule = WorkspaceFit.fit(points).map(line -> totalRule(line, p)).orElse(null);
                 }
                 if (rule != null) {
-                    rules.put(p.graph().value(p.node().output(0)).name(), rule);
+                    rules.put(OnnxNodeAttributes.key(p.graph(), p.node()), rule);
                     measuredOps.add(op);
                     continue;
                 }

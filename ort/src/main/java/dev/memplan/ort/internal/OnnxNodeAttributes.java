@@ -35,14 +35,16 @@ final class OnnxNodeAttributes implements NodeAttributes {
     static OnnxNodeAttributes of(ModelProto model, Graph graph) {
         Map<String, NodeProto> byFirstOutput = new HashMap<>();
         for (NodeProto node : model.getGraph().getNodeList()) {
-            if (node.getOutputCount() > 0) {
-                byFirstOutput.put(node.getOutput(0), node);
+            String key = key(node);
+            if (key != null) {
+                byFirstOutput.put(key, node);
             }
         }
         Map<Integer, NodeProto> byNode = new HashMap<>();
         for (Node node : graph.nodes()) {
-            if (node.outputCount() > 0 && node.output(0) != Graph.ABSENT) {
-                NodeProto proto = byFirstOutput.get(graph.value(node.output(0)).name());
+            String key = key(graph, node);
+            if (key != null) {
+                NodeProto proto = byFirstOutput.get(key);
                 if (proto != null && proto.getOpType().equals(node.opType())) {
                     byNode.put(node.id(), proto);
                 }
@@ -55,6 +57,24 @@ final class OnnxNodeAttributes implements NodeAttributes {
             }
         }
         return new OnnxNodeAttributes(byNode, opset);
+    }
+
+    /**
+     * {@return the name a node is known by across imports of one model: its first output that is
+     * there (a GRU may leave its output Y out and give only Y_h), or null when it has none}
+     */
+    static String key(Graph graph, Node node) {
+        for (int i = 0; i < node.outputCount(); i++) {
+            if (node.output(i) != Graph.ABSENT) {
+                return graph.value(node.output(i)).name();
+            }
+        }
+        return null;
+    }
+
+    /** {@return the ONNX node's first output that is there, its key as {@link #key(Graph, Node)}, or null} */
+    static String key(NodeProto node) {
+        return node.getOutputList().stream().filter(o -> !o.isEmpty()).findFirst().orElse(null);
     }
 
     private Optional<AttributeProto> attribute(int nodeId, String name) {
