@@ -168,8 +168,11 @@ final class KernelWorkspaces {
         boolean reverse = attributes.string(node.id(), "direction").orElse("forward").equals("reverse");
         boolean bias = present(node, 3);
         boolean lengths = present(node, 4);
-        boolean finalState = node.outputCount() > 1 && node.output(1) != Graph.ABSENT;
-        boolean finalCell = node.outputCount() > 2 && node.output(2) != Graph.ABSENT;
+        // by the ONNX node's outputs: memplan's node lists only those given (LSTM(X, W, R) -> ("", Y_h))
+        boolean finalState = attributes.givesOutput(node.id(), 1)
+                .orElse(node.outputCount() > 1 && node.output(1) != Graph.ABSENT);
+        boolean finalCell = attributes.givesOutput(node.id(), 2)
+                .orElse(node.outputCount() > 2 && node.output(2) != Graph.ABSENT);
         int x = node.input(0);
         int count = (finalState ? 0 : 1) + (finalCell ? 0 : 1) + 6 + (bias ? 4 : 0) + (reverse ? 2 : 0)
                 + (lengths ? 0 : 1);

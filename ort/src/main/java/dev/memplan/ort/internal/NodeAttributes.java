@@ -24,6 +24,15 @@ interface NodeAttributes {
         return Optional.empty();
     }
 
+    /**
+     * {@return whether the ONNX node gives its output {@code onnxIndex} (an empty name leaves it out;
+     * memplan's node lists only the outputs given, so its indices shift past a left-out one), empty
+     * when unknown}
+     */
+    default Optional<Boolean> givesOutput(int nodeId, int onnxIndex) {
+        return Optional.empty();
+    }
+
     /** {@return the model's default-domain opset, or empty when unknown} */
     OptionalLong opset();
 

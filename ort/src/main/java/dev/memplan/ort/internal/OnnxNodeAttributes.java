@@ -89,6 +89,13 @@ final class OnnxNodeAttributes implements NodeAttributes {
     }
 
     @Override
+    public Optional<Boolean> givesOutput(int nodeId, int onnxIndex) {
+        NodeProto node = byNode.get(nodeId);
+        return node == null ? Optional.empty()
+                : Optional.of(onnxIndex < node.getOutputCount() && !node.getOutput(onnxIndex).isEmpty());
+    }
+
+    @Override
     public boolean known(int nodeId) {
         return byNode.containsKey(nodeId);
     }
