@@ -18,6 +18,8 @@ Writes:
                     output [seq, 1, batch, 32] a CumSum along seq, batch x seq x seq scores of it
                     with the output (MatMul), TopK (k = 4) and ArgMax of the scores, Hardmax,
                     ReduceL2, Mod and Trilu
+  scan.onnx         a Scan over x [seq, batch, 16] with a state [batch, 32]: its body (MatMul, Add,
+                    Tanh) runs once per step inside the node's compute, measured as one kernel
 """
 import os
 import subprocess
@@ -91,11 +93,35 @@ def sequence():
         [w, r, b, axis0, k, two, one])
 
 
+def scan():
+    """x [seq, batch, 16] scanned over seq with a state [batch, 32]: the body mixes each step into the
+    state (MatMul by a weight, Add, Tanh) and emits the state; Scan's outputs are the last state and
+    every step's state [seq, batch, 32]."""
+    rng = np.random.default_rng(11)
+    w = nh.from_array(rng.standard_normal((16, 32)).astype(np.float32) * 0.1, "w")
+    body = h.make_graph(
+        [h.make_node("MatMul", ["x_t", "w"], ["xw"]),
+         h.make_node("Add", ["state_in", "xw"], ["mixed"]),
+         h.make_node("Tanh", ["mixed"], ["state_out"]),
+         h.make_node("Identity", ["state_out"], ["step_out"])],
+        "body",
+        [h.make_tensor_value_info("state_in", TensorProto.FLOAT, ["batch", 32]),
+         h.make_tensor_value_info("x_t", TensorProto.FLOAT, ["batch", 16])],
+        [h.make_tensor_value_info("state_out", TensorProto.FLOAT, ["batch", 32]),
+         h.make_tensor_value_info("step_out", TensorProto.FLOAT, ["batch", 32])])
+    x = h.make_tensor_value_info("x", TensorProto.FLOAT, ["seq", "batch", 16])
+    s0 = h.make_tensor_value_info("s0", TensorProto.FLOAT, ["batch", 32])
+    nodes = [h.make_node("Scan", ["s0", "x"], ["last", "steps"], body=body, num_scan_inputs=1)]
+    return model("scan", nodes, [s0, x], [
+        h.make_tensor_value_info("last", TensorProto.FLOAT, ["batch", 32]),
+        h.make_tensor_value_info("steps", TensorProto.FLOAT, ["seq", "batch", 32])], [w])
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "ort", "src", "test", "resources", "ort",
                                                              "measured")
     os.makedirs(out, exist_ok=True)
-    for name, m in (("elementwise.onnx", elementwise()), ("sequence.onnx", sequence())):
+    for name, m in (("elementwise.onnx", elementwise()), ("sequence.onnx", sequence()), ("scan.onnx", scan())):
         onnx.save(m, os.path.join(out, name))
         print("measured-models.py: wrote", os.path.join(out, name))
     if len(sys.argv) == 1:

@@ -151,8 +151,8 @@ public final class OrtModel implements Reservation {
      * @return the compiled model
      * @throws OrtUnavailableException when ONNX Runtime Java is not on the class path or cannot start
      * @throws dev.memplan.MemplanException with ORT's reason when ORT cannot load the model, naming
-     *                                      the Loop or Scan node the prediction does not model, or the
-     *                                      kernels whose workspace memplan has no rule for
+     *                                      the kernels whose workspace memplan has no rule for and
+     *                                      could not measure
      */
     public static OrtModel compile(Path onnxFile) {
         return compile(onnxFile, ImportOptions.defaults(), PlanOptions.defaults(), Level.ALL);
@@ -170,8 +170,8 @@ public final class OrtModel implements Reservation {
      * @throws dev.memplan.onnx.OnnxFormatException naming the file and element when the model is
      *                                              unreadable or malformed
      * @throws dev.memplan.MemplanException with ORT's reason when ORT cannot load the model, naming
-     *                                      the Loop or Scan node the prediction does not model, or the
-     *                                      kernels whose workspace memplan has no rule for
+     *                                      the kernels whose workspace memplan has no rule for and
+     *                                      could not measure
      */
     public static OrtModel compile(Path onnxFile, ImportOptions importOptions, PlanOptions planOptions,
                                    Level level) {
@@ -190,8 +190,8 @@ public final class OrtModel implements Reservation {
      * @return the compiled model
      * @throws OrtUnavailableException when ONNX Runtime Java is not on the class path or cannot start
      * @throws dev.memplan.MemplanException with ORT's reason when ORT cannot load the model; naming
-     *                                      the Loop or Scan node the prediction does not model; naming
-     *                                      the kernels without a rule under {@code REFUSE}
+     *                                      the kernels without a rule that could not be measured under
+     *                                      {@code REFUSE}
      */
     public static OrtModel compile(Path onnxFile, ImportOptions importOptions, PlanOptions planOptions,
                                    Level level, UnmodelledKernels unmodelled) {

@@ -147,12 +147,12 @@ class OrtRuntimeTest {
     }
 
     @Test
-    void aModelWithALoopIsRefusedNamingTheNode() { // If is predicted (OrtRuntimeIfTest); Loop and Scan are not
+    void aLoopWhoseTripCountIsAnInputsDataIsRefusedNamingItAndWhy() { // a Scan or a fixed Loop is measured
         SharedModels.requirePresent();
         MemplanException e = assertThrows(MemplanException.class, () -> compileOrt("onnx-node/test_loop11/model.onnx",
                 OrtModel.Level.NONE));
-        assertTrue(e.getMessage().contains("is a Loop"), e.getMessage());
-        assertTrue(e.getMessage().endsWith("use the memplan runtime for this model"), e.getMessage());
+        assertTrue(e.getMessage().contains("(Loop: its output shapes depend on its inputs' values)"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("with OrtModel.UnmodelledKernels.ALLOWANCE"), e.getMessage());
     }
 
     @Test

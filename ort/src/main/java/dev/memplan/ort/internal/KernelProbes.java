@@ -87,8 +87,8 @@ final class KernelProbes {
     /** {@return the main-graph nodes of {@code imported} whose kernel has no rule, control flow aside} */
     static List<Node> withoutRule(ImportedGraph imported, NodeAttributes attributes) {
         Graph graph = imported.graph();
-        Set<Integer> controlFlow = new java.util.HashSet<>();
-        imported.controlFlow().forEach(cf -> controlFlow.add(cf.nodeId()));
+        Set<Integer> controlFlow = new java.util.HashSet<>(); // If branches are replayed; Loop and Scan measured whole
+        imported.controlFlow().stream().filter(cf -> OrtKernels.isIf(cf.opType())).forEach(cf -> controlFlow.add(cf.nodeId()));
         List<Node> out = new ArrayList<>();
         for (Node node : graph.nodes()) {
             if (!controlFlow.contains(node.id()) && !KernelWorkspaces.isModelled(graph, node, attributes)) {
@@ -101,8 +101,8 @@ final class KernelProbes {
     /**
      * Adds the nodes without a rule of {@code imported} and, through its If nodes, of every branch ORT
      * saved (ORT runs a branch's kernels in the same arena; ONNX names are unique across a model's
-     * graphs, so one map of rules serves them all). Loop and Scan bodies are not walked: the ort
-     * runtime refuses them before.
+     * graphs, so one map of rules serves them all). A Loop or Scan is measured as one node, its body
+     * inside it, so its body is not walked.
      */
     private static void sites(ImportedGraph imported, GraphProto saved, ModelProto model,
                               Map<String, TensorProto> outer, List<Site> out) {
@@ -380,7 +380,13 @@ final class KernelProbes {
     private static ModelProto model(Graph graph, Node node, NodeProto proto, BoundShapes shapes,
                                     Map<String, TensorProto> initializers, ModelProto saved) {
         GraphProto.Builder g = GraphProto.newBuilder().setName("probe").addNode(proto);
-        for (String name : proto.getInputList()) {
+        List<String> reads = new ArrayList<>(proto.getInputList());
+        for (int i = proto.getInputCount(); i < node.inputCount(); i++) { // a Loop's or Scan's body reads outer values
+            if (node.input(i) != Graph.ABSENT) {
+                reads.add(graph.value(node.input(i)).name());
+            }
+        }
+        for (String name : reads) {
             if (name.isEmpty() || g.getInputList().stream().anyMatch(i -> i.getName().equals(name))
                     || g.getInitializerList().stream().anyMatch(i -> i.getName().equals(name))) {
                 continue;

@@ -94,9 +94,9 @@ public final class OrtRuntimeProfile {
      * @return the profile
      * @throws OrtUnavailable when ONNX Runtime Java is not on the class path or its
      *                                     native library cannot load
-     * @throws MemplanException            with ORT's reason when ORT cannot load the model; when
-     *                                     the graph has Loop or Scan nodes (not modelled yet); naming
-     *                                     the kernels whose workspace has no rule (no allowance here)
+     * @throws MemplanException            with ORT's reason when ORT cannot load the model; naming
+     *                                     the kernels whose workspace has no rule and could not be
+     *                                     measured (no allowance here)
      */
     public static OrtRuntimeProfile load(Path model, String level) {
         return load(model, level, false);
@@ -204,7 +204,6 @@ public final class OrtRuntimeProfile {
             // ORT's planner compares the names ORT saved, whatever dims memplan sizes the graph by
             Graph plannerNames = inputDims.isEmpty() ? graph.graph() : OnnxImporter.importModel(
                     OnnxModel.read(model + " as ONNX Runtime runs it", bytes), asSaved).graph();
-            refuseLoopAndScan(graph);
             boolean optimized = !level.equals("NO_OPT");
             long modelBytes = Files.size(model);
             KernelProbes.Measured measured = KernelProbes.measure(graph, proto,
@@ -232,19 +231,6 @@ public final class OrtRuntimeProfile {
                 Files.deleteIfExists(saved);
             } catch (IOException e) {
                 saved.toFile().deleteOnExit();
-            }
-        }
-    }
-
-    /** Loop and Scan bodies (anywhere, If branches included) are not modelled: refused, naming the node. */
-    private static void refuseLoopAndScan(ImportedGraph graph) {
-        for (ControlFlowNode cf : graph.controlFlow()) {
-            if (!OrtKernels.isIf(cf.opType())) {
-                throw new MemplanException("the ort runtime does not predict Loop or Scan nodes yet ("
-                        + cf.nodeName() + " is a " + cf.opType() + "); use the memplan runtime for this model");
-            }
-            for (ControlFlowNode.Body body : cf.bodies()) {
-                refuseLoopAndScan(body.graph());
             }
         }
     }

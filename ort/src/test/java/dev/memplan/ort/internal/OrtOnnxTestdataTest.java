@@ -17,11 +17,12 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * ONNX's own backend test models of the recurrent kernels (GRU, LSTM, RNN, from Debian's
- * libonnx-testdata, which CI installs), through the default path: the prediction equals ORT 1.30's
- * figure (src/test/resources/ort/nchwc&lt;block&gt;/onnx-testdata-level-all.tsv). Several leave
+ * ONNX's own backend test models of the recurrent kernels (GRU, LSTM, RNN) and of Scan, from
+ * Debian's libonnx-testdata (which CI installs), through the default path: the prediction equals
+ * ORT 1.30's figure (src/test/resources/ort/nchwc&lt;block&gt;/onnx-testdata-level-all.tsv). Several leave
  * the output {@code Y} out and give only {@code Y_h}: memplan's node then lists {@code Y_h} first,
- * and the node is matched, and the LSTM rule reads its outputs, by the ONNX node's own.
+ * and the node is matched, and the LSTM rule reads its outputs, by the ONNX node's own. A Scan runs
+ * its body inside its compute: the compile measures the whole node in ORT, as a kernel without a rule.
  */
 @EngineIndependent
 class OrtOnnxTestdataTest {
