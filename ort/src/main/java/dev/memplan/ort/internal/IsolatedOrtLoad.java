@@ -6,7 +6,9 @@ import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -148,28 +150,87 @@ final class IsolatedOrtLoad {
     void run(List<String> args, OrtLoadSettings limits, String doing) {
         Path folder = OrtTempFiles.newFolder("child-");
         try {
-            Process child = start(folder, args);
-            Optional<String> stopped = watch(child, limits);
-            if (stopped.isPresent()) {
-                throw new MemplanException(stopped.get());
-            }
-            int exit = child.exitValue();
-            if (exit == 0) {
-                return;
-            }
-            String message = readMessage(folder);
-            if (exit == EXIT_REFUSED && message != null) {
-                throw new MemplanException(message);
-            }
-            if (exit == EXIT_UNAVAILABLE && message != null) {
-                throw new OrtUnavailable(message, null);
-            }
-            throw new MemplanException("ONNX Runtime crashed " + doing + " ("
-                    + crashCause(folder, exit) + ", in a child process; memplan's process is unharmed)"
-                    + "; this model does not run in ONNX Runtime: use the memplan runtime for it");
+            await(start(folder, args), folder, limits, doing);
         } finally {
             OrtTempFiles.deleteTree(folder);
         }
+    }
+
+    /**
+     * Starts the child of {@link #save} before the model to load is ready: it starts its JVM and loads
+     * ONNX Runtime while this process checks the model and writes the copy ORT reads, which take about
+     * as long, and then reads the model's path on its standard input ({@link IsolatedOrtLoadMain}).
+     *
+     * @param level the level ORT loads at
+     * @param saved where the child saves the graph ORT runs
+     * @return the started load; close it, whether or not it was given a model
+     */
+    StartedSave startSave(String level, Path saved) {
+        Path folder = OrtTempFiles.newFolder("child-");
+        try {
+            return new StartedSave(start(folder, List.of(IsolatedOrtLoadMain.MODEL_ON_STDIN, level,
+                    saved.toAbsolutePath().toString())), folder);
+        } catch (RuntimeException e) {
+            OrtTempFiles.deleteTree(folder);
+            throw e;
+        }
+    }
+
+    /** A {@link #save} whose child started before the model was ready. */
+    static final class StartedSave implements AutoCloseable {
+        private final Process child;
+        private final Path folder;
+
+        private StartedSave(Process child, Path folder) {
+            this.child = child;
+            this.folder = folder;
+        }
+
+        /**
+         * Hands the child the model and waits for it as {@link IsolatedOrtLoad#save} does.
+         *
+         * @throws MemplanException as {@link IsolatedOrtLoad#save}
+         * @throws OrtUnavailable   when ORT Java cannot start in the child
+         */
+        void save(Path model, String level, OrtLoadSettings limits) {
+            try (Writer in = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8)) {
+                in.write(model.toAbsolutePath() + "\n"); // the child runs in its own folder
+            } catch (IOException e) {
+                // the child ended before reading: its exit says why
+            }
+            await(child, folder, limits, "loading the model at level " + level);
+        }
+
+        /** Stops the child if it still waits (the model was refused before ORT saw it) and removes its folder. */
+        @Override
+        public void close() {
+            if (child.isAlive()) {
+                stop(child);
+            }
+            OrtTempFiles.deleteTree(folder);
+        }
+    }
+
+    /** Waits for a started child, watched, and turns how it ended into this process's answer. */
+    private static void await(Process child, Path folder, OrtLoadSettings limits, String doing) {
+        Optional<String> stopped = watch(child, limits);
+        if (stopped.isPresent()) {
+            throw new MemplanException(stopped.get());
+        }
+        int exit = child.exitValue();
+        if (exit == 0) {
+            return;
+        }
+        String message = readMessage(folder);
+        if (exit == EXIT_REFUSED && message != null) {
+            throw new MemplanException(message);
+        }
+        if (exit == EXIT_UNAVAILABLE && message != null) {
+            throw new OrtUnavailable(message, null);
+        }
+        throw new MemplanException("ONNX Runtime crashed " + doing + " ("
+                + crashCause(folder, exit) + ", in a child process; memplan's process is unharmed)"
+                + "; this model does not run in ONNX Runtime: use the memplan runtime for it");
     }
 
     private Process start(Path folder, List<String> args) {

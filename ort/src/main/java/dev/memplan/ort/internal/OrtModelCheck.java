@@ -60,8 +60,10 @@ final class OrtModelCheck {
      *
      * @param model        the parsed model (weights aliased, not copied)
      * @param externalData whether a tensor keeps its data in another file of the model's folder
+     * @param bytes        the file's bytes as checked (read-only; the model aliases them): what ORT may
+     *                     be handed, rather than the file, which may have changed since
      */
-    record Checked(ModelProto model, boolean externalData) {
+    record Checked(ModelProto model, boolean externalData, ByteBuffer bytes) {
     }
 
     /**
@@ -74,16 +76,23 @@ final class OrtModelCheck {
         Path absolute = model.toAbsolutePath().normalize();
         Path folder = absolute.getParent();
         OrtModelCheck check = new OrtModelCheck(folder);
-        ModelProto proto = read(model);
+        ByteBuffer bytes = read(model);
+        ModelProto proto;
+        try {
+            proto = AliasedParse.model(bytes.duplicate());
+        } catch (IOException e) {
+            throw new MemplanException("cannot read " + model + " again before ONNX Runtime loads it: " + e.getMessage()
+                    + "; check that the file is still there and readable", e);
+        }
         check.graph(proto.getGraph(), 0);
         for (FunctionProto f : proto.getFunctionsList()) {
             check.nodes(f.getNodeList(), 0);
         }
-        return new Checked(proto, check.externalData);
+        return new Checked(proto, check.externalData, bytes.asReadOnlyBuffer());
     }
 
-    /** Parses the file with aliasing, so weight bytes stay in one off-heap copy (as OnnxModel reads). */
-    private static ModelProto read(Path model) {
+    /** Reads the file off the heap: parsed with aliasing, the weight bytes stay in this one copy (as OnnxModel reads). */
+    private static ByteBuffer read(Path model) {
         try (FileChannel ch = FileChannel.open(model, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size > Integer.MAX_VALUE) {
@@ -94,7 +103,7 @@ final class OrtModelCheck {
                 // read it all
             }
             copy.flip();
-            return AliasedParse.model(copy);
+            return copy;
         } catch (IOException e) {
             throw new MemplanException("cannot read " + model + " again before ONNX Runtime loads it: " + e.getMessage()
                     + "; check that the file is still there and readable", e);

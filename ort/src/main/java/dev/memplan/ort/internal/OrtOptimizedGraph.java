@@ -51,24 +51,67 @@ final class OrtOptimizedGraph {
      *                          {@link OrtModelCheck} refuses before ORT reads it
      */
     static void save(Path model, String level, Path saved) {
-        OrtModelCheck.Checked checked = OrtModelCheck.beforeOrtReads(model);
-        OrtLoadSettings settings = OrtLoadSettings.fromSystemProperties(fileSize(model));
-        Path declared = OrtTempFiles.newFile(".onnx");
+        OrtLoadSettings settings = OrtLoadSettings.fromSystemProperties(sizeIfReadable(model));
+        // the child starts its JVM and ORT while this process checks the model and writes ORT's copy
+        IsolatedOrtLoad.StartedSave child = settings.inProcess() ? null : IsolatedOrtLoad.ofOrtJava().startSave(level, saved);
+        Path declared = null;
         try {
+            OrtModelCheck.Checked checked = OrtModelCheck.beforeOrtReads(model);
+            declared = OrtTempFiles.newFile(".onnx");
             Path loaded = ShapesOrtInfers.declareEveryValue(checked, declared) ? declared : model;
-            if (settings.inProcess()) {
+            if (child == null) {
                 saveInThisProcess(loaded, level, saved);
             } else {
-                IsolatedOrtLoad.ofOrtJava().save(loaded, level, saved, settings);
+                child.save(loaded, level, settings);
             }
         } catch (MemplanException e) {
-            if (e instanceof OrtUnavailable || e.getMessage() == null || !e.getMessage().contains(declared.toString())) {
+            if (e instanceof OrtUnavailable || declared == null || e.getMessage() == null
+                    || !e.getMessage().contains(declared.toString())) {
                 throw e;
             }
             // ORT names the file it loaded: the user's model, not memplan's copy of it
             throw new MemplanException(e.getMessage().replace(declared.toString(), model.toString()), e);
         } finally {
-            OrtTempFiles.deleteTree(declared);
+            if (child != null) {
+                child.close();
+            }
+            if (declared != null) {
+                OrtTempFiles.deleteTree(declared);
+            }
+        }
+    }
+
+    /** {@return the model file's size, or 0 when it cannot be read: the check says why next} */
+    private static long sizeIfReadable(Path model) {
+        try {
+            return Files.size(model);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * Loads ONNX Runtime in this process and makes its environment, on a {@link BigStack} thread:
+     * what a child started before its model does while it waits ({@link IsolatedOrtLoadMain}), with
+     * memplan's library for reading the session's arena.
+     *
+     * @throws OrtUnavailable when ORT Java's native library cannot load
+     */
+    static void startInThisProcess() {
+        try {
+            BigStack.call("memplan-ort", () -> {
+                environment();
+                return null;
+            });
+        } catch (LinkageError | IllegalStateException e) {
+            throw new OrtUnavailable("ONNX Runtime Java is on the class path but cannot start: "
+                    + reason(e.getMessage()) + "; check that its jar matches this platform,"
+                    + " or use the memplan runtime", e);
+        }
+        try {
+            OrtCApi.requireLoaded();
+        } catch (RuntimeException | LinkageError e) {
+            // the session's arena is then not read: the figure starts from the first run
         }
     }
 
@@ -105,15 +148,6 @@ final class OrtOptimizedGraph {
             throw new OrtUnavailable("ONNX Runtime Java is on the class path but cannot start: "
                     + reason(e.getMessage()) + "; check that its jar matches this platform,"
                     + " or use the memplan runtime", e);
-        }
-    }
-
-    private static long fileSize(Path model) {
-        try {
-            return Files.size(model);
-        } catch (IOException e) {
-            throw new MemplanException("cannot read the model " + model.getFileName() + ": " + e.getMessage()
-                    + "; check that the file exists and is readable", e);
         }
     }
 

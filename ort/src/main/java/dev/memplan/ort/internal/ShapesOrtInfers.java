@@ -9,8 +9,11 @@ import dev.memplan.onnx.proto.OnnxProto.NodeProto;
 import dev.memplan.onnx.proto.OnnxProto.ValueInfoProto;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -43,10 +46,19 @@ final class ShapesOrtInfers {
         if (checked.externalData()) {
             return false;
         }
-        ModelProto.Builder declared = checked.model().toBuilder();
-        declare(declared.getGraphBuilder());
         try (OutputStream out = UncachedFileIo.newOutputStream(into)) {
-            declared.build().writeTo(out);
+            GraphProto main = checked.model().getGraph();
+            if (hasSubgraphs(main)) { // declarations inside branches and bodies: the model written anew
+                ModelProto.Builder declared = checked.model().toBuilder();
+                declare(declared.getGraphBuilder());
+                declared.build().writeTo(out);
+            } else { // the checked bytes as they are, and the declarations after them
+                GraphProto.Builder declarations = GraphProto.newBuilder();
+                undeclared(main).forEach(name -> declarations.addValueInfo(ValueInfoProto.newBuilder().setName(name)));
+                writeTo(checked.bytes(), out);
+                // a message read twice is merged, repeated fields appended: the main graph gains the declarations
+                ModelProto.newBuilder().setGraph(declarations).build().writeTo(out);
+            }
         } catch (IOException e) {
             throw new MemplanException("cannot write the model for ONNX Runtime to " + into + ": " + e.getMessage()
                     + "; check the free space of the temporary directory (java.io.tmpdir)", e);
@@ -54,19 +66,45 @@ final class ShapesOrtInfers {
         return true;
     }
 
-    /** Declares, in {@code g} and in its subgraphs, every node output that is no input, output, weight or declared value. */
-    static void declare(GraphProto.Builder g) {
+    /** {@return the node outputs of {@code g} (its subgraphs aside) that are no input, output, weight or declared value} */
+    private static List<String> undeclared(GraphProto g) {
         Set<String> known = new HashSet<>();
         g.getInputList().forEach(v -> known.add(v.getName()));
         g.getOutputList().forEach(v -> known.add(v.getName()));
         g.getValueInfoList().forEach(v -> known.add(v.getName()));
         g.getInitializerList().forEach(t -> known.add(t.getName()));
-        for (NodeProto.Builder node : g.getNodeBuilderList()) {
+        List<String> out = new ArrayList<>();
+        for (NodeProto node : g.getNodeList()) {
             for (String output : node.getOutputList()) {
                 if (!output.isEmpty() && known.add(output)) {
-                    g.addValueInfo(ValueInfoProto.newBuilder().setName(output));
+                    out.add(output);
                 }
             }
+        }
+        return out;
+    }
+
+    private static boolean hasSubgraphs(GraphProto g) {
+        return g.getNodeList().stream().flatMap(n -> n.getAttributeList().stream())
+                .anyMatch(a -> a.hasG() || a.getGraphsCount() > 0);
+    }
+
+    private static void writeTo(ByteBuffer bytes, OutputStream out) throws IOException {
+        ByteBuffer from = bytes.duplicate();
+        byte[] chunk = new byte[1 << 16];
+        while (from.hasRemaining()) {
+            int n = Math.min(chunk.length, from.remaining());
+            from.get(chunk, 0, n);
+            out.write(chunk, 0, n);
+        }
+    }
+
+    /** Declares, in {@code g} and in its subgraphs, every node output that is no input, output, weight or declared value. */
+    static void declare(GraphProto.Builder g) {
+        for (String name : undeclared(g.build())) {
+            g.addValueInfo(ValueInfoProto.newBuilder().setName(name));
+        }
+        for (NodeProto.Builder node : g.getNodeBuilderList()) {
             for (AttributeProto.Builder a : node.getAttributeBuilderList()) {
                 if (a.hasG()) {
                     declare(a.getGBuilder());

@@ -84,6 +84,31 @@ class IsolatedOrtLoadTest {
     }
 
     @Test
+    void aStartedSaveReadsTheModelFromItsInputOnceGivenIt() throws IOException {
+        Path model = Files.writeString(dir.resolve("model.onnx"), "the model given later");
+        Path saved = dir.resolve("saved.onnx");
+        try (IsolatedOrtLoad.StartedSave started = new IsolatedOrtLoad(StdinCopyingChild.class.getName(), classPath())
+                .startSave("ALL_OPT", saved)) {
+            started.save(model, "ALL_OPT", GENEROUS);
+        }
+        assertEquals("the model given later", Files.readString(saved));
+    }
+
+    @Test
+    void aStartedSaveNeverGivenItsModelLeavesNoChildAndNoFolder() {
+        List<Path> before = childFolders();
+        long childrenBefore = ProcessHandle.current().children().filter(ProcessHandle::isAlive).count();
+        IsolatedOrtLoad.StartedSave started = new IsolatedOrtLoad(HangingChild.class.getName(), classPath())
+                .startSave("ALL_OPT", dir.resolve("saved.onnx"));
+        started.close(); // the model was refused before ORT saw it
+        List<Path> after = childFolders();
+        after.removeAll(before);
+        assertEquals(List.of(), after, "the child's folder is deleted");
+        assertEquals(childrenBefore, ProcessHandle.current().children().filter(ProcessHandle::isAlive).count(),
+                "the waiting child is stopped");
+    }
+
+    @Test
     void withoutACrashReportTheExitStatusNamesTheSignal() {
         assertEquals("SIGFPE", IsolatedOrtLoad.crashCause(dir, 128 + 8));
         assertEquals("SIGKILL", IsolatedOrtLoad.crashCause(dir, 128 + 9));
@@ -178,6 +203,18 @@ class IsolatedOrtLoadTest {
     static final class CopyingChild {
         public static void main(String[] args) throws IOException {
             Files.copy(Path.of(args[1]), Path.of(args[3]));
+        }
+    }
+
+    /** Waits for the model's path on its input, as IsolatedOrtLoadMain given "-", then copies it. */
+    static final class StdinCopyingChild {
+        public static void main(String[] args) throws IOException {
+            if (!args[1].equals(IsolatedOrtLoadMain.MODEL_ON_STDIN)) {
+                System.exit(5); // the parent reports it as a crash
+            }
+            String model = new java.io.BufferedReader(new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8))
+                    .readLine();
+            Files.copy(Path.of(model), Path.of(args[3]));
         }
     }
 

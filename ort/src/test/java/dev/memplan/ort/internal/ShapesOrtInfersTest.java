@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.ort.internal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
+import dev.memplan.onnx.proto.OnnxProto.NodeProto;
 import dev.memplan.onnx.proto.OnnxProto.ValueInfoProto;
 import dev.memplan.testing.EngineIndependent;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,6 +46,27 @@ class ShapesOrtInfersTest {
         // the same model but for the declarations
         ModelProto stripped = declared.toBuilder().setGraph(strip(declared.getGraph())).build();
         assertEquals(original, stripped);
+    }
+
+    @Test
+    void aModelWithoutSubgraphsIsItsCheckedBytesAndTheDeclarationsAfterThem() throws Exception {
+        // x -> Relu -> r -> Sigmoid -> s -> Neg -> y, and one value declared already
+        GraphProto graph = GraphProto.newBuilder().setName("chain")
+                .addInput(ValueInfoProto.newBuilder().setName("x"))
+                .addNode(NodeProto.newBuilder().setOpType("Relu").addInput("x").addOutput("r"))
+                .addNode(NodeProto.newBuilder().setOpType("Sigmoid").addInput("r").addOutput("s"))
+                .addNode(NodeProto.newBuilder().setOpType("Neg").addInput("s").addOutput("y"))
+                .addValueInfo(ValueInfoProto.newBuilder().setName("s"))
+                .addOutput(ValueInfoProto.newBuilder().setName("y")).build();
+        byte[] bytes = ModelProto.newBuilder().setIrVersion(8).setGraph(graph).build().toByteArray();
+        Path model = Files.write(dir.resolve("chain.onnx"), bytes);
+        Path copy = dir.resolve("declared.onnx");
+        assertTrue(ShapesOrtInfers.declareEveryValue(OrtModelCheck.beforeOrtReads(model), copy));
+        byte[] written = Files.readAllBytes(copy);
+        assertArrayEquals(bytes, Arrays.copyOf(written, bytes.length), "the checked bytes come first, as they are");
+        ModelProto declared = ModelProto.parseFrom(written); // as ORT parses it: the graph read twice, merged
+        assertEquals(List.of("s", "r"), names(declared.getGraph()), "r declared after the model's own s");
+        assertEquals(graph.getNodeList(), declared.getGraph().getNodeList());
     }
 
     @Test
