@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ExactPackingTest {
 
-    private record Problem(long[] lower, long[] upper, long[] sizes) {
+    record Problem(long[] lower, long[] upper, long[] sizes) {
         static Problem random(long seed, int maxBuffers, int horizon, int maxSize) {
             Random r = new Random(seed);
             int n = 1 + r.nextInt(maxBuffers);
@@ -101,7 +101,7 @@ class ExactPackingTest {
                 engine);
     }
 
-    private static void check(Problem p, Packing.ExactResult r) {
+    static void check(Problem p, Packing.ExactResult r) {
         int n = p.sizes().length;
         int[] lower = new int[n];
         int[] upper = new int[n];
