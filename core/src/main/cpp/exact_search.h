@@ -25,8 +25,12 @@ constexpr int kTimedOut = 3;    // the time limit ran out first
 
 // The static preorders the restarts take in turn: W width, A area, T the
 // fullest section the buffer lives in, each descending (MiniMalloc's WAT, TAW, TWA).
+// Where TWA would rank the instance as WAT does (every buffer's fullest section
+// equally full, as when every section holds the bound), LSW takes its turn: L the
+// first section, ascending, then S size, W width (the bottom-left rule's order).
 constexpr int kNumPreorders = 3;
 constexpr char kPreorders[kNumPreorders][4] = {"WAT", "TAW", "TWA"};
+constexpr char kRepeatReplacement[4] = "LSW";
 
 // Nodes between two looks at the clock (a clock read costs far less than a node; a node of a few
 // thousand buffers costs up to a few hundred microseconds, so 1,024 ran a fifth of a second late).
@@ -73,7 +77,19 @@ struct Change {
 // The decision search at one capacity (MiniMalloc's solver, restructured as a loop).
 class ExactSearch {
 public:
-    explicit ExactSearch(const ExactInstance& in) : in_(in) {}
+    explicit ExactSearch(const ExactInstance& in) : in_(in) {
+        // Whether TWA repeats WAT on the whole instance: then its turn goes to LSW.
+        std::vector<int> wat(in_.n), twa(in_.n);
+        for (int i = 0; i < in_.n; ++i) {
+            long long t = 0;
+            for (int s = in_.sec_lo[i]; s < in_.sec_hi[i]; ++s) t = std::max(t, in_.total0[s]);
+            key_t_[i] = t;
+            wat[i] = twa[i] = i;
+        }
+        std::sort(wat.begin(), wat.end(), [this](int a, int b) { return before(kPreorders[0], a, b); });
+        std::sort(twa.begin(), twa.end(), [this](int a, int b) { return before(kPreorders[2], a, b); });
+        twa_repeats_wat_ = wat == twa;
+    }
 
     long long nodes = 0;                 // nodes entered by the last run
     std::vector<long long> solution;     // each buffer's offset after kFound
@@ -217,21 +233,27 @@ private:
             for (int s = in_.sec_lo[i]; s < in_.sec_hi[i]; ++s) t = std::max(t, total_[s]);
             key_t_[i] = t;
         }
-        const char* order = kPreorders[preorder_];
-        std::sort(lists_.begin() + begin, lists_.begin() + end, [this, order](int a, int b) {
-            for (int c = 0; c < 3; ++c) {
-                const long long x = key(order[c], a);
-                const long long y = key(order[c], b);
-                if (x != y) return x > y;
-            }
-            return a < b;
-        });
+        const char* order = preorder_ == 2 && twa_repeats_wat_ ? kRepeatReplacement : kPreorders[preorder_];
+        std::sort(lists_.begin() + begin, lists_.begin() + end,
+                  [this, order](int a, int b) { return before(order, a, b); });
         for (int k = begin; k < end; ++k) rank_[lists_[k]] = k - begin;
+    }
+
+    // Whether buffer a comes before b in a preorder: its keys descending, ties by index.
+    bool before(const char* order, int a, int b) const {
+        for (int c = 0; c < 3; ++c) {
+            const long long x = key(order[c], a);
+            const long long y = key(order[c], b);
+            if (x != y) return x > y;
+        }
+        return a < b;
     }
 
     long long key(char c, int i) const {
         if (c == 'W') return in_.width[i];
         if (c == 'A') return in_.area[i];
+        if (c == 'S') return in_.size[i];
+        if (c == 'L') return -static_cast<long long>(in_.sec_lo[i]);  // the earliest first
         return key_t_[i];
     }
 
@@ -444,6 +466,7 @@ private:
     const ExactInstance& in_;
     long long capacity_ = 0;
     int preorder_ = 0;
+    bool twa_repeats_wat_ = false;
     std::vector<long long> offset_, min_offset_, floor_, total_;
     std::vector<long long> key_t_ = std::vector<long long>(in_.n);
     std::vector<int> rank_, cuts_;

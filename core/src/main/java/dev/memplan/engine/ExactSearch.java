@@ -18,9 +18,11 @@ final class ExactSearch {
     static final int ABORTED = 2;
     static final int TIMED_OUT = 3;
 
-    // The static preorders the restarts take in turn (MiniMalloc's WAT, TAW, TWA).
+    // The static preorders the restarts take in turn (MiniMalloc's WAT, TAW, TWA); LSW takes TWA's
+    // turn where TWA would rank the instance as WAT does (exact_search.h says why).
     static final int NUM_PREORDERS = 3;
     private static final String[] PREORDERS = {"WAT", "TAW", "TWA"};
+    private static final String REPEAT_REPLACEMENT = "LSW";
 
     // Nodes between two looks at the clock: a node of a few thousand buffers costs up to a few
     // hundred microseconds, so 1,024 of them ran up to a fifth of a second past a limit.
@@ -83,6 +85,7 @@ final class ExactSearch {
     long[] solution;
     private long capacity;
     private int preorder;
+    private final boolean twaRepeatsWat;
     private long[] offset;
     private long[] minOffset;
     private long[] floor;
@@ -109,6 +112,21 @@ final class ExactSearch {
         this.in = in;
         this.keyT = new long[in.n];
         this.zeroSlack = new ExactZeroSlack(in);
+        // Whether TWA repeats WAT on the whole instance: then its turn goes to LSW.
+        int[] wat = new int[in.n];
+        int[] twa = new int[in.n];
+        for (int i = 0; i < in.n; ++i) {
+            long t = 0;
+            for (int s = in.secLo[i]; s < in.secHi[i]; ++s) {
+                t = Math.max(t, in.total0[s]);
+            }
+            keyT[i] = t;
+            wat[i] = i;
+            twa[i] = i;
+        }
+        ExactSearchArrays.sort(wat, 0, in.n, (a, b) -> before(PREORDERS[0], a, b), sortScratch);
+        ExactSearchArrays.sort(twa, 0, in.n, (a, b) -> before(PREORDERS[2], a, b), sortScratch);
+        twaRepeatsWat = Arrays.equals(wat, twa);
     }
 
     int run(long cap, int order, long nodeLimit, boolean timed, long deadline) {
@@ -259,20 +277,23 @@ final class ExactSearch {
             }
             keyT[i] = t;
         }
-        String order = PREORDERS[preorder];
-        ExactSearchArrays.sort(lists.a, begin, end, (a, b) -> {
-            for (int c = 0; c < 3; ++c) {
-                long x = key(order.charAt(c), a);
-                long y = key(order.charAt(c), b);
-                if (x != y) {
-                    return x > y;
-                }
-            }
-            return a < b;
-        }, sortScratch);
+        String order = preorder == 2 && twaRepeatsWat ? REPEAT_REPLACEMENT : PREORDERS[preorder];
+        ExactSearchArrays.sort(lists.a, begin, end, (a, b) -> before(order, a, b), sortScratch);
         for (int k = begin; k < end; ++k) {
             rank[lists.a[k]] = k - begin;
         }
+    }
+
+    // Whether buffer a comes before b in a preorder: its keys descending, ties by index.
+    private boolean before(String order, int a, int b) {
+        for (int c = 0; c < 3; ++c) {
+            long x = key(order.charAt(c), a);
+            long y = key(order.charAt(c), b);
+            if (x != y) {
+                return x > y;
+            }
+        }
+        return a < b;
     }
 
     private long key(char c, int i) {
@@ -281,6 +302,12 @@ final class ExactSearch {
         }
         if (c == 'A') {
             return in.area[i];
+        }
+        if (c == 'S') {
+            return in.size[i];
+        }
+        if (c == 'L') {
+            return -in.secLo[i]; // the earliest first
         }
         return keyT[i];
     }
