@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "exact_instance.h"
+#include "exact_zero_slack.h"
 
 namespace memplan_exact {
 // What one search at a fixed capacity ended with (ExactSearch.FOUND, ...).
@@ -24,8 +25,12 @@ constexpr int kTimedOut = 3;    // the time limit ran out first
 
 // The static preorders the restarts take in turn: W width, A area, T the
 // fullest section the buffer lives in, each descending (MiniMalloc's WAT, TAW, TWA).
+// Where TWA would rank the instance as WAT does (every buffer's fullest section
+// equally full, as when every section holds the bound), LSW takes its turn: L the
+// first section, ascending, then S size, W width (the bottom-left rule's order).
 constexpr int kNumPreorders = 3;
 constexpr char kPreorders[kNumPreorders][4] = {"WAT", "TAW", "TWA"};
+constexpr char kRepeatReplacement[4] = "LSW";
 
 // Nodes between two looks at the clock (a clock read costs far less than a node; a node of a few
 // thousand buffers costs up to a few hundred microseconds, so 1,024 ran a fifth of a second late).
@@ -48,6 +53,7 @@ struct Frame {
     long long min_offset;
     int min_rank;
     int cand_begin, cand_end, cursor;
+    int passing_end;  // the candidates up to here have the zero-slack rule's verdict
     int placed;
     bool hatless, cut;
     int offset_mark, floor_mark;
@@ -71,7 +77,19 @@ struct Change {
 // The decision search at one capacity (MiniMalloc's solver, restructured as a loop).
 class ExactSearch {
 public:
-    explicit ExactSearch(const ExactInstance& in) : in_(in) {}
+    explicit ExactSearch(const ExactInstance& in) : in_(in) {
+        // Whether TWA repeats WAT on the whole instance: then its turn goes to LSW.
+        std::vector<int> wat(in_.n), twa(in_.n);
+        for (int i = 0; i < in_.n; ++i) {
+            long long t = 0;
+            for (int s = in_.sec_lo[i]; s < in_.sec_hi[i]; ++s) t = std::max(t, in_.total0[s]);
+            key_t_[i] = t;
+            wat[i] = twa[i] = i;
+        }
+        std::sort(wat.begin(), wat.end(), [this](int a, int b) { return before(kPreorders[0], a, b); });
+        std::sort(twa.begin(), twa.end(), [this](int a, int b) { return before(kPreorders[2], a, b); });
+        twa_repeats_wat_ = wat == twa;
+    }
 
     long long nodes = 0;                 // nodes entered by the last run
     std::vector<long long> solution;     // each buffer's offset after kFound
@@ -90,11 +108,6 @@ public:
         floor_.assign(in_.num_sections, 0);
         total_ = in_.total0;
         cuts_ = in_.cuts0;
-        mark_.assign(in_.num_sections, 0);
-        starting_at_.assign(in_.num_sections + 1, -1);
-        reach_.assign(in_.num_sections + 1, 0);
-        next_starting_.assign(n, -1);
-        stamp_ = 0;
         frames_.clear();
         contexts_.clear();
         splits_.clear();
@@ -103,6 +116,7 @@ public:
         cands_.clear();
         offset_log_.clear();
         floor_log_.clear();
+        zero_slack_.bind(capacity_, offset_.data(), min_offset_.data(), floor_.data(), total_.data(), rank_.data());
         open_split(-1, -1, 0, in_.num_sections);
         int split = 0;
         int frame = -1;
@@ -200,7 +214,7 @@ private:
             preorder(begin, end);
             contexts_.push_back(Context{begin, end, lo, hi, static_cast<int>(frames_.size()), split});
             frames_.push_back(Frame{static_cast<int>(contexts_.size()) - 1, 0, 0, static_cast<int>(cands_.size()),
-                                    static_cast<int>(cands_.size()), static_cast<int>(cands_.size()), -1, false, false,
+                                    static_cast<int>(cands_.size()), static_cast<int>(cands_.size()), 0, -1, false, false,
                                     0, 0, 0, 0});
             return true;
         }
@@ -219,21 +233,27 @@ private:
             for (int s = in_.sec_lo[i]; s < in_.sec_hi[i]; ++s) t = std::max(t, total_[s]);
             key_t_[i] = t;
         }
-        const char* order = kPreorders[preorder_];
-        std::sort(lists_.begin() + begin, lists_.begin() + end, [this, order](int a, int b) {
-            for (int c = 0; c < 3; ++c) {
-                const long long x = key(order[c], a);
-                const long long y = key(order[c], b);
-                if (x != y) return x > y;
-            }
-            return a < b;
-        });
+        const char* order = preorder_ == 2 && twa_repeats_wat_ ? kRepeatReplacement : kPreorders[preorder_];
+        std::sort(lists_.begin() + begin, lists_.begin() + end,
+                  [this, order](int a, int b) { return before(order, a, b); });
         for (int k = begin; k < end; ++k) rank_[lists_[k]] = k - begin;
+    }
+
+    // Whether buffer a comes before b in a preorder: its keys descending, ties by index.
+    bool before(const char* order, int a, int b) const {
+        for (int c = 0; c < 3; ++c) {
+            const long long x = key(order[c], a);
+            const long long y = key(order[c], b);
+            if (x != y) return x > y;
+        }
+        return a < b;
     }
 
     long long key(char c, int i) const {
         if (c == 'W') return in_.width[i];
         if (c == 'A') return in_.area[i];
+        if (c == 'S') return in_.size[i];
+        if (c == 'L') return -static_cast<long long>(in_.sec_lo[i]);  // the earliest first
         return key_t_[i];
     }
 
@@ -274,6 +294,8 @@ private:
             cands_.push_back(i);
         }
         f.cand_end = static_cast<int>(cands_.size());
+        f.passing_end = f.cand_begin;
+        if (passing_.size() < cands_.size()) passing_.resize(cands_.size());
         f.max_total = 0;
         f.max_floor_total = 0;
         for (int s = c.sec_lo; s < c.sec_hi; ++s) {
@@ -297,11 +319,24 @@ private:
             if (hatless) return kFail;
         }
         while (f.cursor < f.cand_end) {
-            const int i = cands_[f.cursor++];
+            const int k = f.cursor++;
+            const int i = cands_[k];
             const long long o = min_offset_[i];
             // Section inference before placing: a section left without room above max(o, floor) stays so
             // through the placement, and o only grows along the candidates: the frame is done.
             if (std::max(f.max_floor_total, o + f.max_total) > capacity_) return kFail;
+            if (k >= f.passing_end) {
+                // The zero-slack rule's verdict on every candidate at o at once, before placing any.
+                f.passing_end = k;
+                while (f.passing_end < f.cand_end && min_offset_[cands_[f.passing_end]] == o) f.passing_end++;
+                const Context& c = contexts_[f.ctx];
+                zero_slack_.mark_passing(c.sec_lo, c.sec_hi, cands_.data(), k, f.passing_end, o, passing_.data());
+            }
+            if (passing_[k] == 0) {
+                // fits() would refuse the placement: only whether it raises nobody is left to see
+                if (!raises_someone(i)) return kFail;
+                continue;
+            }
             place(f, i, o);
             if (!fits(contexts_[f.ctx], f, i, o)) {
                 const bool hatless = f.hatless;
@@ -322,7 +357,7 @@ private:
                 return kNextPiece;
             }
             const int cb = static_cast<int>(cands_.size());
-            frames_.push_back(Frame{f.ctx, o, rank_[i], cb, cb, cb, -1, false, false, 0, 0, 0, 0});
+            frames_.push_back(Frame{f.ctx, o, rank_[i], cb, cb, cb, cb, -1, false, false, 0, 0, 0, 0});
             *frame = static_cast<int>(frames_.size()) - 1;
             return kEnter;
         }
@@ -339,8 +374,10 @@ private:
         solution[i] = o;
         const long long top = o + in_.size[i];
         bool hatless = true;
-        ++stamp_;
-        touched_.clear();
+        // The sections whose floor may rise: the buffer's own and those of every neighbour it raised.
+        // Each neighbour's sections meet the buffer's, so together they are one range.
+        int lo = in_.sec_lo[i];
+        int hi = in_.sec_hi[i];
         for (int k = in_.overlap_start[i]; k < in_.overlap_start[i + 1]; ++k) {
             const int j = in_.overlap[k];
             if (offset_[j] >= 0) continue;
@@ -348,24 +385,16 @@ private:
             if (min_offset_[j] >= top) continue;
             offset_log_.push_back(Change{j, min_offset_[j]});
             min_offset_[j] = top;
-            for (int s = in_.sec_lo[j]; s < in_.sec_hi[j]; ++s) {
-                if (mark_[s] != stamp_) {
-                    mark_[s] = stamp_;
-                    touched_.push_back(s);
-                }
-            }
+            lo = std::min(lo, in_.sec_lo[j]);
+            hi = std::max(hi, in_.sec_hi[j]);
         }
         f.hatless = hatless;
         for (int s = in_.sec_lo[i]; s < in_.sec_hi[i]; ++s) {
             floor_log_.push_back(Change{s, floor_[s]});
             floor_[s] = top;
             total_[s] -= in_.size[i];
-            if (mark_[s] != stamp_) {
-                mark_[s] = stamp_;  // its own sections too: their floor rises to the lowest unplaced offset
-                touched_.push_back(s);
-            }
         }
-        for (const int s : touched_) {
+        for (int s = lo; s < hi; ++s) {
             // The lowest unplaced offset in s; the scan stops at one not above the floor,
             // since then the floor stays.
             const long long floor = floor_[s];
@@ -381,6 +410,13 @@ private:
                 floor_[s] = lowest;
             }
         }
+    }
+
+    bool raises_someone(int i) const {
+        for (int k = in_.overlap_start[i]; k < in_.overlap_start[i + 1]; ++k) {
+            if (offset_[in_.overlap[k]] < 0) return true;
+        }
+        return false;
     }
 
     void undo(Frame& f) {
@@ -410,43 +446,7 @@ private:
             const int s = floor_log_[k].index;
             if (s >= c.sec_lo && s < c.sec_hi && std::max(o, floor_[s]) + total_[s] > capacity_) return false;
         }
-        return covers_tight(c, o, rank_[i]);
-    }
-
-    // Whether a section s of the context is tight at o: no slack between max(o, floor) and the
-    // capacity for its unplaced bytes.
-    bool tight(int s, long long o) const {
-        return total_[s] > 0 && floor_[s] <= o && o + total_[s] == capacity_;
-    }
-
-    // The zero-slack rule (the bottom-left rule of perfect rectangle packing): a tight section's
-    // byte o must be covered by a buffer placed exactly at o, after the one of rank r just placed
-    // there: an unplaced buffer at min offset o, of rank above r, inside the context. Those placed
-    // at o are apart in time, so they must cover every tight section at once: a left-to-right
-    // sweep over the sections reaches their end only if such disjoint buffers exist.
-    bool covers_tight(const Context& c, long long o, int r) {
-        int s = c.sec_lo;
-        while (s < c.sec_hi && !tight(s, o)) ++s;
-        if (s == c.sec_hi) return true;
-        const int width = c.sec_hi - c.sec_lo;
-        for (int k = 0; k <= width; ++k) {
-            starting_at_[k] = -1;
-            reach_[k] = 0;
-        }
-        for (int k = c.begin; k < c.end; ++k) {
-            const int j = lists_[k];
-            if (offset_[j] >= 0 || min_offset_[j] != o || rank_[j] <= r) continue;
-            next_starting_[j] = starting_at_[in_.sec_lo[j] - c.sec_lo];
-            starting_at_[in_.sec_lo[j] - c.sec_lo] = j;
-        }
-        reach_[0] = 1;
-        for (s = c.sec_lo; s < c.sec_hi; ++s) {
-            const int a = s - c.sec_lo;
-            if (reach_[a] == 0) continue;
-            if (!tight(s, o)) reach_[a + 1] = 1;  // a section with slack may stay uncovered at o
-            for (int j = starting_at_[a]; j >= 0; j = next_starting_[j]) reach_[in_.sec_hi[j] - c.sec_lo] = 1;
-        }
-        return reach_[width] != 0;
+        return zero_slack_.covers(c.sec_lo, c.sec_hi, lists_.data(), c.begin, c.end, o, rank_[i]);
     }
 
     // The context solved: undo its frames' placements, close it, and go on with its split.
@@ -466,11 +466,12 @@ private:
     const ExactInstance& in_;
     long long capacity_ = 0;
     int preorder_ = 0;
+    bool twa_repeats_wat_ = false;
     std::vector<long long> offset_, min_offset_, floor_, total_;
     std::vector<long long> key_t_ = std::vector<long long>(in_.n);
-    std::vector<int> rank_, cuts_, mark_, touched_;
-    std::vector<int> starting_at_, next_starting_, reach_;  // covers_tight's buffers by first section
-    int stamp_ = 0;
+    std::vector<int> rank_, cuts_;
+    ExactZeroSlack zero_slack_{in_};
+    std::vector<char> passing_;  // mark_passing's verdict on each candidate of cands_
     std::vector<Frame> frames_;
     std::vector<Context> contexts_;
     std::vector<Split> splits_;

@@ -49,6 +49,7 @@
 
 // Exact packing (docs/design.md §5c): a complete search, apart from the heuristics.
 #include "exact_instance.h"
+#include "exact_zero_slack.h"
 #include "exact_search.h"
 #include "exact_packing.h"
 

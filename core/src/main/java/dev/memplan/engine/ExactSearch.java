@@ -18,9 +18,11 @@ final class ExactSearch {
     static final int ABORTED = 2;
     static final int TIMED_OUT = 3;
 
-    // The static preorders the restarts take in turn (MiniMalloc's WAT, TAW, TWA).
+    // The static preorders the restarts take in turn (MiniMalloc's WAT, TAW, TWA); LSW takes TWA's
+    // turn where TWA would rank the instance as WAT does (exact_search.h says why).
     static final int NUM_PREORDERS = 3;
     private static final String[] PREORDERS = {"WAT", "TAW", "TWA"};
+    private static final String REPEAT_REPLACEMENT = "LSW";
 
     // Nodes between two looks at the clock: a node of a few thousand buffers costs up to a few
     // hundred microseconds, so 1,024 of them ran up to a fifth of a second past a limit.
@@ -38,6 +40,7 @@ final class ExactSearch {
         int candBegin;
         int candEnd;
         int cursor;
+        int passingEnd; // the candidates up to here have the zero-slack rule's verdict
         int placed = -1;
         boolean hatless;
         boolean cut;
@@ -53,6 +56,7 @@ final class ExactSearch {
             this.candBegin = cand;
             this.candEnd = cand;
             this.cursor = cand;
+            this.passingEnd = cand;
         }
     }
 
@@ -81,6 +85,7 @@ final class ExactSearch {
     long[] solution;
     private long capacity;
     private int preorder;
+    private final boolean twaRepeatsWat;
     private long[] offset;
     private long[] minOffset;
     private long[] floor;
@@ -88,12 +93,8 @@ final class ExactSearch {
     private final long[] keyT;
     private int[] rank;
     private int[] cuts;
-    private int[] mark;
-    private int[] startingAt; // coversTight's buffers by first section
-    private int[] nextStarting;
-    private int[] reach;
-    private final Ints touched = new Ints();
-    private int stamp;
+    private final ExactZeroSlack zeroSlack;
+    private boolean[] passing = new boolean[16]; // markPassing's verdict on each candidate of cands
     private final ArrayList<Frame> frames = new ArrayList<>();
     private final ArrayList<Context> contexts = new ArrayList<>();
     private final ArrayList<Split> splits = new ArrayList<>();
@@ -110,6 +111,22 @@ final class ExactSearch {
     ExactSearch(ExactInstance in) {
         this.in = in;
         this.keyT = new long[in.n];
+        this.zeroSlack = new ExactZeroSlack(in);
+        // Whether TWA repeats WAT on the whole instance: then its turn goes to LSW.
+        int[] wat = new int[in.n];
+        int[] twa = new int[in.n];
+        for (int i = 0; i < in.n; ++i) {
+            long t = 0;
+            for (int s = in.secLo[i]; s < in.secHi[i]; ++s) {
+                t = Math.max(t, in.total0[s]);
+            }
+            keyT[i] = t;
+            wat[i] = i;
+            twa[i] = i;
+        }
+        ExactSearchArrays.sort(wat, 0, in.n, (a, b) -> before(PREORDERS[0], a, b), sortScratch);
+        ExactSearchArrays.sort(twa, 0, in.n, (a, b) -> before(PREORDERS[2], a, b), sortScratch);
+        twaRepeatsWat = Arrays.equals(wat, twa);
     }
 
     int run(long cap, int order, long nodeLimit, boolean timed, long deadline) {
@@ -125,13 +142,6 @@ final class ExactSearch {
         floor = new long[in.numSections];
         total = in.total0.clone();
         cuts = in.cuts0.clone();
-        mark = new int[in.numSections];
-        startingAt = new int[in.numSections + 1];
-        reach = new int[in.numSections + 1];
-        nextStarting = new int[n];
-        Arrays.fill(startingAt, -1);
-        Arrays.fill(nextStarting, -1);
-        stamp = 0;
         frames.clear();
         contexts.clear();
         splits.clear();
@@ -140,6 +150,7 @@ final class ExactSearch {
         cands.size = 0;
         offsetLog.size = 0;
         floorLog.size = 0;
+        zeroSlack.bind(capacity, offset, minOffset, floor, total, rank);
         openSplit(-1, -1, 0, in.numSections);
         split = 0;
         frame = -1;
@@ -266,20 +277,23 @@ final class ExactSearch {
             }
             keyT[i] = t;
         }
-        String order = PREORDERS[preorder];
-        ExactSearchArrays.sort(lists.a, begin, end, (a, b) -> {
-            for (int c = 0; c < 3; ++c) {
-                long x = key(order.charAt(c), a);
-                long y = key(order.charAt(c), b);
-                if (x != y) {
-                    return x > y;
-                }
-            }
-            return a < b;
-        }, sortScratch);
+        String order = preorder == 2 && twaRepeatsWat ? REPEAT_REPLACEMENT : PREORDERS[preorder];
+        ExactSearchArrays.sort(lists.a, begin, end, (a, b) -> before(order, a, b), sortScratch);
         for (int k = begin; k < end; ++k) {
             rank[lists.a[k]] = k - begin;
         }
+    }
+
+    // Whether buffer a comes before b in a preorder: its keys descending, ties by index.
+    private boolean before(String order, int a, int b) {
+        for (int c = 0; c < 3; ++c) {
+            long x = key(order.charAt(c), a);
+            long y = key(order.charAt(c), b);
+            if (x != y) {
+                return x > y;
+            }
+        }
+        return a < b;
     }
 
     private long key(char c, int i) {
@@ -288,6 +302,12 @@ final class ExactSearch {
         }
         if (c == 'A') {
             return in.area[i];
+        }
+        if (c == 'S') {
+            return in.size[i];
+        }
+        if (c == 'L') {
+            return -in.secLo[i]; // the earliest first
         }
         return keyT[i];
     }
@@ -341,6 +361,10 @@ final class ExactSearch {
             cands.push(i);
         }
         f.candEnd = cands.size;
+        f.passingEnd = f.candBegin;
+        if (passing.length < cands.size) {
+            passing = Arrays.copyOf(passing, Math.max(cands.size, 2 * passing.length));
+        }
         f.maxTotal = 0;
         f.maxFloorTotal = 0;
         for (int s = c.secLo(); s < c.secHi(); ++s) {
@@ -368,12 +392,29 @@ final class ExactSearch {
             }
         }
         while (f.cursor < f.candEnd) {
-            int i = cands.a[f.cursor++];
+            int k = f.cursor++;
+            int i = cands.a[k];
             long o = minOffset[i];
             // Section inference before placing: a section left without room above max(o, floor) stays so
             // through the placement, and o only grows along the candidates: the frame is done.
             if (Math.max(f.maxFloorTotal, o + f.maxTotal) > capacity) {
                 return FAIL;
+            }
+            if (k >= f.passingEnd) {
+                // The zero-slack rule's verdict on every candidate at o at once, before placing any.
+                f.passingEnd = k;
+                while (f.passingEnd < f.candEnd && minOffset[cands.a[f.passingEnd]] == o) {
+                    f.passingEnd++;
+                }
+                Context c = contexts.get(f.ctx);
+                zeroSlack.markPassing(c.secLo(), c.secHi(), cands.a, k, f.passingEnd, o, passing);
+            }
+            if (!passing[k]) {
+                // fits() would refuse the placement: only whether it raises nobody is left to see
+                if (!raisesSomeone(i)) {
+                    return FAIL;
+                }
+                continue;
             }
             place(f, i, o);
             if (!fits(contexts.get(f.ctx), f, i, o)) {
@@ -416,8 +457,10 @@ final class ExactSearch {
         solution[i] = o;
         long top = o + in.size[i];
         boolean hatless = true;
-        ++stamp;
-        touched.size = 0;
+        // The sections whose floor may rise: the buffer's own and those of every neighbour it raised.
+        // Each neighbour's sections meet the buffer's, so together they are one range.
+        int lo = in.secLo[i];
+        int hi = in.secHi[i];
         for (int k = in.overlapStart[i]; k < in.overlapStart[i + 1]; ++k) {
             int j = in.overlap[k];
             if (offset[j] >= 0) {
@@ -429,25 +472,16 @@ final class ExactSearch {
             }
             offsetLog.push(j, minOffset[j]);
             minOffset[j] = top;
-            for (int s = in.secLo[j]; s < in.secHi[j]; ++s) {
-                if (mark[s] != stamp) {
-                    mark[s] = stamp;
-                    touched.push(s);
-                }
-            }
+            lo = Math.min(lo, in.secLo[j]);
+            hi = Math.max(hi, in.secHi[j]);
         }
         f.hatless = hatless;
         for (int s = in.secLo[i]; s < in.secHi[i]; ++s) {
             floorLog.push(s, floor[s]);
             floor[s] = top;
             total[s] -= in.size[i];
-            if (mark[s] != stamp) {
-                mark[s] = stamp; // its own sections too: their floor rises to the lowest unplaced offset
-                touched.push(s);
-            }
         }
-        for (int t = 0; t < touched.size; ++t) {
-            int s = touched.a[t];
+        for (int s = lo; s < hi; ++s) {
             // The lowest unplaced offset in s; the scan stops at one not above the floor,
             // since then the floor stays.
             long fl = floor[s];
@@ -467,6 +501,15 @@ final class ExactSearch {
                 floor[s] = lowest;
             }
         }
+    }
+
+    private boolean raisesSomeone(int i) {
+        for (int k = in.overlapStart[i]; k < in.overlapStart[i + 1]; ++k) {
+            if (offset[in.overlap[k]] < 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void undo(Frame f) {
@@ -502,55 +545,7 @@ final class ExactSearch {
                 return false;
             }
         }
-        return coversTight(c, o, rank[i]);
-    }
-
-    // Whether a section s of the context is tight at o: no slack between max(o, floor) and the
-    // capacity for its unplaced bytes.
-    private boolean tight(int s, long o) {
-        return total[s] > 0 && floor[s] <= o && o + total[s] == capacity;
-    }
-
-    // The zero-slack rule (the bottom-left rule of perfect rectangle packing): a tight section's
-    // byte o must be covered by a buffer placed exactly at o, after the one of rank r just placed
-    // there: an unplaced buffer at min offset o, of rank above r, inside the context. Those placed
-    // at o are apart in time, so they must cover every tight section at once: a left-to-right
-    // sweep over the sections reaches their end only if such disjoint buffers exist.
-    private boolean coversTight(Context c, long o, int r) {
-        int s = c.secLo();
-        while (s < c.secHi() && !tight(s, o)) {
-            ++s;
-        }
-        if (s == c.secHi()) {
-            return true;
-        }
-        int width = c.secHi() - c.secLo();
-        for (int k = 0; k <= width; ++k) {
-            startingAt[k] = -1;
-            reach[k] = 0;
-        }
-        for (int k = c.begin(); k < c.end(); ++k) {
-            int j = lists.a[k];
-            if (offset[j] >= 0 || minOffset[j] != o || rank[j] <= r) {
-                continue;
-            }
-            nextStarting[j] = startingAt[in.secLo[j] - c.secLo()];
-            startingAt[in.secLo[j] - c.secLo()] = j;
-        }
-        reach[0] = 1;
-        for (s = c.secLo(); s < c.secHi(); ++s) {
-            int a = s - c.secLo();
-            if (reach[a] == 0) {
-                continue;
-            }
-            if (!tight(s, o)) {
-                reach[a + 1] = 1; // a section with slack may stay uncovered at o
-            }
-            for (int j = startingAt[a]; j >= 0; j = nextStarting[j]) {
-                reach[in.secHi[j] - c.secLo()] = 1;
-            }
-        }
-        return reach[width] != 0;
+        return zeroSlack.covers(c.secLo(), c.secHi(), lists.a, c.begin(), c.end(), o, rank[i]);
     }
 
     // The context solved: undo its frames' placements, close it, and go on with its split.
