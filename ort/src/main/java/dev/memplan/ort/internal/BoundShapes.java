@@ -23,6 +23,11 @@ final class BoundShapes {
     private final int[] dimsStamp;
     private int stamp = 1;
 
+    /** {@return the graph whose value ids these shapes take} */
+    Graph graph() {
+        return graph;
+    }
+
     BoundShapes(Graph graph, Map<String, Long> bindings) {
         this.graph = graph;
         this.bindings = bindings;

@@ -254,21 +254,50 @@ final class KernelProbes {
         long at(BoundShapes shapes);
     }
 
-    /** A fitted line read at a request's sizes: its candidates' bytes or dims. */
+    /**
+     * A fitted line read at a request's sizes: its candidates' bytes or dims. A request's shapes may
+     * be of another import of the same graph (the one its bindings decide, whose If branches are
+     * imported again), so the candidates are found there by name; the ids of the last graph are kept.
+     */
     private static Evaluator evaluator(WorkspaceFit.Line line, NodeProbes p) {
-        int[] values = new int[line.candidates().length];
-        int[] axes = new int[values.length];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = p.candidateValues()[line.candidates()[i]];
+        String[] names = new String[line.candidates().length];
+        int[] axes = new int[names.length];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = p.graph().value(p.candidateValues()[line.candidates()[i]]).name();
             axes[i] = p.candidateAxes()[line.candidates()[i]];
         }
-        return shapes -> {
-            long[] n = new long[values.length];
-            for (int i = 0; i < n.length; i++) {
-                n[i] = axes[i] < 0 ? shapes.bytes(values[i]) : shapes.dim(values[i], axes[i]);
+        return new Evaluator() {
+            private volatile GraphIds last = new GraphIds(p.graph(), ids(p.graph(), names));
+
+            @Override
+            public long at(BoundShapes shapes) {
+                GraphIds ids = last;
+                if (ids.graph() != shapes.graph()) {
+                    ids = new GraphIds(shapes.graph(), ids(shapes.graph(), names));
+                    last = ids;
+                }
+                long[] n = new long[names.length];
+                for (int i = 0; i < n.length; i++) {
+                    int v = ids.ids()[i];
+                    n[i] = axes[i] < 0 ? shapes.bytes(v) : shapes.dim(v, axes[i]);
+                }
+                return line.at(n);
             }
-            return line.at(n);
         };
+    }
+
+    /** The value ids of a fitted line's candidates in one graph. */
+    private record GraphIds(Graph graph, int[] ids) {
+    }
+
+    private static int[] ids(Graph graph, String[] names) {
+        int[] out = new int[names.length];
+        for (int i = 0; i < names.length; i++) {
+            String name = names[i];
+            out[i] = graph.valueId(name).orElseThrow(() -> new IllegalStateException("the measured value " + name
+                    + " is not in the graph it is read in"));
+        }
+        return out;
     }
 
     /**

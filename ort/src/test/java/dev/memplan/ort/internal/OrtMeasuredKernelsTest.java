@@ -107,6 +107,25 @@ class OrtMeasuredKernelsTest {
     }
 
     @Test
+    void aMeasuredRuleReadsItsSizesByNameInAnotherImportOfTheGraph() throws Exception {
+        byte[] bytes = Files.readAllBytes(elementwiseModel(dir));
+        ImportedGraph imported = asOrtImportsIt("elementwise", bytes);
+        KernelProbes.Measured measured = KernelProbes.measure(imported, ModelProto.parseFrom(bytes), probes -> probes
+                .stream().map(p -> fakeResult(p, 100)).toList());
+        // the same nodes behind one more graph input, which shifts every value id (as a request's import may)
+        ModelProto model = ModelProto.parseFrom(bytes);
+        GraphProto.Builder shifted = model.getGraph().toBuilder().clearInput()
+                .addInput(ValueInfoProto.newBuilder().setName("unused").setType(floatType("batch", "seq", 1)))
+                .addAllInput(model.getGraph().getInputList());
+        Graph other = asOrtImportsIt("shifted", model.toBuilder().setGraph(shifted).build().toByteArray()).graph();
+        Graph.Node prelu = other.nodes().stream().filter(n -> n.opType().equals("PRelu")).findFirst().orElseThrow();
+        assertTrue(other.valueId("x").getAsInt() != imported.graph().valueId("x").getAsInt(),
+                "x has another id in the other import");
+        long[] taken = measured.rule(other, prelu).bytes(new BoundShapes(other, Map.of("batch", 5L, "seq", 7L)));
+        assertEquals(100 + 2 * (5 * 7 * 16 * 4), taken[0], "100 B plus its two inputs' bytes, read in the other graph");
+    }
+
+    @Test
     void aKernelWhoseOutputsFollowItsInputsValuesIsLeftUnmeasuredWithWhy() throws Exception {
         byte[] bytes = Files.readAllBytes(elementwiseModel(dir));
         ImportedGraph imported = asOrtImportsIt("elementwise", bytes);
