@@ -87,14 +87,12 @@ final class OrtRuntimeFigures implements RuntimeFigures {
 
     /** The profile of {@code file}: the load {@link #start} began, else one now. */
     private OrtRuntimeProfile profile(Path file) {
-        Pending started = pending;
-        pending = null;
-        if (started == null || !started.file().equals(file)) {
-            if (started != null) {
-                started.profile().handle((p, t) -> null).join();
-            }
+        if (pending == null || !pending.file().equals(file)) {
+            finishPending();
             return load(file);
         }
+        Pending started = pending;
+        pending = null;
         try {
             return started.profile().join();
         } catch (CompletionException e) {

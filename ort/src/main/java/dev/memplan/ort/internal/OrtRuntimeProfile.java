@@ -226,11 +226,12 @@ public final class OrtRuntimeProfile {
             throw new MemplanException("cannot read the graph ONNX Runtime saved for the model: " + e.getMessage()
                     + "; check the free space of the temporary directory (java.io.tmpdir)", e);
         } finally {
-            OrtOptimizedGraph.readSessionStartPeak(saved); // removes its file, if a failure left it
-            try {
-                Files.deleteIfExists(saved);
-            } catch (IOException e) {
-                saved.toFile().deleteOnExit();
+            for (Path file : List.of(saved, OrtOptimizedGraph.sessionStartFile(saved))) { // a failure may leave both
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException e) {
+                    file.toFile().deleteOnExit();
+                }
             }
         }
     }

@@ -4,6 +4,7 @@ package dev.memplan.ort.internal;
 import dev.memplan.MemplanException;
 import dev.memplan.onnx.proto.OnnxProto.AttributeProto;
 import dev.memplan.onnx.proto.OnnxProto.GraphProto;
+import dev.memplan.onnx.proto.OnnxProto.GraphProtoOrBuilder;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
 import dev.memplan.onnx.proto.OnnxProto.ValueInfoProto;
@@ -67,7 +68,7 @@ final class ShapesOrtInfers {
     }
 
     /** {@return the node outputs of {@code g} (its subgraphs aside) that are no input, output, weight or declared value} */
-    private static List<String> undeclared(GraphProto g) {
+    private static List<String> undeclared(GraphProtoOrBuilder g) {
         Set<String> known = new HashSet<>();
         g.getInputList().forEach(v -> known.add(v.getName()));
         g.getOutputList().forEach(v -> known.add(v.getName()));
@@ -101,7 +102,7 @@ final class ShapesOrtInfers {
 
     /** Declares, in {@code g} and in its subgraphs, every node output that is no input, output, weight or declared value. */
     static void declare(GraphProto.Builder g) {
-        for (String name : undeclared(g.build())) {
+        for (String name : undeclared(g)) { // read from the builder: no copy of the graph
             g.addValueInfo(ValueInfoProto.newBuilder().setName(name));
         }
         for (NodeProto.Builder node : g.getNodeBuilderList()) {
