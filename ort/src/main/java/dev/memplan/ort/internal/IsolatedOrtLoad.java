@@ -6,9 +6,7 @@ import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -86,6 +84,11 @@ final class IsolatedOrtLoad {
         return new IsolatedOrtLoad(mainClass, classPath.stream().distinct().toList(), heap);
     }
 
+    /** {@return the child's class path} */
+    List<Path> classPath() {
+        return classPath;
+    }
+
     /**
      * Where the child finds memplan-ort's classes and memplan's, which they name
      * ({@link MemplanException}): one entry when they are one jar, as in the command line's.
@@ -150,7 +153,7 @@ final class IsolatedOrtLoad {
     void run(List<String> args, OrtLoadSettings limits, String doing) {
         Path folder = OrtTempFiles.newFolder("child-");
         try {
-            await(start(folder, args), folder, limits, doing);
+            await(start(folder, List.of(), args), folder, limits, doing);
         } finally {
             OrtTempFiles.deleteTree(folder);
         }
@@ -158,22 +161,41 @@ final class IsolatedOrtLoad {
 
     /**
      * Starts the child of {@link #save} before the model to load is ready: it starts its JVM and loads
-     * ONNX Runtime while this process checks the model and writes the copy ORT reads, which take about
-     * as long, and then reads the model's path on its standard input ({@link IsolatedOrtLoadMain}).
+     * ONNX Runtime while this process checks the model, and then receives the model on its standard
+     * input ({@link ModelHandOver}).
      *
+     * @param model the model file, which the child starts reading at once ({@link ModelHandOver#preRead})
      * @param level the level ORT loads at
      * @param saved where the child saves the graph ORT runs
      * @return the started load; close it, whether or not it was given a model
+     * @throws MemplanException when the model file's size cannot be read
      */
-    StartedSave startSave(String level, Path saved) {
+    StartedSave startSave(Path model, String level, Path saved) {
         Path folder = OrtTempFiles.newFolder("child-");
         try {
-            return new StartedSave(start(folder, List.of(IsolatedOrtLoadMain.MODEL_ON_STDIN, level,
-                    saved.toAbsolutePath().toString())), folder);
+            long modelBytes = Files.size(model);
+            return new StartedSave(start(folder, List.of("-XX:MaxDirectMemorySize=" + directMemory(modelBytes)),
+                    List.of(IsolatedOrtLoadMain.MODEL_ON_STDIN, level, saved.toAbsolutePath().toString(),
+                            model.toAbsolutePath().toString())), folder);
+        } catch (IOException e) {
+            OrtTempFiles.deleteTree(folder);
+            throw new MemplanException("cannot read " + model + ": " + e.getMessage()
+                    + "; check that the file is there and readable", e);
         } catch (RuntimeException e) {
             OrtTempFiles.deleteTree(folder);
             throw e;
         }
+    }
+
+    /** {@return room for the child's copy of a model of about {@code modelBytes}, and what memplan appends} */
+    static long directMemory(long modelBytes) {
+        return Math.max(0, Math.min(modelBytes, Integer.MAX_VALUE)) / 8 * 9 + (64L << 20);
+    }
+
+    /** Writes a model to a started child's standard input ({@link ModelHandOver}). */
+    @FunctionalInterface
+    interface Sender {
+        void send(OutputStream childInput) throws IOException;
     }
 
     /** A {@link #save} whose child started before the model was ready. */
@@ -187,16 +209,17 @@ final class IsolatedOrtLoad {
         }
 
         /**
-         * Hands the child the model and waits for it as {@link IsolatedOrtLoad#save} does.
+         * Hands the child the model as {@code sender} writes it and waits for it as
+         * {@link IsolatedOrtLoad#save} does.
          *
          * @throws MemplanException as {@link IsolatedOrtLoad#save}
          * @throws OrtUnavailable   when ORT Java cannot start in the child
          */
-        void save(Path model, String level, OrtLoadSettings limits) {
-            try (Writer in = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8)) {
-                in.write(model.toAbsolutePath() + "\n"); // the child runs in its own folder
+        void save(Sender sender, String level, OrtLoadSettings limits) {
+            try (OutputStream in = child.getOutputStream()) {
+                sender.send(in);
             } catch (IOException e) {
-                // the child ended before reading: its exit says why
+                // the child ended before reading it all: its exit says why
             }
             await(child, folder, limits, "loading the model at level " + level);
         }
@@ -233,7 +256,7 @@ final class IsolatedOrtLoad {
                 + "; this model does not run in ONNX Runtime: use the memplan runtime for it");
     }
 
-    private Process start(Path folder, List<String> args) {
+    private Process start(Path folder, List<String> jvmOptions, List<String> args) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
@@ -243,6 +266,7 @@ final class IsolatedOrtLoad {
                 "-cp", String.join(File.pathSeparator, classPath.stream().map(Path::toString).toList()),
                 mainClass, folder.resolve(MESSAGE_FILE).toString()));
         command.addAll(1, heap);
+        command.addAll(1 + heap.size(), jvmOptions);
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).directory(folder.toFile())
                 .redirectErrorStream(true).redirectOutput(folder.resolve("output.txt").toFile());

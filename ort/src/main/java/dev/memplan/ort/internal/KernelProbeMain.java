@@ -30,6 +30,7 @@ final class KernelProbeMain {
             System.exit(2);
         }
         ChildMain.endWithParent();
+        OrtNativeCache.useForOrtJava(); // before ORT loads
         Path folder = Path.of(args[1]);
         int count = Integer.parseInt(args[2]);
         ChildMain.exitAfter(Path.of(args[0]), reason -> "ONNX Runtime failed measuring kernel workspaces: " + reason

@@ -8,7 +8,6 @@ import dev.memplan.onnx.proto.OnnxProto.GraphProto;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
 import dev.memplan.onnx.proto.OnnxProto.SparseTensorProto;
-import dev.memplan.onnx.proto.OnnxProto.StringStringEntryProto;
 import dev.memplan.onnx.proto.OnnxProto.TensorProto;
 import dev.memplan.onnx.read.AliasedParse;
 import java.io.IOException;
@@ -163,19 +162,10 @@ final class OrtModelCheck {
             return;
         }
         externalData = true;
-        String location = null;
-        long offset = 0;
-        long length = -1;
-        for (StringStringEntryProto e : t.getExternalDataList()) {
-            switch (e.getKey()) {
-                case "location" -> location = e.getValue();
-                case "offset" -> offset = number(name, "offset", e.getValue());
-                case "length" -> length = number(name, "length", e.getValue());
-                default -> {
-                    // checksum and other keys: ORT does not open anything with them
-                }
-            }
-        }
+        ExternalDataRef ref = ExternalDataRef.of(t, (key, value) -> number(name, key, value));
+        String location = ref.location();
+        long offset = ref.offset();
+        long length = ref.length();
         if (location == null || location.isEmpty()) {
             throw refused(name, "", "names no file (its location is empty)");
         }

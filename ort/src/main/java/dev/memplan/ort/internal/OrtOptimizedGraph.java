@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
@@ -52,18 +53,51 @@ final class OrtOptimizedGraph {
      */
     static void save(Path model, String level, Path saved) {
         OrtLoadSettings settings = OrtLoadSettings.fromSystemProperties(sizeIfReadable(model));
-        // the child starts its JVM and ORT while this process checks the model and writes ORT's copy
-        IsolatedOrtLoad.StartedSave child = settings.inProcess() ? null : IsolatedOrtLoad.ofOrtJava().startSave(level, saved);
+        if (settings.inProcess()) {
+            saveCopyInThisProcess(model, level, saved);
+            return;
+        }
+        // the child starts its JVM and ORT while this process checks the model
+        try (IsolatedOrtLoad.StartedSave child = IsolatedOrtLoad.ofOrtJava().startSave(model, level, saved)) {
+            OrtModelCheck.Checked checked = OrtModelCheck.beforeOrtReads(model);
+            IsolatedOrtLoad.Sender sender = sender(model, checked);
+            child.save(weightsApart(level, checked) ? out -> {
+                ModelHandOver.askWeightsApart(out);
+                sender.send(out);
+            } : sender, level, settings);
+        }
+    }
+
+    /** How the child gets the checked model: the file it read and declarations appended, or all of it. */
+    private static IsolatedOrtLoad.Sender sender(Path model, OrtModelCheck.Checked checked) {
+        if (checked.externalData()) {
+            return out -> ModelHandOver.sendFile(out, model); // read beside its data files
+        }
+        Optional<ModelHandOver.ModelBytes> appendix = ShapesOrtInfers.appendix(checked);
+        if (appendix.isPresent() && ModelHandOver.fitsAfterPreRead(checked.bytes().remaining(), appendix.get().size())) {
+            return out -> ModelHandOver.sendAppended(out, checked.bytes(), appendix.get());
+        }
+        return out -> ModelHandOver.sendBytes(out, ShapesOrtInfers.declared(checked));
+    }
+
+    /**
+     * Whether ORT saves the weights of the graph it runs beside it ({@link SavedWeights}). Not at level
+     * none: ORT then saves an unchanged graph in the file's own node order, which memplan's replay of
+     * ORT's order starts from, but a graph with its weights apart in its execution order. Not for a
+     * model with branches or bodies: ORT 1.23 to 1.30 write a branch's weights twice then.
+     */
+    static boolean weightsApart(String level, OrtModelCheck.Checked checked) {
+        return !level.equals("NO_OPT") && !ShapesOrtInfers.hasSubgraphs(checked.model().getGraph());
+    }
+
+    /** {@link #save} without a child: the checked model, declared, written to a file ORT reads. */
+    private static void saveCopyInThisProcess(Path model, String level, Path saved) {
         Path declared = null;
         try {
             OrtModelCheck.Checked checked = OrtModelCheck.beforeOrtReads(model);
             declared = OrtTempFiles.newFile(".onnx");
             Path loaded = ShapesOrtInfers.declareEveryValue(checked, declared) ? declared : model;
-            if (child == null) {
-                saveInThisProcess(loaded, level, saved);
-            } else {
-                child.save(loaded, level, settings);
-            }
+            saveInThisProcess(new ModelHandOver.Model(null, loaded, weightsApart(level, checked)), level, saved);
         } catch (MemplanException e) {
             if (e instanceof OrtUnavailable || declared == null || e.getMessage() == null
                     || !e.getMessage().contains(declared.toString())) {
@@ -72,9 +106,6 @@ final class OrtOptimizedGraph {
             // ORT names the file it loaded: the user's model, not memplan's copy of it
             throw new MemplanException(e.getMessage().replace(declared.toString(), model.toString()), e);
         } finally {
-            if (child != null) {
-                child.close();
-            }
             if (declared != null) {
                 OrtTempFiles.deleteTree(declared);
             }
@@ -137,7 +168,7 @@ final class OrtOptimizedGraph {
      *
      * @throws OrtUnavailable when ORT Java's native library cannot load
      */
-    static void saveInThisProcess(Path model, String level, Path saved) {
+    static void saveInThisProcess(ModelHandOver.Model model, String level, Path saved) {
         try {
             BigStack.call("memplan-ort", () -> {
                 saveHere(model, level, saved);
@@ -151,7 +182,7 @@ final class OrtOptimizedGraph {
         }
     }
 
-    private static void saveHere(Path model, String level, Path saved) {
+    private static void saveHere(ModelHandOver.Model model, String level, Path saved) {
         OrtEnvironment env = environment();
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
             options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.valueOf(level));
@@ -159,7 +190,12 @@ final class OrtOptimizedGraph {
             // a user's environment may log more: memplan's sessions still print nothing
             options.setSessionLogLevel(OrtLoggingLevel.ORT_LOGGING_LEVEL_FATAL);
             options.setOptimizedModelFilePath(saved.toString());
-            try (OrtSession session = env.createSession(model.toString(), options)) {
+            if (model.weightsApart()) {
+                options.addConfigEntry(SavedWeights.FILE_OPTION, SavedWeights.fileName(saved));
+                options.addConfigEntry(SavedWeights.MIN_SIZE_OPTION, Long.toString(SavedWeights.MIN_EXTERNAL_BYTES));
+            }
+            try (OrtSession session = model.file() != null ? env.createSession(model.file().toString(), options)
+                    : env.createSession(model.bytes(), options)) {
                 // saved while the session loads; nothing runs
                 writeSessionStartPeak(session, saved);
             }

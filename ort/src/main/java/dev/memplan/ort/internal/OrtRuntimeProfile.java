@@ -207,7 +207,7 @@ public final class OrtRuntimeProfile {
             boolean optimized = !level.equals("NO_OPT");
             long modelBytes = Files.size(model);
             KernelProbes.Measured measured = KernelProbes.measure(graph, proto,
-                    probes -> OrtOptimizedGraph.probeKernels(probes, modelBytes));
+                    probes -> OrtOptimizedGraph.probeKernels(SavedWeights.inline(probes, saved), modelBytes));
             BatchRows rows = BatchRows.of(graph, proto);
             if (graph.controlFlow().isEmpty()) {
                 return new OrtRuntimeProfile(level, graph,
@@ -226,7 +226,7 @@ public final class OrtRuntimeProfile {
             throw new MemplanException("cannot read the graph ONNX Runtime saved for the model: " + e.getMessage()
                     + "; check the free space of the temporary directory (java.io.tmpdir)", e);
         } finally {
-            for (Path file : List.of(saved, OrtOptimizedGraph.sessionStartFile(saved))) { // a failure may leave both
+            for (Path file : List.of(saved, SavedWeights.of(saved), OrtOptimizedGraph.sessionStartFile(saved))) { // a failure may leave any
                 try {
                     Files.deleteIfExists(file);
                 } catch (IOException e) {

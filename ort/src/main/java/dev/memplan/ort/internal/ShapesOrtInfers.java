@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -48,23 +49,48 @@ final class ShapesOrtInfers {
             return false;
         }
         try (OutputStream out = UncachedFileIo.newOutputStream(into)) {
-            GraphProto main = checked.model().getGraph();
-            if (hasSubgraphs(main)) { // declarations inside branches and bodies: the model written anew
-                ModelProto.Builder declared = checked.model().toBuilder();
-                declare(declared.getGraphBuilder());
-                declared.build().writeTo(out);
-            } else { // the checked bytes as they are, and the declarations after them
-                GraphProto.Builder declarations = GraphProto.newBuilder();
-                undeclared(main).forEach(name -> declarations.addValueInfo(ValueInfoProto.newBuilder().setName(name)));
-                writeTo(checked.bytes(), out);
-                // a message read twice is merged, repeated fields appended: the main graph gains the declarations
-                ModelProto.newBuilder().setGraph(declarations).build().writeTo(out);
-            }
+            declared(checked).writer().writeTo(out);
         } catch (IOException e) {
             throw new MemplanException("cannot write the model for ONNX Runtime to " + into + ": " + e.getMessage()
                     + "; check the free space of the temporary directory (java.io.tmpdir)", e);
         }
         return true;
+    }
+
+    /**
+     * {@return the checked model with every undeclared node output declared by name}: the checked
+     * bytes and {@link #appendix} after them, or the model written anew where branches and bodies
+     * need declarations too. Only for a model without external data.
+     */
+    static ModelHandOver.ModelBytes declared(OrtModelCheck.Checked checked) {
+        Optional<ModelHandOver.ModelBytes> appendix = appendix(checked);
+        if (appendix.isPresent()) {
+            ModelHandOver.ModelBytes after = appendix.get();
+            return new ModelHandOver.ModelBytes(checked.bytes().remaining() + after.size(), out -> {
+                writeTo(checked.bytes(), out);
+                after.writer().writeTo(out);
+            });
+        }
+        ModelProto.Builder declared = checked.model().toBuilder();
+        declare(declared.getGraphBuilder());
+        ModelProto model = declared.build();
+        return new ModelHandOver.ModelBytes(model.getSerializedSize(), model::writeTo);
+    }
+
+    /**
+     * {@return what declares the main graph's undeclared values when appended to the checked bytes}:
+     * a message read twice is merged, repeated fields appended, so the main graph gains the
+     * declarations. Empty where the model has branches or bodies, which need declarations inside.
+     */
+    static Optional<ModelHandOver.ModelBytes> appendix(OrtModelCheck.Checked checked) {
+        GraphProto main = checked.model().getGraph();
+        if (hasSubgraphs(main)) {
+            return Optional.empty();
+        }
+        GraphProto.Builder declarations = GraphProto.newBuilder();
+        undeclared(main).forEach(name -> declarations.addValueInfo(ValueInfoProto.newBuilder().setName(name)));
+        ModelProto appended = ModelProto.newBuilder().setGraph(declarations).build();
+        return Optional.of(new ModelHandOver.ModelBytes(appended.getSerializedSize(), appended::writeTo));
     }
 
     /** {@return the node outputs of {@code g} (its subgraphs aside) that are no input, output, weight or declared value} */
@@ -85,7 +111,8 @@ final class ShapesOrtInfers {
         return out;
     }
 
-    private static boolean hasSubgraphs(GraphProto g) {
+    /** {@return whether a node of {@code g} has a branch or body} */
+    static boolean hasSubgraphs(GraphProto g) {
         return g.getNodeList().stream().flatMap(n -> n.getAttributeList().stream())
                 .anyMatch(a -> a.hasG() || a.getGraphsCount() > 0);
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.ort.internal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,6 +11,7 @@ import dev.memplan.MemplanException;
 import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;
 import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,22 +86,65 @@ class IsolatedOrtLoadTest {
     }
 
     @Test
-    void aStartedSaveReadsTheModelFromItsInputOnceGivenIt() throws IOException {
+    void aStartedSaveLoadsTheFileItIsToldOf() throws IOException {
         Path model = Files.writeString(dir.resolve("model.onnx"), "the model given later");
         Path saved = dir.resolve("saved.onnx");
         try (IsolatedOrtLoad.StartedSave started = new IsolatedOrtLoad(StdinCopyingChild.class.getName(), classPath())
-                .startSave("ALL_OPT", saved)) {
-            started.save(model, "ALL_OPT", GENEROUS);
+                .startSave(model, "ALL_OPT", saved)) {
+            started.save(out -> ModelHandOver.sendFile(out, model), "ALL_OPT", GENEROUS);
         }
-        assertEquals("the model given later", Files.readString(saved));
+        assertEquals("file: the model given later", Files.readString(saved));
     }
 
     @Test
-    void aStartedSaveNeverGivenItsModelLeavesNoChildAndNoFolder() {
+    void aStartedSaveReceivesTheModelsBytesWhole() throws IOException {
+        byte[] model = new byte[3 << 20]; // more than a pipe holds: the child reads while the parent writes
+        new java.util.Random(7).nextBytes(model);
+        Path saved = dir.resolve("saved.onnx");
+        try (IsolatedOrtLoad.StartedSave started = new IsolatedOrtLoad(StdinCopyingChild.class.getName(), classPath())
+                .startSave(Files.write(dir.resolve("model.onnx"), new byte[1]), "ALL_OPT", saved)) {
+            started.save(out -> ModelHandOver.sendBytes(out, new ModelHandOver.ModelBytes(model.length,
+                    o -> o.write(model))), "ALL_OPT", GENEROUS);
+        }
+        byte[] received = Files.readAllBytes(saved);
+        assertEquals("bytes: ", new String(received, 0, 7, StandardCharsets.UTF_8));
+        assertArrayEquals(model, java.util.Arrays.copyOfRange(received, 7, received.length));
+    }
+
+    @Test
+    void aStartedSaveAppendsToTheFileItReadItselfWhenItIsTheFileChecked() throws IOException {
+        Path model = Files.writeString(dir.resolve("model.onnx"), "the file read by the child, ");
+        Path saved = dir.resolve("saved.onnx");
+        ByteBuffer checked = ByteBuffer.wrap(Files.readAllBytes(model));
+        byte[] appendix = "then what the parent appends".getBytes(StandardCharsets.UTF_8);
+        try (IsolatedOrtLoad.StartedSave started = new IsolatedOrtLoad(StdinCopyingChild.class.getName(), classPath())
+                .startSave(model, "ALL_OPT", saved)) {
+            started.save(out -> ModelHandOver.sendAppended(out, checked, new ModelHandOver.ModelBytes(appendix.length,
+                    o -> o.write(appendix))), "ALL_OPT", GENEROUS);
+        }
+        assertEquals("bytes: the file read by the child, then what the parent appends", Files.readString(saved));
+    }
+
+    @Test
+    void aFileThatIsNotTheOneCheckedIsRefused() throws IOException {
+        Path model = Files.writeString(dir.resolve("model.onnx"), "rewritten after the check");
+        ByteBuffer checked = ByteBuffer.wrap("the bytes memplan checked".getBytes(StandardCharsets.UTF_8));
+        try (IsolatedOrtLoad.StartedSave started = new IsolatedOrtLoad(StdinCopyingChild.class.getName(), classPath())
+                .startSave(model, "ALL_OPT", dir.resolve("saved.onnx"))) {
+            MemplanException e = assertThrows(MemplanException.class, () -> started.save(out -> ModelHandOver.sendAppended(
+                    out, checked, new ModelHandOver.ModelBytes(0, o -> { })), "ALL_OPT", GENEROUS));
+            assertEquals("the model file changed while memplan read it; compile the model again once it is completely"
+                    + " written", e.getMessage());
+        }
+        assertFalse(Files.exists(dir.resolve("saved.onnx")));
+    }
+
+    @Test
+    void aStartedSaveNeverGivenItsModelLeavesNoChildAndNoFolder() throws IOException {
         List<Path> before = childFolders();
         long childrenBefore = ProcessHandle.current().children().filter(ProcessHandle::isAlive).count();
         IsolatedOrtLoad.StartedSave started = new IsolatedOrtLoad(HangingChild.class.getName(), classPath())
-                .startSave("ALL_OPT", dir.resolve("saved.onnx"));
+                .startSave(Files.writeString(dir.resolve("model.onnx"), "refused"), "ALL_OPT", dir.resolve("saved.onnx"));
         started.close(); // the model was refused before ORT saw it
         List<Path> after = childFolders();
         after.removeAll(before);
@@ -212,9 +257,25 @@ class IsolatedOrtLoadTest {
             if (!args[1].equals(IsolatedOrtLoadMain.MODEL_ON_STDIN)) {
                 System.exit(5); // the parent reports it as a crash
             }
-            String model = new java.io.BufferedReader(new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8))
-                    .readLine();
-            Files.copy(Path.of(model), Path.of(args[3]));
+            ModelHandOver.Model model;
+            try {
+                model = ModelHandOver.receive(ModelHandOver.preRead(Path.of(args[4])));
+            } catch (dev.memplan.MemplanException e) {
+                Files.writeString(Path.of(args[0]), e.getMessage());
+                System.exit(IsolatedOrtLoad.EXIT_REFUSED);
+                return;
+            }
+            try (var out = Files.newOutputStream(Path.of(args[3]))) {
+                if (model.file() != null) {
+                    out.write("file: ".getBytes(StandardCharsets.UTF_8));
+                    Files.copy(model.file(), out);
+                } else {
+                    out.write("bytes: ".getBytes(StandardCharsets.UTF_8));
+                    byte[] bytes = new byte[model.bytes().remaining()];
+                    model.bytes().get(bytes);
+                    out.write(bytes);
+                }
+            }
         }
     }
 
