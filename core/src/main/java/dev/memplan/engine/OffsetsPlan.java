@@ -114,15 +114,24 @@ final class OffsetsPlan {
         long valleyCost = ValleyDecoder.entriesFor(cost.sized(), numPositions);
         boolean useValley = effort >= VALLEY_MIN_EFFORT && valleyCost <= budget && valleyCost <= VALLEY_MAX_ENTRIES
                 && (!mayDecode || valleyCost < expectedPops);
-        if (!runFit && !mayDecode && !useValley) {
+        // Where the fit's per-position lists cost too much, wide graphs find neighbours in start
+        // order instead, and window swaps improve that plan at the end.
+        boolean runWide = !runFit && WindowFit.runs(WindowFit.visitsFor(numPositions, def, useEnd, size), n, effort);
+        if (!runFit && !runWide && !mayDecode && !useValley) {
             return sweep.run(Sweep.NO_LIMIT);
         }
         long[] trial = new long[n];
         int[] bySize = null;
         long fitPeak = Sweep.NO_LIMIT;
-        if (runFit) {
+        WindowFit wide = null;
+        if (runFit || runWide) {
             bySize = RankOrder.rankOrder(RankOrder.RANK_SIZE, def, useEnd, size);
-            fitPeak = new FirstFit(numPositions, def, useEnd, size, cost.entries()).place(bySize, trial);
+            if (runFit) {
+                fitPeak = new FirstFit(numPositions, def, useEnd, size, cost.entries()).place(bySize, trial);
+            } else {
+                wide = new WindowFit(numPositions, def, useEnd, size);
+                fitPeak = wide.place(bySize, trial);
+            }
             if (fitPeak <= bound) {
                 System.arraycopy(trial, 0, offset, 0, n);
                 return fitPeak;
@@ -132,6 +141,15 @@ final class OffsetsPlan {
         if (fitPeak < peak) {
             peak = fitPeak;
             System.arraycopy(trial, 0, offset, 0, n);
+        }
+        // Window swaps improve the wide fit's plan where its arena's top is (docs/design.md §5b, step 3).
+        if (wide != null && peak > bound) {
+            long p = wide.improve(effort * WindowFit.SWAP_STEPS_PER_EFFORT, effort * WindowFit.SWAP_VISITS_PER_BUFFER * n,
+                    bound, trial);
+            if (p < peak) {
+                peak = p;
+                System.arraycopy(trial, 0, offset, 0, n);
+            }
         }
         if ((!mayDecode && !useValley) || peak <= bound) {
             return peak;
