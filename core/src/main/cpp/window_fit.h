@@ -175,8 +175,8 @@ struct WindowFit {
             }
             const int from = std::max(0, std::min(top - window / 2, m - window));
             random = xorshift(random);
-            const int other = from + static_cast<int>(random % static_cast<unsigned long long>(window));
-            if (other == top) continue;
+            const int other = overlapping(top, from, window, random);
+            if (other < 0) continue;
             long long before = 0;
             for (int j = 0; j < window; ++j) {
                 const int k = from + j;
@@ -205,6 +205,21 @@ struct WindowFit {
         }
         write(offset);
         return peak;
+    }
+
+    // The (random mod count)-th buffer of the window [from, from + window) other
+    // than top that lives at the same time as it, or -1 (see WindowFit.overlapping).
+    int overlapping(int top, int from, int window, unsigned long long random) const {
+        int count = 0;
+        for (int k = from; k < from + window; ++k) {
+            if (k != top && def_o[k] <= end_o[top] && end_o[k] >= def_o[top]) count++;
+        }
+        if (count == 0) return -1;
+        unsigned long long pick = random % static_cast<unsigned long long>(count);
+        for (int k = from; k < from + window; ++k) {
+            if (k != top && def_o[k] <= end_o[top] && end_o[k] >= def_o[top] && pick-- == 0) return k;
+        }
+        return -1;
     }
 
     long long top_of() const {

@@ -25,7 +25,8 @@ import java.nio.LongBuffer;
  *       which the sweep cannot foresee and the canonical decoder cannot reach. It finds the placed
  *       buffers a buffer overlaps through per-position lists, so it runs only where intervals are
  *       short and few buffers live at once (U-Net's skips around a chain: the bound, at a fraction
- *       of the canonical decoder's cost);
+ *       of the canonical decoder's cost). Elsewhere {@link WindowFit} places the same plan with
+ *       neighbours found in start order, and its window swaps improve it where the arena's top is;
  *   <li><b>canonical</b> ({@link CanonicalDecoder} over a {@link SkylineTree}, or the same plans by
  *       {@link ValleyDecoder}; ranks from {@link RankOrder}): the decoder of MiniMalloc's
  *       canonical form, driven by a rank: always place next the buffer whose lowest free offset

@@ -15,7 +15,7 @@ import java.util.Arrays;
  *
  * <p>{@link #improve} then works where the arena's top is: the {@link #WINDOW_BUFFERS} buffers
  * around the one with the highest top (in start order) are taken out, the top one's rank is
- * swapped with a random other's in the window, and the window is placed again by first fit around
+ * swapped with that of a random other in the window that lives at the same time, and the window is placed again by first fit around
  * the buffers left in place; the swap is kept when the window's highest top does not grow. Random
  * packing problems are time-local: the arena is set by a few windows, and a window holds few
  * buffers. Both phases count the slice entries they visit, never time.
@@ -167,8 +167,8 @@ final class WindowFit {
             }
             int from = Math.max(0, Math.min(top - window / 2, m - window));
             random = RankSwaps.xorshift(random);
-            int other = from + (int) Long.remainderUnsigned(random, window);
-            if (other == top) {
+            int other = overlapping(top, from, window, random);
+            if (other < 0) {
                 continue;
             }
             long before = 0;
@@ -201,6 +201,29 @@ final class WindowFit {
         }
         write(offset);
         return peak;
+    }
+
+    /**
+     * The ({@code random} mod count)-th buffer of the window {@code [from, from + window)} other
+     * than {@code top} that lives at the same time as it, or -1 if none does.
+     */
+    private int overlapping(int top, int from, int window, long random) {
+        int count = 0;
+        for (int k = from; k < from + window; k++) {
+            if (k != top && defO[k] <= endO[top] && endO[k] >= defO[top]) {
+                count++;
+            }
+        }
+        if (count == 0) {
+            return -1;
+        }
+        long pick = Long.remainderUnsigned(random, count);
+        for (int k = from; k < from + window; k++) {
+            if (k != top && defO[k] <= endO[top] && endO[k] >= defO[top] && pick-- == 0) {
+                return k;
+            }
+        }
+        return -1;
     }
 
     private void swapRanks(int a, int b) {
