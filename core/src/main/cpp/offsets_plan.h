@@ -169,8 +169,8 @@ inline long long search(int P, int n, const int* def, const int* use_end, const 
 // past the sweep ran}: OffsetsPlan.plan, after checking every argument.
 // scratch holds at least memplan_offsets_scratch_bytes(n, P, 0) bytes, 8-byte
 // aligned, contents ignored; with (n, P, 1) bytes the fit and canonical phases
-// allocate nothing either (the valley decoder, at effort >= 2, allocates its
-// own). A caller that sees stats[MEMPLAN_OFFSETS_STAT_RAN_SEARCH] == 1 can
+// allocate nothing either (the valley decoder, at effort >= 2, and the wide
+// fit allocate their own). A caller that sees stats[MEMPLAN_OFFSETS_STAT_RAN_SEARCH] == 1 can
 // offer the larger block next time.
 inline int memplan_offsets_plan(int num_owners, int num_positions, const int* owner_def, const int* owner_use_end,
                                 const long long* owner_size, int effort, long long* owner_offset, long long* stats,
