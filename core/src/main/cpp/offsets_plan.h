@@ -22,6 +22,7 @@
 #include "skyline_tree.h"
 #include "sweep.h"
 #include "valley_decoder.h"
+#include "window_fit.h"
 
 namespace memplan_offsets {
 
@@ -56,7 +57,15 @@ inline long long search(int P, int n, const int* def, const int* use_end, const 
     const long long valley_cost = ValleyDecoder::entries_for(cost.sized, P);
     const bool use_valley = effort >= kValleyMinEffort && valley_cost <= budget && valley_cost <= kValleyMaxEntries &&
                             (!may_decode || valley_cost < expected_pops);
-    if (!run_fit && !may_decode && !use_valley) return sweep.run(kNoLimit);
+    // Where the fit's per-position lists cost too much, wide graphs find neighbours in start
+    // order instead, and window swaps improve that plan at the end.
+    bool run_wide = false;
+    if (!run_fit) {
+        const long long visits = window_fit_visits(P, n, def, use_end, size);
+        if (visits < 0) return kOutOfMemory;
+        run_wide = window_fit_runs(visits, n, effort);
+    }
+    if (!run_fit && !run_wide && !may_decode && !use_valley) return sweep.run(kNoLimit);
     *ran_search = true;
     const long long canonical_bytes = CanonicalScratch::bytes(n, P);
     const bool in_scratch = scratch_bytes >= memplan_offsets_scratch_bytes(n, P, 1);
@@ -67,12 +76,20 @@ inline long long search(int P, int n, const int* def, const int* use_end, const 
     int m = 0;
     bool have_size_rank = false;
     long long fit_peak = kNoLimit;
-    if (run_fit) {
-        const FitScratch f = FitScratch::carve(block + canonical_bytes, n, P);
+    std::optional<WindowFit> wide;
+    if (run_fit || run_wide) {
         m = rank_order(kRankSize, n, def, use_end, size, c.by_rank, c.sort_scratch, c.length, c.histogram);
         have_size_rank = true;
-        FirstFit fit{P, def, use_end, size, f.list_start, f.list_end, f.entries, f.seen, f.overlapping, f.sort_scratch};
-        fit_peak = fit.place(c.by_rank, m, n, c.trial);
+        if (run_fit) {
+            const FitScratch f = FitScratch::carve(block + canonical_bytes, n, P);
+            FirstFit fit{P, def, use_end, size, f.list_start, f.list_end, f.entries, f.seen, f.overlapping,
+                         f.sort_scratch};
+            fit_peak = fit.place(c.by_rank, m, n, c.trial);
+        } else {
+            wide.emplace(P, def, use_end, size, n, m);
+            if (!wide->allocated()) return kOutOfMemory;
+            fit_peak = wide->place(c.by_rank, m, c.trial);
+        }
         if (fit_peak <= bound) {
             for (int i = 0; i < n; ++i) offset[i] = c.trial[i];
             return fit_peak;
@@ -82,6 +99,15 @@ inline long long search(int P, int n, const int* def, const int* use_end, const 
     if (fit_peak < peak) {
         peak = fit_peak;
         for (int i = 0; i < n; ++i) offset[i] = c.trial[i];
+    }
+    // Window swaps improve the wide fit's plan where its arena's top is (docs/design.md §5b, step 3).
+    if (wide && peak > bound) {
+        const long long p = wide->improve(effort * kSwapStepsPerEffort, effort * kSwapVisitsPerBuffer * n, bound,
+                                          c.trial);
+        if (p < peak) {
+            peak = p;
+            for (int i = 0; i < n; ++i) offset[i] = c.trial[i];
+        }
     }
     if ((!may_decode && !use_valley) || peak <= bound) return peak;
     // The lazy heap's decoder (its arrays are scratch here, so it is set up even where only the
@@ -143,8 +169,8 @@ inline long long search(int P, int n, const int* def, const int* use_end, const 
 // past the sweep ran}: OffsetsPlan.plan, after checking every argument.
 // scratch holds at least memplan_offsets_scratch_bytes(n, P, 0) bytes, 8-byte
 // aligned, contents ignored; with (n, P, 1) bytes the fit and canonical phases
-// allocate nothing either (the valley decoder, at effort >= 2, allocates its
-// own). A caller that sees stats[MEMPLAN_OFFSETS_STAT_RAN_SEARCH] == 1 can
+// allocate nothing either (the valley decoder, at effort >= 2, and the wide
+// fit allocate their own). A caller that sees stats[MEMPLAN_OFFSETS_STAT_RAN_SEARCH] == 1 can
 // offer the larger block next time.
 inline int memplan_offsets_plan(int num_owners, int num_positions, const int* owner_def, const int* owner_use_end,
                                 const long long* owner_size, int effort, long long* owner_offset, long long* stats,

@@ -20,7 +20,8 @@ namespace memplan_offsets {
 // read). The phases past the sweep carve theirs (CanonicalScratch, FitScratch)
 // from the same block, right after this one, when the caller offers
 // memplan_offsets_scratch_bytes(n, P, 1); else search allocates them once per
-// call. The valley decoder always allocates its own.
+// call. The valley decoder and the wide fit (WindowFit) always allocate their
+// own.
 struct SweepScratch {
     long long* delta;       // num_positions + 1
     Segment* seg;           // 2n + 1: the arena's segments (two longs and four ints each)

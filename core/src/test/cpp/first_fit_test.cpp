@@ -6,34 +6,6 @@
 namespace memplan_test {
 namespace {
 
-// Greedy by size, first fit, from the definition (OffsetPlannerFitTest.quadraticFirstFit): each
-// buffer in turn at the lowest offset where no earlier buffer live at the same time overlaps it.
-std::vector<long long> quadratic_first_fit(const std::vector<int>& by_size, int m, const std::vector<int>& def,
-                                           const std::vector<int>& end, const std::vector<long long>& size) {
-    std::vector<long long> offset(size.size(), 0);
-    for (int k = 0; k < m; ++k) {
-        const int b = by_size[static_cast<std::size_t>(k)];
-        std::vector<int> placed;
-        for (int j = 0; j < k; ++j) {
-            const int y = by_size[static_cast<std::size_t>(j)];
-            if (def[static_cast<std::size_t>(y)] <= end[static_cast<std::size_t>(b)] &&
-                def[static_cast<std::size_t>(b)] <= end[static_cast<std::size_t>(y)]) {
-                placed.push_back(y);
-            }
-        }
-        std::stable_sort(placed.begin(), placed.end(), [&](int x, int y) {
-            return offset[static_cast<std::size_t>(x)] < offset[static_cast<std::size_t>(y)];
-        });
-        long long candidate = 0;
-        for (int y : placed) {
-            if (offset[static_cast<std::size_t>(y)] >= candidate + size[static_cast<std::size_t>(b)]) break;
-            candidate = std::max(candidate, offset[static_cast<std::size_t>(y)] + size[static_cast<std::size_t>(y)]);
-        }
-        offset[static_cast<std::size_t>(b)] = candidate;
-    }
-    return offset;
-}
-
 void test_offsets_fit_matches_naive_first_fit() {
     std::mt19937 rng(8);
     for (int round = 0; round < 200; ++round) {

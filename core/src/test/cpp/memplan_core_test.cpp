@@ -17,6 +17,7 @@ int main() {
     run_sweep_tests();
     run_rank_order_tests();
     run_first_fit_tests();
+    run_window_fit_tests();
     run_valley_decoder_tests();
     run_packed_schedule_tests();
     run_request_sizes_tests();

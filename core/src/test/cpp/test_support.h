@@ -530,6 +530,34 @@ inline OffsetsRun run_offsets(int positions, const std::vector<int>& def, const 
     return r;
 }
 
+// Greedy by size, first fit, from the definition (OffsetPlannerFitTest.quadraticFirstFit): each
+// buffer in turn at the lowest offset where no earlier buffer live at the same time overlaps it.
+inline std::vector<long long> quadratic_first_fit(const std::vector<int>& by_size, int m, const std::vector<int>& def,
+                                           const std::vector<int>& end, const std::vector<long long>& size) {
+    std::vector<long long> offset(size.size(), 0);
+    for (int k = 0; k < m; ++k) {
+        const int b = by_size[static_cast<std::size_t>(k)];
+        std::vector<int> placed;
+        for (int j = 0; j < k; ++j) {
+            const int y = by_size[static_cast<std::size_t>(j)];
+            if (def[static_cast<std::size_t>(y)] <= end[static_cast<std::size_t>(b)] &&
+                def[static_cast<std::size_t>(b)] <= end[static_cast<std::size_t>(y)]) {
+                placed.push_back(y);
+            }
+        }
+        std::stable_sort(placed.begin(), placed.end(), [&](int x, int y) {
+            return offset[static_cast<std::size_t>(x)] < offset[static_cast<std::size_t>(y)];
+        });
+        long long candidate = 0;
+        for (int y : placed) {
+            if (offset[static_cast<std::size_t>(y)] >= candidate + size[static_cast<std::size_t>(b)]) break;
+            candidate = std::max(candidate, offset[static_cast<std::size_t>(y)] + size[static_cast<std::size_t>(y)]);
+        }
+        offset[static_cast<std::size_t>(b)] = candidate;
+    }
+    return offset;
+}
+
 // Independent check: no two overlapping, sized buffers share a byte; all inside the arena.
 inline bool offsets_valid(const std::vector<int>& def, const std::vector<int>& end, const std::vector<long long>& size,
                    const std::vector<long long>& offset, long long peak) {
@@ -591,6 +619,7 @@ void run_gap_arena_tests();
 void run_sweep_tests();
 void run_rank_order_tests();
 void run_first_fit_tests();
+void run_window_fit_tests();
 void run_valley_decoder_tests();
 void run_packed_schedule_tests();
 void run_request_sizes_tests();

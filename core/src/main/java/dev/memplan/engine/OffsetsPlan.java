@@ -25,7 +25,8 @@ import java.nio.LongBuffer;
  *       which the sweep cannot foresee and the canonical decoder cannot reach. It finds the placed
  *       buffers a buffer overlaps through per-position lists, so it runs only where intervals are
  *       short and few buffers live at once (U-Net's skips around a chain: the bound, at a fraction
- *       of the canonical decoder's cost);
+ *       of the canonical decoder's cost). Elsewhere {@link WindowFit} places the same plan with
+ *       neighbours found in start order, and its window swaps improve it where the arena's top is;
  *   <li><b>canonical</b> ({@link CanonicalDecoder} over a {@link SkylineTree}, or the same plans by
  *       {@link ValleyDecoder}; ranks from {@link RankOrder}): the decoder of MiniMalloc's
  *       canonical form, driven by a rank: always place next the buffer whose lowest free offset
@@ -114,15 +115,24 @@ final class OffsetsPlan {
         long valleyCost = ValleyDecoder.entriesFor(cost.sized(), numPositions);
         boolean useValley = effort >= VALLEY_MIN_EFFORT && valleyCost <= budget && valleyCost <= VALLEY_MAX_ENTRIES
                 && (!mayDecode || valleyCost < expectedPops);
-        if (!runFit && !mayDecode && !useValley) {
+        // Where the fit's per-position lists cost too much, wide graphs find neighbours in start
+        // order instead, and window swaps improve that plan at the end.
+        boolean runWide = !runFit && WindowFit.runs(WindowFit.visitsFor(numPositions, def, useEnd, size), n, effort);
+        if (!runFit && !runWide && !mayDecode && !useValley) {
             return sweep.run(Sweep.NO_LIMIT);
         }
         long[] trial = new long[n];
         int[] bySize = null;
         long fitPeak = Sweep.NO_LIMIT;
-        if (runFit) {
+        WindowFit wide = null;
+        if (runFit || runWide) {
             bySize = RankOrder.rankOrder(RankOrder.RANK_SIZE, def, useEnd, size);
-            fitPeak = new FirstFit(numPositions, def, useEnd, size, cost.entries()).place(bySize, trial);
+            if (runFit) {
+                fitPeak = new FirstFit(numPositions, def, useEnd, size, cost.entries()).place(bySize, trial);
+            } else {
+                wide = new WindowFit(numPositions, def, useEnd, size);
+                fitPeak = wide.place(bySize, trial);
+            }
             if (fitPeak <= bound) {
                 System.arraycopy(trial, 0, offset, 0, n);
                 return fitPeak;
@@ -132,6 +142,15 @@ final class OffsetsPlan {
         if (fitPeak < peak) {
             peak = fitPeak;
             System.arraycopy(trial, 0, offset, 0, n);
+        }
+        // Window swaps improve the wide fit's plan where its arena's top is (docs/design.md §5b, step 3).
+        if (wide != null && peak > bound) {
+            long p = wide.improve(effort * WindowFit.SWAP_STEPS_PER_EFFORT, effort * WindowFit.SWAP_VISITS_PER_BUFFER * n,
+                    bound, trial);
+            if (p < peak) {
+                peak = p;
+                System.arraycopy(trial, 0, offset, 0, n);
+            }
         }
         if ((!mayDecode && !useValley) || peak <= bound) {
             return peak;

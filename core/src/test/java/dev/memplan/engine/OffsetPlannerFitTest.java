@@ -159,7 +159,7 @@ class OffsetPlannerFitTest {
      * Greedy by size, first fit, from the definition: each buffer in turn at the lowest offset where
      * no earlier buffer live at the same time overlaps it, found by scanning all earlier buffers.
      */
-    private static long[] quadraticFirstFit(int[] bySize, int[] def, int[] useEnd, long[] size) {
+    static long[] quadraticFirstFit(int[] bySize, int[] def, int[] useEnd, long[] size) {
         long[] offset = new long[size.length];
         for (int k = 0; k < bySize.length; k++) {
             int b = bySize[k];
