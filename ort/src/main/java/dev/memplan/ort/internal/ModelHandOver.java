@@ -80,9 +80,13 @@ final class ModelHandOver {
         out.flush();
     }
 
-    /** {@return whether {@code appendedBytes} fit the room a pre-read of a {@code fileBytes} file leaves} */
+    /**
+     * {@return whether {@code appendedBytes} fit the room a pre-read of a {@code fileBytes} file
+     * leaves}: never for a file so close to 2 GiB that the file and its room pass a buffer's limit
+     * (the child's pre-read gives up; the whole model is sent instead)
+     */
     static boolean fitsAfterPreRead(long fileBytes, long appendedBytes) {
-        return appendedBytes <= room(fileBytes);
+        return fileBytes >= 0 && fileBytes + room(fileBytes) <= Integer.MAX_VALUE && appendedBytes <= room(fileBytes);
     }
 
     private static long room(long fileBytes) {

@@ -76,6 +76,7 @@ class ModelHandOverTest {
         assertTrue(ModelHandOver.fitsAfterPreRead(0, 1 << 20));
         assertTrue(!ModelHandOver.fitsAfterPreRead(0, (1 << 20) + 1));
         assertTrue(ModelHandOver.fitsAfterPreRead(160 << 20, 11 << 20));
+        assertTrue(!ModelHandOver.fitsAfterPreRead(2_100_000_000L, 1), "a file near 2 GiB leaves no room a buffer holds");
     }
 
     private static ModelHandOver.Model receive(byte[] sent) throws IOException {
