@@ -109,7 +109,7 @@ final class ModelHandOver {
         Thread reader = new Thread(() -> {
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
                 long size = ch.size();
-                if (size + room(size) > Integer.MAX_VALUE) {
+                if (!fitsAfterPreRead(size, 0)) {
                     throw new IOException("the model is " + size + " bytes; at most 2 GiB can be passed");
                 }
                 ByteBuffer bytes = ByteBuffer.allocateDirect((int) (size + room(size)));
@@ -154,8 +154,9 @@ final class ModelHandOver {
      * {@return the model {@code in} carries, or null when none came}; the bytes are read through
      * {@code channel} (the same stream) into a direct buffer, which ORT reads without a copy.
      *
-     * @throws IOException when the line is not one {@link #sendBytes} or {@link #sendFile} wrote,
-     *                     or the bytes end early
+     * @throws IOException      when the line is not one {@link #sendAppended}, {@link #sendBytes} or
+     *                          {@link #sendFile} wrote, the bytes end early, or the pre-read failed
+     * @throws MemplanException when the pre-read file is not the one memplan checked
      */
     static Model receive(InputStream in, ReadableByteChannel channel, PreRead preRead) throws IOException {
         String line = line(in);
