@@ -21,6 +21,7 @@
 module dev.memplan {
     requires org.bytedeco.javacpp;
     requires jdk.jfr;
+    requires jdk.unsupported; // Unsafe.invokeCleaner: a model's off-heap copy freed when a compile is done (OffHeapBytes)
 
     requires static com.google.protobuf;
     // not transitive: javac would then demand Jackson from every consumer (src/it/module-path-consumer)

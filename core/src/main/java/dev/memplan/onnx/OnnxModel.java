@@ -5,6 +5,7 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnsafeByteOperations;
 import dev.memplan.io.InputFiles;
+import dev.memplan.io.OffHeapBytes;
 import dev.memplan.onnx.imports.OnnxModelAccess;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import dev.memplan.onnx.proto.OnnxProto.OperatorSetIdProto;
@@ -38,25 +39,30 @@ import java.util.function.Supplier;
 public final class OnnxModel {
     static {
         // the importer and memplan's own modules read the message; the exported API names no protobuf type
-        OnnxModelAccess.install(OnnxModel::proto, OnnxModel::again);
+        OnnxModelAccess.install(OnnxModel::proto, OnnxModel::again, OnnxModel::release);
     }
 
     /** Protobuf's own ceiling on one message, and ONNX's on a model without external data. */
     static final long MAX_FILE_BYTES = Integer.MAX_VALUE;
 
     private final String source;
-    private final ModelProto proto;
+    /** Null once released. */
+    private volatile ModelProto proto;
     private final long fileBytes;
     /** The file and its stamp when opened; null for a model read from memory. */
     private final Path file;
     private final InputFiles.Stamp stamp;
+    /** The file's bytes the message aliases; null for a model read from memory. */
+    private final OffHeapBytes bytes;
 
-    private OnnxModel(String source, ModelProto proto, long fileBytes, Path file, InputFiles.Stamp stamp) {
+    private OnnxModel(String source, ModelProto proto, long fileBytes, Path file, InputFiles.Stamp stamp,
+                      OffHeapBytes bytes) {
         this.source = source;
         this.proto = proto;
         this.fileBytes = fileBytes;
         this.file = file;
         this.stamp = stamp;
+        this.bytes = bytes;
     }
 
     /**
@@ -81,18 +87,20 @@ public final class OnnxModel {
                 if (size != stamp.size()) {
                     throw changed(source, null);
                 }
-                ByteBuffer copy = ByteBuffer.allocateDirect((int) size);
-                while (copy.hasRemaining()) {
-                    if (ch.read(copy) < 0) {
+                OffHeapBytes copy = OffHeapBytes.read(ch, size);
+                try {
+                    if (copy.buffer().remaining() != size) {
                         throw changed(source, null); // it shrank while being read
                     }
+                    ModelProto proto = parse(source, copy.buffer(), size);
+                    if (!stamp.isCurrent(path)) {
+                        throw changed(source, null);
+                    }
+                    return new OnnxModel(source, proto, size, path, stamp, copy);
+                } catch (RuntimeException e) {
+                    copy.close();
+                    throw e;
                 }
-                copy.flip();
-                ModelProto proto = parse(source, copy, size);
-                if (!stamp.isCurrent(path)) {
-                    throw changed(source, null);
-                }
-                return new OnnxModel(source, proto, size, path, stamp);
             }
         } catch (NoSuchFileException e) {
             throw new OnnxFormatException(source + " does not exist; give the path of an .onnx file", e);
@@ -150,7 +158,8 @@ public final class OnnxModel {
      * @return the model
      */
     public static OnnxModel read(String source, byte[] bytes) {
-        return new OnnxModel(source, parse(source, ByteBuffer.wrap(bytes), bytes.length), bytes.length, null, null);
+        return new OnnxModel(source, parse(source, ByteBuffer.wrap(bytes), bytes.length), bytes.length, null, null,
+                null);
     }
 
     private static ModelProto parse(String source, ByteBuffer buffer, long size) {
@@ -237,23 +246,40 @@ public final class OnnxModel {
      * @return the parsed model
      */
     ModelProto proto() {
-        return proto;
+        ModelProto p = proto;
+        if (p == null) {
+            throw new IllegalStateException(source + " was released after its compile; read the file again");
+        }
+        return p;
+    }
+
+    /**
+     * Gives the file's off-heap bytes back to the system now rather than at the next garbage
+     * collection: for a compile that is done with the model ({@code OnnxModelAccess}). The caller
+     * must hold nothing the message handed out; this model refuses every later read.
+     */
+    private void release() {
+        proto = null;
+        if (bytes != null) {
+            bytes.close();
+        }
     }
 
     /** {@return the model's {@code ir_version}} */
     public long irVersion() {
-        return proto.getIrVersion();
+        return proto().getIrVersion();
     }
 
     /** {@return the producer name and version the model declares} */
     public String producer() {
-        return (proto.getProducerName() + " " + proto.getProducerVersion()).trim();
+        ModelProto p = proto();
+        return (p.getProducerName() + " " + p.getProducerVersion()).trim();
     }
 
     /** {@return opset versions by domain ({@code ""} is the default ONNX domain)} */
     public Map<String, Long> opsets() {
         Map<String, Long> out = new LinkedHashMap<>();
-        for (OperatorSetIdProto op : proto.getOpsetImportList()) {
+        for (OperatorSetIdProto op : proto().getOpsetImportList()) {
             String domain = op.getDomain().equals("ai.onnx") ? "" : op.getDomain();
             out.merge(domain, op.getVersion(), Math::max);
         }

@@ -170,7 +170,12 @@ public final class CompiledModel implements Reservation {
      *                                              unreadable or malformed
      */
     public static CompiledModel compile(Path onnxFile, ImportOptions importOptions, PlanOptions planOptions) {
-        return compile(OnnxModel.read(onnxFile), importOptions, planOptions);
+        OnnxModel model = OnnxModel.read(onnxFile);
+        try {
+            return compile(model, importOptions, planOptions);
+        } finally {
+            OnnxModelAccess.release(model); // its bytes now, not at a collection that may never come
+        }
     }
 
     /**
@@ -189,7 +194,14 @@ public final class CompiledModel implements Reservation {
         Function<Map<String, List<String>>, ImportedGraph> reimport = dims -> {
             Map<String, List<String>> all = new LinkedHashMap<>(importOptions.inputDims());
             all.putAll(dims);
-            return OnnxImporter.importModel(again.get(), importOptions.withInputDims(all));
+            OnnxModel read = again.get();
+            try {
+                return OnnxImporter.importModel(read, importOptions.withInputDims(all));
+            } finally {
+                if (read != model) { // read again from its file: nothing else holds it
+                    OnnxModelAccess.release(read);
+                }
+            }
         };
         CompiledModel compiled = new CompiledModel(model.source(), OnnxImporter.importModel(model, importOptions),
                 planOptions, reimport);

@@ -4,13 +4,30 @@ package dev.memplan.onnx;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import com.google.protobuf.ByteString;
+import dev.memplan.onnx.imports.OnnxModelAccess;
 import dev.memplan.onnx.proto.OnnxProto.TensorProto;
 import dev.memplan.testing.EngineIndependent;
+import dev.memplan.ActivationPlan;
+import dev.memplan.server.CompiledModel;
+import dev.memplan.validate.PlanValidator;
 import dev.memplan.testing.SharedModels;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Weight payloads stay windows on the off-heap copy of the file: never copied into the heap. */
+/**
+ * Weight payloads stay windows on the off-heap copy of the file: never copied into the heap. The
+ * copy goes back to the system when a compile is done with it, not at a later collection.
+ */
 @EngineIndependent
 class ReaderMemoryTest {
 
@@ -32,5 +49,42 @@ class ReaderMemoryTest {
             checked++;
         }
         assertTrue(checked > 10 && payload > 10_000_000L, "minilm's weights were checked: " + checked + ", " + payload);
+    }
+
+    @Test
+    void aReleasedModelGaveItsCopyBackAndRefusesReads() {
+        SharedModels.requirePresent();
+        Path file = SharedModels.path("minilm/all-minilm-l6-v2-q.onnx");
+        long before = directBytes();
+        OnnxModel model = OnnxModel.read(file);
+        assertTrue(directBytes() >= before + fileSize(file), "the model's copy is off the heap");
+        OnnxModelAccess.release(model);
+        assertEquals(before, directBytes(), "released at once, not at a collection");
+        IllegalStateException e = assertThrows(IllegalStateException.class, model::irVersion);
+        assertTrue(e.getMessage().contains("read the file again"), e.getMessage());
+    }
+
+    @Test
+    void aCompileFromAFileKeepsNoCopyOfIt() {
+        SharedModels.requirePresent();
+        long before = directBytes();
+        CompiledModel compiled = CompiledModel.compile(SharedModels.path("minilm/all-minilm-l6-v2-q.onnx"));
+        assertEquals(before, directBytes(), "the compile gave the file's copy back when it returned");
+        ActivationPlan plan = compiled.plan(Map.of("batch_size", 2L, "sequence_length", 16L)).plan();
+        PlanValidator.validate(plan); // the compile still plans, from what it kept
+        assertTrue(plan.peakBytes() > 0);
+    }
+
+    private static long directBytes() {
+        return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+                .filter(p -> p.getName().equals("direct")).mapToLong(BufferPoolMXBean::getMemoryUsed).sum();
+    }
+
+    private static long fileSize(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -8,6 +8,8 @@ import dev.memplan.PlanOptions;
 import dev.memplan.onnx.ImportOptions;
 import dev.memplan.onnx.OnnxModel;
 import dev.memplan.onnx.imports.ImportedGraph;
+import dev.memplan.onnx.imports.OnnxModelAccess;
+import dev.memplan.ort.internal.NativeHeap;
 import dev.memplan.ort.internal.OrtArenaPrediction;
 import dev.memplan.ort.internal.OrtRuntimeProfile;
 import dev.memplan.ort.internal.OrtUnavailable;
@@ -199,14 +201,19 @@ public final class OrtModel implements Reservation {
         Objects.requireNonNull(level, "the ONNX Runtime level");
         Objects.requireNonNull(unmodelled, "what to do with kernels without a rule");
         OnnxModel read = OnnxModel.read(onnxFile);
-        OrtRuntimeProfile profile;
-        try { // fails before the import when ORT is absent
-            profile = load(onnxFile, level, unmodelled, importOptions.inputDims());
-        } catch (OrtUnavailable e) {
-            throw new OrtUnavailableException(e.getMessage(), e);
+        try {
+            OrtRuntimeProfile profile;
+            try { // fails before the import when ORT is absent
+                profile = load(onnxFile, level, unmodelled, importOptions.inputDims());
+            } catch (OrtUnavailable e) {
+                throw new OrtUnavailableException(e.getMessage(), e);
+            }
+            return new OrtModel(CompiledModel.compile(read, importOptions, planOptions), level, profile, onnxFile,
+                    importOptions.inputDims(), unmodelled);
+        } finally {
+            OnnxModelAccess.release(read); // its bytes now, not at a collection that may never come
+            NativeHeap.releaseFreePages(); // and what the C library kept of the load's freed memory
         }
-        return new OrtModel(CompiledModel.compile(read, importOptions, planOptions), level, profile, onnxFile,
-                importOptions.inputDims(), unmodelled);
     }
 
     private static OrtRuntimeProfile load(Path file, Level level, UnmodelledKernels unmodelled,

@@ -3,6 +3,7 @@ package dev.memplan.onnx.imports;
 
 import dev.memplan.onnx.OnnxModel;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -14,6 +15,7 @@ import java.util.function.Supplier;
 public final class OnnxModelAccess {
     private static volatile Function<OnnxModel, ModelProto> proto;
     private static volatile Function<OnnxModel, Supplier<OnnxModel>> again;
+    private static volatile Consumer<OnnxModel> release;
 
     private OnnxModelAccess() {
     }
@@ -23,15 +25,30 @@ public final class OnnxModelAccess {
      *
      * @param lent   what reads a model's message
      * @param reader what makes a model's {@link #again} supplier
+     * @param freer  what {@link #release}s a model
      * @throws IllegalStateException when an access is installed already
      */
     public static synchronized void install(Function<OnnxModel, ModelProto> lent,
-                                            Function<OnnxModel, Supplier<OnnxModel>> reader) {
+                                            Function<OnnxModel, Supplier<OnnxModel>> reader,
+                                            Consumer<OnnxModel> freer) {
         if (proto != null) {
             throw new IllegalStateException("OnnxModel's access is installed already");
         }
         proto = lent;
         again = reader;
+        release = freer;
+    }
+
+    /**
+     * Gives a model's off-heap copy of its file back to the system now, not at the next garbage
+     * collection, which in a server that allocates little may be long after: for a compile done
+     * with a model it read itself. Nothing the model's message handed out may be read afterwards,
+     * and the model refuses every later read. Nothing happens to a model read from memory.
+     *
+     * @param model the model, read by the caller and reachable by no one else
+     */
+    public static void release(OnnxModel model) {
+        release.accept(model);
     }
 
     /**

@@ -11,6 +11,7 @@ import dev.memplan.onnx.proto.OnnxProto.SparseTensorProto;
 import dev.memplan.onnx.proto.OnnxProto.TensorProto;
 import dev.memplan.onnx.read.AliasedParse;
 import java.io.IOException;
+import dev.memplan.io.OffHeapBytes;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -61,8 +62,15 @@ final class OrtModelCheck {
      * @param externalData whether a tensor keeps its data in another file of the model's folder
      * @param bytes        the file's bytes as checked (read-only; the model aliases them): what ORT may
      *                     be handed, rather than the file, which may have changed since
+     * @param owner        those bytes off the heap: closing gives them back to the system, after
+     *                     which neither {@code model} nor {@code bytes} may be read
      */
-    record Checked(ModelProto model, boolean externalData, ByteBuffer bytes) {
+    record Checked(ModelProto model, boolean externalData, ByteBuffer bytes, OffHeapBytes owner)
+            implements AutoCloseable {
+        @Override
+        public void close() {
+            owner.close();
+        }
     }
 
     /**
@@ -75,34 +83,35 @@ final class OrtModelCheck {
         Path absolute = model.toAbsolutePath().normalize();
         Path folder = absolute.getParent();
         OrtModelCheck check = new OrtModelCheck(folder);
-        ByteBuffer bytes = read(model);
-        ModelProto proto;
+        OffHeapBytes owner = read(model);
         try {
-            proto = AliasedParse.model(bytes.duplicate());
-        } catch (IOException e) {
-            throw new MemplanException("cannot read " + model + " again before ONNX Runtime loads it: " + e.getMessage()
-                    + "; check that the file is still there and readable", e);
+            ByteBuffer bytes = owner.buffer();
+            ModelProto proto;
+            try {
+                proto = AliasedParse.model(bytes.duplicate());
+            } catch (IOException e) {
+                throw new MemplanException("cannot read " + model + " again before ONNX Runtime loads it: "
+                        + e.getMessage() + "; check that the file is still there and readable", e);
+            }
+            check.graph(proto.getGraph(), 0);
+            for (FunctionProto f : proto.getFunctionsList()) {
+                check.nodes(f.getNodeList(), 0);
+            }
+            return new Checked(proto, check.externalData, bytes.asReadOnlyBuffer(), owner);
+        } catch (RuntimeException e) {
+            owner.close();
+            throw e;
         }
-        check.graph(proto.getGraph(), 0);
-        for (FunctionProto f : proto.getFunctionsList()) {
-            check.nodes(f.getNodeList(), 0);
-        }
-        return new Checked(proto, check.externalData, bytes.asReadOnlyBuffer());
     }
 
     /** Reads the file off the heap: parsed with aliasing, the weight bytes stay in this one copy (as OnnxModel reads). */
-    private static ByteBuffer read(Path model) {
+    private static OffHeapBytes read(Path model) {
         try (FileChannel ch = FileChannel.open(model, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size > Integer.MAX_VALUE) {
                 throw new MemplanException(model + " is " + size + " bytes; a protobuf ONNX file is at most 2 GiB");
             }
-            ByteBuffer copy = ByteBuffer.allocateDirect((int) size);
-            while (copy.hasRemaining() && ch.read(copy) >= 0) {
-                // read it all
-            }
-            copy.flip();
-            return copy;
+            return OffHeapBytes.read(ch, size);
         } catch (IOException e) {
             throw new MemplanException("cannot read " + model + " again before ONNX Runtime loads it: " + e.getMessage()
                     + "; check that the file is still there and readable", e);

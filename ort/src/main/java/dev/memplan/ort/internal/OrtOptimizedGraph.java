@@ -58,8 +58,8 @@ final class OrtOptimizedGraph {
             return;
         }
         // the child starts its JVM and ORT while this process checks the model
-        try (IsolatedOrtLoad.StartedSave child = IsolatedOrtLoad.ofOrtJava().startSave(model, level, saved)) {
-            OrtModelCheck.Checked checked = OrtModelCheck.beforeOrtReads(model);
+        try (IsolatedOrtLoad.StartedSave child = IsolatedOrtLoad.ofOrtJava().startSave(model, level, saved);
+             OrtModelCheck.Checked checked = OrtModelCheck.beforeOrtReads(model)) {
             IsolatedOrtLoad.Sender sender = sender(model, checked);
             child.save(weightsApart(level, checked) ? out -> {
                 ModelHandOver.askWeightsApart(out);
@@ -94,10 +94,14 @@ final class OrtOptimizedGraph {
     private static void saveCopyInThisProcess(Path model, String level, Path saved) {
         Path declared = null;
         try {
-            OrtModelCheck.Checked checked = OrtModelCheck.beforeOrtReads(model);
-            declared = OrtTempFiles.newFile(".onnx");
-            Path loaded = ShapesOrtInfers.declareEveryValue(checked, declared) ? declared : model;
-            saveInThisProcess(new ModelHandOver.Model(null, loaded, weightsApart(level, checked)), level, saved);
+            Path loaded;
+            boolean weightsApart;
+            try (OrtModelCheck.Checked checked = OrtModelCheck.beforeOrtReads(model)) {
+                declared = OrtTempFiles.newFile(".onnx");
+                loaded = ShapesOrtInfers.declareEveryValue(checked, declared) ? declared : model;
+                weightsApart = weightsApart(level, checked);
+            }
+            saveInThisProcess(new ModelHandOver.Model(null, loaded, weightsApart), level, saved);
         } catch (MemplanException e) {
             if (e instanceof OrtUnavailable || declared == null || e.getMessage() == null
                     || !e.getMessage().contains(declared.toString())) {
