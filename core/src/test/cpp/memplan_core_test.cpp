@@ -6,6 +6,7 @@
 
 int main() {
     using namespace memplan_test;
+    run_ort_malloc_threshold_tests();  // first: it needs the C library's heaps as the process starts
     run_compile_tests();
     run_in_place_links_tests();
     run_compile_helpers_tests();

@@ -625,6 +625,7 @@ void run_packed_schedule_tests();
 void run_request_sizes_tests();
 void run_ort_arena_tests();
 void run_ort_counting_allocator_tests();
+void run_ort_malloc_threshold_tests();
 
 }  // namespace memplan_test
 

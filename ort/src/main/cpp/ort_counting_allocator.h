@@ -20,6 +20,9 @@
 #include <vector>
 
 #include <sys/mman.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "ort_arena.h"
 
@@ -343,6 +346,36 @@ inline int memplan_ort_counting_keep_up_to(long long bytes, char* err, int err_l
     }
     memplan_ort::counting_allocator().blocks.keep_up_to(bytes);
     return MEMPLAN_ORT_OK;
+}
+
+/** glibc's ceiling on M_MMAP_THRESHOLD on 64-bit hosts (HEAP_MAX_SIZE / 2). */
+#define MEMPLAN_ORT_MAX_MALLOC_THRESHOLD (32LL << 20)
+
+/**
+ * Fixes at bytes the size from which the C library maps a block alone (given back when freed) and
+ * the free space at a heap's top it keeps (glibc's M_MMAP_THRESHOLD and M_TRIM_THRESHOLD). glibc
+ * otherwise raises both each time a mapped block is freed, up to 32 and 64 MiB, and then keeps
+ * what is freed below them: after ONNX Runtime creates a session, tens of MiB, and during runs
+ * what ORT's kernels malloc outside the allocator. Setting the first alone would stop the rise but
+ * keep a trim threshold already raised. Answers MEMPLAN_ORT_UNAVAILABLE where the C library is not
+ * glibc or does not take the settings (a sanitizer's allocator in place of glibc's).
+ */
+inline int memplan_ort_fix_malloc_thresholds(long long bytes, char* err, int err_len) {
+    if (bytes <= 0 || bytes > MEMPLAN_ORT_MAX_MALLOC_THRESHOLD) {
+        memplan_ort::message(err, err_len, "fix_malloc_thresholds: bytes must be > 0 and <= 32 MiB");
+        return MEMPLAN_ORT_BAD_ARGUMENT;
+    }
+#if defined(__GLIBC__)
+    const int value = static_cast<int>(bytes);
+    if (mallopt(M_MMAP_THRESHOLD, value) != 1 || mallopt(M_TRIM_THRESHOLD, value) != 1) {
+        memplan_ort::message(err, err_len, "fix_malloc_thresholds: the C library does not take the settings");
+        return MEMPLAN_ORT_UNAVAILABLE;
+    }
+    return MEMPLAN_ORT_OK;
+#else
+    memplan_ort::message(err, err_len, "fix_malloc_thresholds: the C library is not glibc");
+    return MEMPLAN_ORT_UNAVAILABLE;
+#endif
 }
 
 /**

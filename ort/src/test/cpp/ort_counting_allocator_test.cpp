@@ -208,6 +208,49 @@ void test_entry_points_refuse_bad_arguments() {
     CHECK_EQ(memplan_ort_counting_keep_up_to(0, err, 128), MEMPLAN_ORT_OK);
 }
 
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33) && !defined(__SANITIZE_ADDRESS__)
+#define MEMPLAN_TEST_GLIBC_MALLOC 1  // glibc's own malloc, with mallinfo2, not a sanitizer's
+#endif
+
+#if defined(MEMPLAN_TEST_GLIBC_MALLOC)
+/** Writes to a block, so the compiler may not elide the malloc and free, and frees it. */
+void touch_and_free(void* p) {
+    CHECK(p != nullptr);
+    if (p != nullptr) {
+        static_cast<volatile char*>(p)[0] = 1;
+    }
+    std::free(p);
+}
+#endif
+
+void test_the_malloc_thresholds_are_checked_and_fixed() {
+    char err[128] = {0};
+    CHECK_EQ(memplan_ort_fix_malloc_thresholds(0, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK(std::string(err).find("bytes must be > 0 and <= 32 MiB") != std::string::npos);
+    CHECK_EQ(memplan_ort_fix_malloc_thresholds(-1, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK_EQ(memplan_ort_fix_malloc_thresholds(MEMPLAN_ORT_MAX_MALLOC_THRESHOLD + 1, err, 128),
+             MEMPLAN_ORT_BAD_ARGUMENT);
+#if defined(MEMPLAN_TEST_GLIBC_MALLOC)
+    // larger than all the heaps' free space, so that no free chunk can serve it: the C library
+    // either grows a heap for it or maps it alone
+    const size_t mib = static_cast<size_t>(kMiB);
+    const size_t size = (mallinfo2().fordblks / mib + 2) * mib;
+    if (size + 2 * mib > 32 * mib) {
+        std::printf("info: the heaps hold %zu MiB free; the threshold's effect is not checked\n", size / mib);
+        return;
+    }
+    touch_and_free(std::malloc(size + 2 * mib));  // freed mapped, it raises both thresholds past size
+    CHECK_EQ(memplan_ort_fix_malloc_thresholds(128 * 1024, err, 128), MEMPLAN_ORT_OK);
+    size_t mapped = mallinfo2().hblkhd;
+    void* alone = std::malloc(size);
+    CHECK(alone != nullptr);
+    static_cast<volatile char*>(alone)[0] = 1;
+    CHECK(mallinfo2().hblkhd >= mapped + size);  // mapped alone, so given back when freed
+    std::free(alone);
+    CHECK_EQ(mallinfo2().hblkhd, mapped);
+#endif
+}
+
 }  // namespace
 
 void run_ort_counting_allocator_tests() {
@@ -220,6 +263,10 @@ void run_ort_counting_allocator_tests() {
     run_case("counting blocks reuse a kept region cut to size", test_a_kept_region_is_reused_cut_to_size);
     run_case("counting blocks keep regions only within the limit", test_kept_regions_never_pass_the_limit);
     run_case("counting allocator entry points refuse bad arguments", test_entry_points_refuse_bad_arguments);
+}
+
+void run_ort_malloc_threshold_tests() {
+    run_case("the malloc thresholds are checked and fixed", test_the_malloc_thresholds_are_checked_and_fixed);
 }
 
 }  // namespace memplan_test

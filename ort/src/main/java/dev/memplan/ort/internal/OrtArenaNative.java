@@ -43,6 +43,9 @@ final class OrtArenaNative {
     static native int memplan_ort_counting_keep_up_to(long bytes, @Cast("char*") byte[] err, int errLen);
 
     @NoException
+    static native int memplan_ort_fix_malloc_thresholds(long bytes, @Cast("char*") byte[] err, int errLen);
+
+    @NoException
     static native int memplan_ort_counting_restart_peak(@Cast("char*") byte[] err, int errLen);
 
     @NoException

@@ -96,6 +96,26 @@ public final class OrtCApi {
         check(OrtArenaNative.memplan_ort_counting_keep_up_to(bytes, err, ERR_LEN), err);
     }
 
+    /**
+     * Fixes the size from which the C library maps a block alone, and gives it back when it is
+     * freed, at {@code bytes} ({@code src/main/cpp/ort_counting_allocator.h}): glibc otherwise raises
+     * it as mapped blocks are freed and keeps what is freed below it. Process-wide.
+     *
+     * @param bytes the size, 1 B to 32 MiB
+     * @return false where the C library is not glibc or does not take the setting: nothing changed
+     * @throws IllegalStateException when {@code bytes} is out of range
+     */
+    public static boolean fixMallocThresholds(long bytes) {
+        requireLoaded();
+        byte[] err = new byte[ERR_LEN];
+        int rc = OrtArenaNative.memplan_ort_fix_malloc_thresholds(bytes, err, ERR_LEN);
+        if (rc == OrtArenaNative.UNAVAILABLE) {
+            return false;
+        }
+        check(rc, err);
+        return true;
+    }
+
     /** Starts the counting allocator's peak again from what it holds now: later figures give the peak of what follows. */
     public static void restartCountingPeak() {
         requireLoaded();
