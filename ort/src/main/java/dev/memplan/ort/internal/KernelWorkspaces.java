@@ -306,15 +306,28 @@ final class KernelWorkspaces {
     }
 
     /**
-     * How many of the node's workspaces its kernel takes before it allocates its outputs after
-     * output 0: ORT allocates an output when the kernel asks for it during its compute. Attention
-     * asks for output 0 first and for the present state after computing QKV, so 1; every other
-     * kernel here asks for its outputs first, so 0.
+     * How many of the node's workspaces its kernel takes before it allocates its outputs from
+     * {@link #firstLateOutput} on: ORT allocates an output when the kernel asks for it during its
+     * compute. Attention asks for output 0 first and for the present state after computing QKV, so
+     * 1; DynamicQuantizeMatMul quantizes A into its workspace before it asks for Y, so 1; every
+     * other kernel here asks for its outputs first, so 0.
      */
     static int outputsAfter(Graph graph, Node node, NodeAttributes attributes) {
         OrtKernels.Kernel kernel = OrtKernels.of(node);
-        return kernel != null && kernel.workspace() == OrtKernels.Workspace.ATTENTION
-                && isModelled(graph, node, attributes) ? 1 : 0;
+        if (kernel == null || !isModelled(graph, node, attributes)) {
+            return 0;
+        }
+        return kernel.workspace() == OrtKernels.Workspace.ATTENTION
+                || kernel.workspace() == OrtKernels.Workspace.QUANTIZED_INPUT ? 1 : 0;
+    }
+
+    /**
+     * The index of the node's first output its kernel asks for after the workspaces
+     * {@link #outputsAfter} counts: Attention's present state (1), DynamicQuantizeMatMul's Y (0).
+     */
+    static int firstLateOutput(Node node) {
+        OrtKernels.Kernel kernel = OrtKernels.of(node);
+        return kernel != null && kernel.workspace() == OrtKernels.Workspace.QUANTIZED_INPUT ? 0 : 1;
     }
 
     /** An unmodelled kernel: one buffer of its inputs' and outputs' bytes (a guess, not a bound). */

@@ -108,7 +108,8 @@ final class OrtKernels {
             put(MS, op, new Kernel(false, -1, Workspace.NONE));
         }
         // dynamic_quantize_matmul.cc: A is quantized into an arena buffer of A's element count in
-        // uint8 before MLAS's integer GEMM (measured: 49,152 B at [1,128,384], 3,145,728 B at [4,512,1536])
+        // uint8 before MLAS's integer GEMM (measured: 49,152 B at [1,128,384], 3,145,728 B at [4,512,1536]);
+        // the kernel asks for Y after it (KernelWorkspaces.outputsAfter)
         put(MS, "DynamicQuantizeMatMul", new Kernel(false, -1, Workspace.QUANTIZED_INPUT));
         // level all, tiny GPT-2 (node-workspaces.py at 1 x (1 + 127), 2 x (32 + 224), 4 x (128 + 896))
         for (String op : new String[] {"EmbedLayerNormalization", "SkipLayerNormalization"}) {

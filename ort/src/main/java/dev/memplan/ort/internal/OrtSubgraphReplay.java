@@ -86,7 +86,8 @@ final class OrtSubgraphReplay {
      *                     allocates it when the node producing it runs (a fetch allocator)
      * @param outputOfSlot per buffer slot of the branch: the If output it is, or -1
      * @param nestedOutputs per node id of a nested If: per its output, the branch's slot it allocates, or -1
-     * @param byNested      per buffer slot: whether a nested If allocates it (when its branch says)
+     * @param byNested      per buffer slot: whether a nested If allocates it (when its branch says); a
+     *                      slot that is also this branch's output goes on to this If's outer frame then
      * @param unmodelled    op types of the branch's own nodes whose kernel has no workspace rule
      */
     private record Branch(Graph graph, ReplaySequence sequence, KernelWorkspaces.Rule[] rules,
@@ -323,7 +324,7 @@ final class OrtSubgraphReplay {
                 Arrays.fill(slots, -1);
                 for (int slot = 0; slot < byNested.length; slot++) {
                     for (int i = 0; i < slots.length; i++) {
-                        if (n.output(i) == sequence.slotValue[slot] && outputOfSlot[slot] < 0) {
+                        if (n.output(i) == sequence.slotValue[slot]) { // the branch's own output too
                             slots[i] = slot;
                             byNested[slot] = true;
                         }
@@ -417,8 +418,8 @@ final class OrtSubgraphReplay {
             int heldCount = 0;
             for (int event : seq.run1) {
                 int operand = ReplaySequence.operand(event);
-                if (ReplaySequence.kind(event) == ReplaySequence.ALLOC_TRACED && branch.byNested()[operand]) {
-                    continue; // a nested If's output: allocated when its branch says
+                if (ReplaySequence.kind(event) <= ReplaySequence.ALLOC_TRACED && branch.byNested()[operand]) {
+                    continue; // a nested If's output (the branch's own output too): allocated when its branch says
                 }
                 switch (ReplaySequence.kind(event)) {
                     case ReplaySequence.ALLOC_OUTPUT -> { // the If's output, through the fetch allocator
@@ -433,8 +434,13 @@ final class OrtSubgraphReplay {
                         if (nested[operand] != null) {
                             int[] slots = branch.nestedOutputs()[operand];
                             nested[operand].run(arena, index -> {
-                                if (index < slots.length && slots[index] >= 0) {
-                                    allocate(arena, slots[index], inBlock, trace);
+                                int slot = index < slots.length ? slots[index] : -1;
+                                int i = slot < 0 ? -1 : branch.outputOfSlot()[slot];
+                                if (i >= 0 && !done[i]) { // this branch's output: the If's outer frame allocates it
+                                    done[i] = true;
+                                    outputs.allocate(i);
+                                } else if (i < 0 && slot >= 0) {
+                                    allocate(arena, slot, inBlock, trace);
                                 }
                             });
                         } else {

@@ -21,7 +21,8 @@ import java.util.Map;
  *
  * <p>An event is one int: its kind in the low three bits, its operand (a buffer slot or a node id)
  * above them. Buffers get dense slots 0..{@link #buffers()}-1 in order of allocation. A kernel that
- * allocates outputs between its workspaces (Attention's present state comes after QKV) has a
+ * allocates outputs after some of its workspaces (Attention's present state comes after QKV,
+ * DynamicQuantizeMatMul's Y after the quantized A) has a
  * {@link #HOLD} event before those outputs: it takes the node's first {@link #held} workspaces and
  * keeps them until the node's {@link #WORKSPACE} event, which takes the rest and frees them all.
  */
@@ -110,11 +111,11 @@ final class ReplaySequence {
         IntList run1 = new IntList();
         IntList run2 = new IntList();
         for (int k : plan.order()) {
-            int first = graph.node(k).outputCount() > 0 ? graph.node(k).output(0) : Graph.ABSENT;
+            int firstLate = outputsAfter[k] > 0 ? KernelWorkspaces.firstLateOutput(graph.node(k)) : Integer.MAX_VALUE;
             int[] allocates = plan.allocatesAt(k);
             boolean late = false;
             for (int o : allocates) {
-                if (outputsAfter[k] > 0 && o != first) {
+                if (outputIndex(graph.node(k), o) >= firstLate) {
                     late = true; // the kernel asks for it after some of its workspaces
                 } else {
                     allocate(graph, plan, o, slotOfValue, slotValue, slotClass, classValue, classes, run1, run2);
@@ -126,7 +127,7 @@ final class ReplaySequence {
                 run1.add(event(HOLD, k));
                 run2.add(event(HOLD, k));
                 for (int o : allocates) {
-                    if (o != first) {
+                    if (outputIndex(graph.node(k), o) >= firstLate) {
                         allocate(graph, plan, o, slotOfValue, slotValue, slotClass, classValue, classes, run1, run2);
                     }
                 }
@@ -154,6 +155,16 @@ final class ReplaySequence {
         return new ReplaySequence(run1.toArray(), run2.toArray(), slotValue.toArray(), slotClass.toArray(),
                 classValue.toArray(), classBytes, fixedWorkspaces, held, symbols.keySet().toArray(new String[0]),
                 classSymbols, classFactor);
+    }
+
+    /** {@return the index of value {@code v} among {@code node}'s outputs, or -1} */
+    private static int outputIndex(Graph.Node node, int v) {
+        for (int i = 0; i < node.outputCount(); i++) {
+            if (node.output(i) == v) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Gives value {@code o} the next buffer slot and adds its allocation to the runs. */

@@ -37,12 +37,10 @@ class OrtNeverBelowTest {
     private static final Map<String, long[]> ENCODER = Map.of("batch_size", new long[] {1, 8}, "sequence_length",
             new long[] {1, 256});
     /**
-     * Requests predicted below ORT's figure, with the lowest ratio allowed: the BFC arena's second
-     * run hands a workspace a larger chunk than the replay's layout has (docs/ort-runtime.md, "Where
-     * it is not exact"). A new case below, or one further below, fails.
+     * Requests predicted below ORT's figure, with the lowest ratio allowed (docs/ort-runtime.md,
+     * "Where it is not exact"); none now. A new case below, or one further below, fails.
      */
-    private static final Map<String, Double> KNOWN_BELOW = Map.of(
-            "e5-small-v2-q.onnx {batch_size=6, sequence_length=19}", 0.991);
+    private static final Map<String, Double> KNOWN_BELOW = Map.of();
 
     /** A model and the range each of its symbols is drawn from. */
     private record Case(String label, Path file, Map<String, long[]> ranges) {
