@@ -7,10 +7,11 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 
 /**
- * A file's bytes off the JVM heap, given back to the system when closed. A direct buffer is
+ * Bytes off the JVM heap (a file's, or a buffer's to fill), given back to the system when closed. A direct buffer is
  * otherwise freed only once a garbage collection finds it unreachable and its cleaner runs: a
  * server that compiles a 130 MB model and then allocates little on its heap keeps the copy
  * resident for as long as no collection comes. Closing frees it at once, through the JDK's
@@ -25,6 +26,20 @@ public final class OffHeapBytes implements AutoCloseable {
 
     private OffHeapBytes(ByteBuffer buffer) {
         this.buffer = buffer;
+    }
+
+    /**
+     * Allocates zeroed bytes, in the platform's byte order.
+     *
+     * @param size how many, 0 to 2 GiB
+     * @return the bytes, position 0 and limit {@code size}
+     * @throws IllegalArgumentException when {@code size} is negative or above 2 GiB
+     */
+    public static OffHeapBytes allocate(long size) {
+        if (size < 0 || size > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a direct buffer holds 0 to 2 GiB, not " + size + " bytes");
+        }
+        return new OffHeapBytes(ByteBuffer.allocateDirect((int) size).order(ByteOrder.nativeOrder()));
     }
 
     /**

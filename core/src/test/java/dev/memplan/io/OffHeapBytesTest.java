@@ -60,6 +60,18 @@ class OffHeapBytesTest {
     }
 
     @Test
+    void allocatedBytesAreGivenBackWhenClosed() {
+        long before = directBytes();
+        OffHeapBytes bytes = OffHeapBytes.allocate(SIZE);
+        assertEquals(SIZE, bytes.buffer().remaining());
+        assertEquals(java.nio.ByteOrder.nativeOrder(), bytes.buffer().order());
+        assertTrue(directBytes() >= before + SIZE);
+        bytes.close();
+        assertEquals(before, directBytes());
+        assertThrows(IllegalArgumentException.class, () -> OffHeapBytes.allocate(-1));
+    }
+
+    @Test
     void aFileShorterThanItsSizeLeavesFewerBytes() throws IOException {
         Path file = Files.write(dir.resolve("short.bin"), new byte[100]);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);

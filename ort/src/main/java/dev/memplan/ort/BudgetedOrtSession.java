@@ -42,7 +42,9 @@ public final class BudgetedOrtSession {
     @FunctionalInterface
     public interface ResultReader<T> {
         /**
-         * @param result the run's outputs; closed after this returns
+         * @param result the run's outputs; closed after this returns, and their memory given back
+         *               (of a request run in pieces, too: no buffer of an output, such as
+         *               {@code OnnxTensor.getBufferRef()}'s, may be kept past this call)
          * @return what the caller keeps (copied out of ORT's buffers)
          * @throws OrtException when reading an output fails
          */
@@ -191,11 +193,14 @@ public final class BudgetedOrtSession {
         if (lease.isEmpty()) {
             return Optional.empty();
         }
-        try (MemoryBudget.Lease held = lease.get();
-             OrtSession.Result result = pieces.run(perPiece)) {
-            splitRequests.increment();
-            piecesRun.add((pieces.rows() + perPiece - 1) / perPiece);
-            return Optional.of(reader.read(result));
+        try (MemoryBudget.Lease held = lease.get()) {
+            try (OrtSession.Result result = pieces.run(perPiece)) {
+                splitRequests.increment();
+                piecesRun.add((pieces.rows() + perPiece - 1) / perPiece);
+                return Optional.of(reader.read(result));
+            } finally {
+                pieces.release(); // the joined outputs go back with the lease that counted them
+            }
         }
     }
 

@@ -13,6 +13,7 @@ import dev.memplan.Dim;
 import dev.memplan.Shape;
 import dev.memplan.server.BudgetExceededException;
 import java.lang.reflect.Constructor;
+import dev.memplan.io.OffHeapBytes;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -41,6 +42,7 @@ final class RowPieces {
     private final Map<String, OnnxJavaType> outputTypes;
     private final long rows;
     private final long joinedBytes;
+    private final List<OffHeapBytes> owned = new ArrayList<>();
 
     private RowPieces(OrtSession session, Map<String, OnnxTensor> inputs, List<String> batched,
                       Map<String, long[]> outputShapes, Map<String, OnnxJavaType> outputTypes, long rows,
@@ -155,8 +157,7 @@ final class RowPieces {
             in.put(input.getKey(), batched.contains(input.getKey()) ? direct(input.getValue().getByteBuffer()) : null);
         }
         Map<String, ByteBuffer> out = new LinkedHashMap<>();
-        outputShapes.forEach((name, shape) -> out.put(name, ByteBuffer.allocateDirect(
-                Math.toIntExact(elements(shape) * outputTypes.get(name).size)).order(ByteOrder.nativeOrder())));
+        outputShapes.forEach((name, shape) -> out.put(name, owned(elements(shape) * outputTypes.get(name).size)));
         for (long first = 0; first < rows; first += pieceRows) {
             long count = Math.min(pieceRows, rows - first);
             List<OnnxTensor> made = new ArrayList<>();
@@ -210,10 +211,27 @@ final class RowPieces {
     }
 
     /** A direct copy of {@code bytes}, which ORT reads in place. */
-    private static ByteBuffer direct(ByteBuffer bytes) {
-        ByteBuffer copy = ByteBuffer.allocateDirect(bytes.remaining()).order(ByteOrder.nativeOrder());
+    private ByteBuffer direct(ByteBuffer bytes) {
+        ByteBuffer copy = owned(bytes.remaining());
         copy.put(bytes.duplicate());
         return copy.flip();
+    }
+
+    /** Off-heap bytes this request's pieces use, given back by {@link #release}. */
+    private ByteBuffer owned(long size) {
+        OffHeapBytes bytes = OffHeapBytes.allocate(size);
+        owned.add(bytes);
+        return bytes.buffer();
+    }
+
+    /**
+     * Gives back the copies of the inputs and the joined outputs at once, not at a later garbage
+     * collection: they would otherwise sit outside the budget once the lease that counted them is
+     * released. Only after the joined result is closed and nothing read from it is in use.
+     */
+    void release() {
+        owned.forEach(OffHeapBytes::close);
+        owned.clear();
     }
 
     private static long elements(long[] shape) {

@@ -21,6 +21,8 @@ import java.nio.LongBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -93,10 +95,14 @@ class BudgetedOrtSessionSplitTest {
             BudgetedOrtSession budgeted = BudgetedOrtSession.of(session, model, MemoryBudget.of(capacity));
 
             long before = OrtCApi.countingStats()[0];
+            long directBefore = directBytes();
             OrtCApi.restartCountingPeak();
             Optional<float[][][]> split = budgeted.run(inputs, Duration.ofSeconds(30),
                     r -> (float[][][]) r.get("last_hidden_state").orElseThrow().getValue());
             long ortPeak = OrtCApi.countingStats()[1] - before;
+            long directAfter = directBytes(); // a collection meanwhile may free others' buffers: at most before
+            assertTrue(directAfter <= directBefore, "the pieces' copies of inputs and outputs were given back with"
+                    + " the lease, not left to a garbage collection: " + directBefore + " B before, " + directAfter);
             float[][][] whole;
             try (OrtSession.Result r = session.run(inputs)) {
                 whole = (float[][][]) r.get("last_hidden_state").orElseThrow().getValue();
@@ -212,5 +218,11 @@ class BudgetedOrtSessionSplitTest {
         return Map.of("input_ids", OnnxTensor.createTensor(env, ids.flip(), shape),
                 "attention_mask", OnnxTensor.createTensor(env, mask.flip(), shape),
                 "token_type_ids", OnnxTensor.createTensor(env, LongBuffer.allocate(rows * tokens), shape));
+    }
+
+    /** The bytes of the JVM's direct buffers now. */
+    private static long directBytes() {
+        return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+                .filter(p -> p.getName().equals("direct")).mapToLong(BufferPoolMXBean::getMemoryUsed).sum();
     }
 }
