@@ -18,6 +18,7 @@ import dev.memplan.server.PlanCache;
 import java.nio.LongBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -28,8 +29,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * (the documented path) a {@link BudgetedOrtSession} runs each request: it leases ORT's predicted
  * arena bytes, runs a request larger than the budget in pieces of its rows, and releases the lease
  * once the outputs are pooled. The other settings, kept to measure against, lease memplan's own
- * plan (cached, sequence lengths bucketed to multiples of 64) around a plain ORT run. Thread-safe:
- * one ONNX Runtime session serves every thread.
+ * plan (cached, sequence lengths bucketed to multiples of 64) around a plain ORT run, except
+ * {@link OrtSettings#PLAIN}, which runs every request at once as servers without memplan do, whole
+ * or in runs of at most a fixed number of rows (the batch caps such servers set to stay inside
+ * their memory). Thread-safe: one ONNX Runtime session serves every thread.
  */
 public final class EmbeddingService implements AutoCloseable {
     /** What became of one request. */
@@ -61,6 +64,8 @@ public final class EmbeddingService implements AutoCloseable {
     private final BudgetedOrtSession budgeted;
     private final MemoryBudget budget;
     private final Duration waitLimit;
+    /** Under {@link OrtSettings#PLAIN}, the most rows one ORT run takes; 0 for whole requests. */
+    private final int rowsPerRun;
     private final AtomicLong held = new AtomicLong();
     private final AtomicLong maxHeld = new AtomicLong();
 
@@ -90,15 +95,40 @@ public final class EmbeddingService implements AutoCloseable {
      */
     public EmbeddingService(Path model, OrtSettings settings, int intraOpThreads, MemoryBudget budget,
                             Duration waitLimit) throws OrtException {
+        this(model, settings, intraOpThreads, budget, waitLimit, 0);
+    }
+
+    /**
+     * Compiles the model for planning and opens an ONNX Runtime session on it.
+     *
+     * @param model          MiniLM's {@code .onnx} file
+     * @param settings       ONNX Runtime's memory settings
+     * @param intraOpThreads ONNX Runtime's threads per run
+     * @param budget         the budget requests are admitted against (not under {@code plain})
+     * @param waitLimit      how long a request may wait for room before it is answered BUSY
+     * @param rowsPerRun     under {@code plain}, the most rows one ORT run takes (a batch cap); 0 runs
+     *                       requests whole
+     * @throws OrtException             when ONNX Runtime cannot load the model
+     * @throws IllegalArgumentException when a batch cap is asked for with settings other than {@code plain}
+     */
+    public EmbeddingService(Path model, OrtSettings settings, int intraOpThreads, MemoryBudget budget,
+                            Duration waitLimit, int rowsPerRun) throws OrtException {
+        if (rowsPerRun < 0 || rowsPerRun > 0 && settings.admits()) {
+            throw new IllegalArgumentException("a batch cap of " + rowsPerRun
+                    + " rows per run: give a positive cap, and only with the plain settings (the budget splits requests itself)");
+        }
         this.settings = settings;
+        this.rowsPerRun = rowsPerRun;
         try (OrtSession.SessionOptions options = settings.sessionOptions(intraOpThreads, budget.capacityBytes())) {
             this.session = env.createSession(model.toString(), options);
         }
         // bounded: each request leases ORT's predicted arena bytes, through BudgetedOrtSession
         OrtModel ortModel = settings.leasesOrtPrediction() ? OrtModel.compile(model) : null;
         this.budgeted = ortModel != null ? BudgetedOrtSession.of(session, ortModel, budget) : null;
-        CompiledModel compiled = ortModel != null ? ortModel.model() : CompiledModel.compile(model);
-        this.plans = PlanCache.of(compiled, 256, Bucketing.none().multipleOf("sequence_length", 64));
+        CompiledModel compiled = ortModel != null ? ortModel.model()
+                : settings.admits() ? CompiledModel.compile(model) : null;
+        this.plans = compiled == null ? null
+                : PlanCache.of(compiled, 256, Bucketing.none().multipleOf("sequence_length", 64));
         this.budget = budget;
         this.waitLimit = waitLimit;
     }
@@ -114,6 +144,9 @@ public final class EmbeddingService implements AutoCloseable {
     public Response embed(long[][] tokenIds) throws InterruptedException, OrtException {
         if (budgeted != null) {
             return embedInBudget(tokenIds);
+        }
+        if (!settings.admits()) {
+            return new Response(Status.OK, runInPieces(tokenIds), 0, "");
         }
         int batch = tokenIds.length;
         int seq = tokenIds[0].length;
@@ -169,6 +202,17 @@ public final class EmbeddingService implements AutoCloseable {
         }
     }
 
+    /** Runs the rows in pieces of at most {@link #rowsPerRun}, one after the other, outputs in order. */
+    private float[][] runInPieces(long[][] tokenIds) throws OrtException {
+        int step = rowsPerRun == 0 ? tokenIds.length : rowsPerRun;
+        float[][] pooled = new float[tokenIds.length][];
+        for (int from = 0; from < tokenIds.length; from += step) {
+            float[][] piece = run(Arrays.copyOfRange(tokenIds, from, Math.min(tokenIds.length, from + step)));
+            System.arraycopy(piece, 0, pooled, from, piece.length);
+        }
+        return pooled;
+    }
+
     private float[][] run(long[][] tokenIds) throws OrtException {
         Map<String, OnnxTensor> inputs = inputs(tokenIds);
         try (OrtSession.RunOptions runOptions = settings.runOptions();
@@ -217,13 +261,17 @@ public final class EmbeddingService implements AutoCloseable {
         return budget;
     }
 
-    /** {@return the plan cache, which only the settings other than {@code bounded} plan through} */
-    public PlanCache plans() {
-        return plans;
+    /** {@return the plan cache, which only the settings other than {@code bounded} and {@code plain} plan through} */
+    public Optional<PlanCache> plans() {
+        return Optional.ofNullable(plans);
     }
 
-    /** {@return one line: the lease cache and the split requests under {@code bounded}, else the plan cache} */
+    /** {@return one line: the lease cache and the split requests under {@code bounded}, the plan cache, or the batch cap} */
     public String cacheSummary() {
+        if (plans == null && budgeted == null) {
+            return rowsPerRun == 0 ? "no budget: every request run whole"
+                    : "no budget: requests run in pieces of at most " + rowsPerRun + " rows";
+        }
         if (budgeted == null) {
             PlanCache.Stats c = plans.stats();
             return String.format(Locale.ROOT, "plan cache: %d requests, hit rate %.2f, %d plans, %.1f ms planning in total",

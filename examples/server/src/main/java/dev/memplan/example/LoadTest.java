@@ -15,16 +15,17 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A bounded, in-process load test of {@link EmbeddingService}: a fixed number of threads send a
- * fixed number of requests of random shapes (batch 1-8, 8-512 tokens), then it reports what was
+ * fixed number of requests of random shapes (batch 1-8 by default, 8-512 tokens), then it reports what was
  * answered, what the budget and the service's cache saw, and how the process's resident memory grew.
  * With a longest request ({@code 8x512}), every request has that shape and the resident baseline is
  * taken before ONNX Runtime is touched: the growth is then what {@code memplan size} predicts.
  *
  * <pre>
- * java -cp ... dev.memplan.example.LoadTest MODEL.onnx [requests] [threads] [bounded|defaults|recommended|no-arena] [budget MiB] [intra-op threads]
+ * java -cp ... dev.memplan.example.LoadTest MODEL.onnx [requests] [threads] [bounded|defaults|recommended|no-arena|plain] [budget MiB] [intra-op threads] [max batch] [rows per run]
  * </pre>
  */
 public final class LoadTest {
@@ -41,14 +42,23 @@ public final class LoadTest {
      * @param seed      the shapes' seed
      * @param deadline  how long the whole run may take before it counts as a deadlock
      * @param longest   batch and tokens of every request, or null for random shapes
+     * @param maxBatch  the largest batch of a random request
+     * @param rowsPerRun under {@code plain}, the most rows one ORT run takes (a batch cap), 0 for none
      */
     public record Config(Path model, int requests, int threads, OrtSettings settings, int intraOp, long budget,
-                         Duration waitLimit, long seed, Duration deadline, int[] longest) {
+                         Duration waitLimit, long seed, Duration deadline, int[] longest, int maxBatch,
+                         int rowsPerRun) {
 
         /** Random shapes, batch 1-8 and 8-512 tokens. */
         public Config(Path model, int requests, int threads, OrtSettings settings, int intraOp, long budget,
                       Duration waitLimit, long seed, Duration deadline) {
             this(model, requests, threads, settings, intraOp, budget, waitLimit, seed, deadline, null);
+        }
+
+        /** Batch 1-8, whole requests. */
+        public Config(Path model, int requests, int threads, OrtSettings settings, int intraOp, long budget,
+                      Duration waitLimit, long seed, Duration deadline, int[] longest) {
+            this(model, requests, threads, settings, intraOp, budget, waitLimit, seed, deadline, longest, 8, 0);
         }
 
         /**
@@ -69,8 +79,13 @@ public final class LoadTest {
         }
 
         String shapes() {
-            return longest == null ? "batch 1-8 x 8-512 tokens" : "every request " + longest[0] + " x " + longest[1]
-                    + " tokens";
+            return longest == null ? "batch 1-" + maxBatch + " x 8-512 tokens" : "every request " + longest[0] + " x "
+                    + longest[1] + " tokens";
+        }
+
+        String settingsName() {
+            String name = settings.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            return rowsPerRun == 0 ? name : name + ", at most " + rowsPerRun + " rows per run";
         }
     }
 
@@ -80,6 +95,7 @@ public final class LoadTest {
      * @param config      what ran
      * @param answered    requests answered, whatever the answer
      * @param ok          requests embedded
+     * @param tokens      tokens of the requests embedded (every row's length: no padding)
      * @param busy        requests answered BUSY (no room within the wait limit)
      * @param tooLarge    requests the model or budget could never take
      * @param failures    exceptions other than those answers (none expected)
@@ -101,7 +117,7 @@ public final class LoadTest {
      *                    allocator) held from the system during the load ({@code TotalAllocated},
      *                    sampled with the resident size), -1 where the C API is not reachable
      */
-    public record Report(Config config, int answered, int ok, int busy, int tooLarge, List<String> failures,
+    public record Report(Config config, int answered, int ok, long tokens, int busy, int tooLarge, List<String> failures,
                          boolean finished, double seconds, double latencyP50, double latencyP99, long maxHeld,
                          long heldAtEnd, MemoryBudget.Stats budget, String cache, long rssBaseline, long rssPeak,
                          long rssEnd, long arenaPeak) {
@@ -116,15 +132,15 @@ public final class LoadTest {
             return String.format(Locale.ROOT, String.join("\n",
                     "load: %d requests on %d threads, %s, ONNX Runtime settings %s, %d intra-op thread(s)",
                     "answered %d of %d (ok %d, busy %d, too large %d), failures %d, finished %s",
-                    "time %.1f s, %.3f requests/s, latency p50 %.0f ms, p99 %.0f ms",
+                    "time %.1f s, %.3f requests/s, %.0f tokens/s, latency p50 %.0f ms, p99 %.0f ms",
                     "budget %s: leased at most %s of %s (peak %s), waited %d, timed out %d, leaked %d, total wait %.1f s",
                     "%s",
                     "resident memory: baseline %s, peak %s (+%s, %.2fx the budget), after the load %s",
                     "ORT allocator: at most %s held from the system (%.2fx the budget)"),
-                    config.requests(), config.threads(), config.shapes(), config.settings().name().toLowerCase(Locale.ROOT).replace('_', '-'),
+                    config.requests(), config.threads(), config.shapes(), config.settingsName(),
                     config.intraOp(),
                     answered, config.requests(), ok, busy, tooLarge, failures.size(), finished,
-                    seconds, ok / seconds, latencyP50, latencyP99,
+                    seconds, ok / seconds, tokens / seconds, latencyP50, latencyP99,
                     mib(budget.capacityBytes()), mib(maxHeld), mib(budget.leasableBytes()), mib(budget.peakInUseBytes()),
                     budget.waited(), budget.timedOut(), budget.leaked(), budget.totalWait().toMillis() / 1e3,
                     cache,
@@ -152,12 +168,13 @@ public final class LoadTest {
         System.gc();
         long beforeOrt = ResidentMemory.bytes(); // the JVM alone: its heap is fixed and pre-touched
         try (EmbeddingService service = new EmbeddingService(c.model(), c.settings(), c.intraOp(), budget,
-                c.waitLimit())) {
+                c.waitLimit(), c.rowsPerRun())) {
             service.embed(tokens(new Random(0), 1, 8)); // loads the kernels: part of the baseline, not the load
             System.gc();
             long baseline = c.longest() != null ? beforeOrt : ResidentMemory.bytes();
             long arenaBase = arenaBytes(service);
             AtomicInteger ok = new AtomicInteger();
+            AtomicLong tokens = new AtomicLong();
             AtomicInteger busy = new AtomicInteger();
             AtomicInteger tooLarge = new AtomicInteger();
             List<String> failures = Collections.synchronizedList(new ArrayList<>());
@@ -172,7 +189,7 @@ public final class LoadTest {
                 for (int i = 0; i < c.requests(); i++) {
                     Random r = new Random(c.seed() * 1_000_003 + i);
                     long[][] request = c.longest() != null ? tokens(r, c.longest()[0], c.longest()[1])
-                            : tokens(r, 1 + r.nextInt(8), 8 + r.nextInt(505));
+                            : tokens(r, 1 + r.nextInt(c.maxBatch()), 8 + r.nextInt(505));
                     futures.add(pool.submit(() -> {
                         long t0 = System.nanoTime();
                         try {
@@ -180,6 +197,7 @@ public final class LoadTest {
                             switch (resp.status()) {
                                 case OK -> {
                                     ok.incrementAndGet();
+                                    tokens.addAndGet((long) request.length * request[0].length);
                                     latencies.add((System.nanoTime() - t0) / 1e6);
                                 }
                                 case BUSY -> busy.incrementAndGet();
@@ -203,7 +221,7 @@ public final class LoadTest {
             double seconds = (System.nanoTime() - start) / 1e9;
             List<Double> sorted = new ArrayList<>(latencies);
             Collections.sort(sorted);
-            return new Report(c, ok.get() + busy.get() + tooLarge.get(), ok.get(), busy.get(), tooLarge.get(),
+            return new Report(c, ok.get() + busy.get() + tooLarge.get(), ok.get(), tokens.get(), busy.get(), tooLarge.get(),
                     List.copyOf(failures), finished, seconds, percentile(sorted, 0.5), percentile(sorted, 0.99),
                     service.maxHeldBytes(), service.heldBytes(), budget.stats(), service.cacheSummary(), baseline,
                     peak, ResidentMemory.bytes(), arenaPeak);
@@ -238,19 +256,20 @@ public final class LoadTest {
     /**
      * Runs the load from the command line and prints the report.
      *
-     * @param args MODEL.onnx [requests] [threads] [settings] [budget MiB] [intra-op threads]
+     * @param args MODEL.onnx [requests] [threads] [settings] [budget MiB] [intra-op threads] [max batch] [rows per run]
      * @throws Exception when the service cannot start
      */
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
-            System.err.println("usage: LoadTest MODEL.onnx [requests] [threads] [bounded|defaults|recommended|no-arena] [budget MiB] [intra-op threads]");
+            System.err.println("usage: LoadTest MODEL.onnx [requests] [threads] [bounded|defaults|recommended|no-arena|plain] [budget MiB] [intra-op threads] [max batch] [rows per run]");
             System.exit(2);
         }
         Config c = new Config(Path.of(args[0]), args.length > 1 ? Integer.parseInt(args[1]) : 200,
                 args.length > 2 ? Integer.parseInt(args[2]) : 8,
                 OrtSettings.parse(args.length > 3 ? args[3] : "bounded"), args.length > 5 ? Integer.parseInt(args[5]) : 1,
                 (args.length > 4 ? Long.parseLong(args[4]) : 256) << 20, Duration.ofSeconds(30), 1,
-                Duration.ofMinutes(10));
+                Duration.ofMinutes(10), null, args.length > 6 ? Integer.parseInt(args[6]) : 8,
+                args.length > 7 ? Integer.parseInt(args[7]) : 0);
         Report r = run(c);
         System.out.println(r);
         System.exit(r.finished() && r.failures().isEmpty() && r.answered() == c.requests() ? 0 : 1);

@@ -8,7 +8,8 @@ import dev.memplan.ort.BoundedOrtArena;
 /**
  * The ONNX Runtime settings the server runs with. {@code bounded} is what a server admitting
  * requests against a {@code MemoryBudget} should use; the others are there to measure against
- * ({@code recommended} was this example's choice before memplan could configure ORT's arena).
+ * ({@code recommended} was this example's choice before memplan could configure ORT's arena, and
+ * {@code plain} is ONNX Runtime Java as servers run it without memplan).
  */
 public enum OrtSettings {
     /**
@@ -26,7 +27,9 @@ public enum OrtSettings {
      */
     RECOMMENDED,
     /** Memory patterns off and no arena at all: every tensor is a malloc and a free. */
-    NO_ARENA;
+    NO_ARENA,
+    /** ONNX Runtime's defaults and no budget: nothing planned, leased or waited for. */
+    PLAIN;
 
     /** The run-option key that shrinks the CPU arena at the end of each run (ONNX Runtime 1.8+). */
     static final String SHRINK_ARENA = "memory.enable_memory_arena_shrinkage";
@@ -46,7 +49,7 @@ public enum OrtSettings {
         o.setInterOpNumThreads(1);
         switch (this) {
             case BOUNDED -> BoundedOrtArena.install().keepFreedBlocksUpTo(budgetBytes).configure(o);
-            case DEFAULTS -> { }
+            case DEFAULTS, PLAIN -> { }
             case RECOMMENDED -> o.setMemoryPatternOptimization(false);
             case NO_ARENA -> {
                 o.setMemoryPatternOptimization(false);
@@ -71,6 +74,11 @@ public enum OrtSettings {
         return r;
     }
 
+    /** {@return whether requests are admitted against the budget at all} */
+    public boolean admits() {
+        return this != PLAIN;
+    }
+
     /** {@return whether requests lease ORT's predicted arena bytes rather than memplan's own plan} */
     public boolean leasesOrtPrediction() {
         return this == BOUNDED;
@@ -90,6 +98,6 @@ public enum OrtSettings {
             }
         }
         throw new IllegalArgumentException("unknown ONNX Runtime settings '" + name
-                + "'; use bounded, defaults, recommended or no-arena");
+                + "'; use bounded, defaults, recommended, no-arena or plain");
     }
 }
