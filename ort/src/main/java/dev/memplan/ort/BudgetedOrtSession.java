@@ -58,15 +58,30 @@ public final class BudgetedOrtSession {
     private final OrtModel model;
     private final MemoryBudget budget;
     /** Lease bytes by the request's input shapes ({@link #shapeKey}): planned and predicted once each. */
-    private final Cache<String, Long> leases = Caffeine.newBuilder().maximumSize(MAX_CACHED_SHAPES).recordStats()
-            .build();
-    private final LongAdder splitRequests = new LongAdder();
-    private final LongAdder piecesRun = new LongAdder();
+    private final Cache<String, Long> leases;
+    private final LongAdder splitRequests;
+    private final LongAdder piecesRun;
+    /** Runs the budget should hold at once: a request past its share of the budget runs in pieces. */
+    private final int runsInFlight;
 
     private BudgetedOrtSession(OrtSession session, OrtModel model, MemoryBudget budget) {
         this.session = Objects.requireNonNull(session, "session");
         this.model = Objects.requireNonNull(model, "model");
         this.budget = Objects.requireNonNull(budget, "budget");
+        this.leases = Caffeine.newBuilder().maximumSize(MAX_CACHED_SHAPES).recordStats().build();
+        this.splitRequests = new LongAdder();
+        this.piecesRun = new LongAdder();
+        this.runsInFlight = 1;
+    }
+
+    private BudgetedOrtSession(BudgetedOrtSession other, int runsInFlight) {
+        this.session = other.session;
+        this.model = other.model;
+        this.budget = other.budget;
+        this.leases = other.leases;
+        this.splitRequests = other.splitRequests;
+        this.piecesRun = other.piecesRun;
+        this.runsInFlight = runsInFlight;
     }
 
     /**
@@ -92,6 +107,25 @@ public final class BudgetedOrtSession {
         }
         NativeHeap.releaseFreePages();
         return new BudgetedOrtSession(session, model, budget);
+    }
+
+    /**
+     * This session, holding room for {@code runs} runs at once: a request whose lease passes
+     * {@code 1 / runs} of what the budget leases runs in pieces of its rows within that share (where
+     * ORT's graph keeps the rows apart and one row fits the share), so that one large request does
+     * not hold the whole budget while cores wait. Give it the cores over ORT's intra-op threads per
+     * run. The default, 1, splits only what the whole budget cannot hold. The copy shares this
+     * one's lease cache and figures.
+     *
+     * @param runs runs at once, at least 1
+     * @return a session splitting for {@code runs}
+     * @throws IllegalArgumentException when {@code runs} is below 1
+     */
+    public BudgetedOrtSession withRunsInFlight(int runs) {
+        if (runs < 1) {
+            throw new IllegalArgumentException("runs in flight must be at least 1, not " + runs);
+        }
+        return new BudgetedOrtSession(this, runs);
     }
 
     /**
@@ -140,8 +174,9 @@ public final class BudgetedOrtSession {
     /**
      * Runs one request inside the budget: lease its predicted bytes (waiting at most
      * {@code timeout}, first come first served), run, read, release. A request larger than the budget
-     * whose rows fit a few at a time runs in pieces of its rows under one lease, when ORT's graph
-     * keeps the rows apart; the reader sees the joined outputs as one result.
+     * (or than its share, {@link #withRunsInFlight}) whose rows fit a few at a time runs in pieces of
+     * its rows under one lease, when ORT's graph keeps the rows apart; the reader sees the joined
+     * outputs as one result.
      *
      * @param inputs  input name to tensor, every input of the model
      * @param timeout how long to wait for room
@@ -161,10 +196,14 @@ public final class BudgetedOrtSession {
         Map<String, long[]> shapes = shapesOf(inputs);
         long bytes = leaseOf(shapes);
         long leasable = budget.capacityBytes() - budget.reserveBytes();
-        if (bytes > leasable) {
+        long share = leasable / runsInFlight;
+        if (bytes > share) {
             Optional<RowPieces> pieces = RowPieces.of(session, model, inputs, shapes);
             if (pieces.isPresent()) {
-                return runInPieces(pieces.get(), shapes, leasable, timeout, reader);
+                long limit = fitsOneRow(pieces.get(), shapes, share) ? share : leasable;
+                if (bytes > limit) {
+                    return runInPieces(pieces.get(), shapes, limit, timeout, reader);
+                }
             }
         }
         Optional<MemoryBudget.Lease> lease = budget.tryAcquire(bytes, timeout); // refuses what never fits
@@ -177,8 +216,13 @@ public final class BudgetedOrtSession {
         }
     }
 
+    /** Whether one row of the request, with the joined outputs, fits {@code limit}. */
+    private boolean fitsOneRow(RowPieces pieces, Map<String, long[]> shapes, long limit) {
+        return leaseOf(pieces.shapesOf(shapes, 1)) + pieces.joinedBytes() <= limit;
+    }
+
     /**
-     * A request larger than the budget whose rows fit a few at a time: the pieces run one after
+     * A request larger than its share of the budget whose rows fit a few at a time: the pieces run one after
      * another under one lease (the largest piece and the joined outputs), and the reader sees the
      * joined result.
      */

@@ -143,6 +143,55 @@ class BudgetedOrtSessionSplitTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}: {1} rows x {2} tokens, seed {3}")
+    @CsvSource({"minilm-int8, 6, 64, 6", "bge-fp32, 5, 96, 7"})
+    void aRequestPastItsShareOfTheBudgetRunsInPiecesWithinTheShare(String name, int rows, int tokens, long seed)
+            throws Exception {
+        OrtSession session = session(name);
+        OrtModel model = MODELS.get(name);
+        Map<String, OnnxTensor> inputs = inputs(rows, tokens, new Random(seed));
+        try {
+            long outputBytes = 4L * rows * tokens * 384; // last_hidden_state, float
+            long capacity = lease(model, rows, tokens) + outputBytes; // the whole fits the budget
+            long share = capacity / 2;
+            int perPiece = 0;
+            while (perPiece < rows && lease(model, perPiece + 1, tokens) + outputBytes <= share) {
+                perPiece++;
+            }
+            assertTrue(perPiece >= 1 && perPiece < rows, "one row must fit half the budget and the whole not: "
+                    + perPiece);
+            BudgetedOrtSession whole = BudgetedOrtSession.of(session, model, MemoryBudget.of(capacity));
+            BudgetedOrtSession shared = whole.withRunsInFlight(2);
+            ResultReaderOfStates reader = new ResultReaderOfStates();
+
+            assertEquals(rows, whole.run(inputs, Duration.ofSeconds(30), reader).orElseThrow().length);
+            assertEquals(new BudgetedOrtSession.SplitStats(0, 0), whole.splitStats(), "one run holds it all");
+            float[][][] split = shared.run(inputs, Duration.ofSeconds(30), reader).orElseThrow();
+            long pieceCount = (rows + perPiece - 1) / perPiece;
+            assertEquals(new BudgetedOrtSession.SplitStats(1, pieceCount), shared.splitStats(),
+                    "pieces of " + perPiece + " rows, each within half the budget");
+            float[][][] pieces = ortRunsOfPieces(session, inputs, rows, tokens, perPiece);
+            for (int b = 0; b < rows; b++) {
+                for (int t = 0; t < tokens; t++) {
+                    assertArrayEquals(pieces[b][t], split[b][t], "row " + b + ", token " + t);
+                }
+            }
+            assertEquals(0, shared.budget().stats().inUseBytes(), "the lease is released");
+            assertTrue(shared.budget().stats().peakInUseBytes() <= capacity);
+            assertThrows(IllegalArgumentException.class, () -> whole.withRunsInFlight(0));
+        } finally {
+            inputs.values().forEach(OnnxTensor::close);
+        }
+    }
+
+    /** Reads the last hidden states. */
+    private static final class ResultReaderOfStates implements BudgetedOrtSession.ResultReader<float[][][]> {
+        @Override
+        public float[][][] read(OrtSession.Result result) throws ai.onnxruntime.OrtException {
+            return (float[][][]) result.get("last_hidden_state").orElseThrow().getValue();
+        }
+    }
+
     @Test
     void aRequestOneRowOfWhichDoesNotFitIsRefusedNamingBothFigures() throws Exception {
         OrtSession session = session("minilm-int8");

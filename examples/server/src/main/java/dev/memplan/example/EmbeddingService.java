@@ -27,8 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Sentence embeddings with MiniLM behind a {@link MemoryBudget}. Under {@link OrtSettings#BOUNDED}
  * (the documented path) a {@link BudgetedOrtSession} runs each request: it leases ORT's predicted
- * arena bytes, runs a request larger than the budget in pieces of its rows, and releases the lease
- * once the outputs are pooled. The other settings, kept to measure against, lease memplan's own
+ * arena bytes, runs a request larger than its share of the budget (the budget over the runs the
+ * cores take at once) in pieces of its rows, and releases the lease once the outputs are pooled. The other settings, kept to measure against, lease memplan's own
  * plan (cached, sequence lengths bucketed to multiples of 64) around a plain ORT run, except
  * {@link OrtSettings#PLAIN}, which runs every request at once as servers without memplan do, whole
  * or in runs of at most a fixed number of rows (the batch caps such servers set to stay inside
@@ -64,6 +64,8 @@ public final class EmbeddingService implements AutoCloseable {
     private final BudgetedOrtSession budgeted;
     private final MemoryBudget budget;
     private final Duration waitLimit;
+    /** Runs the budget holds room for at once under {@link OrtSettings#BOUNDED}. */
+    private final int runsInFlight;
     /** Under {@link OrtSettings#PLAIN}, the most rows one ORT run takes; 0 for whole requests. */
     private final int rowsPerRun;
     private final AtomicLong held = new AtomicLong();
@@ -124,7 +126,10 @@ public final class EmbeddingService implements AutoCloseable {
         }
         // bounded: each request leases ORT's predicted arena bytes, through BudgetedOrtSession
         OrtModel ortModel = settings.leasesOrtPrediction() ? OrtModel.compile(model) : null;
-        this.budgeted = ortModel != null ? BudgetedOrtSession.of(session, ortModel, budget) : null;
+        // as many runs at once as the cores take: a large request runs in pieces within its share
+        this.runsInFlight = Math.max(1, Runtime.getRuntime().availableProcessors() / intraOpThreads);
+        this.budgeted = ortModel != null
+                ? BudgetedOrtSession.of(session, ortModel, budget).withRunsInFlight(runsInFlight) : null;
         CompiledModel compiled = ortModel != null ? ortModel.model()
                 : settings.admits() ? CompiledModel.compile(model) : null;
         this.plans = compiled == null ? null
@@ -179,7 +184,7 @@ public final class EmbeddingService implements AutoCloseable {
         Map<String, OnnxTensor> inputs = inputs(tokenIds);
         try {
             long bytes = budgeted.leaseBytes(inputs);
-            boolean whole = bytes <= budget.capacityBytes() - budget.reserveBytes();
+            boolean whole = bytes <= (budget.capacityBytes() - budget.reserveBytes()) / runsInFlight;
             Optional<float[][]> pooled = budgeted.run(inputs, waitLimit, result -> {
                 if (!whole) { // a split request's lease is its largest piece's and the outputs': the budget counts it
                     return meanPooled(result);
