@@ -9,6 +9,7 @@ import dev.memplan.onnx.symbols.SymbolTable;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Imports an ONNX model into memplan's graph model.
@@ -35,7 +36,7 @@ public final class OnnxImporter {
      *                                             do not fit the model
      */
     public static ImportedGraph importModel(OnnxModel model, ImportOptions options) {
-        ImportedGraph imported = importWith(model, options, Map.of());
+        ImportedGraph imported = importWith(OnnxModelAccess.again(model), model, options, Map.of());
         model.checkUnchanged(); // rewritten in place: what the import read may mix two versions
         return imported;
     }
@@ -43,9 +44,11 @@ public final class OnnxImporter {
     /**
      * Imports with the If nodes in {@code decisions} (by node label) taking the branch given; the
      * import keeps a way to import again with more decisions, which {@link ImportedGraph#forBindings}
-     * uses when a request's bindings decide an open condition.
+     * uses when a request's bindings decide an open condition. That later import reads the model
+     * through {@code source} (its file again), since a compile releases the model it read once done.
      */
-    private static ImportedGraph importWith(OnnxModel model, ImportOptions options, Map<String, Boolean> decisions) {
+    private static ImportedGraph importWith(Supplier<OnnxModel> source, OnnxModel model, ImportOptions options,
+                                            Map<String, Boolean> decisions) {
         GraphProto main = OnnxModelAccess.proto(model).getGraph();
         ImportSession session = new ImportSession(options, model.defaultOpset(), new SymbolTable(), new HashSet<>(),
                 new LinkedHashMap<>(), decisions, new LinkedHashMap<>(),
@@ -58,7 +61,16 @@ public final class OnnxImporter {
             throw new OnnxFormatException(model.source() + " nests sub-graphs too deeply to import", null);
         }
         imported.setBranching(session.valueSymbols(), session.openConditions(), decisions,
-                more -> importWith(model, options, more));
+                more -> {
+                    OnnxModel read = source.get();
+                    try {
+                        return importWith(source, read, options, more);
+                    } finally {
+                        if (read != model) { // read again from its file: nothing else holds it
+                            OnnxModelAccess.release(read);
+                        }
+                    }
+                });
         return imported;
     }
 }

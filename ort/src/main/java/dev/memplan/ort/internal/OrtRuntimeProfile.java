@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.ort.internal;
 
+import dev.memplan.Dim;
 import dev.memplan.Graph;
 import dev.memplan.MemplanException;
 import dev.memplan.onnx.ImportOptions;
@@ -302,7 +303,8 @@ public final class OrtRuntimeProfile {
      *                                          bindings leave unknown
      */
     public OrtArenaPrediction predict(ImportedGraph model, Map<String, Long> bindings) {
-        Map<String, Long> complete = ortGraph.completeBindings(namedByTheModel(model, bindings));
+        Map<String, Long> complete = ortGraph.completeBindings(withInputDims(model, bindings,
+                namedByTheModel(model, bindings)));
         if (compiler == null) {
             return predictor.predict(complete).afterSessionStart(sessionStartBytes);
         }
@@ -325,6 +327,36 @@ public final class OrtRuntimeProfile {
         out.keySet().removeAll(model.freshSymbols().keySet());
         out.keySet().removeAll(model.derivedSymbols().keySet());
         return out;
+    }
+
+    /**
+     * Adds to {@code named} the request's extent of each input dim ORT's graph sizes by a symbol of
+     * its own (an unnamed dim: a fresh symbol, left out of {@code named}), found by input name and
+     * axis, which both imports share. Without them an If whose condition reads such a dim (a
+     * {@code Squeeze} exported as an If on the dim being 1) stays open in ORT's graph, and its
+     * branches' merged shapes are no shape ORT runs.
+     */
+    private Map<String, Long> withInputDims(ImportedGraph model, Map<String, Long> bindings, Map<String, Long> named) {
+        Graph modelGraph = model.graph();
+        Graph ort = ortGraph.graph();
+        for (int in : modelGraph.inputs()) {
+            Graph.Value value = modelGraph.value(in);
+            int ortInput = ort.valueId(value.name()).orElse(-1);
+            if (ortInput < 0 || !java.util.Arrays.stream(ort.inputs()).anyMatch(i -> i == ortInput)) {
+                continue;
+            }
+            List<Dim> dims = value.shape().dims();
+            List<Dim> ortDims = ort.value(ortInput).shape().dims();
+            for (int axis = 0; axis < dims.size() && axis < ortDims.size(); axis++) {
+                if (ortDims.get(axis) instanceof Dim.Symbol symbol && !named.containsKey(symbol.name())) {
+                    java.util.OptionalLong extent = dims.get(axis).evaluate(bindings);
+                    if (extent.isPresent()) {
+                        named.put(symbol.name(), extent.getAsLong());
+                    }
+                }
+            }
+        }
+        return named;
     }
 
     /** {@return the ORT Java {@code OptLevel} name this profile predicts for} */

@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * their dims and {@code sr}, the prediction equals the figure of the ONNX Runtime Java on the class
  * path ({@link OrtArenaFigure}). ORT's peak there is taken while the session is created (a folded
  * LSTM weight dropped after pre-packing), above any request's: the compile measures it in ORT.
- * The legacy build (symbolic batch and sequence) goes through the default path at six bindings.
+ * Left symbolic, their dims are bound from a request's input shapes. The legacy build (symbolic
+ * batch and sequence) goes through the default path at six bindings.
  */
 @EngineIndependent
 class OrtSileroVadTest {
@@ -54,6 +55,34 @@ class OrtSileroVadTest {
                 new long[] {batch, 512}, "state", new long[] {2, batch, 128}, "sr", new long[0])));
         System.out.printf("info: Silero VAD %s batch %d: predicted %,d, ORT Java %,d%n", name, batch, predicted, ort);
         assertTrue(predicted >= ort && predicted <= ort * 1.02, name + " batch " + batch + ": predicted "
+                + predicted + ", ORT " + ort);
+    }
+
+    /**
+     * The same requests with the dims left symbolic, as {@code OrtModel.compile(path)} takes them,
+     * bound from the request's input shapes and {@code sr}: the input dims decide the decoder's If
+     * (a Squeeze of a dim that is 1) in ORT's graph too, so its LSTM takes its rank-3 input and its
+     * rule, and the request is predicted, not refused.
+     */
+    @ParameterizedTest(name = "{0} batch {1}, dims symbolic")
+    @MethodSource("requests")
+    void withSymbolicDimsThePredictionIsOrtsFigure(String name, long batch) throws Exception {
+        Path file = MODELS.resolve(name);
+        Ci.require(Files.isRegularFile(file), "no public model at " + file.toAbsolutePath()
+                + " (run scripts/public-models.sh)", "CI must run scripts/public-models.sh before mvn verify");
+        Map<String, long[]> inputs = Map.of("input", new long[] {batch, 512}, "state", new long[] {2, batch, 128},
+                "sr", new long[0]);
+        OrtModel model = OrtModel.compile(file);
+        Map<String, Long> bindings = new java.util.HashMap<>(model.model().bindingsFor(inputs));
+        bindings.put("sr", 16_000L); // its value picks the branch: a shape does not say it
+        OrtModel.Plan plan = model.plan(bindings);
+        PlanValidator.validate(plan.plan().plan());
+        assertEquals(java.util.Set.of(), plan.unmodelledOps());
+        long predicted = plan.predictedBytes().orElseThrow();
+        long ort = OrtFigures.ortLoads(name, () -> OrtArenaFigure.measure(file, inputs));
+        System.out.printf("info: Silero VAD %s batch %d, dims symbolic: predicted %,d, ORT Java %,d%n", name, batch,
+                predicted, ort);
+        assertTrue(predicted >= ort && predicted <= ort * 1.02, name + " batch " + batch + " (dims symbolic): predicted "
                 + predicted + ", ORT " + ort);
     }
 
