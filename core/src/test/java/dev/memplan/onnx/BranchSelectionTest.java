@@ -194,6 +194,12 @@ class BranchSelectionTest {
         OnnxPlan direct = OnnxPlanner.plan(ServerAccess.access().imported(model), at8k, PlanOptions.defaults());
         PlanValidator.validate(viaServer.plan());
         assertEquals(direct.plan().peakBytes(), viaServer.plan().peakBytes());
+        // compiled from its file, which the compile gives back unless an open If needs it again
+        CompiledModel fromFile = CompiledModel.compile(Files.write(dir.resolve("sr-model.onnx"),
+                sampleRateSwitch(true).bytes(17)));
+        OnnxPlan decidedLater = fromFile.planForInputs(Map.of("x", new long[] {1, 256}), Map.of("sr", new long[] {8000}));
+        PlanValidator.validate(decidedLater.plan());
+        assertEquals(direct.plan().peakBytes(), decidedLater.plan().peakBytes());
         assertEquals(direct.admissionBytes(), viaServer.admissionBytes());
         assertEquals(List.of("else_branch"), ServerAccess.access().imported(viaServer).controlFlow().get(0).bodies().stream()
                 .map(ControlFlowNode.Body::attribute).toList());
