@@ -4,8 +4,9 @@
 # threads x ONNX Runtime Java versions. Each point runs the same seeded requests (batch 1-16 x
 # 8-512 tokens) through memplan's `bounded` settings at each budget, and through plain ONNX Runtime
 # Java (its defaults, no budget) whole and with the batch caps servers set instead of a budget
-# (`cap-N`: at most N rows per ORT run). One row per run in table.md; tokens/s is also given as a
-# ratio to plain ORT's at the same point, and the geomean of bounded's ratios closes the table.
+# (`cap-N`: at most N rows per ORT run; `bounded-cap-N`: bounded, N rows per run). One row per run
+# in table.md; tokens/s is also given as a ratio to plain ORT's at the same point, and the geomean
+# of each bounded setting's ratios closes the table.
 # Builds the library jars first unless --skip-build. Needs ../shared/models beside the repository
 # and, for bge, scripts/public-models.sh's target/public-models.
 #   benchmarks/server-load.sh [--skip-build] [--requests N] [--models "minilm bge"] [--threads "8 16"]
@@ -62,6 +63,7 @@ run_load() { # model-name settings threads intraop version budget-mib log
     local s="$2" props=()
     case "$s" in
         cap-*) props=(-Dload.settings=plain -Dload.rowsperrun="${s#cap-}") ;;
+        bounded-cap-*) props=(-Dload.settings=bounded -Dload.rowsperrun="${s#bounded-cap-}") ;;
         *) props=(-Dload.settings="$s") ;;
     esac
     mvn -B -f examples/server/pom.xml test -Dload.model="$(model_file "$1")" -Dload.requests="$requests" \
@@ -83,7 +85,7 @@ for version in $ort; do
             for i in $intraop; do
                 plain_tps=""
                 for s in $ordered; do
-                    if [ "$s" = bounded ]; then list="$budgets"; else list="-"; fi
+                    case "$s" in bounded*) list="$budgets" ;; *) list="-" ;; esac
                     for b in $list; do
                         budget=$([ "$b" = - ] && echo 1024 || echo "$b")
                         log="$out/$m-$s-t$t-i$i-ort$version-b$b.log"
@@ -93,7 +95,7 @@ for version in $ort; do
                         vs="-"
                         if [[ -n $plain_tps && $plain_tps != "?" && $tps != "?" ]]; then
                             vs=$(awk -v a="$tps" -v b="$plain_tps" 'BEGIN { printf "%.2f", a / b }')
-                            [ "$s" = bounded ] && echo "$vs" >>"$ratios"
+                            [[ $s == bounded* ]] && echo "$s $vs" >>"$ratios"
                         fi
                         shown_budget=$([ "$b" = - ] && echo "none" || echo "$b MiB")
                         [ "$b" = - ] && gratio="-"
@@ -106,9 +108,11 @@ for version in $ort; do
     done
 done
 if [ -s "$ratios" ]; then
-    geomean=$(awk '{ s += log($1); n++ } END { printf "%.2f", exp(s / n) }' "$ratios")
     echo "" >>"$table"
-    echo "bounded's tokens/s over plain ORT's, geomean of $(wc -l <"$ratios") runs: $geomean" >>"$table"
-    tail -1 "$table"
+    for s in $(awk '{ print $1 }' "$ratios" | sort -u); do
+        line=$(awk -v s="$s" '$1 == s { l += log($2); n++ } END { printf "%s%s tokens/s over plain ORT'"'"'s, geomean of %d runs: %.2f", "`", s "`", n, exp(l / n) }' "$ratios")
+        echo "$line" >>"$table"
+        echo "$line"
+    done
 fi
 echo "table: $table"

@@ -184,6 +184,36 @@ class BudgetedOrtSessionSplitTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}: {1} rows x {2} tokens, {3} per run")
+    @CsvSource({"minilm-int8, 5, 32, 1", "bge-fp32, 7, 24, 3"})
+    void aRequestWithMoreRowsThanARunTakesRunsInPiecesOfThatMany(String name, int rows, int tokens, int perRun)
+            throws Exception {
+        OrtSession session = session(name);
+        OrtModel model = MODELS.get(name);
+        Map<String, OnnxTensor> inputs = inputs(rows, tokens, new Random(rows * 31L + tokens));
+        try {
+            long outputBytes = 4L * rows * tokens * 384; // last_hidden_state, float
+            long capacity = 4 * (lease(model, rows, tokens) + outputBytes); // the whole fits with room to spare
+            BudgetedOrtSession capped = BudgetedOrtSession.of(session, model, MemoryBudget.of(capacity))
+                    .withRowsPerRun(perRun);
+            float[][][] split = capped.run(inputs, Duration.ofSeconds(30), new ResultReaderOfStates()).orElseThrow();
+            assertEquals(new BudgetedOrtSession.SplitStats(1, (rows + perRun - 1) / perRun), capped.splitStats());
+            float[][][] pieces = ortRunsOfPieces(session, inputs, rows, tokens, perRun);
+            for (int b = 0; b < rows; b++) {
+                for (int t = 0; t < tokens; t++) {
+                    assertArrayEquals(pieces[b][t], split[b][t], "row " + b + ", token " + t);
+                }
+            }
+            long pieceLease = lease(model, perRun, tokens) + outputBytes;
+            assertTrue(capped.budget().stats().peakInUseBytes() <= pieceLease, "one lease of the largest piece and"
+                    + " the joined outputs, not the whole: " + capped.budget().stats().peakInUseBytes());
+            assertEquals(0, capped.budget().stats().inUseBytes(), "the lease is released");
+            assertThrows(IllegalArgumentException.class, () -> capped.withRowsPerRun(0));
+        } finally {
+            inputs.values().forEach(OnnxTensor::close);
+        }
+    }
+
     /** Reads the last hidden states. */
     private static final class ResultReaderOfStates implements BudgetedOrtSession.ResultReader<float[][][]> {
         @Override

@@ -66,7 +66,7 @@ public final class EmbeddingService implements AutoCloseable {
     private final Duration waitLimit;
     /** Runs the budget holds room for at once under {@link OrtSettings#BOUNDED}. */
     private final int runsInFlight;
-    /** Under {@link OrtSettings#PLAIN}, the most rows one ORT run takes; 0 for whole requests. */
+    /** Under {@link OrtSettings#PLAIN} and {@link OrtSettings#BOUNDED}, the most rows one ORT run takes; 0: no cap. */
     private final int rowsPerRun;
     private final AtomicLong held = new AtomicLong();
     private final AtomicLong maxHeld = new AtomicLong();
@@ -108,16 +108,17 @@ public final class EmbeddingService implements AutoCloseable {
      * @param intraOpThreads ONNX Runtime's threads per run
      * @param budget         the budget requests are admitted against (not under {@code plain})
      * @param waitLimit      how long a request may wait for room before it is answered BUSY
-     * @param rowsPerRun     under {@code plain}, the most rows one ORT run takes (a batch cap); 0 runs
-     *                       requests whole
+     * @param rowsPerRun     under {@code plain} and {@code bounded}, the most rows one ORT run takes (a
+     *                       batch cap); 0 runs requests whole (or, bounded, in pieces the budget needs)
      * @throws OrtException             when ONNX Runtime cannot load the model
      * @throws IllegalArgumentException when a batch cap is asked for with settings other than {@code plain}
+     *                                  or {@code bounded}
      */
     public EmbeddingService(Path model, OrtSettings settings, int intraOpThreads, MemoryBudget budget,
                             Duration waitLimit, int rowsPerRun) throws OrtException {
-        if (rowsPerRun < 0 || rowsPerRun > 0 && settings.admits()) {
+        if (rowsPerRun < 0 || rowsPerRun > 0 && settings.admits() && !settings.leasesOrtPrediction()) {
             throw new IllegalArgumentException("a batch cap of " + rowsPerRun
-                    + " rows per run: give a positive cap, and only with the plain settings (the budget splits requests itself)");
+                    + " rows per run: give a positive cap, and only with the plain or bounded settings");
         }
         this.settings = settings;
         this.rowsPerRun = rowsPerRun;
@@ -128,8 +129,9 @@ public final class EmbeddingService implements AutoCloseable {
         OrtModel ortModel = settings.leasesOrtPrediction() ? OrtModel.compile(model) : null;
         // as many runs at once as the cores take: a large request runs in pieces within its share
         this.runsInFlight = Math.max(1, Runtime.getRuntime().availableProcessors() / intraOpThreads);
-        this.budgeted = ortModel != null
+        BudgetedOrtSession inBudget = ortModel != null
                 ? BudgetedOrtSession.of(session, ortModel, budget).withRunsInFlight(runsInFlight) : null;
+        this.budgeted = inBudget != null && rowsPerRun > 0 ? inBudget.withRowsPerRun(rowsPerRun) : inBudget;
         CompiledModel compiled = ortModel != null ? ortModel.model()
                 : settings.admits() ? CompiledModel.compile(model) : null;
         this.plans = compiled == null ? null

@@ -43,7 +43,7 @@ public final class LoadTest {
      * @param deadline  how long the whole run may take before it counts as a deadlock
      * @param longest   batch and tokens of every request, or null for random shapes
      * @param maxBatch  the largest batch of a random request
-     * @param rowsPerRun under {@code plain}, the most rows one ORT run takes (a batch cap), 0 for none
+     * @param rowsPerRun under {@code plain} and {@code bounded}, the most rows one ORT run takes, 0 for no cap
      */
     public record Config(Path model, int requests, int threads, OrtSettings settings, int intraOp, long budget,
                          Duration waitLimit, long seed, Duration deadline, int[] longest, int maxBatch,
