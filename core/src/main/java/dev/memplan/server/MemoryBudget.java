@@ -129,6 +129,11 @@ public final class MemoryBudget {
         return reserveBytes;
     }
 
+    /** {@return the most bytes leases may hold at once: the capacity less the reserve} */
+    public long leasableBytes() {
+        return capacityBytes - reserveBytes;
+    }
+
     /**
      * Waits, for as long as it takes, until {@code bytes} are free and every earlier request has
      * been served, then leases them.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.server;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -74,6 +75,9 @@ class MemoryBudgetTest {
     @Test
     void requestLargerThanTheBudgetFailsAtOnce() {
         MemoryBudget budget = MemoryBudget.of("test", 100, 30);
+        assertEquals(70, budget.leasableBytes());
+        assertEquals(budget.stats().leasableBytes(), budget.leasableBytes());
+        assertDoesNotThrow(() -> budget.tryAcquire(70).orElseThrow().close());
         BudgetExceededException e = assertThrows(BudgetExceededException.class, () -> budget.acquire(71));
         assertEquals("the request needs 71 bytes but test can lease at most 70 (capacity 100 less reserve 30); "
                 + "admit a smaller request (Admission.largestFitting) or raise the budget", e.getMessage());
