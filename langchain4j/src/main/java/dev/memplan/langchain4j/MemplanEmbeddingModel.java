@@ -280,13 +280,13 @@ public final class MemplanEmbeddingModel extends DimensionAwareEmbeddingModel im
             BertTokens tokens = BertTokens.open(tokenizerPath);
             OrtSession session = null;
             try {
-                BoundedOrtArena arena = BoundedOrtArena.install().keepFreedBlocksUpTo(runs.capacityBytes());
+                BoundedOrtArena arena = BoundedOrtArena.install().keepFreedBlocksUpTo(runs.leasableBytes());
                 try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
                     options.setIntraOpNumThreads(intraOpThreads);
                     session = OrtEnvironment.getEnvironment().createSession(modelPath.toString(), arena.configure(options));
                 }
                 return new MemplanEmbeddingModel(this, tokens, session, compiled,
-                        BudgetedOrtSession.of(session, compiled, runs));
+                        BudgetedOrtSession.of(session, compiled, runs).withRunsInFlight(threads));
             } catch (OrtException | RuntimeException e) {
                 tokens.close();
                 closeQuietly(session, e);

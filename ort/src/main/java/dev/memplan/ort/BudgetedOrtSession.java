@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.LongAdder;
  * class needs on the class path). Thread-safe as the session is.
  *
  * <pre>{@code
- * BoundedOrtArena arena = BoundedOrtArena.install().keepFreedBlocksUpTo(budget.capacityBytes());
+ * BoundedOrtArena arena = BoundedOrtArena.install().keepFreedBlocksUpTo(budget.leasableBytes());
  * OrtSession session = env.createSession(path, arena.configure(new OrtSession.SessionOptions()));
  * BudgetedOrtSession budgeted = BudgetedOrtSession.of(session, ortModel, budget);
  * Optional<float[][][]> out = budgeted.run(inputs, Duration.ofSeconds(10),
@@ -218,14 +218,14 @@ public final class BudgetedOrtSession {
         Objects.requireNonNull(reader, "reader");
         Map<String, long[]> shapes = shapesOf(inputs);
         long bytes = leaseOf(shapes);
-        long leasable = budget.capacityBytes() - budget.reserveBytes();
+        long leasable = budget.leasableBytes();
         long share = leasable / runsInFlight;
         if (bytes > share || rowsPerRun > 0) {
             Optional<RowPieces> pieces = RowPieces.of(session, model, inputs, shapes); // empty for one row
             if (pieces.isPresent()) {
                 long limit = fitsOneRow(pieces.get(), shapes, share) ? share : leasable;
                 if (bytes > limit || rowsPerRun > 0 && pieces.get().rows() > rowsPerRun) {
-                    return runInPieces(pieces.get(), shapes, bytes > limit ? limit : 0, timeout, reader);
+                    return runInPieces(pieces.get(), shapes, bytes, limit, timeout, reader);
                 }
             }
         }
@@ -247,20 +247,20 @@ public final class BudgetedOrtSession {
     /**
      * A request larger than its share of the budget whose rows fit a few at a time, or with more
      * rows than a run takes: the pieces run one after another under one lease (the largest piece
-     * and the joined outputs), and the reader sees the joined result. {@code leasable} is what a
-     * piece may take, or 0 when the whole fits and only the rows per run cut it.
+     * and the joined outputs), and the reader sees the joined result. A request of {@code bytes}
+     * past {@code limit} runs in pieces within it; one within it only in pieces of the rows per run.
      */
-    private <T> Optional<T> runInPieces(RowPieces pieces, Map<String, long[]> shapes, long leasable,
+    private <T> Optional<T> runInPieces(RowPieces pieces, Map<String, long[]> shapes, long bytes, long limit,
                                         Duration timeout, ResultReader<T> reader)
             throws OrtException, InterruptedException {
-        long perPiece = leasable > 0 ? pieces.rowsPerPiece(shapes, this::leaseOf, leasable) : pieces.rows();
+        long perPiece = bytes > limit ? pieces.rowsPerPiece(shapes, this::leaseOf, limit) : pieces.rows();
         if (rowsPerRun > 0) {
             perPiece = Math.min(perPiece, rowsPerRun);
         }
         long last = pieces.rows() % perPiece;
-        long bytes = Math.max(leaseOf(pieces.shapesOf(shapes, perPiece)),
+        long leased = Math.max(leaseOf(pieces.shapesOf(shapes, perPiece)),
                 last == 0 ? 0 : leaseOf(pieces.shapesOf(shapes, last))) + pieces.joinedBytes();
-        Optional<MemoryBudget.Lease> lease = budget.tryAcquire(bytes, timeout);
+        Optional<MemoryBudget.Lease> lease = budget.tryAcquire(leased, timeout);
         if (lease.isEmpty()) {
             return Optional.empty();
         }

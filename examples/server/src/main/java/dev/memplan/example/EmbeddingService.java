@@ -122,7 +122,7 @@ public final class EmbeddingService implements AutoCloseable {
         }
         this.settings = settings;
         this.rowsPerRun = rowsPerRun;
-        try (OrtSession.SessionOptions options = settings.sessionOptions(intraOpThreads, budget.capacityBytes())) {
+        try (OrtSession.SessionOptions options = settings.sessionOptions(intraOpThreads, budget.leasableBytes())) {
             this.session = env.createSession(model.toString(), options);
         }
         // bounded: each request leases ORT's predicted arena bytes, through BudgetedOrtSession
@@ -186,7 +186,7 @@ public final class EmbeddingService implements AutoCloseable {
         Map<String, OnnxTensor> inputs = inputs(tokenIds);
         try {
             long bytes = budgeted.leaseBytes(inputs);
-            boolean whole = bytes <= (budget.capacityBytes() - budget.reserveBytes()) / runsInFlight;
+            boolean whole = bytes <= budget.leasableBytes() / runsInFlight;
             Optional<float[][]> pooled = budgeted.run(inputs, waitLimit, result -> {
                 if (!whole) { // a split request's lease is its largest piece's and the outputs': the budget counts it
                     return meanPooled(result);

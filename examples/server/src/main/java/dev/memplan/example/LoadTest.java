@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.example;
 
+import dev.memplan.ort.OrtModel;
+import dev.memplan.ort.ServerSize;
 import dev.memplan.server.MemoryBudget;
 import dev.memplan.server.PlanCache;
 import java.nio.file.Path;
@@ -9,7 +11,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -44,10 +48,13 @@ public final class LoadTest {
      * @param longest   batch and tokens of every request, or null for random shapes
      * @param maxBatch  the largest batch of a random request
      * @param rowsPerRun under {@code plain} and {@code bounded}, the most rows one ORT run takes, 0 for no cap
+     * @param reserveThreadBuffers under {@code bounded}, whether the budget reserves what the request
+     *                   threads and ORT's pools hold outside its allocator ({@link ServerSize#threadBytes},
+     *                   measured), so that leases and thread buffers together stay within it
      */
     public record Config(Path model, int requests, int threads, OrtSettings settings, int intraOp, long budget,
                          Duration waitLimit, long seed, Duration deadline, int[] longest, int maxBatch,
-                         int rowsPerRun) {
+                         int rowsPerRun, boolean reserveThreadBuffers) {
 
         /** Random shapes, batch 1-8 and 8-512 tokens. */
         public Config(Path model, int requests, int threads, OrtSettings settings, int intraOp, long budget,
@@ -58,7 +65,7 @@ public final class LoadTest {
         /** Batch 1-8, whole requests. */
         public Config(Path model, int requests, int threads, OrtSettings settings, int intraOp, long budget,
                       Duration waitLimit, long seed, Duration deadline, int[] longest) {
-            this(model, requests, threads, settings, intraOp, budget, waitLimit, seed, deadline, longest, 8, 0);
+            this(model, requests, threads, settings, intraOp, budget, waitLimit, seed, deadline, longest, 8, 0, true);
         }
 
         /**
@@ -133,7 +140,8 @@ public final class LoadTest {
                     "load: %d requests on %d threads, %s, ONNX Runtime settings %s, %d intra-op thread(s)",
                     "answered %d of %d (ok %d, busy %d, too large %d), failures %d, finished %s",
                     "time %.1f s, %.3f requests/s, %.0f tokens/s, latency p50 %.0f ms, p99 %.0f ms",
-                    "budget %s: leased at most %s of %s (peak %s), waited %d, timed out %d, leaked %d, total wait %.1f s",
+                    "budget %s (reserve %s for thread buffers): leased at most %s of %s (peak %s), waited %d,"
+                            + " timed out %d, leaked %d, total wait %.1f s",
                     "%s",
                     "resident memory: baseline %s, peak %s (+%s, %.2fx the budget), after the load %s",
                     "ORT allocator: at most %s held from the system (%.2fx the budget)"),
@@ -141,7 +149,7 @@ public final class LoadTest {
                     config.intraOp(),
                     answered, config.requests(), ok, busy, tooLarge, failures.size(), finished,
                     seconds, ok / seconds, tokens / seconds, latencyP50, latencyP99,
-                    mib(budget.capacityBytes()), mib(maxHeld), mib(budget.leasableBytes()), mib(budget.peakInUseBytes()),
+                    mib(budget.capacityBytes()), mib(budget.reserveBytes()), mib(maxHeld), mib(budget.leasableBytes()), mib(budget.peakInUseBytes()),
                     budget.waited(), budget.timedOut(), budget.leaked(), budget.totalWait().toMillis() / 1e3,
                     cache,
                     mib(rssBaseline), mib(rssPeak), mib(rssGrowth()), (double) rssGrowth() / budget.capacityBytes(),
@@ -164,7 +172,8 @@ public final class LoadTest {
      * @throws Exception when the service cannot start
      */
     public static Report run(Config c) throws Exception {
-        MemoryBudget budget = MemoryBudget.of("embeddings", c.budget(), 0);
+        long reserve = c.reserveThreadBuffers() && c.settings().leasesOrtPrediction() ? threadBytes(c) : 0;
+        MemoryBudget budget = MemoryBudget.of("embeddings", c.budget(), reserve);
         System.gc();
         long beforeOrt = ResidentMemory.bytes(); // the JVM alone: its heap is fixed and pre-touched
         try (EmbeddingService service = new EmbeddingService(c.model(), c.settings(), c.intraOp(), budget,
@@ -228,6 +237,22 @@ public final class LoadTest {
         }
     }
 
+    /**
+     * What the request threads and ORT's intra-op pool hold outside ORT's allocator while serving
+     * (thread-local buffers, MLAS's among them), measured by {@link ServerSize} in a child JVM at the
+     * longest run the load makes: its rows (at most the cap) by 512 tokens.
+     */
+    private static long threadBytes(Config c) {
+        OrtModel model = OrtModel.compile(c.model());
+        int rows = c.longest() != null ? c.longest()[0] : c.maxBatch();
+        long[] longest = {c.rowsPerRun() > 0 ? Math.min(rows, c.rowsPerRun()) : rows,
+                c.longest() != null ? c.longest()[1] : 512};
+        Map<String, long[]> shapes = new TreeMap<>();
+        model.model().inputs().keySet().forEach(input -> shapes.put(input, longest));
+        Map<String, Long> bindings = model.planForInputs(shapes).plan().bindings();
+        return ServerSize.measure(model, bindings, c.threads(), c.intraOp()).threadBytes();
+    }
+
     /** ORT's CPU arena's reservation now, or -1 where its C API is not reachable. */
     private static long arenaBytes(EmbeddingService service) {
         try {
@@ -269,7 +294,7 @@ public final class LoadTest {
                 OrtSettings.parse(args.length > 3 ? args[3] : "bounded"), args.length > 5 ? Integer.parseInt(args[5]) : 1,
                 (args.length > 4 ? Long.parseLong(args[4]) : 256) << 20, Duration.ofSeconds(30), 1,
                 Duration.ofMinutes(10), null, args.length > 6 ? Integer.parseInt(args[6]) : 8,
-                args.length > 7 ? Integer.parseInt(args[7]) : 0);
+                args.length > 7 ? Integer.parseInt(args[7]) : 0, true);
         Report r = run(c);
         System.out.println(r);
         System.exit(r.finished() && r.failures().isEmpty() && r.answered() == c.requests() ? 0 : 1);

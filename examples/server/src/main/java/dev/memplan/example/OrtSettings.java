@@ -38,8 +38,8 @@ public enum OrtSettings {
      * Session options for these settings.
      *
      * @param intraOpThreads threads per run (1: the server's threads are the parallelism)
-     * @param budgetBytes    the capacity of the budget the requests lease on: with {@code bounded},
-     *                       the counting allocator keeps freed blocks for reuse within it
+     * @param budgetBytes    what the requests may lease at once (the budget less its reserve): with
+     *                       {@code bounded}, the counting allocator keeps freed blocks for reuse within it
      * @return new options; the caller closes them
      * @throws OrtException when ONNX Runtime refuses an option
      */

@@ -32,7 +32,7 @@ class ServerLoadTest {
                 Integer.getInteger("load.threads", 8), settings, Integer.getInteger("load.intraop", 1),
                 budgetBytes > 0 ? budgetBytes : Long.getLong("load.budget.mib", 256) << 20, Duration.ofSeconds(60), 1,
                 Duration.ofMinutes(5), longest, Integer.getInteger("load.maxbatch", 8),
-                Integer.getInteger("load.rowsperrun", 0));
+                Integer.getInteger("load.rowsperrun", 0), !"none".equals(System.getProperty("load.reserve", "threads")));
         LoadTest.Report r = LoadTest.run(c);
         System.out.println(r);
         assertTrue(r.finished(), "the load did not end within " + c.deadline() + ": a deadlock?");
