@@ -36,10 +36,7 @@ public final class OffHeapBytes implements AutoCloseable {
      * @throws IllegalArgumentException when {@code size} is negative or above 2 GiB
      */
     public static OffHeapBytes allocate(long size) {
-        if (size < 0 || size > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("a direct buffer holds 0 to 2 GiB, not " + size + " bytes");
-        }
-        return new OffHeapBytes(ByteBuffer.allocateDirect((int) size).order(ByteOrder.nativeOrder()));
+        return new OffHeapBytes(ByteBuffer.allocateDirect(directSize(size)).order(ByteOrder.nativeOrder()));
     }
 
     /**
@@ -52,10 +49,8 @@ public final class OffHeapBytes implements AutoCloseable {
      * @throws IllegalArgumentException when {@code size} is negative or above 2 GiB
      */
     public static OffHeapBytes read(FileChannel channel, long size) throws IOException {
-        if (size < 0 || size > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("a direct buffer holds 0 to 2 GiB, not " + size + " bytes");
-        }
-        OffHeapBytes bytes = new OffHeapBytes(ByteBuffer.allocateDirect((int) size));
+        // the JDK's default byte order, not allocate's: protobuf reads the file as it is
+        OffHeapBytes bytes = new OffHeapBytes(ByteBuffer.allocateDirect(directSize(size)));
         try {
             ByteBuffer b = bytes.buffer;
             while (b.hasRemaining() && channel.read(b) >= 0) {
@@ -67,6 +62,13 @@ public final class OffHeapBytes implements AutoCloseable {
             bytes.close();
             throw e;
         }
+    }
+
+    private static int directSize(long size) {
+        if (size < 0 || size > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a direct buffer holds 0 to 2 GiB, not " + size + " bytes");
+        }
+        return (int) size;
     }
 
     /**

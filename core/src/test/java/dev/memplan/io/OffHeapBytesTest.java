@@ -5,10 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.testing.DirectMemory;
 import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;
-import java.lang.management.BufferPoolMXBean;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -26,11 +25,6 @@ class OffHeapBytesTest {
     @TempDir
     Path dir;
 
-    /** {@return the bytes the JDK's direct buffers hold now} */
-    static long directBytes() {
-        return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
-                .filter(p -> p.getName().equals("direct")).mapToLong(BufferPoolMXBean::getMemoryUsed).sum();
-    }
 
     @Test
     void readsTheWholeFileAndFreesItWhenClosed() throws IOException {
@@ -38,7 +32,7 @@ class OffHeapBytesTest {
         new Random(7).nextBytes(content);
         Path file = Files.write(dir.resolve("model.bin"), content);
         assertTrue(OffHeapBytes.freesAtOnce(), "this JDK offers Unsafe.invokeCleaner");
-        long before = directBytes();
+        long before = DirectMemory.bytes();
         OffHeapBytes bytes;
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             bytes = OffHeapBytes.read(ch, SIZE);
@@ -49,25 +43,25 @@ class OffHeapBytesTest {
         byte[] read = new byte[SIZE];
         b.duplicate().get(read);
         assertTrue(java.util.Arrays.equals(content, read), "the bytes are the file's");
-        assertTrue(directBytes() >= before + SIZE, "the copy is off the heap");
+        assertTrue(DirectMemory.bytes() >= before + SIZE, "the copy is off the heap");
 
         bytes.close();
-        assertEquals(before, directBytes(), "closing gave the copy back without a collection");
+        assertEquals(before, DirectMemory.bytes(), "closing gave the copy back without a collection");
         IllegalStateException e = assertThrows(IllegalStateException.class, bytes::buffer);
         assertTrue(e.getMessage().contains("read the file again"), e.getMessage());
         bytes.close(); // idempotent
-        assertEquals(before, directBytes());
+        assertEquals(before, DirectMemory.bytes());
     }
 
     @Test
     void allocatedBytesAreGivenBackWhenClosed() {
-        long before = directBytes();
+        long before = DirectMemory.bytes();
         OffHeapBytes bytes = OffHeapBytes.allocate(SIZE);
         assertEquals(SIZE, bytes.buffer().remaining());
         assertEquals(java.nio.ByteOrder.nativeOrder(), bytes.buffer().order());
-        assertTrue(directBytes() >= before + SIZE);
+        assertTrue(DirectMemory.bytes() >= before + SIZE);
         bytes.close();
-        assertEquals(before, directBytes());
+        assertEquals(before, DirectMemory.bytes());
         assertThrows(IllegalArgumentException.class, () -> OffHeapBytes.allocate(-1));
     }
 

@@ -13,6 +13,7 @@ import dev.memplan.ort.internal.OrtCApi;
 import dev.memplan.server.BudgetExceededException;
 import dev.memplan.server.MemoryBudget;
 import dev.memplan.testing.Ci;
+import dev.memplan.testing.DirectMemory;
 import dev.memplan.testing.EngineIndependent;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
@@ -21,8 +22,6 @@ import java.nio.LongBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.lang.management.BufferPoolMXBean;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -95,12 +94,12 @@ class BudgetedOrtSessionSplitTest {
             BudgetedOrtSession budgeted = BudgetedOrtSession.of(session, model, MemoryBudget.of(capacity));
 
             long before = OrtCApi.countingStats()[0];
-            long directBefore = directBytes();
+            long directBefore = DirectMemory.bytes();
             OrtCApi.restartCountingPeak();
             Optional<float[][][]> split = budgeted.run(inputs, Duration.ofSeconds(30),
                     r -> (float[][][]) r.get("last_hidden_state").orElseThrow().getValue());
             long ortPeak = OrtCApi.countingStats()[1] - before;
-            long directAfter = directBytes(); // a collection meanwhile may free others' buffers: at most before
+            long directAfter = DirectMemory.bytes(); // a collection meanwhile may free others' buffers: at most before
             assertTrue(directAfter <= directBefore, "the pieces' copies of inputs and outputs were given back with"
                     + " the lease, not left to a garbage collection: " + directBefore + " B before, " + directAfter);
             float[][][] whole;
@@ -170,12 +169,7 @@ class BudgetedOrtSessionSplitTest {
             long pieceCount = (rows + perPiece - 1) / perPiece;
             assertEquals(new BudgetedOrtSession.SplitStats(1, pieceCount), shared.splitStats(),
                     "pieces of " + perPiece + " rows, each within half the budget");
-            float[][][] pieces = ortRunsOfPieces(session, inputs, rows, tokens, perPiece);
-            for (int b = 0; b < rows; b++) {
-                for (int t = 0; t < tokens; t++) {
-                    assertArrayEquals(pieces[b][t], split[b][t], "row " + b + ", token " + t);
-                }
-            }
+            assertRowsMatchOrtsRunsOfPieces(session, inputs, rows, tokens, perPiece, split);
             assertEquals(0, shared.budget().stats().inUseBytes(), "the lease is released");
             assertTrue(shared.budget().stats().peakInUseBytes() <= capacity);
             assertThrows(IllegalArgumentException.class, () -> whole.withRunsInFlight(0));
@@ -198,12 +192,7 @@ class BudgetedOrtSessionSplitTest {
                     .withRowsPerRun(perRun);
             float[][][] split = capped.run(inputs, Duration.ofSeconds(30), new ResultReaderOfStates()).orElseThrow();
             assertEquals(new BudgetedOrtSession.SplitStats(1, (rows + perRun - 1) / perRun), capped.splitStats());
-            float[][][] pieces = ortRunsOfPieces(session, inputs, rows, tokens, perRun);
-            for (int b = 0; b < rows; b++) {
-                for (int t = 0; t < tokens; t++) {
-                    assertArrayEquals(pieces[b][t], split[b][t], "row " + b + ", token " + t);
-                }
-            }
+            assertRowsMatchOrtsRunsOfPieces(session, inputs, rows, tokens, perRun, split);
             long pieceLease = lease(model, perRun, tokens) + outputBytes;
             assertTrue(capped.budget().stats().peakInUseBytes() <= pieceLease, "one lease of the largest piece and"
                     + " the joined outputs, not the whole: " + capped.budget().stats().peakInUseBytes());
@@ -237,6 +226,17 @@ class BudgetedOrtSessionSplitTest {
             assertEquals(new BudgetedOrtSession.SplitStats(0, 0), small.splitStats());
         } finally {
             inputs.values().forEach(OnnxTensor::close);
+        }
+    }
+
+    /** Every token's state of the split request is what ORT answers for the piece of {@code per} rows holding it. */
+    private static void assertRowsMatchOrtsRunsOfPieces(OrtSession session, Map<String, OnnxTensor> inputs, int rows,
+                                                       int tokens, int per, float[][][] split) throws Exception {
+        float[][][] pieces = ortRunsOfPieces(session, inputs, rows, tokens, per);
+        for (int b = 0; b < rows; b++) {
+            for (int t = 0; t < tokens; t++) {
+                assertArrayEquals(pieces[b][t], split[b][t], "row " + b + ", token " + t);
+            }
         }
     }
 
@@ -299,9 +299,4 @@ class BudgetedOrtSessionSplitTest {
                 "token_type_ids", OnnxTensor.createTensor(env, LongBuffer.allocate(rows * tokens), shape));
     }
 
-    /** The bytes of the JVM's direct buffers now. */
-    private static long directBytes() {
-        return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
-                .filter(p -> p.getName().equals("direct")).mapToLong(BufferPoolMXBean::getMemoryUsed).sum();
-    }
 }

@@ -3,11 +3,10 @@ package dev.memplan.ort;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.testing.DirectMemory;
 import dev.memplan.testing.EngineIndependent;
 import dev.memplan.testing.SharedModels;
 import dev.memplan.validate.PlanValidator;
-import java.lang.management.BufferPoolMXBean;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -36,9 +35,9 @@ class OrtModelCompileMemoryTest {
         AtomicReference<Throwable> failed = new AtomicReference<>();
         Thread server = new Thread(() -> {
             try {
-                long before = directBytes();
+                long before = DirectMemory.bytes();
                 OrtModel compiled = OrtModel.compile(model);
-                grown.set(directBytes() - before); // no collection: a server's may be hours away
+                grown.set(DirectMemory.bytes() - before); // no collection: a server's may be hours away
                 OrtModel.Plan plan = compiled.planForInputs(Map.of("input_ids", new long[] {1, 8},
                         "attention_mask", new long[] {1, 8}, "token_type_ids", new long[] {1, 8}));
                 PlanValidator.validate(plan.plan().plan(), plan.plan().bindings());
@@ -58,13 +57,4 @@ class OrtModelCompileMemoryTest {
                 + " B of direct buffers on its thread");
     }
 
-    /** The bytes of the JVM's direct buffers now, the threads' cached ones among them. */
-    private static long directBytes() {
-        for (BufferPoolMXBean pool : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
-            if (pool.getName().equals("direct")) {
-                return pool.getMemoryUsed();
-            }
-        }
-        throw new AssertionError("this JVM reports no direct buffer pool");
-    }
 }
