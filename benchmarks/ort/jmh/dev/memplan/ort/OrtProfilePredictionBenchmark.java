@@ -42,8 +42,10 @@ import org.openjdk.jmh.annotations.State;
  * the branch the request's values decide (Silero VAD: {@code sr}). {@code admission} is what a
  * server under {@code BoundedOrtArena} does per request before ORT runs: plan, predict, lease the
  * predicted bytes on a {@link MemoryBudget}, and give them back; {@code budgetedAdmission} is the
- * same through {@link BudgetedOrtSession} before its run: the request's lease, cached per shape,
- * from its input tensors, leased and given back. Needs ONNX Runtime Java.
+ * same through {@link BudgetedOrtSession} before its run: the request's lease and how it runs,
+ * cached per shape, from its input tensors, leased and given back; {@code budgetedRowsAdmission}
+ * the same with one row per run ({@code withRowsPerRun(1)}: a request of several rows runs in
+ * pieces). Needs ONNX Runtime Java.
  *
  * <p>A case is {@code file:name=value;...} (semicolons: JMH splits parameters at commas).
  */
@@ -62,7 +64,7 @@ public class OrtProfilePredictionBenchmark {
     public String model;
 
     /** What one request runs; one parameter so the two paths of a case are measured back to back. */
-    @Param({"memplanPlan", "ortPrediction", "admission", "budgetedAdmission"})
+    @Param({"memplanPlan", "ortPrediction", "admission", "budgetedAdmission", "budgetedRowsAdmission"})
     public String path;
 
     private CompiledModel memplan;
@@ -93,6 +95,8 @@ public class OrtProfilePredictionBenchmark {
         budget = MemoryBudget.of(1L << 40);
         if (path.equals("budgetedAdmission")) {
             budgeted = budgetedSession(file);
+        } else if (path.equals("budgetedRowsAdmission")) {
+            budgeted = budgetedSession(file).withRowsPerRun(1);
         }
     }
 
@@ -125,7 +129,7 @@ public class OrtProfilePredictionBenchmark {
         return switch (path) {
             case "memplanPlan" -> memplan.plan(bindings);
             case "ortPrediction" -> profile.predict(ServerAccess.access().imported(memplan), bindings);
-            case "budgetedAdmission" -> admitBudgeted();
+            case "budgetedAdmission", "budgetedRowsAdmission" -> admitBudgeted();
             default -> admit();
         };
     }

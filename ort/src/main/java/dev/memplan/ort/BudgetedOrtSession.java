@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.ort;
 
+import ai.onnxruntime.NodeInfo;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
@@ -21,9 +22,10 @@ import java.util.concurrent.atomic.LongAdder;
  * One call that runs an ONNX Runtime session inside a {@link MemoryBudget}: the request's shapes
  * are read from its {@link OnnxTensor} inputs, its arena bytes predicted, leased, the session run
  * while the lease is held, the caller's reader given the result, and the lease released when the
- * result is closed (ORT's outputs live in its memory until then). A shape's lease is planned and
- * predicted once, then cached (at most {@value #MAX_CACHED_SHAPES} shapes; Caffeine, which this
- * class needs on the class path). Thread-safe as the session is.
+ * result is closed (ORT's outputs live in its memory until then). A shape's lease, and whether it
+ * runs whole or in pieces, is planned, predicted and decided once, then cached (at most
+ * {@value #MAX_CACHED_SHAPES} shapes; Caffeine, which this class needs on the class path): a request
+ * of a known shape costs a lookup and a lease before ORT runs. Thread-safe as the session is.
  *
  * <pre>{@code
  * BoundedOrtArena arena = BoundedOrtArena.install().keepFreedBlocksUpTo(budget.leasableBytes());
@@ -55,10 +57,14 @@ public final class BudgetedOrtSession {
     static final long MAX_CACHED_SHAPES = 4096;
 
     private final OrtSession session;
+    private final Map<String, NodeInfo> inputInfo;
+    private final Map<String, NodeInfo> outputInfo;
     private final OrtModel model;
     private final MemoryBudget budget;
-    /** Lease bytes by the request's input shapes ({@link #shapeKey}): planned and predicted once each. */
-    private final Cache<String, Long> leases;
+    /** ORT's predicted bytes by input shapes ({@link #shapeKey}), pieces' shapes too: planned and predicted once each. */
+    private final Cache<String, Long> predictions;
+    /** How a request runs and what it leases, by this copy's settings and the input shapes: decided once each. */
+    private final Cache<String, RunShape> runs;
     private final LongAdder splitRequests;
     private final LongAdder piecesRun;
     /** Runs the budget should hold at once: a request past its share of the budget runs in pieces. */
@@ -66,11 +72,25 @@ public final class BudgetedOrtSession {
     /** The most rows one ORT run takes, or 0 for as many as the share holds. */
     private final int rowsPerRun;
 
-    private BudgetedOrtSession(OrtSession session, OrtModel model, MemoryBudget budget) {
-        this.session = Objects.requireNonNull(session, "session");
+    /**
+     * How requests of one shape run: whole, or in pieces of {@code pieceRows} rows by {@code layout},
+     * under one lease of {@code leaseBytes}.
+     */
+    private record RunShape(long leaseBytes, RowLayout layout, long pieceRows) {
+        static RunShape whole(long bytes) {
+            return new RunShape(bytes, null, 0);
+        }
+    }
+
+    private BudgetedOrtSession(OrtSession session, Map<String, NodeInfo> inputInfo, Map<String, NodeInfo> outputInfo,
+                               OrtModel model, MemoryBudget budget) {
+        this.session = session;
+        this.inputInfo = inputInfo;
+        this.outputInfo = outputInfo;
         this.model = Objects.requireNonNull(model, "model");
         this.budget = Objects.requireNonNull(budget, "budget");
-        this.leases = Caffeine.newBuilder().maximumSize(MAX_CACHED_SHAPES).recordStats().build();
+        this.predictions = Caffeine.newBuilder().maximumSize(MAX_CACHED_SHAPES).build();
+        this.runs = Caffeine.newBuilder().maximumSize(MAX_CACHED_SHAPES).recordStats().build();
         this.splitRequests = new LongAdder();
         this.piecesRun = new LongAdder();
         this.runsInFlight = 1;
@@ -79,9 +99,12 @@ public final class BudgetedOrtSession {
 
     private BudgetedOrtSession(BudgetedOrtSession other, int runsInFlight, int rowsPerRun) {
         this.session = other.session;
+        this.inputInfo = other.inputInfo;
+        this.outputInfo = other.outputInfo;
         this.model = other.model;
         this.budget = other.budget;
-        this.leases = other.leases;
+        this.predictions = other.predictions;
+        this.runs = other.runs;
         this.splitRequests = other.splitRequests;
         this.piecesRun = other.piecesRun;
         this.runsInFlight = runsInFlight;
@@ -109,8 +132,17 @@ public final class BudgetedOrtSession {
                     + " to outside the budget; create it with env.createSession(path,"
                     + " BoundedOrtArena.install().configure(new OrtSession.SessionOptions()))");
         }
+        Map<String, NodeInfo> inputs;
+        Map<String, NodeInfo> outputs;
+        try {
+            inputs = session.getInputInfo();
+            outputs = session.getOutputInfo();
+        } catch (OrtException e) {
+            throw new IllegalArgumentException("ONNX Runtime cannot describe the session's inputs and outputs ("
+                    + e.getMessage() + "); give an open session", e);
+        }
         NativeHeap.releaseFreePages();
-        return new BudgetedOrtSession(session, model, budget);
+        return new BudgetedOrtSession(session, inputs, outputs, model, budget);
     }
 
     /**
@@ -152,18 +184,27 @@ public final class BudgetedOrtSession {
     }
 
     /**
-     * The bytes a request with these inputs leases.
+     * The bytes {@link #run} leases for a request with these inputs, from the shape's cached
+     * decision: ORT's predicted arena bytes for the whole request, or, for a request run in pieces,
+     * the largest piece's and the joined outputs'.
      *
      * @param inputs input name to tensor, every input of the model
-     * @return ORT's predicted arena bytes for the request
+     * @return the request's lease
      * @throws IllegalArgumentException naming the input or symbol when the shapes do not bind the model
+     * @throws dev.memplan.server.BudgetExceededException when one row of the request needs more than
+     *                                  the budget can ever grant
      */
     public long leaseBytes(Map<String, OnnxTensor> inputs) {
-        return leaseOf(shapesOf(inputs));
+        return runShapeOf(shapesOf(inputs)).leaseBytes();
+    }
+
+    /** How a request of these shapes runs under this copy's settings: cached per shape. */
+    private RunShape runShapeOf(Map<String, long[]> shapes) {
+        return runs.get(runsInFlight + "/" + rowsPerRun + "/" + shapeKey(shapes), key -> decide(shapes));
     }
 
     private long leaseOf(Map<String, long[]> shapes) {
-        return leases.get(shapeKey(shapes), key -> predictedBytes(shapes));
+        return predictions.get(shapeKey(shapes), key -> predictedBytes(shapes));
     }
 
     private static Map<String, long[]> shapesOf(Map<String, OnnxTensor> inputs) {
@@ -217,62 +258,62 @@ public final class BudgetedOrtSession {
             throws OrtException, InterruptedException {
         Objects.requireNonNull(reader, "reader");
         Map<String, long[]> shapes = shapesOf(inputs);
-        long bytes = leaseOf(shapes);
-        long leasable = budget.leasableBytes();
-        long share = leasable / runsInFlight;
-        if (bytes > share || rowsPerRun > 0) {
-            Optional<RowPieces> pieces = RowPieces.of(session, model, inputs, shapes); // empty for one row
-            if (pieces.isPresent()) {
-                long limit = fitsOneRow(pieces.get(), shapes, share) ? share : leasable;
-                if (bytes > limit || rowsPerRun > 0 && pieces.get().rows() > rowsPerRun) {
-                    return runInPieces(pieces.get(), shapes, bytes, limit, timeout, reader);
-                }
-            }
-        }
-        Optional<MemoryBudget.Lease> lease = budget.tryAcquire(bytes, timeout); // refuses what never fits
-        if (lease.isEmpty()) {
-            return Optional.empty();
-        }
-        try (MemoryBudget.Lease held = lease.get();
-             OrtSession.Result result = session.run(inputs)) {
-            return Optional.of(reader.read(result));
-        }
-    }
-
-    /** Whether one row of the request, with the joined outputs, fits {@code limit}. */
-    private boolean fitsOneRow(RowPieces pieces, Map<String, long[]> shapes, long limit) {
-        return leaseOf(pieces.shapesOf(shapes, 1)) + pieces.joinedBytes() <= limit;
-    }
-
-    /**
-     * A request larger than its share of the budget whose rows fit a few at a time, or with more
-     * rows than a run takes: the pieces run one after another under one lease (the largest piece
-     * and the joined outputs), and the reader sees the joined result. A request of {@code bytes}
-     * past {@code limit} runs in pieces within it; one within it only in pieces of the rows per run.
-     */
-    private <T> Optional<T> runInPieces(RowPieces pieces, Map<String, long[]> shapes, long bytes, long limit,
-                                        Duration timeout, ResultReader<T> reader)
-            throws OrtException, InterruptedException {
-        long perPiece = bytes > limit ? pieces.rowsPerPiece(shapes, this::leaseOf, limit) : pieces.rows();
-        if (rowsPerRun > 0) {
-            perPiece = Math.min(perPiece, rowsPerRun);
-        }
-        long last = pieces.rows() % perPiece;
-        long leased = Math.max(leaseOf(pieces.shapesOf(shapes, perPiece)),
-                last == 0 ? 0 : leaseOf(pieces.shapesOf(shapes, last))) + pieces.joinedBytes();
-        Optional<MemoryBudget.Lease> lease = budget.tryAcquire(leased, timeout);
+        RunShape shape = runShapeOf(shapes);
+        Optional<MemoryBudget.Lease> lease = budget.tryAcquire(shape.leaseBytes(), timeout); // refuses what never fits
         if (lease.isEmpty()) {
             return Optional.empty();
         }
         try (MemoryBudget.Lease held = lease.get()) {
-            try (OrtSession.Result result = pieces.run(perPiece)) {
+            if (shape.layout() == null) {
+                try (OrtSession.Result result = session.run(inputs)) {
+                    return Optional.of(reader.read(result));
+                }
+            }
+            RowPieces pieces = new RowPieces(session, shape.layout(), inputs);
+            try (OrtSession.Result result = pieces.run(shape.pieceRows())) {
                 splitRequests.increment();
-                piecesRun.add((pieces.rows() + perPiece - 1) / perPiece);
+                piecesRun.add((shape.layout().rows() + shape.pieceRows() - 1) / shape.pieceRows());
                 return Optional.of(reader.read(result));
             } finally {
                 pieces.release(); // the joined outputs go back with the lease that counted them
             }
         }
+    }
+
+    /**
+     * How requests of these shapes run: whole, unless the whole passes the request's share of the
+     * budget (or the whole budget, where one row and the joined outputs pass the share) or has
+     * more rows than a run takes, and ORT's graph keeps its rows apart. Pieces are as large as
+     * the limit holds, at most the rows per run; the lease is the largest piece's and the joined
+     * outputs'.
+     *
+     * @throws dev.memplan.server.BudgetExceededException when one row does not fit the budget
+     */
+    private RunShape decide(Map<String, long[]> shapes) {
+        long bytes = leaseOf(shapes);
+        long leasable = budget.leasableBytes();
+        long share = leasable / runsInFlight;
+        if (bytes <= share && rowsPerRun == 0) {
+            return RunShape.whole(bytes);
+        }
+        Optional<RowLayout> found = RowLayout.of(model, inputInfo, outputInfo, shapes); // empty for one row
+        if (found.isEmpty()) {
+            return RunShape.whole(bytes);
+        }
+        RowLayout layout = found.get();
+        long limit = leaseOf(layout.shapesOf(shapes, 1)) + layout.joinedBytes() <= share ? share : leasable;
+        boolean pastLimit = bytes > limit;
+        if (!pastLimit && (rowsPerRun == 0 || layout.rows() <= rowsPerRun)) {
+            return RunShape.whole(bytes);
+        }
+        long perPiece = pastLimit ? layout.rowsPerPiece(shapes, this::leaseOf, limit) : layout.rows();
+        if (rowsPerRun > 0) {
+            perPiece = Math.min(perPiece, rowsPerRun);
+        }
+        long last = layout.rows() % perPiece;
+        long leased = Math.max(leaseOf(layout.shapesOf(shapes, perPiece)),
+                last == 0 ? 0 : leaseOf(layout.shapesOf(shapes, last))) + layout.joinedBytes();
+        return new RunShape(leased, layout, perPiece);
     }
 
     /**
@@ -291,10 +332,12 @@ public final class BudgetedOrtSession {
     }
 
     /**
-     * How the lease cache served the requests so far: a miss planned and predicted the shape.
+     * How the lease cache served the requests so far: a miss planned, predicted and decided the
+     * shape (once for each of this session's {@link #withRunsInFlight} and {@link #withRowsPerRun}
+     * copies, which share the cache).
      *
-     * @param hits   leases found cached
-     * @param misses leases computed
+     * @param hits   requests whose lease was cached
+     * @param misses requests whose lease was computed
      * @param shapes shapes cached now
      */
     public record LeaseCacheStats(long hits, long misses, long shapes) {
@@ -302,8 +345,8 @@ public final class BudgetedOrtSession {
 
     /** {@return the lease cache's figures now} */
     public LeaseCacheStats leaseCacheStats() {
-        var s = leases.stats();
-        return new LeaseCacheStats(s.hitCount(), s.missCount(), leases.estimatedSize());
+        var s = runs.stats();
+        return new LeaseCacheStats(s.hitCount(), s.missCount(), runs.estimatedSize());
     }
 
     /** {@return the budget requests are admitted against} */

@@ -1,17 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.ort;
 
-import ai.onnxruntime.NodeInfo;
 import ai.onnxruntime.OnnxJavaType;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OnnxValue;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
-import ai.onnxruntime.TensorInfo;
-import dev.memplan.Dim;
-import dev.memplan.Shape;
-import dev.memplan.server.BudgetExceededException;
 import java.lang.reflect.Constructor;
 import dev.memplan.io.OffHeapBytes;
 import java.nio.ByteBuffer;
@@ -20,15 +15,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.ToLongFunction;
 
 /**
- * One request run as pieces of its batch rows, when the whole needs more than the budget can ever
- * lease but its rows fit a few at a time ({@link BudgetedOrtSession#run}). ORT's graph must keep
- * the rows apart (checked when the model was compiled); each piece runs with its outputs pinned
- * into their rows of the joined outputs, so nothing is copied twice, and the caller's reader sees
- * one result of the whole request.
+ * One request run as pieces of its batch rows ({@link BudgetedOrtSession#run}), by the request
+ * shape's {@link RowLayout}: each piece runs with its outputs pinned into their rows of the joined
+ * outputs, so nothing is copied twice, and the caller's reader sees one result of the whole
+ * request.
  *
  * <p>The request holds one lease throughout: the largest piece's prediction plus the joined outputs,
  * which live outside ORT's arena. Holding one lease, never one while waiting for another, keeps two
@@ -36,113 +28,19 @@ import java.util.function.ToLongFunction;
  */
 final class RowPieces {
     private final OrtSession session;
+    private final RowLayout layout;
     private final Map<String, OnnxTensor> inputs;
-    private final List<String> batched;
-    private final Map<String, long[]> outputShapes;
-    private final Map<String, OnnxJavaType> outputTypes;
-    private final long rows;
-    private final long joinedBytes;
     private final List<OffHeapBytes> owned = new ArrayList<>();
 
-    private RowPieces(OrtSession session, Map<String, OnnxTensor> inputs, List<String> batched,
-                      Map<String, long[]> outputShapes, Map<String, OnnxJavaType> outputTypes, long rows,
-                      long joinedBytes) {
+    /**
+     * @param session the session
+     * @param layout  where the request's rows are
+     * @param inputs  the request's inputs
+     */
+    RowPieces(OrtSession session, RowLayout layout, Map<String, OnnxTensor> inputs) {
         this.session = session;
+        this.layout = layout;
         this.inputs = inputs;
-        this.batched = batched;
-        this.outputShapes = outputShapes;
-        this.outputTypes = outputTypes;
-        this.rows = rows;
-        this.joinedBytes = joinedBytes;
-    }
-
-    /**
-     * The request as pieces of rows, or empty when it must run whole: the graph mixes rows, an input
-     * or output is not a tensor of numbers, an output's extent follows the data, or ORT Java's
-     * result cannot be joined.
-     */
-    static Optional<RowPieces> of(OrtSession session, OrtModel model, Map<String, OnnxTensor> inputs,
-                                  Map<String, long[]> shapes) throws OrtException {
-        Optional<String> batch = model.rowsApartBy();
-        if (batch.isEmpty() || JoinedResult.CONSTRUCTOR == null) {
-            return Optional.empty();
-        }
-        Dim.Symbol rowsSymbol = new Dim.Symbol(batch.get());
-        List<String> batched = new ArrayList<>();
-        long rows = -1;
-        for (Map.Entry<String, Shape> declared : model.model().inputs().entrySet()) {
-            OnnxTensor tensor = inputs.get(declared.getKey());
-            if (tensor == null || tensor.getInfo().type == OnnxJavaType.STRING) {
-                return Optional.empty();
-            }
-            if (declared.getValue().rank() > 0 && declared.getValue().dims().get(0).equals(rowsSymbol)) {
-                batched.add(declared.getKey());
-                rows = shapes.get(declared.getKey())[0];
-            }
-        }
-        Optional<Map<String, long[]>> outputs = model.outputShapes(shapes);
-        if (batched.isEmpty() || rows < 2 || outputs.isEmpty()) {
-            return Optional.empty();
-        }
-        Map<String, OnnxJavaType> types = new LinkedHashMap<>();
-        long joined = 0;
-        for (Map.Entry<String, NodeInfo> out : session.getOutputInfo().entrySet()) {
-            long[] shape = outputs.get().get(out.getKey());
-            if (!(out.getValue().getInfo() instanceof TensorInfo info) || info.type == OnnxJavaType.STRING
-                    || shape == null || shape.length == 0 || shape[0] != rows) {
-                return Optional.empty();
-            }
-            types.put(out.getKey(), info.type);
-            joined += elements(shape) * info.type.size;
-        }
-        return Optional.of(new RowPieces(session, inputs, batched, outputs.get(), types, rows, joined));
-    }
-
-    /** {@return the request's rows} */
-    long rows() {
-        return rows;
-    }
-
-    /** {@return the bytes of the joined outputs, held outside ORT's arena until the result is closed} */
-    long joinedBytes() {
-        return joinedBytes;
-    }
-
-    /** The input shapes of a piece of {@code pieceRows} rows. */
-    Map<String, long[]> shapesOf(Map<String, long[]> whole, long pieceRows) {
-        Map<String, long[]> piece = new LinkedHashMap<>(whole);
-        for (String name : batched) {
-            long[] dims = whole.get(name).clone();
-            dims[0] = pieceRows;
-            piece.put(name, dims);
-        }
-        return piece;
-    }
-
-    /**
-     * The most rows a piece may have: the largest count whose lease, with the joined outputs, fits
-     * {@code leasable} (leases grow with the rows).
-     *
-     * @throws BudgetExceededException naming both figures when one row does not fit
-     */
-    long rowsPerPiece(Map<String, long[]> whole, ToLongFunction<Map<String, long[]>> lease, long leasable) {
-        long one = lease.applyAsLong(shapesOf(whole, 1));
-        if (one + joinedBytes > leasable) {
-            throw new BudgetExceededException("one row of the request needs " + one + " bytes in ONNX Runtime's arena"
-                    + " and the joined outputs of its " + rows + " rows " + joinedBytes + " bytes, more than the "
-                    + leasable + " bytes the budget leases; raise the budget or shorten the rows");
-        }
-        long fits = 1;
-        long above = rows;
-        while (above - fits > 1) {
-            long mid = fits + (above - fits) / 2;
-            if (lease.applyAsLong(shapesOf(whole, mid)) + joinedBytes <= leasable) {
-                fits = mid;
-            } else {
-                above = mid;
-            }
-        }
-        return fits;
     }
 
     /**
@@ -154,12 +52,16 @@ final class RowPieces {
         OrtEnvironment env = OrtEnvironment.getEnvironment();
         Map<String, ByteBuffer> in = new LinkedHashMap<>();
         for (Map.Entry<String, OnnxTensor> input : inputs.entrySet()) {
-            in.put(input.getKey(), batched.contains(input.getKey()) ? direct(input.getValue().getByteBuffer()) : null);
+            in.put(input.getKey(), layout.batched().contains(input.getKey())
+                    ? direct(input.getValue().getByteBuffer()) : null);
         }
         Map<String, ByteBuffer> out = new LinkedHashMap<>();
-        outputShapes.forEach((name, shape) -> out.put(name, owned(elements(shape) * outputTypes.get(name).size)));
-        for (long first = 0; first < rows; first += pieceRows) {
-            long count = Math.min(pieceRows, rows - first);
+        Map<String, long[]> outputShapes = layout.outputShapes();
+        Map<String, OnnxJavaType> outputTypes = layout.outputTypes();
+        outputShapes.forEach((name, shape) ->
+                out.put(name, owned(RowLayout.elements(shape) * outputTypes.get(name).size)));
+        for (long first = 0; first < layout.rows(); first += pieceRows) {
+            long count = Math.min(pieceRows, layout.rows() - first);
             List<OnnxTensor> made = new ArrayList<>();
             try {
                 Map<String, OnnxTensor> pieceInputs = new LinkedHashMap<>();
@@ -202,7 +104,7 @@ final class RowPieces {
     /** A tensor over rows {@code [first, first + count)} of {@code data}, a whole tensor of {@code shape}. */
     private static OnnxTensor rowsOf(OrtEnvironment env, ByteBuffer data, long[] shape, long first, long count,
                                      OnnxJavaType type) throws OrtException {
-        long rowBytes = elements(shape) / shape[0] * type.size;
+        long rowBytes = RowLayout.elements(shape) / shape[0] * type.size;
         ByteBuffer rows = data.slice(Math.toIntExact(first * rowBytes), Math.toIntExact(count * rowBytes))
                 .order(ByteOrder.nativeOrder());
         long[] pieceShape = shape.clone();
@@ -232,14 +134,6 @@ final class RowPieces {
     void release() {
         owned.forEach(OffHeapBytes::close);
         owned.clear();
-    }
-
-    private static long elements(long[] shape) {
-        long n = 1;
-        for (long d : shape) {
-            n = Math.multiplyExact(n, d);
-        }
-        return n;
     }
 
     /**

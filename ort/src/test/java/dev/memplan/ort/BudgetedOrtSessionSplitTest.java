@@ -191,9 +191,19 @@ class BudgetedOrtSessionSplitTest {
             BudgetedOrtSession capped = BudgetedOrtSession.of(session, model, MemoryBudget.of(capacity))
                     .withRowsPerRun(perRun);
             float[][][] split = capped.run(inputs, Duration.ofSeconds(30), new ResultReaderOfStates()).orElseThrow();
-            assertEquals(new BudgetedOrtSession.SplitStats(1, (rows + perRun - 1) / perRun), capped.splitStats());
+            long pieceCount = (rows + perRun - 1) / perRun;
+            assertEquals(new BudgetedOrtSession.SplitStats(1, pieceCount), capped.splitStats());
             assertRowsMatchOrtsRunsOfPieces(session, inputs, rows, tokens, perRun, split);
+            float[][][] again = capped.run(inputs, Duration.ofSeconds(30), new ResultReaderOfStates()).orElseThrow();
+            assertEquals(new BudgetedOrtSession.SplitStats(2, 2 * pieceCount), capped.splitStats(),
+                    "the shape's cached decision splits it as before");
+            assertEquals(new BudgetedOrtSession.LeaseCacheStats(1, 1, 1), capped.leaseCacheStats(),
+                    "decided once, then found");
+            for (int b = 0; b < rows; b++) {
+                assertArrayEquals(split[b][0], again[b][0], "row " + b);
+            }
             long pieceLease = lease(model, perRun, tokens) + outputBytes;
+            assertEquals(pieceLease, capped.leaseBytes(inputs), "what run leases: the largest piece and the outputs");
             assertTrue(capped.budget().stats().peakInUseBytes() <= pieceLease, "one lease of the largest piece and"
                     + " the joined outputs, not the whole: " + capped.budget().stats().peakInUseBytes());
             assertEquals(0, capped.budget().stats().inUseBytes(), "the lease is released");

@@ -64,8 +64,6 @@ public final class EmbeddingService implements AutoCloseable {
     private final BudgetedOrtSession budgeted;
     private final MemoryBudget budget;
     private final Duration waitLimit;
-    /** Runs the budget holds room for at once under {@link OrtSettings#BOUNDED}. */
-    private final int runsInFlight;
     /** Under {@link OrtSettings#PLAIN} and {@link OrtSettings#BOUNDED}, the most rows one ORT run takes; 0: no cap. */
     private final int rowsPerRun;
     private final AtomicLong held = new AtomicLong();
@@ -127,10 +125,8 @@ public final class EmbeddingService implements AutoCloseable {
         }
         // bounded: each request leases ORT's predicted arena bytes, through BudgetedOrtSession
         OrtModel ortModel = settings.leasesOrtPrediction() ? OrtModel.compile(model) : null;
-        // as many runs at once as the cores take: a large request runs in pieces within its share
-        this.runsInFlight = Math.max(1, Runtime.getRuntime().availableProcessors() / intraOpThreads);
         BudgetedOrtSession inBudget = ortModel != null
-                ? BudgetedOrtSession.of(session, ortModel, budget).withRunsInFlight(runsInFlight) : null;
+                ? BudgetedOrtSession.of(session, ortModel, budget).withRunsInFlight(runsInFlight(intraOpThreads)) : null;
         this.budgeted = inBudget != null && rowsPerRun > 0 ? inBudget.withRowsPerRun(rowsPerRun) : inBudget;
         CompiledModel compiled = ortModel != null ? ortModel.model()
                 : settings.admits() ? CompiledModel.compile(model) : null;
@@ -138,6 +134,17 @@ public final class EmbeddingService implements AutoCloseable {
                 : PlanCache.of(compiled, 256, Bucketing.none().multipleOf("sequence_length", 64));
         this.budget = budget;
         this.waitLimit = waitLimit;
+    }
+
+    /**
+     * As many runs at once as the cores take: under {@code bounded}, a large request runs in pieces
+     * within its share of the budget, the budget over this many.
+     *
+     * @param intraOpThreads ONNX Runtime's threads per run
+     * @return the runs the budget holds room for at once
+     */
+    static int runsInFlight(int intraOpThreads) {
+        return Math.max(1, Runtime.getRuntime().availableProcessors() / intraOpThreads);
     }
 
     /**
@@ -185,12 +192,8 @@ public final class EmbeddingService implements AutoCloseable {
     private Response embedInBudget(long[][] tokenIds) throws InterruptedException, OrtException {
         Map<String, OnnxTensor> inputs = inputs(tokenIds);
         try {
-            long bytes = budgeted.leaseBytes(inputs);
-            boolean whole = bytes <= budget.leasableBytes() / runsInFlight;
+            long bytes = budgeted.leaseBytes(inputs); // a split request's: its largest piece's and the joined outputs'
             Optional<float[][]> pooled = budgeted.run(inputs, waitLimit, result -> {
-                if (!whole) { // a split request's lease is its largest piece's and the outputs': the budget counts it
-                    return meanPooled(result);
-                }
                 long now = held.addAndGet(bytes);
                 maxHeld.accumulateAndGet(now, Math::max);
                 try {
@@ -199,7 +202,7 @@ public final class EmbeddingService implements AutoCloseable {
                     held.addAndGet(-bytes);
                 }
             });
-            return pooled.map(p -> new Response(Status.OK, p, whole ? bytes : 0, ""))
+            return pooled.map(p -> new Response(Status.OK, p, bytes, ""))
                     .orElseGet(() -> new Response(Status.BUSY, new float[0][], 0,
                             "no room in the memory budget within " + waitLimit));
         } catch (BindingConflictException | BudgetExceededException e) {

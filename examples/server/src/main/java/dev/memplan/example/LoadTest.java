@@ -240,17 +240,29 @@ public final class LoadTest {
     /**
      * What the request threads and ORT's intra-op pool hold outside ORT's allocator while serving
      * (thread-local buffers, MLAS's among them), measured by {@link ServerSize} in a child JVM at the
-     * longest run the load makes: its rows (at most the cap) by 512 tokens.
+     * longest run the load makes: the most rows (at most the cap) whose lease fits a run's share of
+     * the budget, by the longest tokens.
      */
     private static long threadBytes(Config c) {
         OrtModel model = OrtModel.compile(c.model());
-        int rows = c.longest() != null ? c.longest()[0] : c.maxBatch();
-        long[] longest = {c.rowsPerRun() > 0 ? Math.min(rows, c.rowsPerRun()) : rows,
-                c.longest() != null ? c.longest()[1] : 512};
-        Map<String, long[]> shapes = new TreeMap<>();
-        model.model().inputs().keySet().forEach(input -> shapes.put(input, longest));
-        Map<String, Long> bindings = model.planForInputs(shapes).plan().bindings();
+        long tokens = c.longest() != null ? c.longest()[1] : 512;
+        long rows = c.longest() != null ? c.longest()[0] : c.maxBatch();
+        if (c.rowsPerRun() > 0) {
+            rows = Math.min(rows, c.rowsPerRun());
+        }
+        long share = c.budget() / EmbeddingService.runsInFlight(c.intraOp());
+        while (rows > 1 && model.planForInputs(encoderShapes(model, rows, tokens)).predictedBytes().orElseThrow() > share) {
+            rows--;
+        }
+        Map<String, Long> bindings = model.planForInputs(encoderShapes(model, rows, tokens)).plan().bindings();
         return ServerSize.measure(model, bindings, c.threads(), c.intraOp()).threadBytes();
+    }
+
+    /** Every input of a BERT-style encoder as {@code [rows, tokens]}. */
+    private static Map<String, long[]> encoderShapes(OrtModel model, long rows, long tokens) {
+        Map<String, long[]> shapes = new TreeMap<>();
+        model.model().inputs().keySet().forEach(input -> shapes.put(input, new long[] {rows, tokens}));
+        return shapes;
     }
 
     /** ORT's CPU arena's reservation now, or -1 where its C API is not reachable. */
