@@ -194,14 +194,8 @@ public final class CompiledModel implements Reservation {
         Function<Map<String, List<String>>, ImportedGraph> reimport = dims -> {
             Map<String, List<String>> all = new LinkedHashMap<>(importOptions.inputDims());
             all.putAll(dims);
-            OnnxModel read = again.get();
-            try {
-                return OnnxImporter.importModel(read, importOptions.withInputDims(all));
-            } finally {
-                if (read != model) { // read again from its file: nothing else holds it
-                    OnnxModelAccess.release(read);
-                }
-            }
+            return OnnxModelAccess.withModelAgain(again, model,
+                    read -> OnnxImporter.importModel(read, importOptions.withInputDims(all)));
         };
         CompiledModel compiled = new CompiledModel(model.source(), OnnxImporter.importModel(model, importOptions),
                 planOptions, reimport);

@@ -61,16 +61,7 @@ public final class OnnxImporter {
             throw new OnnxFormatException(model.source() + " nests sub-graphs too deeply to import", null);
         }
         imported.setBranching(session.valueSymbols(), session.openConditions(), decisions,
-                more -> {
-                    OnnxModel read = source.get();
-                    try {
-                        return importWith(source, read, options, more);
-                    } finally {
-                        if (read != model) { // read again from its file: nothing else holds it
-                            OnnxModelAccess.release(read);
-                        }
-                    }
-                });
+                more -> OnnxModelAccess.withModelAgain(source, model, read -> importWith(source, read, options, more)));
         return imported;
     }
 }

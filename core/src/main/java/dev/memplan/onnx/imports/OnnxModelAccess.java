@@ -64,6 +64,28 @@ public final class OnnxModelAccess {
     }
 
     /**
+     * Reads a model again for a later import and gives its copy back when {@code use} returns: a
+     * model read again from its file is held by no one else. {@code first}, the model kept in
+     * memory, is never released.
+     *
+     * @param again what reads the model again ({@link #again})
+     * @param first the model {@code again} was made from
+     * @param use   what imports it
+     * @param <T>   what the import makes
+     * @return what {@code use} returned
+     */
+    public static <T> T withModelAgain(Supplier<OnnxModel> again, OnnxModel first, Function<OnnxModel, T> use) {
+        OnnxModel read = again.get();
+        try {
+            return use.apply(read);
+        } finally {
+            if (read != first) {
+                release(read);
+            }
+        }
+    }
+
+    /**
      * {@return the parsed model (a model exists, so its class has installed the access)}
      *
      * @param model the model
