@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.TreeMap;
+import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -59,9 +59,11 @@ public final class BudgetedOrtSession {
     private final OrtSession session;
     private final Map<String, NodeInfo> inputInfo;
     private final Map<String, NodeInfo> outputInfo;
+    /** The inputs whose values the model's plan reads (a sample rate picking an If branch). */
+    private final Set<String> valueInputs;
     private final OrtModel model;
     private final MemoryBudget budget;
-    /** ORT's predicted bytes by input shapes ({@link #shapeKey}), pieces' shapes too: planned and predicted once each. */
+    /** ORT's predicted bytes by request ({@link RequestShape#key}), pieces too: planned and predicted once each. */
     private final Cache<String, Long> predictions;
     /** How a request runs and what it leases, by this copy's settings and the input shapes: decided once each. */
     private final Cache<String, RunShape> runs;
@@ -88,6 +90,7 @@ public final class BudgetedOrtSession {
         this.inputInfo = inputInfo;
         this.outputInfo = outputInfo;
         this.model = Objects.requireNonNull(model, "model");
+        this.valueInputs = model.valueInputs();
         this.budget = Objects.requireNonNull(budget, "budget");
         this.predictions = Caffeine.newBuilder().maximumSize(MAX_CACHED_SHAPES).build();
         this.runs = Caffeine.newBuilder().maximumSize(MAX_CACHED_SHAPES).recordStats().build();
@@ -101,6 +104,7 @@ public final class BudgetedOrtSession {
         this.session = other.session;
         this.inputInfo = other.inputInfo;
         this.outputInfo = other.outputInfo;
+        this.valueInputs = other.valueInputs;
         this.model = other.model;
         this.budget = other.budget;
         this.predictions = other.predictions;
@@ -195,39 +199,26 @@ public final class BudgetedOrtSession {
      *                                  the budget can ever grant
      */
     public long leaseBytes(Map<String, OnnxTensor> inputs) {
-        return runShapeOf(shapesOf(inputs)).leaseBytes();
+        return runShapeOf(RequestShape.of(inputs, valueInputs)).leaseBytes();
     }
 
-    /** How a request of these shapes runs under this copy's settings: cached per shape. */
-    private RunShape runShapeOf(Map<String, long[]> shapes) {
-        return runs.get(runsInFlight + "/" + rowsPerRun + "/" + shapeKey(shapes), key -> decide(shapes));
+    /** How a request of these shapes and values runs under this copy's settings: cached per key. */
+    private RunShape runShapeOf(RequestShape request) {
+        return runs.get(runsInFlight + "/" + rowsPerRun + "/" + request.key(), key -> decide(request));
     }
 
-    private long leaseOf(Map<String, long[]> shapes) {
-        return predictions.get(shapeKey(shapes), key -> predictedBytes(shapes));
+    private long leaseOf(RequestShape request) {
+        return predictions.get(request.key(), key -> predictedBytes(request));
     }
 
-    private static Map<String, long[]> shapesOf(Map<String, OnnxTensor> inputs) {
-        Map<String, long[]> shapes = new TreeMap<>();
-        inputs.forEach((name, tensor) -> shapes.put(name, tensor.getInfo().getShape()));
-        return shapes;
+    /** The lease of a piece of a request's rows. */
+    private long leaseOf(Map<String, long[]> pieceShapes) {
+        return leaseOf(RequestShape.ofShapes(pieceShapes));
     }
 
-    /** The inputs' names and dims, in name order: equal exactly for requests of the same shapes. */
-    private static String shapeKey(Map<String, long[]> shapes) {
-        StringBuilder key = new StringBuilder();
-        shapes.forEach((name, dims) -> {
-            key.append(name.length()).append(':').append(name);
-            for (long d : dims) {
-                key.append(',').append(d);
-            }
-            key.append(';');
-        });
-        return key.toString();
-    }
-
-    private long predictedBytes(Map<String, long[]> shapes) {
-        OptionalLong bytes = model.planForInputs(shapes).predictedBytes();
+    private long predictedBytes(RequestShape request) {
+        OptionalLong bytes = (request.values().isEmpty() ? model.planForInputs(request.shapes())
+                : model.planForInputs(request.shapes(), request.values())).predictedBytes();
         if (bytes.isEmpty()) {
             throw new IllegalArgumentException("the inputs leave symbols of " + model.model().symbols()
                     + " unbound; give every input of the model");
@@ -257,8 +248,7 @@ public final class BudgetedOrtSession {
     public <T> Optional<T> run(Map<String, OnnxTensor> inputs, Duration timeout, ResultReader<T> reader)
             throws OrtException, InterruptedException {
         Objects.requireNonNull(reader, "reader");
-        Map<String, long[]> shapes = shapesOf(inputs);
-        RunShape shape = runShapeOf(shapes);
+        RunShape shape = runShapeOf(RequestShape.of(inputs, valueInputs));
         Optional<MemoryBudget.Lease> lease = budget.tryAcquire(shape.leaseBytes(), timeout); // refuses what never fits
         if (lease.isEmpty()) {
             return Optional.empty();
@@ -289,13 +279,14 @@ public final class BudgetedOrtSession {
      *
      * @throws dev.memplan.server.BudgetExceededException when one row does not fit the budget
      */
-    private RunShape decide(Map<String, long[]> shapes) {
-        long bytes = leaseOf(shapes);
+    private RunShape decide(RequestShape request) {
+        long bytes = leaseOf(request);
         long leasable = budget.leasableBytes();
         long share = leasable / runsInFlight;
-        if (bytes <= share && rowsPerRun == 0) {
+        if (bytes <= share && rowsPerRun == 0 || !request.values().isEmpty()) { // a plan read from values: whole
             return RunShape.whole(bytes);
         }
+        Map<String, long[]> shapes = request.shapes();
         Optional<RowLayout> found = RowLayout.of(model, inputInfo, outputInfo, shapes); // empty for one row
         if (found.isEmpty()) {
             return RunShape.whole(bytes);

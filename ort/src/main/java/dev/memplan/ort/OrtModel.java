@@ -312,6 +312,29 @@ public final class OrtModel implements Reservation {
     }
 
     /**
+     * Plans one request from its input shapes and the values of its small integer inputs, as
+     * {@link CompiledModel#planForInputs(Map, Map)} (a sample rate whose value picks an If branch),
+     * and predicts ORT's arena for it, on ORT's graph with the branches those values take.
+     *
+     * @param inputShapes ONNX input name to the request's extents
+     * @param inputValues ONNX input name to its elements, for inputs whose values the plan reads
+     * @return memplan's plan with ORT's predicted bytes (empty while the plan is deferred)
+     * @throws IllegalArgumentException naming the input when the shapes or values do not fit the model
+     * @throws dev.memplan.onnx.BindingConflictException naming both dims when the shapes give one
+     *                                                   symbol two sizes the graph needs equal
+     */
+    public Plan planForInputs(Map<String, long[]> inputShapes, Map<String, long[]> inputValues) {
+        Optional<Map<String, List<String>>> split = ServerAccess.access().splitDims(model, inputShapes);
+        OnnxPlan plan = model.planForInputs(inputShapes, inputValues);
+        return split.isEmpty() ? predicted(plan) : predicted(plan, splitProfile(split.get()));
+    }
+
+    /** {@return the inputs whose values a plan reads: small integer inputs such as a sample rate} */
+    Set<String> valueInputs() {
+        return Set.copyOf(ServerAccess.access().imported(model).valueSymbols().keySet());
+    }
+
+    /**
      * ORT's graph imported with a split's input dims, loaded once per split: ORT runs such a request
      * as it runs any other, its graph sized by the split symbols.
      */
