@@ -34,6 +34,8 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 RESOURCES = os.path.join(ROOT, "ort", "src", "test", "resources", "ort")
 SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared"))
 ORT_ARENA = os.path.join(SHARED, "tools", "ort-arena.py")
+# ort-arena.py with given input values: a testdata row's NAME=V of a graph input feeds it V (a Loop's trip count)
+ARENA_VALUES = os.path.join(HERE, "arena-values.py")
 OUT = os.path.join(ROOT, "target", "ort-figures")
 SILERO = "silero/silero_vad_op18_ifless.onnx"
 # Debian's libonnx-testdata: ONNX's backend test models (apt-get install libonnx-testdata)
@@ -109,8 +111,8 @@ TABLES = [
 THREADS = (1, 2, 4)
 
 
-def measure(model, dims, level, threads=1):
-    p = subprocess.run([sys.executable, ORT_ARENA, model] + [d for d in dims.split(",") if d]
+def measure(model, dims, level, threads=1, tool=ORT_ARENA):
+    p = subprocess.run([sys.executable, tool, model] + [d for d in dims.split(",") if d]
                        + ["--opt", level, "--threads", str(threads)],
                        capture_output=True, text=True, errors="replace")
     if p.returncode != 0:
@@ -170,7 +172,7 @@ def main():
                     path = silero_8k(tmp)
                 else:
                     path = original = os.path.join(SHARED, "models", model)
-                r = measure(path, dims, level, threads)
+                r = measure(path, dims, level, threads, ARENA_VALUES if models == "testdata" else ORT_ARENA)
                 before, after = r["before"], r["after"][-1]
                 new = r["activation"]
                 assert new == after["MaxInUse"] - before["InUse"], "ort-arena.py's activation is not MaxInUse - InUse"

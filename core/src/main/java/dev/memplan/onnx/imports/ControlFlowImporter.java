@@ -112,7 +112,8 @@ final class ControlFlowImporter {
                     TensorInfo m = scope.lookup(node.getInputCount() > 0 ? node.getInput(0) : "");
                     Dim trips = m != null && m.ints != null && m.ints.length == 1 && m.ints[0].toDim() != null
                             ? m.ints[0].toDim()
-                            : session.symbols().fresh(baseName(node) + "_trip_count", "trip count of " + nodeDesc);
+                            : session.symbols().fresh(baseName(node) + "_trip_count",
+                                    ControlFlowNode.TRIP_COUNT_ORIGIN + nodeDesc);
                     for (int i = 0; i < node.getOutputCount(); i++) {
                         int b = i + 1;
                         TensorInfo t = b < bodyOuts.length ? infoOf(first, bodyOuts[b]) : null;

@@ -16,6 +16,12 @@ import java.util.List;
  */
 public record ControlFlowNode(int nodeId, String nodeName, String opType, List<String> implicitInputs,
                               List<Body> bodies) {
+    /**
+     * How the origin ({@link ImportedGraph#freshSymbols()}) of a Loop's trip-count symbol begins: the
+     * symbol its scan outputs' leading dim takes when the trip count is not a constant. It is named
+     * after the Loop node (or its first output), {@code <name>_trip_count}, which a request binds.
+     */
+    public static final String TRIP_COUNT_ORIGIN = "trip count of ";
 
     /** One body: the attribute that holds it and its import. */
     public record Body(String attribute, ImportedGraph graph) {

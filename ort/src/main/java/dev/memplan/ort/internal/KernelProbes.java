@@ -207,14 +207,15 @@ final class KernelProbes {
     }
 
     /**
-     * The blocks the kernel asked for, each fitted on its own, when every probe took as many: what
-     * ORT's arena rounds one by one. Null when their number or a size follows no fit.
+     * The blocks the kernel asked for, each fitted on its own, when every probe took as many, or as
+     * many more per step of a size ({@link RepeatedBlocks}): what ORT's arena rounds one by one.
+     * Null when their number or a size follows no fit.
      */
     private static KernelWorkspaces.Rule blockRule(NodeProbes p, List<WorkspaceFit.Probe> points,
                                                    List<long[]> blocks) {
         int count = blocks.get(0).length;
         if (blocks.stream().anyMatch(b -> b.length != count)) {
-            return null;
+            return RepeatedBlocks.fit(points, blocks).map(layout -> repeatedRule(layout, p)).orElse(null);
         }
         List<Evaluator> each = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -238,6 +239,25 @@ final class KernelProbes {
                 }
             }
             return n == out.length ? out : Arrays.copyOf(out, n);
+        };
+    }
+
+    /** The blocks of a fitted {@link RepeatedBlocks.Layout}: its head, its group once per repeat, its tail. */
+    private static KernelWorkspaces.Rule repeatedRule(RepeatedBlocks.Layout layout, NodeProbes p) {
+        Evaluator times = evaluator(RepeatedBlocks.sizeOf(layout.times()), p);
+        List<Evaluator> head = layout.head().stream().map(l -> evaluator(l, p)).toList();
+        List<Evaluator> group = layout.group().stream().map(l -> evaluator(l, p)).toList();
+        List<Evaluator> tail = layout.tail().stream().map(l -> evaluator(l, p)).toList();
+        return shapes -> {
+            long n = times.at(shapes);
+            List<Long> out = new ArrayList<>();
+            head.forEach(e -> out.add(e.at(shapes)));
+            long[] one = group.stream().mapToLong(e -> e.at(shapes)).toArray();
+            for (long r = 0; r < n; r++) {
+                Arrays.stream(one).forEach(out::add);
+            }
+            tail.forEach(e -> out.add(e.at(shapes)));
+            return out.stream().mapToLong(Long::longValue).filter(b -> b > 0).toArray();
         };
     }
 
@@ -405,10 +425,14 @@ final class KernelProbes {
         return Optional.empty();
     }
 
-    /** The node alone: its non-constant inputs as graph inputs at the probe's dims, its outputs as graph outputs. */
+    /**
+     * The node alone: its non-constant inputs as graph inputs at the probe's dims (a Loop's trip count
+     * and condition as constants, {@link LoopTripFeed}), its outputs as graph outputs.
+     */
     private static ModelProto model(Graph graph, Node node, NodeProto proto, BoundShapes shapes,
                                     Map<String, TensorProto> initializers, ModelProto saved) {
-        GraphProto.Builder g = GraphProto.newBuilder().setName("probe").addNode(proto);
+        GraphProto.Builder g = GraphProto.newBuilder().setName("probe").addNode(proto)
+                .addAllInitializer(LoopTripFeed.of(graph, proto, shapes, initializers));
         List<String> reads = new ArrayList<>(proto.getInputList());
         for (int i = proto.getInputCount(); i < node.inputCount(); i++) { // a Loop's or Scan's body reads outer values
             if (node.input(i) != Graph.ABSENT) {

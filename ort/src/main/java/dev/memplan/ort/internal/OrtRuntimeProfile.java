@@ -321,12 +321,25 @@ public final class OrtRuntimeProfile {
      * symbol (an unnamed dim) or a derived one belongs to one import: ORT's graph is imported apart
      * and may name its own differently, so passing them on could size a tensor of ORT's graph by
      * another's extent; left out, ORT's graph derives its own or the prediction fails naming the value.
+     * A Loop's trip count is passed on: both imports name it after the same Loop.
      */
-    private static Map<String, Long> namedByTheModel(ImportedGraph model, Map<String, Long> bindings) {
+    private Map<String, Long> namedByTheModel(ImportedGraph model, Map<String, Long> bindings) {
         Map<String, Long> out = new HashMap<>(bindings);
-        out.keySet().removeAll(model.freshSymbols().keySet());
+        out.keySet().removeIf(name -> model.freshSymbols().containsKey(name) && !isSharedTripCount(model, name));
         out.keySet().removeAll(model.derivedSymbols().keySet());
         return out;
+    }
+
+    /**
+     * Whether fresh symbol {@code name} is a Loop's trip count in both imports: named after the Loop
+     * node or its first output, which ORT's graph keeps, so it is the same Loop's.
+     */
+    private boolean isSharedTripCount(ImportedGraph model, String name) {
+        return isTripCount(model.freshSymbols().get(name)) && isTripCount(ortGraph.freshSymbols().get(name));
+    }
+
+    private static boolean isTripCount(String origin) {
+        return origin != null && origin.startsWith(ControlFlowNode.TRIP_COUNT_ORIGIN);
     }
 
     /**

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.memplan.ort.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.testing.EngineIndependent;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Blocks whose number follows a size, as a Loop's per step ({@link RepeatedBlocks}). */
+@EngineIndependent
+class RepeatedBlocksTest {
+    /** The trip counts of the six probes; candidates: a constant 8, the trip count, 4 x the trip count. */
+    private static final long[] TRIPS = {8, 16, 40, 12, 32, 20};
+
+    private interface Blocks {
+        long[] at(long trips);
+    }
+
+    private static List<WorkspaceFit.Probe> points() {
+        List<WorkspaceFit.Probe> out = new ArrayList<>();
+        for (long n : TRIPS) {
+            out.add(new WorkspaceFit.Probe(new long[] {8, n, 4 * n}, 0));
+        }
+        return out;
+    }
+
+    private static List<long[]> blocks(Blocks b) {
+        List<long[]> out = new ArrayList<>();
+        for (long n : TRIPS) {
+            out.add(b.at(n));
+        }
+        return out;
+    }
+
+    /** The Range Loop's blocks: its iteration number and condition, then a float per step. */
+    private static long[] range(long n) {
+        long[] b = new long[(int) n + 2];
+        b[0] = 8;
+        b[1] = 1;
+        for (int i = 2; i < b.length; i++) {
+            b[i] = 4;
+        }
+        return b;
+    }
+
+    /** A fitted line at trip count {@code n}. */
+    private static long at(WorkspaceFit.Line line, long n) {
+        long[] sizes = {8, n, 4 * n};
+        return line.at(java.util.Arrays.stream(line.candidates()).mapToLong(c -> sizes[c]).toArray());
+    }
+
+    @Test
+    void aBlockPerStepAfterTwoOfItsOwn() {
+        RepeatedBlocks.Layout layout = RepeatedBlocks.fit(points(), blocks(RepeatedBlocksTest::range)).orElseThrow();
+        assertEquals(1, layout.times(), "the trip count is the number of repeats");
+        assertEquals(List.of(8L, 1L), layout.head().stream().map(l -> l.at()).toList());
+        assertEquals(List.of(4L), layout.group().stream().map(l -> l.at()).toList());
+        assertTrue(layout.tail().isEmpty());
+    }
+
+    @Test
+    void aGroupOfTwoBetweenAHeadAndATail() {
+        Blocks b = n -> {
+            List<Long> out = new ArrayList<>(List.of(64L));
+            for (long i = 0; i < n; i++) {
+                out.add(4L);
+                out.add(16L);
+            }
+            out.add(8 * n);
+            return out.stream().mapToLong(Long::longValue).toArray();
+        };
+        RepeatedBlocks.Layout layout = RepeatedBlocks.fit(points(), blocks(b)).orElseThrow();
+        assertEquals(1, layout.head().size());
+        assertEquals(2, layout.group().size());
+        assertEquals(1, layout.tail().size());
+        assertEquals(8 * 7, at(layout.tail().get(0), 7), "the tail's block follows a size too");
+    }
+
+    @Test
+    void repeatsThatDifferFitNothing() {
+        Blocks b = n -> {
+            long[] out = range(n);
+            out[out.length / 2] = 12; // one step took another size
+            return out;
+        };
+        assertTrue(RepeatedBlocks.fit(points(), blocks(b)).isEmpty());
+    }
+
+    @Test
+    void aNumberThatFollowsNoSizeFitsNothing() {
+        assertTrue(RepeatedBlocks.fit(points(), blocks(n -> new long[(int) (n * n % 7) + 1])).isEmpty());
+    }
+}
