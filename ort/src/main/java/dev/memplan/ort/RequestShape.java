@@ -4,9 +4,8 @@ package dev.memplan.ort;
 import ai.onnxruntime.OnnxJavaType;
 import ai.onnxruntime.OnnxTensor;
 import java.nio.ByteBuffer;
-import java.nio.IntBuffer;
-import java.nio.LongBuffer;
-import java.nio.ShortBuffer;
+import java.nio.ByteOrder;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -21,6 +20,9 @@ import java.util.TreeMap;
  * @param key    the names, dims and values as text: equal exactly for equal requests
  */
 record RequestShape(Map<String, long[]> shapes, Map<String, long[]> values, String key) {
+    /** The element types a value is read from. */
+    private static final Set<OnnxJavaType> VALUE_TYPES = EnumSet.of(OnnxJavaType.INT64, OnnxJavaType.INT32,
+            OnnxJavaType.INT16, OnnxJavaType.INT8, OnnxJavaType.UINT8, OnnxJavaType.BOOL);
 
     /**
      * A request's shapes, and the values of those of its inputs in {@code valueInputs}.
@@ -46,41 +48,23 @@ record RequestShape(Map<String, long[]> shapes, Map<String, long[]> values, Stri
     }
 
     private static long[] valuesOf(String name, OnnxTensor tensor) {
-        return switch (tensor.getInfo().type) {
-            case INT64 -> {
-                LongBuffer b = tensor.getLongBuffer();
-                long[] v = new long[b.remaining()];
-                b.get(v);
-                yield v;
-            }
-            case INT32 -> {
-                IntBuffer b = tensor.getIntBuffer();
-                long[] v = new long[b.remaining()];
-                for (int i = 0; i < v.length; i++) {
-                    v[i] = b.get();
-                }
-                yield v;
-            }
-            case INT16 -> {
-                ShortBuffer b = tensor.getShortBuffer();
-                long[] v = new long[b.remaining()];
-                for (int i = 0; i < v.length; i++) {
-                    v[i] = b.get();
-                }
-                yield v;
-            }
-            case INT8, UINT8, BOOL -> {
-                ByteBuffer b = tensor.getByteBuffer();
-                boolean unsigned = tensor.getInfo().type != OnnxJavaType.INT8;
-                long[] v = new long[b.remaining()];
-                for (int i = 0; i < v.length; i++) {
-                    v[i] = unsigned ? Byte.toUnsignedLong(b.get()) : b.get();
-                }
-                yield v;
-            }
-            default -> throw new IllegalArgumentException("input '" + name + "' is a " + tensor.getInfo().type
+        OnnxJavaType type = tensor.getInfo().type;
+        if (!VALUE_TYPES.contains(type)) {
+            throw new IllegalArgumentException("input '" + name + "' is a " + type
                     + " tensor, but its value decides the plan; give it as an integer or bool tensor");
-        };
+        }
+        ByteBuffer bytes = tensor.getByteBuffer().order(ByteOrder.nativeOrder()); // a copy of the elements
+        long[] values = new long[bytes.remaining() / type.size];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = switch (type) {
+                case INT64 -> bytes.getLong();
+                case INT32 -> bytes.getInt();
+                case INT16 -> bytes.getShort();
+                case INT8 -> bytes.get();
+                default -> Byte.toUnsignedLong(bytes.get()); // UINT8, BOOL
+            };
+        }
+        return values;
     }
 
     /** The names and numbers, in name order. */
