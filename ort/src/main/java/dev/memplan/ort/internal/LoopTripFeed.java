@@ -31,7 +31,7 @@ final class LoopTripFeed {
      * condition at {@code shapes}, none when it is no Loop or has no scan output}
      */
     static List<TensorProto> of(Graph graph, NodeProto proto, BoundShapes shapes, Map<String, TensorProto> constants) {
-        if (!"Loop".equals(proto.getOpType()) || !(proto.getDomain().isEmpty() || proto.getDomain().equals("ai.onnx"))) {
+        if (!OrtKernels.isLoop(proto.getDomain(), proto.getOpType())) {
             return List.of();
         }
         Long trips = tripCount(graph, proto, shapes);

@@ -171,6 +171,11 @@ final class OrtKernels {
         return "If".equals(opType);
     }
 
+    /** {@return whether a node of {@code domain} and {@code opType} is ONNX's Loop, whose trip count a probe feeds} */
+    static boolean isLoop(String domain, String opType) {
+        return "Loop".equals(opType) && (domain == null || domain.isEmpty() || domain.equals("ai.onnx"));
+    }
+
     /** {@return the node's domain as ORT's graphs spell it: empty for the default domain} */
     static String domain(Node node) {
         String d = node.domain();
