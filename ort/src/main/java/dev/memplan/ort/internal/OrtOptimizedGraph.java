@@ -202,6 +202,7 @@ final class OrtOptimizedGraph {
                     : env.createSession(model.bytes(), options)) {
                 // saved while the session loads; nothing runs
                 writeSessionStartPeak(session, saved);
+                writeArenaStart(session, saved); // probes the arena: after its peak is read
             }
         } catch (OrtException e) {
             throw new MemplanException("ONNX Runtime cannot load the model: " + reason(e.getMessage())
@@ -227,6 +228,50 @@ final class OrtOptimizedGraph {
             }
         } catch (RuntimeException | LinkageError | IOException e) {
             // the figure then starts from the first run, as before: no worse than not knowing
+        }
+    }
+
+    /**
+     * The state the session's creation left its CPU arena in ({@link OrtArenaStart}), into {@link
+     * #arenaStartFile}, for the replay to start each request from. Nothing is written where the
+     * session's allocator is memplan's counting one, the statistics cannot be read, or the free bytes
+     * are more than one chunk: the replay then starts from an empty arena.
+     */
+    private static void writeArenaStart(OrtSession session, Path saved) {
+        try {
+            if (OrtCApi.usesCountingAllocator(session)) {
+                return;
+            }
+            Optional<OrtArenaStart> start = OrtCApi.arenaStart(session);
+            if (start.isPresent()) {
+                Files.writeString(arenaStartFile(saved), start.get().format());
+            }
+        } catch (RuntimeException | LinkageError | IOException e) {
+            // the replay then starts from an empty arena, as ORT 1.29 and 1.30 do
+        }
+    }
+
+    /** {@return where {@link #save} leaves the arena's start beside the graph it saved} */
+    static Path arenaStartFile(Path saved) {
+        return saved.resolveSibling(saved.getFileName() + ".arena");
+    }
+
+    /**
+     * {@return the arena start {@link #writeArenaStart} measured for the graph saved at {@code
+     * saved}, or {@link OrtArenaStart#EMPTY} when nothing was measured}; the file is removed.
+     */
+    static OrtArenaStart readArenaStart(Path saved) {
+        Path file = arenaStartFile(saved);
+        try {
+            return Files.isRegularFile(file) ? OrtArenaStart.parse(Files.readString(file)) : OrtArenaStart.EMPTY;
+        } catch (IOException | IllegalArgumentException e) {
+            return OrtArenaStart.EMPTY;
+        } finally {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                file.toFile().deleteOnExit();
+            }
         }
     }
 
