@@ -202,8 +202,8 @@ final class OrtOptimizedGraph {
                     : env.createSession(model.bytes(), options)) {
                 // saved while the session loads; nothing runs
                 writeSessionStartPeak(session, saved);
-                writeArenaStart(session, saved); // probes the arena: after its peak is read
             }
+            writeArenaStart(env, model, level, saved);
         } catch (OrtException e) {
             throw new MemplanException("ONNX Runtime cannot load the model: " + reason(e.getMessage())
                     + "; check that ONNX Runtime runs this model, or use the memplan runtime", e);
@@ -232,21 +232,28 @@ final class OrtOptimizedGraph {
     }
 
     /**
-     * The state the session's creation left its CPU arena in ({@link OrtArenaStart}), into {@link
-     * #arenaStartFile}, for the replay to start each request from. Nothing is written where the
+     * The state a serving session's creation leaves its CPU arena in ({@link OrtArenaStart}), into
+     * {@link #arenaStartFile}, for the replay to start each request from. Read on a second session
+     * that saves nothing: saving the graph allocates in the arena too. Nothing is written where the
      * session's allocator is memplan's counting one, the statistics cannot be read, or the free bytes
      * are more than one chunk: the replay then starts from an empty arena.
      */
-    private static void writeArenaStart(OrtSession session, Path saved) {
-        try {
-            if (OrtCApi.usesCountingAllocator(session)) {
-                return;
+    private static void writeArenaStart(OrtEnvironment env, ModelHandOver.Model model, String level, Path saved) {
+        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
+            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.valueOf(level));
+            options.setIntraOpNumThreads(1);
+            options.setSessionLogLevel(OrtLoggingLevel.ORT_LOGGING_LEVEL_FATAL);
+            try (OrtSession session = model.file() != null ? env.createSession(model.file().toString(), options)
+                    : env.createSession(model.bytes(), options)) {
+                if (OrtCApi.usesCountingAllocator(session)) {
+                    return;
+                }
+                Optional<OrtArenaStart> start = OrtCApi.arenaStart(session); // probes: the session serves nothing
+                if (start.isPresent()) {
+                    Files.writeString(arenaStartFile(saved), start.get().format());
+                }
             }
-            Optional<OrtArenaStart> start = OrtCApi.arenaStart(session);
-            if (start.isPresent()) {
-                Files.writeString(arenaStartFile(saved), start.get().format());
-            }
-        } catch (RuntimeException | LinkageError | IOException e) {
+        } catch (OrtException | RuntimeException | LinkageError | IOException e) {
             // the replay then starts from an empty arena, as ORT 1.29 and 1.30 do
         }
     }
