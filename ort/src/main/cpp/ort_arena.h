@@ -28,6 +28,11 @@
 #define MEMPLAN_ORT_STAT_NUM_ALLOCS 3
 #define MEMPLAN_ORT_STAT_NUM_RESERVES 4
 #define MEMPLAN_ORT_NUM_STATS 5
+// What memplan_ort_arena_start writes: the layout it found, the free bytes, the next region's size.
+#define MEMPLAN_ORT_START_EMPTY 0
+#define MEMPLAN_ORT_START_ONE_FREE_CHUNK 1
+#define MEMPLAN_ORT_START_NOT_MODELLED 2
+#define MEMPLAN_ORT_START_LEN 3
 
 namespace memplan_ort {
 
@@ -201,6 +206,135 @@ inline int memplan_ort_arena_stats(long long session, long long* out, int out_le
         }
         memplan_ort::fn<void (*)(void*)>(table, memplan_ort::kReleaseKeyValuePairs)(kv);
     }
+    memplan_ort::fn<void (*)(void*)>(table, memplan_ort::kReleaseAllocator)(allocator);
+    return rc;
+}
+
+namespace memplan_ort {
+
+// OrtAllocator's first members (onnxruntime_c_api.h), all memplan_ort_arena_start calls.
+struct ArenaAllocatorHead {
+    uint32_t version;
+    void* (*Alloc)(ArenaAllocatorHead* self, size_t size);
+    void (*Free)(ArenaAllocatorHead* self, void* p);
+};
+
+// The arena figures the start's probe reads.
+struct ArenaFigures {
+    long long in_use;
+    long long total_allocated;
+    long long extensions;
+};
+
+// Reads InUse, TotalAllocated and NumArenaExtensions of allocator; false when one is not reported.
+inline bool arena_figures(void* const* table, void* allocator, ArenaFigures* out, char* err, int err_len) {
+    void* kv = nullptr;
+    using GetStats = void* (*)(const void*, void**);
+    if (status(table, fn<GetStats>(table, kAllocatorGetStats)(allocator, &kv), "AllocatorGetStats", err, err_len) !=
+        MEMPLAN_ORT_OK) {
+        return false;
+    }
+    using GetValue = const char* (*)(const void*, const char*);
+    out->in_use = figure(fn<GetValue>(table, kGetKeyValue)(kv, "InUse"));
+    out->total_allocated = figure(fn<GetValue>(table, kGetKeyValue)(kv, "TotalAllocated"));
+    out->extensions = figure(fn<GetValue>(table, kGetKeyValue)(kv, "NumArenaExtensions"));
+    fn<void (*)(void*)>(table, kReleaseKeyValuePairs)(kv);
+    return out->in_use >= 0 && out->total_allocated >= out->in_use && out->extensions >= 0;
+}
+
+// Allocates through the arena, or null when it refuses (ORT may throw through the wrapper).
+inline void* arena_alloc(ArenaAllocatorHead* a, size_t size) {
+    try {
+        return a->Alloc(a, size);
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+// The probe of memplan_ort_arena_start on an open arena allocator. Its reserved blocks lie outside
+// the regions and are wholly in use, so TotalAllocated less InUse is the regions' free bytes.
+// Taking exactly those bytes without a new region proves them one free chunk; the next request
+// then adds a region, whose size is the next one a request would get.
+inline int arena_start_probe(void* const* table, void* allocator, long long* out, char* err, int err_len) {
+    auto* a = static_cast<ArenaAllocatorHead*>(allocator);
+    ArenaFigures before{};
+    if (!arena_figures(table, allocator, &before, err, err_len)) {
+        message(err, err_len, "arena_start: the arena does not report InUse, TotalAllocated and NumArenaExtensions");
+        return MEMPLAN_ORT_FAILED;
+    }
+    out[0] = MEMPLAN_ORT_START_NOT_MODELLED;
+    out[1] = 0;
+    out[2] = 0;
+    if (before.extensions == 0) {
+        out[0] = MEMPLAN_ORT_START_EMPTY;
+        return MEMPLAN_ORT_OK;
+    }
+    long long free_bytes = before.total_allocated - before.in_use;
+    if (a->Alloc == nullptr || a->Free == nullptr || free_bytes % 256 != 0) {
+        return MEMPLAN_ORT_OK;
+    }
+    void* taken = nullptr;
+    ArenaFigures now = before;
+    if (free_bytes > 0) {
+        taken = arena_alloc(a, static_cast<size_t>(free_bytes));
+        if (taken == nullptr || !arena_figures(table, allocator, &now, err, err_len) ||
+            now.extensions != before.extensions || now.in_use - before.in_use != free_bytes) {
+            if (taken != nullptr) a->Free(a, taken);
+            return MEMPLAN_ORT_OK;  // the free bytes are more than one chunk
+        }
+    }
+    void* next = arena_alloc(a, 256);
+    ArenaFigures after{};
+    bool grew = next != nullptr && arena_figures(table, allocator, &after, err, err_len) &&
+                after.extensions == now.extensions + 1 && after.total_allocated > now.total_allocated;
+    if (next != nullptr) a->Free(a, next);
+    if (taken != nullptr) a->Free(a, taken);
+    if (grew) {
+        out[0] = MEMPLAN_ORT_START_ONE_FREE_CHUNK;
+        out[1] = free_bytes;
+        out[2] = after.total_allocated - now.total_allocated;
+    }
+    return MEMPLAN_ORT_OK;
+}
+
+}  // namespace memplan_ort
+
+/**
+ * Reads the state a new session leaves its CPU arena in, for a replay of its requests: out (3
+ * longs) gets MEMPLAN_ORT_START_EMPTY when the arena has no region yet; ONE_FREE_CHUNK with the
+ * chunk's bytes and the next region's size when all the regions' free bytes are one chunk; else
+ * NOT_MODELLED. It probes the arena with two allocations, given back: only for a session that
+ * serves nothing after.
+ */
+inline int memplan_ort_arena_start(long long session, long long* out, int out_len, char* err, int err_len) {
+    if (session == 0 || out == nullptr || out_len < MEMPLAN_ORT_START_LEN) {
+        memplan_ort::message(err, err_len, "arena_start: session must be non-zero and out hold 3 longs");
+        return MEMPLAN_ORT_BAD_ARGUMENT;
+    }
+    void* const* table = memplan_ort::api();
+    if (table == nullptr) {
+        return memplan_ort::unavailable(err, err_len);
+    }
+    void* info = nullptr;
+    int rc = memplan_ort_cpu_info(table, memplan_ort::kArenaAllocator, &info, err, err_len);
+    if (rc != MEMPLAN_ORT_OK) {
+        return rc;
+    }
+    void* allocator = nullptr;
+    using CreateAllocator = void* (*)(const void*, const void*, void**);
+    rc = memplan_ort::status(table,
+                             memplan_ort::fn<CreateAllocator>(table, memplan_ort::kCreateAllocator)(
+                                 reinterpret_cast<void*>(static_cast<intptr_t>(session)), info, &allocator),
+                             "CreateAllocator", err, err_len);
+    memplan_ort::fn<void (*)(void*)>(table, memplan_ort::kReleaseMemoryInfo)(info);
+    if (rc != MEMPLAN_ORT_OK) {
+        return rc;
+    }
+    if (allocator == nullptr) {
+        memplan_ort::message(err, err_len, "arena_start: ONNX Runtime gave no allocator for the session");
+        return MEMPLAN_ORT_FAILED;
+    }
+    rc = memplan_ort::arena_start_probe(table, allocator, out, err, err_len);
     memplan_ort::fn<void (*)(void*)>(table, memplan_ort::kReleaseAllocator)(allocator);
     return rc;
 }

@@ -21,6 +21,12 @@ void test_bad_arguments_are_refused_with_a_message() {
     // no message buffer, or a zero-length one: still refused, nothing written
     CHECK_EQ(memplan_ort_arena_stats(0, out, MEMPLAN_ORT_NUM_STATS, nullptr, 128), MEMPLAN_ORT_BAD_ARGUMENT);
     CHECK_EQ(memplan_ort_arena_stats(0, out, MEMPLAN_ORT_NUM_STATS, err, 0), MEMPLAN_ORT_BAD_ARGUMENT);
+    long long start[MEMPLAN_ORT_START_LEN] = {0};
+    CHECK_EQ(memplan_ort_arena_start(0, start, MEMPLAN_ORT_START_LEN, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK(std::string(err).find("out hold 3 longs") != std::string::npos);
+    CHECK_EQ(memplan_ort_arena_start(8, nullptr, MEMPLAN_ORT_START_LEN, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK_EQ(memplan_ort_arena_start(8, start, MEMPLAN_ORT_START_LEN - 1, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK_EQ(memplan_ort_arena_start(0, start, MEMPLAN_ORT_START_LEN, nullptr, 128), MEMPLAN_ORT_BAD_ARGUMENT);
 }
 
 void test_messages_stay_inside_their_buffer() {
@@ -38,6 +44,8 @@ void test_without_onnx_runtime_the_calls_say_so() {
     // handles are never dereferenced before ONNX Runtime is found
     CHECK_EQ(memplan_ort_arena_stats(8, out, MEMPLAN_ORT_NUM_STATS, err, 256), MEMPLAN_ORT_UNAVAILABLE);
     CHECK(std::string(err).find("ONNX Runtime 1.23 or newer is not loaded") != std::string::npos);
+    long long start[MEMPLAN_ORT_START_LEN] = {0};
+    CHECK_EQ(memplan_ort_arena_start(8, start, MEMPLAN_ORT_START_LEN, err, 256), MEMPLAN_ORT_UNAVAILABLE);
 }
 
 }  // namespace

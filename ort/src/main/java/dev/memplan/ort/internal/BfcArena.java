@@ -64,6 +64,27 @@ final class BfcArena {
      * arena, without allocating one.
      */
     void reset() {
+        reset(OrtArenaStart.EMPTY);
+    }
+
+    /**
+     * Readies the arena for the next request's replay from the state a session left it in: its free
+     * chunk as a region of its own (the in-use part before it is never freed, so never merges) and
+     * the size of the next region. Bytes in use start at 0: a figure counts what the request adds.
+     */
+    void reset(OrtArenaStart start) {
+        resetEmpty();
+        regionBytes = start.nextRegionBytes();
+        if (start.freeBytes() > 0) {
+            int free = newChunk(0, start.freeBytes());
+            prev[free] = NONE;
+            next[free] = NONE;
+            addFree(free);
+            nextRegionAddress = start.freeBytes() + REGION_GAP;
+        }
+    }
+
+    private void resetEmpty() {
         for (long bits = nonEmptyBins; bits != 0; bits &= bits - 1) {
             binCount[Long.numberOfTrailingZeros(bits)] = 0;
         }

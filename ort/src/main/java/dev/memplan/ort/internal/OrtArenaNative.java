@@ -23,6 +23,9 @@ final class OrtArenaNative {
     static final int STAT_TOTAL_ALLOCATED = 2;
     static final int STAT_NUM_ALLOCS = 3;
     static final int STAT_NUM_RESERVES = 4;
+    static final int START_EMPTY = 0;
+    static final int START_ONE_FREE_CHUNK = 1;
+    static final int START_LEN = 3;
 
     private OrtArenaNative() {
     }
@@ -35,6 +38,12 @@ final class OrtArenaNative {
     @MemberGetter static native int MEMPLAN_ORT_NUM_STATS();
 
     @MemberGetter static native int MEMPLAN_ORT_STAT_TOTAL_ALLOCATED();
+
+    @MemberGetter static native int MEMPLAN_ORT_START_EMPTY();
+
+    @MemberGetter static native int MEMPLAN_ORT_START_ONE_FREE_CHUNK();
+
+    @MemberGetter static native int MEMPLAN_ORT_START_LEN();
 
     @NoException
     static native int memplan_ort_register_counting_allocator(long env, @Cast("char*") byte[] err, int errLen);
@@ -58,6 +67,10 @@ final class OrtArenaNative {
     @NoException
     static native int memplan_ort_counting_stats(@Cast("long long*") long[] out, int outLen, @Cast("char*") byte[] err,
                                                  int errLen);
+
+    @NoException
+    static native int memplan_ort_arena_start(long session, @Cast("long long*") long[] out, int outLen,
+                                              @Cast("char*") byte[] err, int errLen);
 
     @NoException
     static native int memplan_ort_arena_stats(long session, @Cast("long long*") long[] out, int outLen,

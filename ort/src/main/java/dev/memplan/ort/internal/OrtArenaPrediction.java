@@ -21,8 +21,9 @@ import java.util.TreeSet;
  *                              the second run: a server that releases them sees less
  * @param arenaRoundingBytes    of {@code activationBytes}, what the BFC arena adds above the
  *                              256-byte-rounded requests live at that peak (chunks handed out whole)
- * @param reservedBytes         the arena's regions ({@code TotalAllocated}): memory taken from the
- *                              system, never given back during the session
+ * @param reservedBytes         the regions the arena adds for the request ({@code TotalAllocated}'s
+ *                              growth): memory taken from the system, never given back during the
+ *                              session
  * @param unmodelledOps         op types whose kernel workspace has no measured rule (an allowance
  *                              stands in); empty when every part of the figure is replayed
  * @param sessionStartBytes     what the arena held above its in-use figure while the session was

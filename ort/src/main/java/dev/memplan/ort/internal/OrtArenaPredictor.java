@@ -43,8 +43,10 @@ public final class OrtArenaPredictor {
     private final boolean[] ifOutput;
     /** Per node id of an If with a replay: per output, the buffer slot it allocates, or -1. */
     private final int[][] ifOutputSlots;
-    /** The one answer of a graph without symbols, replayed once at compile time; else null. */
+    /** The one answer of a graph without symbols from an empty arena, replayed once at compile time; else null. */
     private final OrtArenaPrediction staticPrediction;
+    /** A graph without symbols: its answer from the last other start asked for, else null. */
+    private volatile StartAnswer startAnswer;
     /** Each thread's replay arrays, reused from request to request. */
     private final ThreadLocal<Scratch> scratches = ThreadLocal.withInitial(() -> new Scratch(this));
 
@@ -66,7 +68,7 @@ public final class OrtArenaPredictor {
         this.unmodelledOps = new OrtArenaPrediction.SortedOps(unmodelledOps); // shared by every answer, not copied
         boolean fixed = graph.symbols().isEmpty() && (subgraphs == null
                 || Arrays.stream(subgraphs).allMatch(r -> r == null || r.isStatic()));
-        this.staticPrediction = fixed ? largest(Map.of(), new Scratch(this)) : null; // a branch may size at run time
+        this.staticPrediction = fixed ? largest(Map.of(), OrtArenaStart.EMPTY, new Scratch(this)) : null; // a branch may size at run time
     }
 
     /**
@@ -220,8 +222,37 @@ public final class OrtArenaPredictor {
      * @throws dev.memplan.InvalidSizeException naming the value whose size the bindings leave unknown
      */
     public OrtArenaPrediction predict(Map<String, Long> bindings) {
+        return predict(bindings, OrtArenaStart.EMPTY);
+    }
+
+    /**
+     * Predicts the arena figure for one request served by a session whose arena starts at
+     * {@code start} (what its creation left, {@link OrtArenaStart}).
+     *
+     * @param bindings the request's symbol values
+     * @param start    the arena's state before the request
+     * @return the prediction
+     * @throws dev.memplan.InvalidSizeException naming the value whose size the bindings leave unknown
+     */
+    public OrtArenaPrediction predict(Map<String, Long> bindings, OrtArenaStart start) {
         Objects.requireNonNull(bindings, "bindings");
-        return staticPrediction != null ? staticPrediction : replay(bindings);
+        Objects.requireNonNull(start, "start");
+        if (staticPrediction == null) {
+            return replay(bindings, start);
+        }
+        if (start.equals(OrtArenaStart.EMPTY)) {
+            return staticPrediction;
+        }
+        StartAnswer known = startAnswer;
+        if (known == null || !known.start().equals(start)) {
+            known = new StartAnswer(start, replay(Map.of(), start));
+            startAnswer = known;
+        }
+        return known.answer();
+    }
+
+    /** A static graph's answer from one start. */
+    private record StartAnswer(OrtArenaStart start, OrtArenaPrediction answer) {
     }
 
     /**
@@ -229,13 +260,18 @@ public final class OrtArenaPredictor {
      * graph); with If branches left open, every combination, and answers the largest figure.
      */
     OrtArenaPrediction replay(Map<String, Long> bindings) {
+        return replay(bindings, OrtArenaStart.EMPTY);
+    }
+
+    /** {@link #replay(Map)} from {@code start}. */
+    OrtArenaPrediction replay(Map<String, Long> bindings, OrtArenaStart start) {
         Scratch scratch = scratches.get();
         if (scratch.busy) { // a replay inside a replay on this thread: its own arrays
             scratch = new Scratch(this);
         }
         scratch.busy = true;
         try {
-            return largest(bindings, scratch);
+            return largest(bindings, start, scratch);
         } finally {
             scratch.busy = false;
         }
@@ -246,16 +282,16 @@ public final class OrtArenaPredictor {
      *
      * @throws MemplanException when the request leaves more combinations open than are replayed
      */
-    private OrtArenaPrediction largest(Map<String, Long> bindings, Scratch scratch) {
+    private OrtArenaPrediction largest(Map<String, Long> bindings, OrtArenaStart start, Scratch scratch) {
         if (combinations == null) {
             throw new MemplanException("the ort runtime replays at most " + OrtSubgraphReplay.Choices.MAX_COMBINATIONS
                     + " combinations of If branches a request leaves open, this request leaves " + openConditions
                     + " If conditions open with more; give the inputs their conditions read as values (--value NAME=V)"
                     + " so the branches are decided");
         }
-        OrtArenaPrediction largest = replay(bindings, scratch, combinations[0]);
+        OrtArenaPrediction largest = replay(bindings, start, scratch, combinations[0]);
         for (int k = 1; k < combinations.length; k++) {
-            OrtArenaPrediction p = replay(bindings, scratch, combinations[k]);
+            OrtArenaPrediction p = replay(bindings, start, scratch, combinations[k]);
             if (p.activationBytes() > largest.activationBytes()) {
                 largest = p;
             }
@@ -263,8 +299,8 @@ public final class OrtArenaPredictor {
         return largest;
     }
 
-    private OrtArenaPrediction replay(Map<String, Long> bindings, Scratch s, long branchChoices) {
-        s.start(bindings);
+    private OrtArenaPrediction replay(Map<String, Long> bindings, OrtArenaStart start, Scratch s, long branchChoices) {
+        s.start(bindings, start);
         BfcArena arena = s.arena;
         MemoryPattern pattern = s.pattern;
         long[] slotBytes = s.slotBytes;
@@ -483,9 +519,9 @@ public final class OrtArenaPredictor {
             symbolValues = new long[sequence.symbols.length];
         }
 
-        /** Readies the arrays for one request: a new arena and pattern, its symbols resolved once. */
-        void start(Map<String, Long> request) {
-            arena.reset();
+        /** Readies the arrays for one request: the arena at its start, a new pattern, its symbols resolved once. */
+        void start(Map<String, Long> request, OrtArenaStart arenaStart) {
+            arena.reset(arenaStart);
             pattern.reset();
             System.arraycopy(sequence.classBytes, 0, classBytes, 0, classBytes.length); // fixed sizes filled in
             bindings = request;

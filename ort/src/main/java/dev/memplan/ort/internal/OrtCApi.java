@@ -5,6 +5,7 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtSession;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import org.bytedeco.javacpp.Loader;
 
 /**
@@ -172,6 +173,28 @@ public final class OrtCApi {
         byte[] err = new byte[ERR_LEN];
         check(OrtArenaNative.memplan_ort_arena_stats(handle(session), out, out.length, err, ERR_LEN), err);
         return out;
+    }
+
+    /**
+     * The state a new session leaves its CPU arena in, for the replay of its requests
+     * ({@link OrtArenaStart}): probed with two allocations given back, so only for a session that
+     * serves nothing after.
+     *
+     * @param session a session just created, on ORT's own arena
+     * @return the start, {@link OrtArenaStart#EMPTY} when the arena has no region yet, or empty when
+     *         the regions' free bytes are more than one chunk (not modelled)
+     * @throws IllegalStateException with ONNX Runtime's message when it cannot answer
+     */
+    public static Optional<OrtArenaStart> arenaStart(OrtSession session) {
+        requireLoaded();
+        long[] out = new long[OrtArenaNative.START_LEN];
+        byte[] err = new byte[ERR_LEN];
+        check(OrtArenaNative.memplan_ort_arena_start(handle(session), out, out.length, err, ERR_LEN), err);
+        if (out[0] == OrtArenaNative.START_EMPTY) {
+            return Optional.of(OrtArenaStart.EMPTY);
+        }
+        return out[0] == OrtArenaNative.START_ONE_FREE_CHUNK
+                ? Optional.of(new OrtArenaStart(out[1], out[2])) : Optional.empty();
     }
 
     /**

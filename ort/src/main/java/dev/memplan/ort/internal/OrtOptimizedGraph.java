@@ -203,6 +203,7 @@ final class OrtOptimizedGraph {
                 // saved while the session loads; nothing runs
                 writeSessionStartPeak(session, saved);
             }
+            writeArenaStart(env, model, level, saved);
         } catch (OrtException e) {
             throw new MemplanException("ONNX Runtime cannot load the model: " + reason(e.getMessage())
                     + "; check that ONNX Runtime runs this model, or use the memplan runtime", e);
@@ -227,6 +228,57 @@ final class OrtOptimizedGraph {
             }
         } catch (RuntimeException | LinkageError | IOException e) {
             // the figure then starts from the first run, as before: no worse than not knowing
+        }
+    }
+
+    /**
+     * The state a serving session's creation leaves its CPU arena in ({@link OrtArenaStart}), into
+     * {@link #arenaStartFile}, for the replay to start each request from. Read on a second session
+     * that saves nothing: saving the graph allocates in the arena too. Nothing is written where the
+     * session's allocator is memplan's counting one, the statistics cannot be read, or the free bytes
+     * are more than one chunk: the replay then starts from an empty arena.
+     */
+    private static void writeArenaStart(OrtEnvironment env, ModelHandOver.Model model, String level, Path saved) {
+        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
+            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.valueOf(level));
+            options.setIntraOpNumThreads(1);
+            options.setSessionLogLevel(OrtLoggingLevel.ORT_LOGGING_LEVEL_FATAL);
+            try (OrtSession session = model.file() != null ? env.createSession(model.file().toString(), options)
+                    : env.createSession(model.bytes(), options)) {
+                if (OrtCApi.usesCountingAllocator(session)) {
+                    return;
+                }
+                Optional<OrtArenaStart> start = OrtCApi.arenaStart(session); // probes: the session serves nothing
+                if (start.isPresent()) {
+                    Files.writeString(arenaStartFile(saved), start.get().format());
+                }
+            }
+        } catch (OrtException | RuntimeException | LinkageError | IOException e) {
+            // the replay then starts from an empty arena, as ORT 1.29 and 1.30 do
+        }
+    }
+
+    /** {@return where {@link #save} leaves the arena's start beside the graph it saved} */
+    static Path arenaStartFile(Path saved) {
+        return saved.resolveSibling(saved.getFileName() + ".arena");
+    }
+
+    /**
+     * {@return the arena start {@link #writeArenaStart} measured for the graph saved at {@code
+     * saved}, or {@link OrtArenaStart#EMPTY} when nothing was measured}; the file is removed.
+     */
+    static OrtArenaStart readArenaStart(Path saved) {
+        Path file = arenaStartFile(saved);
+        try {
+            return Files.isRegularFile(file) ? OrtArenaStart.parse(Files.readString(file)) : OrtArenaStart.EMPTY;
+        } catch (IOException | IllegalArgumentException e) {
+            return OrtArenaStart.EMPTY;
+        } finally {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                file.toFile().deleteOnExit();
+            }
         }
     }
 

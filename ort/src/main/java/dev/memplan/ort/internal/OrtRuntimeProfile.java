@@ -54,11 +54,15 @@ public final class OrtRuntimeProfile {
     private final String refuseUnmodelledAskingWith;
     /** What the session's creation held in ORT's arena above what it kept, measured when ORT saved the graph. */
     private final long sessionStartBytes;
+    /** The state the session's creation left ORT's arena in, which each request's replay starts from. */
+    private final OrtArenaStart arenaStart;
 
     private OrtRuntimeProfile(String level, ImportedGraph ortGraph, OrtArenaPredictor predictor,
                               Function<ImportedGraph, OrtArenaPredictor> compiler, KernelProbes.Measured measured,
-                              BatchRows batchRows, String refuseUnmodelledAskingWith, long sessionStartBytes) {
+                              BatchRows batchRows, String refuseUnmodelledAskingWith, long sessionStartBytes,
+                              OrtArenaStart arenaStart) {
         this.sessionStartBytes = sessionStartBytes;
+        this.arenaStart = arenaStart;
         this.refuseUnmodelledAskingWith = refuseUnmodelledAskingWith;
         this.level = level;
         this.batchRows = batchRows;
@@ -195,6 +199,7 @@ public final class OrtRuntimeProfile {
         try {
             OrtOptimizedGraph.save(model, level, saved);
             long sessionStart = OrtOptimizedGraph.readSessionStartPeak(saved);
+            OrtArenaStart arenaStart = OrtOptimizedGraph.readArenaStart(saved);
             checkSavedSize(model, level, Files.size(saved), Runtime.getRuntime().maxMemory());
             byte[] bytes = UncachedFileIo.readAllBytes(saved);
             ModelProto proto = ModelProto.parseFrom(bytes);
@@ -213,7 +218,7 @@ public final class OrtRuntimeProfile {
             if (graph.controlFlow().isEmpty()) {
                 return new OrtRuntimeProfile(level, graph,
                         OrtArenaPredictor.ofSaved(graph.graph(), proto, optimized, measured, plannerNames), null, measured,
-                        rows, refuseUnmodelledAskingWith, sessionStart);
+                        rows, refuseUnmodelledAskingWith, sessionStart, arenaStart);
             }
             // If: each branch replayed inside the If (OrtSubgraphReplay); the one a request takes, once its
             // bindings decide the condition, else the larger. The models are kept without weight data.
@@ -222,12 +227,13 @@ public final class OrtRuntimeProfile {
             Function<ImportedGraph, OrtArenaPredictor> compiler =
                     g -> OrtArenaPredictor.ofSaved(g, savedNodes, originalNodes, optimized, measured);
             return new OrtRuntimeProfile(level, graph, compiler.apply(graph), compiler, measured, rows,
-                    refuseUnmodelledAskingWith, sessionStart);
+                    refuseUnmodelledAskingWith, sessionStart, arenaStart);
         } catch (IOException e) {
             throw new MemplanException("cannot read the graph ONNX Runtime saved for the model: " + e.getMessage()
                     + "; check the free space of the temporary directory (java.io.tmpdir)", e);
         } finally {
-            for (Path file : List.of(saved, SavedWeights.of(saved), OrtOptimizedGraph.sessionStartFile(saved))) { // a failure may leave any
+            for (Path file : List.of(saved, SavedWeights.of(saved), OrtOptimizedGraph.sessionStartFile(saved),
+                    OrtOptimizedGraph.arenaStartFile(saved))) { // a failure may leave any
                 try {
                     Files.deleteIfExists(file);
                 } catch (IOException e) {
@@ -306,14 +312,14 @@ public final class OrtRuntimeProfile {
         Map<String, Long> complete = ortGraph.completeBindings(withInputDims(model, bindings,
                 namedByTheModel(model, bindings)));
         if (compiler == null) {
-            return predictor.predict(complete).afterSessionStart(sessionStartBytes);
+            return predictor.predict(complete, arenaStart).afterSessionStart(sessionStartBytes);
         }
         ImportedGraph specialized = ortGraph.forBindings(complete); // the If branches these bindings decide
         OrtArenaPredictor branches = specialized == ortGraph ? predictor
                 : decided.computeIfAbsent(specialized, compiler);
         refuseUnmodelled(branches.unmodelledOps(), " in an If branch this request takes or leaves open (giving the"
                 + " inputs its condition reads as values decides it)");
-        return branches.predict(complete).afterSessionStart(sessionStartBytes);
+        return branches.predict(complete, arenaStart).afterSessionStart(sessionStartBytes);
     }
 
     /**

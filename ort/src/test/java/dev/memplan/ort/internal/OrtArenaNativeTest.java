@@ -27,6 +27,9 @@ class OrtArenaNativeTest {
         assertEquals(OrtArenaNative.MEMPLAN_ORT_UNAVAILABLE(), OrtArenaNative.UNAVAILABLE);
         assertEquals(OrtArenaNative.MEMPLAN_ORT_NUM_STATS(), OrtArenaNative.NUM_STATS);
         assertEquals(OrtArenaNative.MEMPLAN_ORT_STAT_TOTAL_ALLOCATED(), OrtArenaNative.STAT_TOTAL_ALLOCATED);
+        assertEquals(OrtArenaNative.MEMPLAN_ORT_START_EMPTY(), OrtArenaNative.START_EMPTY);
+        assertEquals(OrtArenaNative.MEMPLAN_ORT_START_ONE_FREE_CHUNK(), OrtArenaNative.START_ONE_FREE_CHUNK);
+        assertEquals(OrtArenaNative.MEMPLAN_ORT_START_LEN(), OrtArenaNative.START_LEN);
     }
 
     @Test
@@ -41,6 +44,9 @@ class OrtArenaNativeTest {
         rc = OrtArenaNative.memplan_ort_arena_stats(8, new long[2], 2, err, err.length);
         assertTrue(rc != OrtArenaNative.OK);
         assertTrue(text(err).contains("5 longs"), text(err));
+        rc = OrtArenaNative.memplan_ort_arena_start(8, new long[2], 2, err, err.length);
+        assertTrue(rc != OrtArenaNative.OK);
+        assertTrue(text(err).contains("3 longs"), text(err));
         rc = OrtArenaNative.memplan_ort_counting_keep_up_to(-1, err, err.length);
         assertTrue(rc != OrtArenaNative.OK);
         assertTrue(text(err).contains("bytes must be >= 0"), text(err));

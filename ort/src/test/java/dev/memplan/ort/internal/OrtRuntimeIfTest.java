@@ -53,6 +53,8 @@ class OrtRuntimeIfTest {
         String dims = "n=" + n;
         Path thenModel = OrtIfBranchTest.resource("if-" + kind + "-16000.onnx");
         Path elseModel = OrtIfBranchTest.resource("if-" + kind + "-8000.onnx");
+        OrtFigures.assumeTheTableHolds(thenModel, OrtModel.Level.ALL);
+        OrtFigures.assumeTheTableHolds(elseModel, OrtModel.Level.ALL);
         Map<String, Long> bindings = new HashMap<>(Map.of("n", n, "sr", 16_000L));
         assertEquals(OrtIfBranchTest.ort("if-" + kind + "-16000.onnx", dims), predicted(thenModel, bindings),
                 kind + ": sr = 16000 takes the then branch");
@@ -72,6 +74,7 @@ class OrtRuntimeIfTest {
         SharedModels.requirePresent();
         String model = "silero/silero_vad_op18_ifless.onnx";
         Map<String, Long> bindings = sileroBindings(dims);
+        OrtFigures.assumeTheTableHolds(SharedModels.require(model), OrtModel.Level.ALL);
         long ort = OrtFigures.figure(OrtArenaLevelAllTest.tsv(), model, dims.replace(';', ','));
         assertEquals(ort, predicted(SharedModels.require(model), bindings), "Silero VAD " + dims);
     }
@@ -88,6 +91,7 @@ class OrtRuntimeIfTest {
         OrtRuntimeProfile.requireOrtJava();
         String model = "silero/silero_vad_op18_ifless.onnx";
         Map<String, Long> bindings = sileroBindings(dims);
+        OrtFigures.assumeTheTableHolds(SharedModels.require(model), OrtModel.Level.NONE);
         long ort = OrtFigures.figure(OrtFigures.levelNone("silero-level-none.tsv"), model, dims.replace(';', ','));
         assertEquals(ort, predicted(SharedModels.require(model), bindings, OrtModel.Level.NONE),
                 "Silero VAD at level none " + dims);

@@ -43,6 +43,7 @@ class OrtRuntimeMeasuredTest {
         SharedModels.requirePresent();
         Map<String, Long> bindings = Arrays.stream(dims.split(",")).filter(d -> !d.isEmpty()).map(d -> d.split("="))
                 .collect(Collectors.toMap(d -> d[0], d -> Long.parseLong(d[1])));
+        OrtFigures.assumeTheTableHolds(SharedModels.require(model), level);
         OrtModel compiled = OrtModel.compile(SharedModels.require(model), ImportOptions.defaults(),
                 PlanOptions.defaults(), level);
         OrtModel.Plan plan = compiled.plan(bindings);
