@@ -198,12 +198,16 @@ final class OrtOptimizedGraph {
                 options.addConfigEntry(SavedWeights.FILE_OPTION, SavedWeights.fileName(saved));
                 options.addConfigEntry(SavedWeights.MIN_SIZE_OPTION, Long.toString(SavedWeights.MIN_EXTERNAL_BYTES));
             }
+            boolean startsEmpty;
             try (OrtSession session = model.file() != null ? env.createSession(model.file().toString(), options)
                     : env.createSession(model.bytes(), options)) {
                 // saved while the session loads; nothing runs
                 writeSessionStartPeak(session, saved);
+                startsEmpty = startsEmpty(session);
             }
-            writeArenaStart(env, model, level, saved);
+            if (!startsEmpty) {
+                writeArenaStart(env, model, level, saved);
+            }
         } catch (OrtException e) {
             throw new MemplanException("ONNX Runtime cannot load the model: " + reason(e.getMessage())
                     + "; check that ONNX Runtime runs this model, or use the memplan runtime", e);
@@ -228,6 +232,22 @@ final class OrtOptimizedGraph {
             }
         } catch (RuntimeException | LinkageError | IOException e) {
             // the figure then starts from the first run, as before: no worse than not knowing
+        }
+    }
+
+    /**
+     * Whether the saving session's arena holds no region once created, or there is no arena
+     * (memplan's counting allocator): a session that saves nothing allocates no more, so the
+     * replay starts empty and needs no second session (ORT 1.29 and 1.30 keep the session's
+     * allocations out of the regions). False where the statistics cannot be read, so that the
+     * second session decides.
+     */
+    private static boolean startsEmpty(OrtSession session) {
+        try {
+            return OrtCApi.usesCountingAllocator(session)
+                    || OrtCApi.arenaStart(session).equals(Optional.of(OrtArenaStart.EMPTY));
+        } catch (RuntimeException | LinkageError e) {
+            return false;
         }
     }
 
