@@ -159,6 +159,26 @@ inline int memplan_ort_cpu_info(void* const* table, int allocator_type, void** i
 #define MEMPLAN_ORT_COUNTING_LIMIT "7308332028281663085"
 
 /**
+ * The CPU allocator session (an OrtSession*) allocates from, into *allocator (ORT's
+ * CreateAllocator on the session's CPU arena memory info); the caller releases it.
+ */
+inline int memplan_ort_session_allocator(void* const* table, long long session, void** allocator, char* err,
+                                         int err_len) {
+    void* info = nullptr;
+    int rc = memplan_ort_cpu_info(table, memplan_ort::kArenaAllocator, &info, err, err_len);
+    if (rc != MEMPLAN_ORT_OK) {
+        return rc;
+    }
+    using CreateAllocator = void* (*)(const void*, const void*, void**);
+    rc = memplan_ort::status(table,
+                             memplan_ort::fn<CreateAllocator>(table, memplan_ort::kCreateAllocator)(
+                                 reinterpret_cast<void*>(static_cast<intptr_t>(session)), info, allocator),
+                             "CreateAllocator", err, err_len);
+    memplan_ort::fn<void (*)(void*)>(table, memplan_ort::kReleaseMemoryInfo)(info);
+    return rc;
+}
+
+/**
  * Reads the CPU arena statistics of session (an OrtSession*) into out (MEMPLAN_ORT_NUM_STATS
  * longs: in use, max in use, total allocated, allocations, reserves); a figure the arena does not
  * report is -1. With room for one more long, out[MEMPLAN_ORT_NUM_STATS] says whether the session's
@@ -173,18 +193,8 @@ inline int memplan_ort_arena_stats(long long session, long long* out, int out_le
     if (table == nullptr) {
         return memplan_ort::unavailable(err, err_len);
     }
-    void* info = nullptr;
-    int rc = memplan_ort_cpu_info(table, memplan_ort::kArenaAllocator, &info, err, err_len);
-    if (rc != MEMPLAN_ORT_OK) {
-        return rc;
-    }
     void* allocator = nullptr;
-    using CreateAllocator = void* (*)(const void*, const void*, void**);
-    rc = memplan_ort::status(table,
-                             memplan_ort::fn<CreateAllocator>(table, memplan_ort::kCreateAllocator)(
-                                 reinterpret_cast<void*>(static_cast<intptr_t>(session)), info, &allocator),
-                             "CreateAllocator", err, err_len);
-    memplan_ort::fn<void (*)(void*)>(table, memplan_ort::kReleaseMemoryInfo)(info);
+    int rc = memplan_ort_session_allocator(table, session, &allocator, err, err_len);
     if (rc != MEMPLAN_ORT_OK) {
         return rc;
     }
@@ -315,18 +325,8 @@ inline int memplan_ort_arena_start(long long session, long long* out, int out_le
     if (table == nullptr) {
         return memplan_ort::unavailable(err, err_len);
     }
-    void* info = nullptr;
-    int rc = memplan_ort_cpu_info(table, memplan_ort::kArenaAllocator, &info, err, err_len);
-    if (rc != MEMPLAN_ORT_OK) {
-        return rc;
-    }
     void* allocator = nullptr;
-    using CreateAllocator = void* (*)(const void*, const void*, void**);
-    rc = memplan_ort::status(table,
-                             memplan_ort::fn<CreateAllocator>(table, memplan_ort::kCreateAllocator)(
-                                 reinterpret_cast<void*>(static_cast<intptr_t>(session)), info, &allocator),
-                             "CreateAllocator", err, err_len);
-    memplan_ort::fn<void (*)(void*)>(table, memplan_ort::kReleaseMemoryInfo)(info);
+    int rc = memplan_ort_session_allocator(table, session, &allocator, err, err_len);
     if (rc != MEMPLAN_ORT_OK) {
         return rc;
     }
