@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.memplan.ort.internal;
 
+import dev.memplan.DataType;
 import dev.memplan.Graph;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
 import dev.memplan.onnx.proto.OnnxProto.TensorProto;
@@ -19,10 +20,6 @@ import java.util.Map;
  * (memplan's shapes say nothing of its trip count).
  */
 final class LoopTripFeed {
-    /** ONNX's element types of a trip count and a condition. */
-    private static final int INT64 = 7;
-    private static final int BOOL = 9;
-
     private LoopTripFeed() {
     }
 
@@ -41,13 +38,13 @@ final class LoopTripFeed {
         List<TensorProto> out = new ArrayList<>();
         String m = proto.getInputCount() > 0 ? proto.getInput(0) : "";
         if (!m.isEmpty() && !constants.containsKey(m)) {
-            out.add(TensorProto.newBuilder().setName(m).setDataType(INT64)
+            out.add(TensorProto.newBuilder().setName(m).setDataType(DataType.INT64.onnxCode())
                     .setRawData(ByteString.copyFrom(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN)
                             .putLong(trips).array())).build());
         }
         String cond = proto.getInputCount() > 1 ? proto.getInput(1) : "";
         if (!cond.isEmpty() && !cond.equals(m) && !constants.containsKey(cond)) {
-            out.add(TensorProto.newBuilder().setName(cond).setDataType(BOOL)
+            out.add(TensorProto.newBuilder().setName(cond).setDataType(DataType.BOOL.onnxCode())
                     .setRawData(ByteString.copyFrom(new byte[] {1})).build());
         }
         return out;
