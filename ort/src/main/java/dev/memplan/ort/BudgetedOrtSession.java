@@ -73,6 +73,8 @@ public final class BudgetedOrtSession {
     private final int runsInFlight;
     /** The most rows one ORT run takes, or 0 for as many as the share holds. */
     private final int rowsPerRun;
+    /** This copy's settings, before a request's key in {@link #runs}: copies share the cache. */
+    private final String runKeyPrefix;
 
     /**
      * How requests of one shape run: whole, or in pieces of {@code pieceRows} rows by {@code layout},
@@ -98,6 +100,7 @@ public final class BudgetedOrtSession {
         this.piecesRun = new LongAdder();
         this.runsInFlight = 1;
         this.rowsPerRun = 0;
+        this.runKeyPrefix = settingsKey(runsInFlight, rowsPerRun);
     }
 
     private BudgetedOrtSession(BudgetedOrtSession other, int runsInFlight, int rowsPerRun) {
@@ -113,6 +116,7 @@ public final class BudgetedOrtSession {
         this.piecesRun = other.piecesRun;
         this.runsInFlight = runsInFlight;
         this.rowsPerRun = rowsPerRun;
+        this.runKeyPrefix = settingsKey(runsInFlight, rowsPerRun);
     }
 
     /**
@@ -202,9 +206,13 @@ public final class BudgetedOrtSession {
         return runShapeOf(RequestShape.of(inputs, valueInputs)).leaseBytes();
     }
 
+    private static String settingsKey(int runsInFlight, int rowsPerRun) {
+        return runsInFlight + "/" + rowsPerRun + "/";
+    }
+
     /** How a request of these shapes and values runs under this copy's settings: cached per key. */
     private RunShape runShapeOf(RequestShape request) {
-        return runs.get(runsInFlight + "/" + rowsPerRun + "/" + request.key(), key -> decide(request));
+        return runs.get(runKeyPrefix + request.key(), key -> decide(request));
     }
 
     private long leaseOf(RequestShape request) {
