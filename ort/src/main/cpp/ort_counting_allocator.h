@@ -92,7 +92,7 @@ public:
             if (posix_memalign(&base, kAlignment, held) != 0) {
                 return nullptr;
             }
-            held_.fetch_add(static_cast<long long>(held));
+            note_held(held_.fetch_add(static_cast<long long>(held)) + static_cast<long long>(held));
             if (kept_bytes_.load() > 0 && held_.load() > keep_limit_.load()) {
                 std::lock_guard<std::mutex> guard(lock_);
                 give_back_kept_past_limit(0);
@@ -173,8 +173,15 @@ public:
 
     static constexpr size_t kMaxLog = 4096;
 
-    // Starts the peak again from what is in use now: the peak of what follows, alone.
-    void restart_peak() { max_in_use_.store(in_use_.load()); }
+    // Starts both peaks again from what is in use and held now: the peaks of what follows, alone.
+    void restart_peak() {
+        max_in_use_.store(in_use_.load());
+        max_held_.store(held_.load());
+    }
+
+    // The most bytes held from the system at once since the start or the last restart_peak: the
+    // blocks with their headers and page tails, and kept regions. What a lease must cover.
+    long long max_held() const { return max_held_.load(); }
 
     Snapshot snapshot() const {
         return Snapshot{in_use_.load(),      max_in_use_.load(), held_.load(),
@@ -199,7 +206,8 @@ private:
                 return base;
             }
             give_back_kept_past_limit(static_cast<long long>(held));
-            held_.fetch_add(static_cast<long long>(held));  // counted before the lock is left
+            // counted before the lock is left
+            note_held(held_.fetch_add(static_cast<long long>(held)) + static_cast<long long>(held));
         }
         void* base = mmap(nullptr, held, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (base == MAP_FAILED) {
@@ -210,6 +218,12 @@ private:
             madvise(base, held, MADV_HUGEPAGE);  // a hint: without THP the block is still mapped
         }
         return base;
+    }
+
+    void note_held(long long now) {
+        long long seen = max_held_.load();
+        while (now > seen && !max_held_.compare_exchange_weak(seen, now)) {
+        }
     }
 
     // Unmaps kept regions, largest first, until what is held and about to be added fits the
@@ -227,6 +241,7 @@ private:
     std::atomic<long long> in_use_{0};
     std::atomic<long long> max_in_use_{0};
     std::atomic<long long> held_{0};
+    std::atomic<long long> max_held_{0};
     std::atomic<long long> allocations_{0};
     std::atomic<long long> reserves_{0};
     std::atomic<long long> kept_bytes_{0};
@@ -379,13 +394,26 @@ inline int memplan_ort_fix_malloc_thresholds(long long bytes, char* err, int err
 }
 
 /**
- * Starts the counting allocator's peak (max in use) again from what it holds now, so the next
- * figures give the peak of what runs after the call alone.
+ * Starts the counting allocator's peaks (max in use, max held) again from what it holds now, so
+ * the next figures give the peaks of what runs after the call alone.
  */
 inline int memplan_ort_counting_restart_peak(char* err, int err_len) {
     (void)err;
     (void)err_len;
     memplan_ort::counting_allocator().blocks.restart_peak();
+    return MEMPLAN_ORT_OK;
+}
+
+/**
+ * Writes into out[0] the most bytes the counting allocator held from the system at once (blocks
+ * with headers and page tails, kept regions) since it started or since the last restart of its peak.
+ */
+inline int memplan_ort_counting_max_held(long long* out, char* err, int err_len) {
+    if (out == nullptr) {
+        memplan_ort::message(err, err_len, "counting_max_held: out must be given");
+        return MEMPLAN_ORT_BAD_ARGUMENT;
+    }
+    out[0] = memplan_ort::counting_allocator().blocks.max_held();
     return MEMPLAN_ORT_OK;
 }
 

@@ -62,6 +62,23 @@ void test_a_restarted_peak_counts_only_what_follows() {
     blocks.release(b);
 }
 
+void test_the_held_peak_counts_headers_and_page_tails() {
+    CountingBlocks blocks;
+    void* a = blocks.allocate(1000, false);  // from the C library: its size and a 64-byte header
+    CHECK_EQ(blocks.max_held(), 1064);
+    void* b = blocks.allocate(70000, false);  // mapped alone: with its header, up to whole pages
+    CHECK_EQ(blocks.max_held(), 1064 + 73728);
+    blocks.release(b);
+    blocks.restart_peak();
+    CHECK_EQ(blocks.max_held(), 1064);  // from what is held now
+    void* c = blocks.allocate(65536, false);
+    blocks.release(c);
+    CHECK_EQ(blocks.max_held(), 1064 + 69632);
+    blocks.release(a);
+    CHECK_EQ(blocks.snapshot().total_allocated, 0);
+    CHECK_EQ(blocks.max_held(), 1064 + 69632);  // a peak stays until restarted
+}
+
 void test_the_log_records_sizes_in_order_while_on() {
     CountingBlocks blocks;
     void* before = blocks.allocate(10, false);
@@ -82,6 +99,7 @@ void test_the_log_records_sizes_in_order_while_on() {
     int count = 0;
     char err[128] = {0};
     CHECK_EQ(memplan_ort_counting_stop_log(nullptr, 1, &count, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK_EQ(memplan_ort_counting_max_held(nullptr, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
     CHECK_EQ(memplan_ort_counting_stop_log(out, -1, &count, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
     CHECK_EQ(memplan_ort_counting_stop_log(out, 4, nullptr, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
 }
@@ -256,6 +274,7 @@ void test_the_malloc_thresholds_are_checked_and_fixed() {
 void run_ort_counting_allocator_tests() {
     run_case("counting blocks count while held and keep the peak", test_blocks_are_counted_while_held_and_the_peak_stays);
     run_case("counting blocks restart their peak", test_a_restarted_peak_counts_only_what_follows);
+    run_case("counting blocks keep their held peak", test_the_held_peak_counts_headers_and_page_tails);
     run_case("counting blocks log sizes while asked", test_the_log_records_sizes_in_order_while_on);
     run_case("counting blocks hand out nothing for 0 or impossible sizes", test_nothing_is_handed_out_for_zero_or_impossible_sizes);
     run_case("counting blocks count exactly across threads", test_threads_count_exactly);

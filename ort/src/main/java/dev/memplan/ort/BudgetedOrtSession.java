@@ -20,8 +20,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One call that runs an ONNX Runtime session inside a {@link MemoryBudget}: the request's shapes
- * are read from its {@link OnnxTensor} inputs, its arena bytes predicted, leased, the session run
- * while the lease is held, the caller's reader given the result, and the lease released when the
+ * are read from its {@link OnnxTensor} inputs, the bytes ORT will hold for it predicted, leased,
+ * the session run while the lease is held, the caller's reader given the result, and the lease released when the
  * result is closed (ORT's outputs live in its memory until then). A shape's lease, and whether it
  * runs whole or in pieces, is planned, predicted and decided once, then cached (at most
  * {@value #MAX_CACHED_SHAPES} shapes; Caffeine, which this class needs on the class path): a request
@@ -63,7 +63,7 @@ public final class BudgetedOrtSession {
     private final Set<String> valueInputs;
     private final OrtModel model;
     private final MemoryBudget budget;
-    /** ORT's predicted bytes by request ({@link RequestShape#key}), pieces too: planned and predicted once each. */
+    /** ORT's predicted bytes under the bounded arena by request ({@link RequestShape#key}), pieces too: planned and predicted once each. */
     private final Cache<String, Long> predictions;
     /** How a request runs and what it leases, by this copy's settings and the input shapes: decided once each. */
     private final Cache<String, RunShape> runs;
@@ -193,7 +193,8 @@ public final class BudgetedOrtSession {
 
     /**
      * The bytes {@link #run} leases for a request with these inputs, from the shape's cached
-     * decision: ORT's predicted arena bytes for the whole request, or, for a request run in pieces,
+     * decision: what ORT is predicted to hold for the whole request under {@link BoundedOrtArena}
+     * ({@link OrtModel.Plan#boundedArenaBytes()}), or, for a request run in pieces,
      * the largest piece's and the joined outputs'.
      *
      * @param inputs input name to tensor, every input of the model
@@ -226,7 +227,7 @@ public final class BudgetedOrtSession {
 
     private long predictedBytes(RequestShape request) {
         OptionalLong bytes = (request.values().isEmpty() ? model.planForInputs(request.shapes())
-                : model.planForInputs(request.shapes(), request.values())).predictedBytes();
+                : model.planForInputs(request.shapes(), request.values())).boundedArenaBytes();
         if (bytes.isEmpty()) {
             throw new IllegalArgumentException("the inputs leave symbols of " + model.model().symbols()
                     + " unbound; give every input of the model");

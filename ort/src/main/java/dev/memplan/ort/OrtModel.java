@@ -397,10 +397,11 @@ public final class OrtModel implements Reservation {
 
     private Plan predicted(OnnxPlan plan, OrtRuntimeProfile profile) {
         if (!plan.isComplete()) {
-            return new Plan(plan, OptionalLong.empty(), Set.of());
+            return new Plan(plan, OptionalLong.empty(), OptionalLong.empty(), Set.of());
         }
         OrtArenaPrediction prediction = profile.predict(ServerAccess.access().imported(plan), plan.bindings());
-        return new Plan(plan, OptionalLong.of(prediction.activationBytes()), prediction.unmodelledOps());
+        return new Plan(plan, OptionalLong.of(prediction.activationBytes()), OptionalLong.of(prediction.countedBytes()),
+                prediction.unmodelledOps());
     }
 
     /**
@@ -433,26 +434,35 @@ public final class OrtModel implements Reservation {
      * One request's plan from an {@link OrtModel}: memplan's own plan, and the bytes ONNX Runtime's CPU
      * arena is predicted to hold for it, which is what a {@link MemoryBudget} leases.
      *
-     * @param plan           memplan's plan of the request (offsets, peak, admission figure)
-     * @param predictedBytes ORT's predicted arena bytes for the request; empty while the plan is deferred
-     * @param unmodelledOps  op types whose ORT kernel workspace has no known rule, so an allowance stands
-     *                       (only under {@link UnmodelledKernels#ALLOWANCE})
-     *                       in for it in the prediction; empty when every part is derived
+     * @param plan              memplan's plan of the request (offsets, peak, admission figure)
+     * @param predictedBytes    ORT's predicted arena bytes for the request; empty while the plan is deferred
+     * @param boundedArenaBytes what ORT is predicted to hold for the request under {@link BoundedOrtArena},
+     *                          whose allocator hands each block out at its own size: the peak of the
+     *                          same blocks without the arena's rounding and regions, with the
+     *                          allocator's headers and page tails; what {@link BudgetedOrtSession}
+     *                          leases. Empty while the plan is deferred
+     * @param unmodelledOps     op types whose ORT kernel workspace has no known rule, so an allowance stands
+     *                          in for it in the prediction (only under {@link UnmodelledKernels#ALLOWANCE});
+     *                          empty when every part is derived
      */
-    public record Plan(OnnxPlan plan, OptionalLong predictedBytes, Set<String> unmodelledOps) implements MemoryNeed {
+    public record Plan(OnnxPlan plan, OptionalLong predictedBytes, OptionalLong boundedArenaBytes,
+                       Set<String> unmodelledOps) implements MemoryNeed {
 
         /**
          * Checks the parts.
          *
-         * @param plan           memplan's plan
-         * @param predictedBytes the prediction, empty exactly when the plan is deferred
-         * @param unmodelledOps  op types the prediction has no rule for
+         * @param plan              memplan's plan
+         * @param predictedBytes    the prediction, empty exactly when the plan is deferred
+         * @param boundedArenaBytes the prediction under {@link BoundedOrtArena}, present exactly with
+         *                          {@code predictedBytes}
+         * @param unmodelledOps     op types the prediction has no rule for
          */
         public Plan {
             Objects.requireNonNull(plan, "plan");
             Objects.requireNonNull(predictedBytes, "predictedBytes");
+            Objects.requireNonNull(boundedArenaBytes, "boundedArenaBytes");
             unmodelledOps = Set.copyOf(unmodelledOps);
-            if (predictedBytes.isPresent() != plan.isComplete()) {
+            if (predictedBytes.isPresent() != plan.isComplete() || boundedArenaBytes.isPresent() != plan.isComplete()) {
                 throw new IllegalArgumentException("a prediction is present exactly when the plan is complete");
             }
         }

@@ -30,7 +30,8 @@ import java.util.OptionalLong;
  * @param runtimeBytes       ONNX Runtime's library and environment, once per process (measured)
  * @param sessionBytes       the sessions: weights, prepacked copies, a warm-up run (measured)
  * @param memplanBytes       memplan's own beyond the heap: engine, compile, allocator library (measured)
- * @param requestBytes       one longest request's lease, ORT's predicted arena bytes (derived)
+ * @param requestBytes       one longest request's lease, what ORT is predicted to hold for it under
+ *                           {@link BoundedOrtArena} (derived)
  * @param requestThreadBytes the thread-local buffers one request thread adds (measured)
  * @param poolThreadBytes    what the first longest run adds beyond its blocks and its thread: the
  *                           intra-op pool's buffers, one-time growth (measured)
@@ -89,7 +90,7 @@ public record ServerSize(int concurrency, int intraOpThreads, long runtimeBytes,
                     + " and " + intraOpThreads);
         }
         OrtModel.Plan plan = model.plan(longest);
-        OptionalLong lease = plan.predictedBytes();
+        OptionalLong lease = plan.boundedArenaBytes();
         if (lease.isEmpty()) {
             throw new IllegalArgumentException("the longest request leaves " + plan.plan().unboundSymbols()
                     + " unbound; bind every symbol of " + model.model().symbols());
@@ -106,7 +107,7 @@ public record ServerSize(int concurrency, int intraOpThreads, long runtimeBytes,
     /** The size the probe's figures give: each part a difference of two steps, never below 0. */
     static ServerSize of(ResidentProbe.Figures f, long lease, int concurrency, int intraOpThreads) {
         long thread = Math.max(0, f.freshThread() - f.longest());
-        long pool = Math.max(0, f.longest() - f.warmup() - f.allocatorPeak() - thread);
+        long pool = Math.max(0, f.longest() - f.warmup() - f.allocatorGrowth() - thread);
         return new ServerSize(concurrency, intraOpThreads, Math.max(0, f.runtime() - f.memplan()),
                 Math.max(0, f.warmup() - f.runtime()), Math.max(0, f.memplan() - f.jvm()), lease, thread, pool);
     }

@@ -272,12 +272,12 @@ class BudgetedOrtSessionSplitTest {
         return joined;
     }
 
-    /** ORT's predicted arena for a request, its plan checked by the validator. */
+    /** What ORT is predicted to hold for a request under the bounded arena, its plan checked by the validator. */
     private static long lease(OrtModel model, int rows, int tokens) {
         OrtModel.Plan plan = model.planForInputs(Map.of("input_ids", new long[] {rows, tokens},
                 "attention_mask", new long[] {rows, tokens}, "token_type_ids", new long[] {rows, tokens}));
         PlanValidator.validate(plan.plan().plan(), plan.plan().bindings());
-        return plan.predictedBytes().orElseThrow();
+        return plan.boundedArenaBytes().orElseThrow();
     }
 
     private static double cosine(float[] a, float[] b) {

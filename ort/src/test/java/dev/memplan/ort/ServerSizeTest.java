@@ -40,14 +40,14 @@ class ServerSizeTest {
         Random r = new Random(20_260_601);
         for (int i = 0; i < 200; i++) {
             ResidentProbe.Figures f = figures(r);
-            long lease = f.allocatorPeak() + r.nextInt(1 << 20);
+            long lease = f.allocatorGrowth() + r.nextInt(1 << 20);
             int k = 1 + r.nextInt(64);
             ServerSize s = ServerSize.of(f, lease, k, 1 + r.nextInt(4));
             assertEquals(f.runtime() - f.memplan(), s.runtimeBytes());
             assertEquals(f.warmup() - f.runtime(), s.sessionBytes(), "the session counts its warm-up run");
             assertEquals(f.memplan() - f.jvm(), s.memplanBytes());
             assertEquals(f.freshThread() - f.longest(), s.requestThreadBytes());
-            assertEquals(Math.max(0, f.longest() - f.warmup() - f.allocatorPeak() - s.requestThreadBytes()),
+            assertEquals(Math.max(0, f.longest() - f.warmup() - f.allocatorGrowth() - s.requestThreadBytes()),
                     s.poolThreadBytes());
             assertEquals((long) k * lease, s.budgetBytes());
             assertEquals(s.runtimeBytes() + s.sessionBytes() + s.memplanBytes() + s.budgetBytes()
@@ -101,7 +101,7 @@ class ServerSizeTest {
                 ImportOptions.defaults(), PlanOptions.defaults(), OrtModel.Level.ALL);
         Map<String, Long> longest = Map.of("batch_size", 2L);
         ServerSize s = ServerSize.measure(model, longest, 3, 1);
-        assertEquals(model.plan(longest).predictedBytes().orElseThrow(), s.requestBytes(), "the lease is the prediction");
+        assertEquals(model.plan(longest).boundedArenaBytes().orElseThrow(), s.requestBytes(), "the lease is the prediction");
         assertEquals(3 * s.requestBytes(), s.budgetBytes());
         assertTrue(s.runtimeBytes() > 1 << 20, "ORT's library is resident: " + s);
         assertTrue(s.residentBytes() > s.budgetBytes() + s.runtimeBytes(), s.toString());

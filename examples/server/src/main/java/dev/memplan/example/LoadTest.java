@@ -251,7 +251,7 @@ public final class LoadTest {
             rows = Math.min(rows, c.rowsPerRun());
         }
         long share = c.budget() / EmbeddingService.runsInFlight(c.intraOp());
-        while (rows > 1 && model.planForInputs(encoderShapes(model, rows, tokens)).predictedBytes().orElseThrow() > share) {
+        while (rows > 1 && model.planForInputs(encoderShapes(model, rows, tokens)).boundedArenaBytes().orElseThrow() > share) {
             rows--;
         }
         Map<String, Long> bindings = model.planForInputs(encoderShapes(model, rows, tokens)).plan().bindings();

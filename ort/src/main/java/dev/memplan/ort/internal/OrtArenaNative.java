@@ -58,6 +58,10 @@ final class OrtArenaNative {
     static native int memplan_ort_counting_restart_peak(@Cast("char*") byte[] err, int errLen);
 
     @NoException
+    static native int memplan_ort_counting_max_held(@Cast("long long*") long[] out, @Cast("char*") byte[] err,
+                                                    int errLen);
+
+    @NoException
     static native int memplan_ort_counting_start_log(@Cast("char*") byte[] err, int errLen);
 
     @NoException

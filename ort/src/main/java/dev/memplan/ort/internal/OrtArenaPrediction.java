@@ -24,6 +24,9 @@ import java.util.TreeSet;
  * @param reservedBytes         the regions the arena adds for the request ({@code TotalAllocated}'s
  *                              growth): memory taken from the system, never given back during the
  *                              session
+ * @param countedBytes          the most that memplan's counting allocator, in place of the arena
+ *                              ({@code BoundedOrtArena}), holds from the system at once for the same
+ *                              two runs: each block its own size with a header, no arena rounding
  * @param unmodelledOps         op types whose kernel workspace has no measured rule (an allowance
  *                              stands in); empty when every part of the figure is replayed
  * @param sessionStartBytes     what the arena held above its in-use figure while the session was
@@ -33,14 +36,14 @@ import java.util.TreeSet;
  */
 public record OrtArenaPrediction(long activationBytes, long firstRunPeakBytes, long patternBlockBytes,
                                  long outputsHeldBytes, long arenaRoundingBytes, long reservedBytes,
-                                 Set<String> unmodelledOps, long sessionStartBytes) {
+                                 long countedBytes, Set<String> unmodelledOps, long sessionStartBytes) {
 
     /** A replay's answer, nothing known of the session's start. */
     public OrtArenaPrediction(long activationBytes, long firstRunPeakBytes, long patternBlockBytes,
                               long outputsHeldBytes, long arenaRoundingBytes, long reservedBytes,
-                              Set<String> unmodelledOps) {
+                              long countedBytes, Set<String> unmodelledOps) {
         this(activationBytes, firstRunPeakBytes, patternBlockBytes, outputsHeldBytes, arenaRoundingBytes,
-                reservedBytes, unmodelledOps, 0);
+                reservedBytes, countedBytes, unmodelledOps, 0);
     }
 
     /**
@@ -53,7 +56,21 @@ public record OrtArenaPrediction(long activationBytes, long firstRunPeakBytes, l
             return this;
         }
         return new OrtArenaPrediction(Math.max(activationBytes, bytes), firstRunPeakBytes, patternBlockBytes,
-                outputsHeldBytes, arenaRoundingBytes, reservedBytes, unmodelledOps, bytes);
+                outputsHeldBytes, arenaRoundingBytes, reservedBytes, countedBytes, unmodelledOps, bytes);
+    }
+
+    /**
+     * {@return this answer with the counting allocator's figure at least {@code bytes}}: the
+     * largest of several replays (If branches) keeps the largest of each figure
+     *
+     * @param bytes another replay's {@link #countedBytes()}
+     */
+    public OrtArenaPrediction withCountedAtLeast(long bytes) {
+        if (bytes <= countedBytes) {
+            return this;
+        }
+        return new OrtArenaPrediction(activationBytes, firstRunPeakBytes, patternBlockBytes, outputsHeldBytes,
+                arenaRoundingBytes, reservedBytes, bytes, unmodelledOps, sessionStartBytes);
     }
 
     /**

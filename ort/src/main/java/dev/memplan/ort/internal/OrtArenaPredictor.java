@@ -290,13 +290,15 @@ public final class OrtArenaPredictor {
                     + " so the branches are decided");
         }
         OrtArenaPrediction largest = replay(bindings, start, scratch, combinations[0]);
+        long counted = largest.countedBytes();
         for (int k = 1; k < combinations.length; k++) {
             OrtArenaPrediction p = replay(bindings, start, scratch, combinations[k]);
+            counted = Math.max(counted, p.countedBytes());
             if (p.activationBytes() > largest.activationBytes()) {
                 largest = p;
             }
         }
-        return largest;
+        return largest.withCountedAtLeast(counted);
     }
 
     private OrtArenaPrediction replay(Map<String, Long> bindings, OrtArenaStart start, Scratch s, long branchChoices) {
@@ -361,6 +363,7 @@ public final class OrtArenaPredictor {
             }
         }
         long firstRunPeak = arena.maxInUse();
+        long firstRunCounted = arena.maxCounted();
         int block = pattern.size() > 0 ? arena.alloc(pattern.size()) : -1;
         workspace = 0;
         if (outputs != null) {
@@ -391,7 +394,7 @@ public final class OrtArenaPredictor {
         }
         arena.free(block);
         return new OrtArenaPrediction(arena.maxInUse(), firstRunPeak, pattern.size(), outputsHeld,
-                arena.maxInUse() - arena.requestedAtMax(), arena.reserved(), unmodelledOps);
+                arena.maxInUse() - arena.requestedAtMax(), arena.reserved(), firstRunCounted, unmodelledOps);
     }
 
     /**

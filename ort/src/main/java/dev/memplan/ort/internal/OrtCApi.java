@@ -117,11 +117,26 @@ public final class OrtCApi {
         return true;
     }
 
-    /** Starts the counting allocator's peak again from what it holds now: later figures give the peak of what follows. */
+    /**
+     * Starts the counting allocator's peaks again from what it holds now: later figures give the
+     * peaks of what follows.
+     */
     public static void restartCountingPeak() {
         requireLoaded();
         byte[] err = new byte[ERR_LEN];
         check(OrtArenaNative.memplan_ort_counting_restart_peak(err, ERR_LEN), err);
+    }
+
+    /**
+     * {@return the most bytes the counting allocator held from the system at once since the last
+     * {@link #restartCountingPeak()}: blocks with their headers and page tails, and kept regions}
+     */
+    public static long countingMaxHeld() {
+        requireLoaded();
+        long[] out = new long[1];
+        byte[] err = new byte[ERR_LEN];
+        check(OrtArenaNative.memplan_ort_counting_max_held(out, err, ERR_LEN), err);
+        return out[0];
     }
 
     /** Starts recording the size of each block the counting allocator hands out, in order. */

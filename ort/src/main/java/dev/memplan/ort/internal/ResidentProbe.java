@@ -23,17 +23,19 @@ public final class ResidentProbe {
     /**
      * The child's resident bytes at each step (docs/design.md, section 13b).
      *
-     * @param jvm           the JVM alone, heap pre-touched
-     * @param memplan       after memplan compiled and planned the model
-     * @param runtime       after ORT's environment and memplan's allocator library
-     * @param session       after the session was created
-     * @param warmup        after a warm-up run with every symbol at 1
-     * @param longest       the peak of the longest request's run
-     * @param allocatorPeak the counting allocator's most bytes in use, over those runs
-     * @param freshThread   the peak of the same run again on a fresh thread
+     * @param jvm             the JVM alone, heap pre-touched
+     * @param memplan         after memplan compiled and planned the model
+     * @param runtime         after ORT's environment and memplan's allocator library
+     * @param session         after the session was created
+     * @param warmup          after a warm-up run with every symbol at 1
+     * @param longest         the peak of the longest request's run
+     * @param allocatorGrowth the most the counting allocator held from the system during the
+     *                       longest run, over what it held before it (blocks, headers, page
+     *                       tails, blocks kept for reuse)
+     * @param freshThread     the peak of the same run again on a fresh thread
      */
     public record Figures(long jvm, long memplan, long runtime, long session, long warmup, long longest,
-                          long allocatorPeak, long freshThread) {
+                          long allocatorGrowth, long freshThread) {
     }
 
     private ResidentProbe() {
@@ -83,6 +85,6 @@ public final class ResidentProbe {
             }
         }
         return new Figures(f.get("jvm"), f.get("memplan"), f.get("runtime"), f.get("session"), f.get("warmup"),
-                f.get("longest"), f.get("allocatorPeak"), f.get("freshThread"));
+                f.get("longest"), f.get("allocatorGrowth"), f.get("freshThread"));
     }
 }

@@ -249,7 +249,7 @@ class OrtReplayEquivalenceTest {
     /** Every figure of a prediction (not its list of unmodelled ops, which the reference does not give). */
     private static List<Long> figures(OrtArenaPrediction p) {
         return List.of(p.activationBytes(), p.firstRunPeakBytes(), p.patternBlockBytes(), p.outputsHeldBytes(),
-                p.arenaRoundingBytes(), p.reservedBytes());
+                p.arenaRoundingBytes(), p.reservedBytes(), p.countedBytes());
     }
 
     @Test

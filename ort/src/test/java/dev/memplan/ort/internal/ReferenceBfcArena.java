@@ -49,6 +49,10 @@ final class ReferenceBfcArena {
     private long maxInUse;
     private long requestedAtMax;
     private long reserved;
+    /** What memplan's counting allocator holds for each block in use, by its chunk's address. */
+    private final Map<Long, Long> countedByAddress = new java.util.HashMap<>();
+    private long counted;
+    private long maxCounted;
 
     static long align(long bytes) {
         return (bytes + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
@@ -84,6 +88,11 @@ final class ReferenceBfcArena {
             maxInUse = inUse;
             requestedAtMax = requestedInUse;
         }
+        // the counting allocator: the block with its 64-byte header, in 4 KiB pages from 64 KiB
+        long block = r < 65_536 ? r + 64 : (r + 64 + 4095) / 4096 * 4096;
+        countedByAddress.put(chunk.address, block);
+        counted += block;
+        maxCounted = Math.max(maxCounted, counted);
         return chunk.address;
     }
 
@@ -120,6 +129,7 @@ final class ReferenceBfcArena {
             throw new IllegalStateException("the arena replay freed " + address + ", which is not in use");
         }
         c.inUse = false;
+        counted -= countedByAddress.remove(address);
         inUse -= c.size;
         requestedInUse -= c.requested;
         Map.Entry<Long, Chunk> next = chunks.higherEntry(address);
@@ -148,6 +158,11 @@ final class ReferenceBfcArena {
     /** {@return the 256-byte-rounded requests in use when {@link #maxInUse()} was reached} */
     long requestedAtMax() {
         return requestedAtMax;
+    }
+
+    /** {@return the most bytes memplan's counting allocator holds at once for the same blocks} */
+    long maxCounted() {
+        return maxCounted;
     }
 
     /** {@return the bytes of all regions: ORT's {@code TotalAllocated}} */

@@ -58,6 +58,7 @@ final class ReferenceReplay {
             }
         }
         long firstRunPeak = arena.maxInUse();
+        long firstRunCounted = arena.maxCounted();
         long block = pattern.size() > 0 ? arena.alloc(pattern.size()) : -1;
         for (int k : order) {
             long[] sizes = workspaces[k].bytes(shapes);
@@ -80,7 +81,7 @@ final class ReferenceReplay {
         }
         arena.free(block);
         return new OrtArenaPrediction(arena.maxInUse(), firstRunPeak, pattern.size(), outputsHeld,
-                arena.maxInUse() - arena.requestedAtMax(), arena.reserved(), Set.of());
+                arena.maxInUse() - arena.requestedAtMax(), arena.reserved(), firstRunCounted, Set.of());
     }
 
     /** A kernel allocates its outputs after output 0 once it took {@code outputsAfter} workspaces. */
