@@ -24,6 +24,14 @@ public final class OrtArenaFigure {
 
     /** {@return ORT's arena figure for a request of these input shapes} */
     public static long measure(Path model, Map<String, long[]> shapes) throws Exception {
+        return measure(model, shapes, Map.of());
+    }
+
+    /**
+     * {@return ORT's arena figure for a request of these input shapes, each input named in
+     * {@code values} filled with its value (a sample rate other than 16000)}
+     */
+    public static long measure(Path model, Map<String, long[]> shapes, Map<String, Long> values) throws Exception {
         try (OrtSession.SessionOptions o = new OrtSession.SessionOptions()) {
             o.setIntraOpNumThreads(1);
             o.setSessionLogLevel(ai.onnxruntime.OrtLoggingLevel.ORT_LOGGING_LEVEL_FATAL);
@@ -32,7 +40,7 @@ public final class OrtArenaFigure {
                 try {
                     for (Map.Entry<String, NodeInfo> e : s.getInputInfo().entrySet()) {
                         inputs.put(e.getKey(), input(e.getKey(), (TensorInfo) e.getValue().getInfo(),
-                                shapes.get(e.getKey())));
+                                shapes.get(e.getKey()), values.get(e.getKey())));
                     }
                     long before = OrtCApi.arenaStats(s)[0];
                     try (OrtSession.Result first = s.run(inputs); OrtSession.Result second = s.run(inputs)) {
@@ -45,8 +53,11 @@ public final class OrtArenaFigure {
         }
     }
 
-    /** {@code ort-arena.py}'s inputs: token ids small, masks ones, token types zeros, a sample rate 16000, floats noise. */
-    private static OnnxTensor input(String name, TensorInfo info, long[] shape) throws Exception {
+    /**
+     * {@code ort-arena.py}'s inputs: token ids small, masks ones, token types zeros, a sample rate 16000, floats noise;
+     * an integer input with a {@code value} holds that value in every element.
+     */
+    private static OnnxTensor input(String name, TensorInfo info, long[] shape, Long value) throws Exception {
         long n = 1;
         for (long d : shape) {
             n *= d;
@@ -57,10 +68,11 @@ public final class OrtArenaFigure {
             if (info.type == OnnxJavaType.FLOAT) {
                 data.putFloat(random.nextFloat() - 0.5f);
             } else if (info.type == OnnxJavaType.INT64) {
-                data.putLong(name.equals("sr") ? 16_000 : name.contains("mask") ? 1 : name.contains("type") ? 0
-                        : 1 + random.nextInt(100));
+                data.putLong(value != null ? value : name.equals("sr") ? 16_000 : name.contains("mask") ? 1
+                        : name.contains("type") ? 0 : 1 + random.nextInt(100));
             } else if (info.type == OnnxJavaType.INT32) {
-                data.putInt(name.contains("mask") ? 1 : name.contains("type") ? 0 : 1 + random.nextInt(100));
+                data.putInt(value != null ? Math.toIntExact(value) : name.contains("mask") ? 1
+                        : name.contains("type") ? 0 : 1 + random.nextInt(100));
             } else {
                 throw new IllegalArgumentException("input " + name + " of type " + info.type + " is not fed here");
             }
