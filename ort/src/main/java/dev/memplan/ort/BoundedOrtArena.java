@@ -18,12 +18,11 @@ import dev.memplan.ort.internal.OrtCApi;
  *       block of 64 KiB or more that ORT asks for is mapped alone and given back when ORT frees
  *       it, unless {@link #keepFreedBlocksUpTo} lets it be kept for reuse within a limit; smaller
  *       blocks come from the C library. What ORT holds is then what the runs in flight hold, each
- *       at most its predicted arena peak, plus what is kept, within the limit. The allocator counts
+ *       at most its prediction, plus what is kept, within the limit. The allocator counts
  *       it, and ORT reports the counts as its allocator statistics (ORT Java cannot register an
  *       allocator; the C API is reached through memplan's JNI library). A lease is what this
  *       allocator is predicted to hold for the run ({@link OrtModel.Plan#boundedArenaBytes()}):
- *       its blocks at their own sizes, a third to a half of the arena's figure at MiniLM's larger
- *       requests;</li>
+ *       its blocks at their own sizes, 0.37x-0.74x the arena's figure on MiniLM;</li>
  *   <li>memory patterns off. ORT caches a run's pattern under the XOR of all input dims and keeps
  *       the first: a request of 3 x 8 tokens after one of 2 x 9 (both XOR to 11) allocated the
  *       other's block and then each of its own tensors beside it, 1.37x its prediction on MiniLM.
