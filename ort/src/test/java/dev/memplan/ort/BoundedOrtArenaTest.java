@@ -146,23 +146,18 @@ class BoundedOrtArenaTest {
         for (int i = 0; i < 6; i++) {
             int batch = 1 + random.nextInt(6);
             int tokens = 8 + random.nextInt(377);
-
             OrtModel.Plan plan = model.planForInputs(Models.miniLmInputs(batch, tokens));
             PlanValidator.validate(plan.plan().plan(), plan.plan().bindings());
             long predicted = plan.boundedArenaBytes().orElseThrow();
-
-            System.out.println("info: bfc " + plan.predictedBytes());
             Map<String, OnnxTensor> inputs = inputs(batch, tokens);
             long held;
             try {
                 long before = OrtCApi.countingStats()[2];
                 OrtCApi.restartCountingPeak();
-
                 try (OrtSession.Result result = session.run(inputs)) {
                     assertEquals(1, result.size());
                 }
                 held = OrtCApi.countingMaxHeld() - before;
-
             } finally {
                 inputs.values().forEach(OnnxTensor::close);
             }
