@@ -217,7 +217,7 @@ public:
             const int count = with_moving_rungs(fixed, fixed_count, height, rungs);
             bool moved = false;
             if (merged_search_ != nullptr && bound > merged_refuted_) {
-                const int r = pack_merged(offset, limit);
+                const int r = pack_merged(offset, std::max(limit / 4, 1LL));
                 if (r == kFound) {
                     height = height_of(in_.n, in_.size.data(), offset);
                     moved = true;
@@ -269,9 +269,10 @@ public:
     }
 
 private:
-    // The merged restriction at the bound, each preorder with the sweep's node limit unless it
-    // ran out of it there before: kFound writes the packing to offset; kInfeasible (which refutes
-    // the restriction, not the instance) and kAborted leave it.
+    // The merged restriction at the bound, each preorder with a quarter of the sweep's node limit
+    // (as the rungs above the bound) unless it ran out of it there before: kFound writes the
+    // packing to offset; kInfeasible (which refutes the restriction, not the instance) and kAborted
+    // leave it.
     int pack_merged(long long* offset, long long limit) {
         if (merged_at_ != bound) {
             merged_at_ = bound;

@@ -400,7 +400,7 @@ public final class ExactPacking {
                 int count = withMovingRungs(fixed, fixedCount, height, rungs);
                 boolean moved = false;
                 if (mergedSearch != null && bound > mergedRefuted) {
-                    int r = packMerged(offset, limit);
+                    int r = packMerged(offset, Math.max(limit / 4, 1L));
                     if (r == ExactSearch.FOUND) {
                         height = heightOf(in.n, in.size, offset);
                         moved = true;
@@ -457,9 +457,10 @@ public final class ExactPacking {
             return height;
         }
 
-        // The merged restriction at the bound, each preorder with the sweep's node limit unless it
-        // ran out of it there before: FOUND writes the packing to offset; INFEASIBLE (which refutes
-        // the restriction, not the instance) and ABORTED leave it.
+        // The merged restriction at the bound, each preorder with a quarter of the sweep's node limit
+        // (as the rungs above the bound) unless it ran out of it there before: FOUND writes the
+        // packing to offset; INFEASIBLE (which refutes the restriction, not the instance) and ABORTED
+        // leave it.
         private int packMerged(long[] offset, long limit) {
             if (mergedAt != bound) {
                 mergedAt = bound;
