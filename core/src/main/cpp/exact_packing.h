@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <new>
 #include <vector>
 
@@ -75,6 +76,112 @@ constexpr int kNumRungs = 8;
 // nanoseconds. ExactPacking.MAX_TIME_LIMIT_MILLIS is the same.
 constexpr long long kMaxTimeLimitMs = 1LL << 40;
 
+// A restriction of the instance (ExactPacking.Merged): buffers alive over the same span stacked
+// into one, and a buffer joined to one of its size that starts where it ends, round after round
+// until nothing merges. Every packing of the merged buffers is one of the originals, so a packing
+// of them at the live bound is optimal; one that fails proves nothing. On an instance cut
+// guillotine fashion, each round undoes the last cuts: a few dozen buffers are left.
+class Merged {
+public:
+    // Rounds of merging at most: each costs a sort of the groups left.
+    static constexpr int kMaxRounds = 64;
+
+    int count = 0;
+    std::vector<long long> lower, upper, size;
+
+    Merged(int n, const long long* lo, const long long* up, const long long* sz)
+        : parent_(static_cast<std::size_t>(n), -1), rel_(static_cast<std::size_t>(n), 0) {
+        std::vector<long long> gl(lo, lo + n), gu(up, up + n), gs(sz, sz + n);
+        joined_.reserve(static_cast<std::size_t>(n));
+        std::vector<int> live(static_cast<std::size_t>(n)), by_start(static_cast<std::size_t>(n));
+        for (int round = 0; round < kMaxRounds; ++round) {
+            const std::size_t before = joined_.size();
+            int c = heads(n, live.data());
+            // Stacked: the groups alive over the same span, in index order from the bottom.
+            std::sort(live.begin(), live.begin() + c, [&](int a, int b) {
+                return gl[a] != gl[b] ? gl[a] < gl[b] : gu[a] != gu[b] ? gu[a] < gu[b] : a < b;
+            });
+            for (int k = 0; k < c;) {
+                const int a = live[k];
+                int j = k + 1;
+                for (; j < c && gl[live[j]] == gl[a] && gu[live[j]] == gu[a]; ++j) {
+                    const int b = live[j];
+                    parent_[b] = a;
+                    rel_[b] = gs[a];
+                    gs[a] += gs[b];
+                    joined_.push_back(b);
+                }
+                k = j;
+            }
+            // Joined in time: each group takes the first group of its size starting where it ends.
+            c = heads(n, live.data());
+            std::copy(live.begin(), live.begin() + c, by_start.begin());
+            std::sort(by_start.begin(), by_start.begin() + c, [&](int a, int b) {
+                return gl[a] != gl[b] ? gl[a] < gl[b] : gs[a] != gs[b] ? gs[a] < gs[b] : a < b;
+            });
+            for (int k = 0; k < c; ++k) {
+                const int a = live[k];
+                if (parent_[a] >= 0) continue;
+                int lo2 = 0;
+                int hi2 = c;
+                while (lo2 < hi2) {  // the first group starting at gu[a] with gs[a] bytes or more
+                    const int mid = lo2 + (hi2 - lo2) / 2;
+                    const int x = by_start[mid];
+                    if (gl[x] < gu[a] || (gl[x] == gu[a] && gs[x] < gs[a])) {
+                        lo2 = mid + 1;
+                    } else {
+                        hi2 = mid;
+                    }
+                }
+                for (int q = lo2; q < c && gl[by_start[q]] == gu[a] && gs[by_start[q]] == gs[a]; ++q) {
+                    const int b = by_start[q];
+                    if (parent_[b] < 0) {
+                        parent_[b] = a;
+                        rel_[b] = 0;
+                        gu[a] = gu[b];
+                        joined_.push_back(b);
+                        break;
+                    }
+                }
+            }
+            if (joined_.size() == before) break;
+        }
+        count = n - static_cast<int>(joined_.size());
+        for (int i = 0; i < n; ++i) {
+            if (parent_[i] >= 0) continue;
+            head_.push_back(i);
+            lower.push_back(gl[i]);
+            upper.push_back(gu[i]);
+            size.push_back(gs[i]);
+        }
+    }
+
+    // Each original buffer's offset from the restriction's offsets.
+    void expand(const long long* group_offset, long long* offset) const {
+        for (int k = 0; k < count; ++k) offset[head_[k]] = group_offset[k];
+        // a buffer's group was a head when it joined and joined another group only later
+        for (std::size_t q = joined_.size(); q-- > 0;) {
+            const int b = joined_[q];
+            offset[b] = offset[parent_[b]] + rel_[b];
+        }
+    }
+
+private:
+    // The groups still heading themselves, ascending; their count.
+    int heads(int n, int* into) const {
+        int c = 0;
+        for (int i = 0; i < n; ++i) {
+            if (parent_[i] < 0) into[c++] = i;
+        }
+        return c;
+    }
+
+    std::vector<int> parent_;   // the group a buffer joined (-1: it heads a group of the restriction)
+    std::vector<long long> rel_;  // its offset above that group's
+    std::vector<int> joined_;   // the buffers in the order they joined a group
+    std::vector<int> head_;     // the restriction's buffer k is the group headed by head_[k]
+};
+
 // The optimisation over capacities (ExactPacking.Optimizer): decision searches on a ladder of
 // capacities between the proven bound and the best height found, all at one node limit that
 // doubles (from 2n, MiniMalloc's restarts) when every rung and preorder ran out of it. A rung
@@ -83,9 +190,16 @@ constexpr long long kMaxTimeLimitMs = 1LL << 40;
 // of nodes is not run again at the same limit. One node budget covers every search.
 class Optimizer {
 public:
-    Optimizer(const ExactInstance& in, long long node_limit, long long time_limit_ms, long long target)
-        : in_(in), search_(in), nodes_left_(node_limit), target_(target), timed_(time_limit_ms > 0),
-          deadline_(std::chrono::steady_clock::now() + std::chrono::milliseconds(time_limit_ms > 0 ? time_limit_ms : 0)) {}
+    // merged: the instance's restriction, or null when no two buffers merge.
+    Optimizer(const ExactInstance& in, const Merged* merged, long long node_limit, long long time_limit_ms,
+              long long target)
+        : in_(in), merged_(merged), search_(in), nodes_left_(node_limit), target_(target), timed_(time_limit_ms > 0),
+          deadline_(std::chrono::steady_clock::now() + std::chrono::milliseconds(time_limit_ms > 0 ? time_limit_ms : 0)) {
+        if (merged_ != nullptr &&
+            merged_in_.build(merged_->count, merged_->lower.data(), merged_->upper.data(), merged_->size.data(), LLONG_MAX)) {
+            merged_search_.reset(new ExactSearch(merged_in_));
+        }
+    }
 
     long long nodes = 0;
     long long bound = 0;
@@ -102,6 +216,19 @@ public:
             long long rungs[kNumRungs + 2];
             const int count = with_moving_rungs(fixed, fixed_count, height, rungs);
             bool moved = false;
+            if (merged_search_ != nullptr && bound > merged_refuted_) {
+                const int r = pack_merged(offset, std::max(limit / 4, 1LL));
+                if (r == kFound) {
+                    height = height_of(in_.n, in_.size.data(), offset);
+                    moved = true;
+                } else if (r == kTimedOut) {
+                    status = kTimeLimit;
+                    return height;
+                } else if (r == kAborted && nodes_left_ <= 0) {
+                    status = kNodeLimit;
+                    return height;
+                }
+            }
             for (int k = 0; k < count && !moved; ++k) {
                 // The bound's rung decides tight instances, the target's the decision problem:
                 // the others take a quarter of the nodes.
@@ -142,6 +269,36 @@ public:
     }
 
 private:
+    // The merged restriction at the bound, each preorder with a quarter of the sweep's node limit
+    // (as the rungs above the bound) unless it ran out of it there before: kFound writes the
+    // packing to offset; kInfeasible (which refutes the restriction, not the instance) and kAborted
+    // leave it.
+    int pack_merged(long long* offset, long long limit) {
+        if (merged_at_ != bound) {
+            merged_at_ = bound;
+            for (long long& t : merged_tried_) t = 0;
+        }
+        int r = kAborted;
+        for (int p = 0; p < kNumPreorders && nodes_left_ > 0; ++p) {
+            if (merged_tried_[p] >= limit) continue;
+            if (timed_ && std::chrono::steady_clock::now() >= deadline_) return kTimedOut;
+            r = merged_search_->run(bound, p, std::min(limit, nodes_left_), timed_, deadline_);
+            nodes += merged_search_->nodes;
+            nodes_left_ -= merged_search_->nodes;
+            if (r == kFound) {
+                merged_->expand(merged_search_->solution.data(), offset);
+                return r;
+            }
+            if (r == kInfeasible) {
+                merged_refuted_ = bound;
+                return r;
+            }
+            if (r == kTimedOut) return r;
+            merged_tried_[p] = limit;
+        }
+        return r;
+    }
+
     // The capacities to try below height, ascending and distinct: the ladder's rungs, or the
     // caller's target alone while it is above the bound.
     int ladder(long long height, long long* rungs) const {
@@ -210,6 +367,12 @@ private:
     };
 
     const ExactInstance& in_;
+    const Merged* merged_;
+    ExactInstance merged_in_;
+    std::unique_ptr<ExactSearch> merged_search_;  // null: no two buffers merge
+    long long merged_tried_[kNumPreorders] = {};   // the limits run out at merged_at_
+    long long merged_at_ = -1;
+    long long merged_refuted_ = -1;  // the restriction fits in no capacity up to this one
     ExactSearch search_;
     std::vector<Tried> tried_;
     long long nodes_left_;
@@ -277,7 +440,8 @@ inline int memplan_exact_pack(int num_buffers, const long long* lower, const lon
             stats[MEMPLAN_EXACT_STAT_STATUS] = height == in.lower_bound ? kProven : kTooLarge;
             return MEMPLAN_OK;
         }
-        Optimizer opt(in, node_limit, time_limit_ms, target);
+        const Merged merged(m, lo.data(), up.data(), sz.data());
+        Optimizer opt(in, merged.count < m ? &merged : nullptr, node_limit, time_limit_ms, target);
         height = opt.solve(off.data(), height);
         for (int k = 0; k < m; ++k) offset[kept[k]] = off[k];
         stats[MEMPLAN_EXACT_STAT_HEIGHT_BYTES] = height;

@@ -88,7 +88,7 @@ public final class ExactPacking {
             scatter(b.kept, b.offset, offset);
             return new Result(height, in.lowerBound, height == in.lowerBound ? PROVEN : TOO_LARGE, 0, offset);
         }
-        Optimizer opt = new Optimizer(in, nodeLimit, timeLimitMillis, target);
+        Optimizer opt = new Optimizer(in, Merged.of(m, b.lower, b.upper, b.size), nodeLimit, timeLimitMillis, target);
         height = opt.solve(b.offset, height); // improves the seed's offsets in place
         scatter(b.kept, b.offset, offset);
         return new Result(height, opt.bound, opt.status, opt.nodes, offset);
@@ -223,9 +223,145 @@ public final class ExactPacking {
         return h;
     }
 
+    /**
+     * A restriction of the instance (exact_packing.h's Merged): buffers alive over the same span
+     * stacked into one, and a buffer joined to one of its size that starts where it ends, round after
+     * round until nothing merges. Every packing of the merged buffers is one of the originals, so a
+     * packing of them at the live bound is optimal; one that fails proves nothing. On an instance cut
+     * guillotine fashion, each round undoes the last cuts: a few dozen buffers are left.
+     */
+    static final class Merged {
+        // Rounds of merging at most: each costs a sort of the groups left.
+        static final int MAX_ROUNDS = 64;
+
+        int count;
+        long[] lower;
+        long[] upper;
+        long[] size;
+        private final int[] parent; // the group a buffer joined (-1: it heads a group of the restriction)
+        private final long[] rel; // its offset above that group's
+        private final int[] joined; // the buffers in the order they joined a group
+        private final int[] head; // the restriction's buffer k is the group headed by head[k]
+
+        private Merged(int n, long[] lo, long[] up, long[] sz) {
+            long[] gl = lo.clone();
+            long[] gu = up.clone();
+            long[] gs = sz.clone();
+            parent = new int[n];
+            Arrays.fill(parent, -1);
+            rel = new long[n];
+            joined = new int[n];
+            int numJoined = 0;
+            int[] live = new int[n];
+            int[] byStart = new int[n];
+            ExactSearchArrays.Ints scratch = new ExactSearchArrays.Ints();
+            for (int round = 0; round < MAX_ROUNDS; ++round) {
+                int before = numJoined;
+                int c = heads(n, live);
+                // Stacked: the groups alive over the same span, in index order from the bottom.
+                ExactSearchArrays.sort(live, 0, c, (a, b) -> gl[a] != gl[b] ? gl[a] < gl[b]
+                        : gu[a] != gu[b] ? gu[a] < gu[b] : a < b, scratch);
+                for (int k = 0; k < c; ) {
+                    int a = live[k];
+                    int j = k + 1;
+                    for (; j < c && gl[live[j]] == gl[a] && gu[live[j]] == gu[a]; ++j) {
+                        int b = live[j];
+                        parent[b] = a;
+                        rel[b] = gs[a];
+                        gs[a] += gs[b];
+                        joined[numJoined++] = b;
+                    }
+                    k = j;
+                }
+                // Joined in time: each group takes the first group of its size starting where it ends.
+                c = heads(n, live);
+                System.arraycopy(live, 0, byStart, 0, c);
+                ExactSearchArrays.sort(byStart, 0, c, (a, b) -> gl[a] != gl[b] ? gl[a] < gl[b]
+                        : gs[a] != gs[b] ? gs[a] < gs[b] : a < b, scratch);
+                for (int k = 0; k < c; ++k) {
+                    int a = live[k];
+                    if (parent[a] >= 0) {
+                        continue;
+                    }
+                    int lo2 = 0;
+                    int hi2 = c;
+                    while (lo2 < hi2) { // the first group starting at gu[a] with gs[a] bytes or more
+                        int mid = (lo2 + hi2) >>> 1;
+                        int x = byStart[mid];
+                        if (gl[x] < gu[a] || (gl[x] == gu[a] && gs[x] < gs[a])) {
+                            lo2 = mid + 1;
+                        } else {
+                            hi2 = mid;
+                        }
+                    }
+                    for (int q = lo2; q < c && gl[byStart[q]] == gu[a] && gs[byStart[q]] == gs[a]; ++q) {
+                        int b = byStart[q];
+                        if (parent[b] < 0) {
+                            parent[b] = a;
+                            rel[b] = 0;
+                            gu[a] = gu[b];
+                            joined[numJoined++] = b;
+                            break;
+                        }
+                    }
+                }
+                if (numJoined == before) {
+                    break;
+                }
+            }
+            count = n - numJoined;
+            head = new int[count];
+            lower = new long[count];
+            upper = new long[count];
+            size = new long[count];
+            for (int i = 0, k = 0; i < n; ++i) {
+                if (parent[i] < 0) {
+                    head[k] = i;
+                    lower[k] = gl[i];
+                    upper[k] = gu[i];
+                    size[k++] = gs[i];
+                }
+            }
+        }
+
+        /** The restriction of buffers lo, up, sz; null when no two merge. */
+        static Merged of(int n, long[] lo, long[] up, long[] sz) {
+            Merged g = new Merged(n, lo, up, sz);
+            return g.count < n ? g : null;
+        }
+
+        // The groups still heading themselves, ascending; their count.
+        private int heads(int n, int[] into) {
+            int c = 0;
+            for (int i = 0; i < n; ++i) {
+                if (parent[i] < 0) {
+                    into[c++] = i;
+                }
+            }
+            return c;
+        }
+
+        /** Each original buffer's offset from the restriction's offsets. */
+        void expand(long[] groupOffset, long[] offset) {
+            for (int k = 0; k < count; ++k) {
+                offset[head[k]] = groupOffset[k];
+            }
+            // a buffer's group was a head when it joined and joined another group only later
+            for (int q = parent.length - count - 1; q >= 0; --q) {
+                int b = joined[q];
+                offset[b] = offset[parent[b]] + rel[b];
+            }
+        }
+    }
+
     /** The optimisation over capacities (exact_packing.h's Optimizer). */
     static final class Optimizer {
         private final ExactInstance in;
+        private final Merged merged;
+        private final ExactSearch mergedSearch; // null: no two buffers merge
+        private final long[] mergedTried = new long[ExactSearch.NUM_PREORDERS]; // limits run out at mergedAt
+        private long mergedAt = -1;
+        private long mergedRefuted = -1; // the restriction fits in no capacity up to this one
         private final ExactSearch search;
         private final ArrayList<long[]> tried = new ArrayList<>(); // {capacity, preorder, limit}
         private long nodesLeft;
@@ -236,8 +372,13 @@ public final class ExactPacking {
         long bound;
         int status = PROVEN;
 
-        Optimizer(ExactInstance in, long nodeLimit, long timeLimitMillis, long target) {
+        Optimizer(ExactInstance in, Merged merged, long nodeLimit, long timeLimitMillis, long target) {
             this.in = in;
+            this.merged = merged;
+            ExactInstance mi = new ExactInstance();
+            boolean indexed = merged != null && mi.build(merged.count, merged.lower, merged.upper, merged.size,
+                    Long.MAX_VALUE);
+            this.mergedSearch = indexed ? new ExactSearch(mi) : null;
             this.search = new ExactSearch(in);
             this.nodesLeft = nodeLimit;
             this.target = target;
@@ -258,6 +399,19 @@ public final class ExactPacking {
                 long[] rungs = new long[NUM_RUNGS + 2];
                 int count = withMovingRungs(fixed, fixedCount, height, rungs);
                 boolean moved = false;
+                if (mergedSearch != null && bound > mergedRefuted) {
+                    int r = packMerged(offset, Math.max(limit / 4, 1L));
+                    if (r == ExactSearch.FOUND) {
+                        height = heightOf(in.n, in.size, offset);
+                        moved = true;
+                    } else if (r == ExactSearch.TIMED_OUT) {
+                        status = TIME_LIMIT;
+                        return height;
+                    } else if (r == ExactSearch.ABORTED && nodesLeft <= 0) {
+                        status = NODE_LIMIT;
+                        return height;
+                    }
+                }
                 for (int k = 0; k < count && !moved; ++k) {
                     // The bound's rung decides tight instances, the target's the decision problem:
                     // the others take a quarter of the nodes.
@@ -301,6 +455,42 @@ public final class ExactPacking {
                 status = TARGET_REACHED;
             }
             return height;
+        }
+
+        // The merged restriction at the bound, each preorder with a quarter of the sweep's node limit
+        // (as the rungs above the bound) unless it ran out of it there before: FOUND writes the
+        // packing to offset; INFEASIBLE (which refutes the restriction, not the instance) and ABORTED
+        // leave it.
+        private int packMerged(long[] offset, long limit) {
+            if (mergedAt != bound) {
+                mergedAt = bound;
+                Arrays.fill(mergedTried, 0);
+            }
+            int r = ExactSearch.ABORTED;
+            for (int p = 0; p < ExactSearch.NUM_PREORDERS && nodesLeft > 0; ++p) {
+                if (mergedTried[p] >= limit) {
+                    continue;
+                }
+                if (timed && System.nanoTime() - deadline >= 0) {
+                    return ExactSearch.TIMED_OUT;
+                }
+                r = mergedSearch.run(bound, p, Math.min(limit, nodesLeft), timed, deadline);
+                nodes += mergedSearch.nodes;
+                nodesLeft -= mergedSearch.nodes;
+                if (r == ExactSearch.FOUND) {
+                    merged.expand(mergedSearch.solution, offset);
+                    return r;
+                }
+                if (r == ExactSearch.INFEASIBLE) {
+                    mergedRefuted = bound;
+                    return r;
+                }
+                if (r == ExactSearch.TIMED_OUT) {
+                    return r;
+                }
+                mergedTried[p] = limit;
+            }
+            return r;
         }
 
         // The capacities to try below height, ascending and distinct: the ladder's rungs, or the
