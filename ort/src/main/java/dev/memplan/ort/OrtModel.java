@@ -436,11 +436,11 @@ public final class OrtModel implements Reservation {
      *
      * @param plan              memplan's plan of the request (offsets, peak, admission figure)
      * @param predictedBytes    ORT's predicted arena bytes for the request; empty while the plan is deferred
-     * @param boundedArenaBytes what ORT is predicted to hold for the request under {@link BoundedOrtArena},
-     *                          whose allocator hands each block out at its own size: the peak of the
-     *                          same blocks without the arena's rounding and regions, with the
-     *                          allocator's headers and page tails; what {@link BudgetedOrtSession}
-     *                          leases. Empty while the plan is deferred
+     * @param boundedArenaBytes what ORT is predicted to hold for the request under {@link BoundedOrtArena}
+     *                          (no arena, memory patterns off): the peak of one run's blocks, tensor
+     *                          by tensor, each at its own size with the allocator's header and page
+     *                          tail; what {@link BudgetedOrtSession} leases. Empty while the plan is
+     *                          deferred
      * @param unmodelledOps     op types whose ORT kernel workspace has no known rule, so an allowance stands
      *                          in for it in the prediction (only under {@link UnmodelledKernels#ALLOWANCE});
      *                          empty when every part is derived

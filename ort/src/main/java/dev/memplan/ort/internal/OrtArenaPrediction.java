@@ -25,8 +25,9 @@ import java.util.TreeSet;
  *                              growth): memory taken from the system, never given back during the
  *                              session
  * @param countedBytes          the most that memplan's counting allocator, in place of the arena
- *                              ({@code BoundedOrtArena}), holds from the system at once for the same
- *                              two runs: each block its own size with a header, no arena rounding
+ *                              ({@code BoundedOrtArena}, memory patterns off), holds from the system
+ *                              at once for the first run's blocks (tensor by tensor, its outputs
+ *                              included): each its own size with a header, no arena rounding
  * @param unmodelledOps         op types whose kernel workspace has no measured rule (an allowance
  *                              stands in); empty when every part of the figure is replayed
  * @param sessionStartBytes     what the arena held above its in-use figure while the session was
