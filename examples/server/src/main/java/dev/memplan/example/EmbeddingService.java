@@ -15,6 +15,8 @@ import dev.memplan.server.CompiledModel;
 import dev.memplan.server.MemoryBudget;
 import dev.memplan.ort.OrtModel;
 import dev.memplan.server.PlanCache;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,6 +37,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * their memory). Thread-safe: one ONNX Runtime session serves every thread.
  */
 public final class EmbeddingService implements AutoCloseable {
+    /** Per request thread: the direct buffers its input tensors wrap, reused ({@link #inputBuffer}). */
+    private static final ThreadLocal<LongBuffer[]> INPUT_BUFFERS = ThreadLocal.withInitial(() -> new LongBuffer[3]);
+
     /** What became of one request. */
     public enum Status {
         /** embedded */
@@ -238,8 +243,9 @@ public final class EmbeddingService implements AutoCloseable {
         int batch = tokenIds.length;
         int seq = tokenIds[0].length;
         long[] shape = {batch, seq};
-        LongBuffer ids = LongBuffer.allocate(batch * seq);
-        LongBuffer mask = LongBuffer.allocate(batch * seq);
+        int longs = Math.multiplyExact(batch, seq);
+        LongBuffer ids = inputBuffer(0, longs);
+        LongBuffer mask = inputBuffer(1, longs);
         for (long[] row : tokenIds) {
             ids.put(row);
             for (int i = 0; i < seq; i++) {
@@ -248,7 +254,22 @@ public final class EmbeddingService implements AutoCloseable {
         }
         return Map.of("input_ids", OnnxTensor.createTensor(env, ids.flip(), shape),
                 "attention_mask", OnnxTensor.createTensor(env, mask.flip(), shape),
-                "token_type_ids", OnnxTensor.createTensor(env, LongBuffer.allocate(batch * seq), shape));
+                "token_type_ids", OnnxTensor.createTensor(env, inputBuffer(2, longs), shape)); // never written: zeros
+    }
+
+    /**
+     * This thread's direct buffer {@code which} for the input tensors, at least {@code longs} long,
+     * ready for {@code longs} values. ORT Java wraps a direct buffer without copying it; a heap
+     * buffer it copies into a direct one that only a collection frees, outside every count. Tensors
+     * are closed before the thread's next request.
+     */
+    private static LongBuffer inputBuffer(int which, int longs) {
+        LongBuffer[] buffers = INPUT_BUFFERS.get();
+        if (buffers[which] == null || buffers[which].capacity() < longs) {
+            buffers[which] = ByteBuffer.allocateDirect(Math.multiplyExact(longs, Long.BYTES))
+                    .order(ByteOrder.nativeOrder()).asLongBuffer();
+        }
+        return buffers[which].clear().limit(longs);
     }
 
     /** The mean of each row's token states. */
