@@ -156,6 +156,21 @@ public:
         }
     }
 
+    // Whether every merged buffer's width and area (width times size) fit a long long, as the
+    // search's index needs: stacking adds sizes and joining adds widths, so a restriction of
+    // buffers that each fit may not.
+    bool areas_fit() const {
+        for (int k = 0; k < count; ++k) {
+            long long width = 0;
+            long long area = 0;
+            if (__builtin_sub_overflow(upper[static_cast<std::size_t>(k)], lower[static_cast<std::size_t>(k)], &width) ||
+                __builtin_mul_overflow(width, size[static_cast<std::size_t>(k)], &area)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     // Each original buffer's offset from the restriction's offsets.
     void expand(const long long* group_offset, long long* offset) const {
         for (int k = 0; k < count; ++k) offset[head_[k]] = group_offset[k];
@@ -441,7 +456,8 @@ inline int memplan_exact_pack(int num_buffers, const long long* lower, const lon
             return MEMPLAN_OK;
         }
         const Merged merged(m, lo.data(), up.data(), sz.data());
-        Optimizer opt(in, merged.count < m ? &merged : nullptr, node_limit, time_limit_ms, target);
+        Optimizer opt(in, merged.count < m && merged.areas_fit() ? &merged : nullptr, node_limit, time_limit_ms,
+                      target);
         height = opt.solve(off.data(), height);
         for (int k = 0; k < m; ++k) offset[kept[k]] = off[k];
         stats[MEMPLAN_EXACT_STAT_HEIGHT_BYTES] = height;

@@ -258,6 +258,18 @@ void test_exact_stops_at_the_target() {
     }
 }
 
+void test_merged_areas_past_a_long_long_leave_the_restriction_out() {
+    // Each buffer's area fits (2 x 2^61); buffer 1 joins buffer 0 in time (same size, starting
+    // where it ends), and the joined one's area, 4 x 2^61, would not: the search goes without it.
+    const long long big = 1LL << 61;
+    const Problem p{{0, 2, 0}, {2, 4, 4}, {big, big, 8}};
+    const Answer a = exact(p, 1000);
+    CHECK_EQ(a.rc, MEMPLAN_OK);
+    CHECK(plan_valid(p, a.offset));
+    CHECK_EQ(a.stats[MEMPLAN_EXACT_STAT_HEIGHT_BYTES], big + 8);
+    CHECK_EQ(a.stats[MEMPLAN_EXACT_STAT_STATUS], memplan_exact::kProven);
+}
+
 void test_exact_rejects_bad_arguments() {
     const Problem p{{0, 1}, {2, 3}, {4, 4}};
     std::vector<long long> good{0, 4}, offset(2);
@@ -342,6 +354,8 @@ void run_exact_packing_tests() {
     run_case("exact: larger tilings packed by the merged restriction",
              test_exact_packs_larger_tilings_by_the_merged_restriction);
     run_case("exact: stops once the target fits", test_exact_stops_at_the_target);
+    run_case("exact: a restriction whose areas pass a long long is left out",
+             test_merged_areas_past_a_long_long_leave_the_restriction_out);
     run_case("exact: rejects bad arguments", test_exact_rejects_bad_arguments);
 }
 

@@ -324,10 +324,25 @@ public final class ExactPacking {
             }
         }
 
-        /** The restriction of buffers lo, up, sz; null when no two merge. */
+        /**
+         * The restriction of buffers lo, up, sz; null when no two merge, or when a merged buffer's
+         * width or area (width times size) would pass a long: stacking adds sizes and joining adds
+         * widths, so a restriction of buffers that each fit may not.
+         */
         static Merged of(int n, long[] lo, long[] up, long[] sz) {
             Merged g = new Merged(n, lo, up, sz);
-            return g.count < n ? g : null;
+            return g.count < n && g.areasFit() ? g : null;
+        }
+
+        private boolean areasFit() {
+            try {
+                for (int k = 0; k < count; ++k) {
+                    Math.multiplyExact(Math.subtractExact(upper[k], lower[k]), size[k]);
+                }
+                return true;
+            } catch (ArithmeticException e) {
+                return false;
+            }
         }
 
         // The groups still heading themselves, ascending; their count.
