@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.testing.EngineIndependent;
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -124,19 +126,24 @@ class TreeHygieneTest {
         });
     }
 
-    /** UTF-8 without a NUL byte in its first 8 KiB (models and images are binary). */
+    /**
+     * UTF-8 without a NUL byte (models, images and fuzzers' inputs are binary): the tests read
+     * each text file whole as UTF-8.
+     */
     private static boolean isText(Path file) throws IOException {
-        byte[] head = new byte[8192];
-        int n;
-        try (InputStream in = Files.newInputStream(file)) {
-            n = in.readNBytes(head, 0, head.length);
-        }
-        for (int i = 0; i < n; i++) {
-            if (head[i] == 0) {
+        byte[] bytes = Files.readAllBytes(file);
+        for (byte b : bytes) {
+            if (b == 0) {
                 return false;
             }
         }
-        return true;
+        try {
+            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
+        }
     }
 
     private static String relative(Path file) {
