@@ -38,7 +38,7 @@ import dev.memplan.ort.internal.OrtCApi;
  */
 public final class BoundedOrtArena {
     /** The session-option key that makes a session use the environment's allocator. */
-    public static final String USE_ENV_ALLOCATORS_KEY = "session.use_env_allocators";
+    public static final String USE_ENV_ALLOCATORS_KEY = OrtCApi.USE_ENV_ALLOCATORS_KEY;
 
     private static volatile BoundedOrtArena installed;
 
@@ -93,9 +93,7 @@ public final class BoundedOrtArena {
      * @throws OrtException when ONNX Runtime refuses an option
      */
     public OrtSession.SessionOptions configure(OrtSession.SessionOptions options) throws OrtException {
-        options.setMemoryPatternOptimization(false);
-        options.addConfigEntry(USE_ENV_ALLOCATORS_KEY, "1");
-        return options;
+        return OrtCApi.useCountingAllocator(options);
     }
 
     /**

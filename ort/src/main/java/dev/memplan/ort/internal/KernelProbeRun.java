@@ -46,10 +46,8 @@ final class KernelProbeRun {
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
             options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.NO_OPT); // the node as ORT saved it
             options.setIntraOpNumThreads(1);
-            options.setMemoryPatternOptimization(false);
             options.setSessionLogLevel(OrtLoggingLevel.ORT_LOGGING_LEVEL_FATAL);
-            options.addConfigEntry("session.use_env_allocators", "1");
-            try (OrtSession session = env.createSession(model.toString(), options)) {
+            try (OrtSession session = env.createSession(model.toString(), OrtCApi.useCountingAllocator(options))) {
                 Map<String, OnnxTensor> inputs = inputs(env, session);
                 try {
                     long workspace = 0;

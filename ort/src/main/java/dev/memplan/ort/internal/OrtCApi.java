@@ -2,6 +2,7 @@
 package dev.memplan.ort.internal;
 
 import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
@@ -65,6 +66,26 @@ public final class OrtCApi {
             throw new IllegalStateException("ONNX Runtime's C API is not reachable here (" + Library.FAILURE
                     + "); put ONNX Runtime Java 1.23 or newer and the memplan jar for this platform on the class path");
         }
+    }
+
+    /** The session-option key that makes a session use the environment's allocator. */
+    public static final String USE_ENV_ALLOCATORS_KEY = "session.use_env_allocators";
+
+    /**
+     * Sets {@code options} to run on the counting allocator {@link #registerCountingAllocator}
+     * registered, with memory patterns off: every run allocates tensor by tensor, which the
+     * prediction's lease follows (ORT keys cached patterns by the XOR of the input dims, so a
+     * pattern may be another shape's).
+     *
+     * @param options the options a session will be created with
+     * @return {@code options}
+     * @throws OrtException when ONNX Runtime refuses an option
+     */
+    public static OrtSession.SessionOptions useCountingAllocator(OrtSession.SessionOptions options)
+            throws OrtException {
+        options.setMemoryPatternOptimization(false);
+        options.addConfigEntry(USE_ENV_ALLOCATORS_KEY, "1");
+        return options;
     }
 
     /**

@@ -90,9 +90,7 @@ final class ResidentProbeMain {
             options.setIntraOpNumThreads(intraOp);
             options.setInterOpNumThreads(1);
             options.setSessionLogLevel(OrtLoggingLevel.ORT_LOGGING_LEVEL_FATAL);
-            options.setMemoryPatternOptimization(false);
-            options.addConfigEntry("session.use_env_allocators", "1");
-            return env.createSession(model.toString(), options);
+            return env.createSession(model.toString(), OrtCApi.useCountingAllocator(options));
         }
     }
 
