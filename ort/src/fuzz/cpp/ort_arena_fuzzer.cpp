@@ -189,10 +189,12 @@ long long counted_in_use() {
     return out[MEMPLAN_ORT_STAT_IN_USE];
 }
 
-// Freed regions are kept only while all the blocks hold stays within the limit.
+// Freed regions are kept only while all the runs' blocks (not Reserve's) hold stays within the limit.
 void require_within_keep_limit(long long limit) {
     memplan_ort::CountingBlocks::Snapshot s = memplan_ort::counting_allocator().blocks.snapshot();
-    require(s.kept == 0 || s.total_allocated <= limit, "regions kept past the limit", s.total_allocated, limit);
+    require(s.reserved >= 0 && s.reserved <= s.total_allocated, "reserved bytes out of range", s.reserved);
+    require(s.kept == 0 || s.total_allocated - s.reserved <= limit, "regions kept past the limit",
+            s.total_allocated - s.reserved, limit);
 }
 
 // Allocates, reserves and frees through the registered table as ORT does, and reads its
@@ -206,7 +208,7 @@ void use_as_ort_would(FuzzedDataProvider& in) {
     long long expected = 0;
     const int steps = in.ConsumeIntegralInRange<int>(0, 24);
     for (int step = 0; step < steps; ++step) {
-        const int what = in.ConsumeIntegralInRange<int>(0, 3);
+        const int what = in.ConsumeIntegralInRange<int>(0, 4);
         if (what <= 1) {
             // now and then a size no block can have (refused before the C library is asked)
             const size_t size = in.ConsumeIntegralInRange<int>(0, 31) == 0
@@ -224,6 +226,17 @@ void use_as_ort_would(FuzzedDataProvider& in) {
             registered->Free(registered, held[at].first);
             expected -= static_cast<long long>(held[at].second);
             held.erase(held.begin() + static_cast<long>(at));
+        } else if (what == 4) {
+            // memplan's own block: counted as ORT's are; an address it did not hand out is refused
+            const long long size = in.ConsumeIntegralInRange<long long>(1, 1 << 18);
+            long long address = 0;
+            require(memplan_ort_counting_allocate(size, &address, nullptr, 0) == MEMPLAN_ORT_OK, "own block refused", size);
+            require(address % 64 == 0, "an own block not 64-byte aligned");
+            std::memset(reinterpret_cast<void*>(static_cast<intptr_t>(address)), 0x3c, static_cast<size_t>(size));
+            const long long stray = address + in.ConsumeIntegralInRange<long long>(1, 1 << 20);
+            require(memplan_ort_counting_release(stray, nullptr, 0) == MEMPLAN_ORT_BAD_ARGUMENT, "a stray address freed");
+            require(memplan_ort_counting_release(address, nullptr, 0) == MEMPLAN_ORT_OK, "an own block not given back");
+            require(memplan_ort_counting_release(address, nullptr, 0) == MEMPLAN_ORT_BAD_ARGUMENT, "a block freed twice");
         } else {
             void* kv = nullptr;
             require(registered->GetStats(registered, &kv) == nullptr, "GetStats failed");
@@ -240,8 +253,8 @@ void use_as_ort_would(FuzzedDataProvider& in) {
     require_within_keep_limit(limit);
     memplan_ort_counting_keep_up_to(0, nullptr, 0);
     const memplan_ort::CountingBlocks::Snapshot s = memplan_ort::counting_allocator().blocks.snapshot();
-    require(s.total_allocated == 0 && s.kept == 0, "bytes held after everything was freed and nothing kept",
-            s.total_allocated, s.kept);
+    require(s.total_allocated == 0 && s.kept == 0 && s.reserved == 0,
+            "bytes held after everything was freed and nothing kept", s.total_allocated, s.kept);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <unordered_set>
 #include <vector>
 
 #include <sys/mman.h>
@@ -45,18 +46,21 @@ struct OrtAllocatorTable {
 // Either carries a 64-byte header holding its size and the bytes it took from the system, so the
 // block stays 64-byte aligned as ORT's CPU allocator aligns them.
 //
-// A mapped block that is freed is kept for reuse while everything the blocks hold from the
-// system stays within the keep limit (0 by default: nothing is kept). Reuse takes the smallest
+// A mapped block that is freed is kept for reuse while what the runs' blocks hold from the
+// system stays within the keep limit (0 by default: nothing is kept). The runs' blocks are all
+// but those handed out through Reserve, which ORT asks for the session's weights and prepacked
+// copies: they stay as long as the session, so they do not eat into what runs may keep (with
+// them counted, a budget smaller than the weights kept nothing). Reuse takes the smallest
 // kept region that is large enough and unmaps the part past the request, so a block never holds
 // more than its pages; its pages are already faulted in, which is what makes reuse cheap. A new
-// mapping first gives back kept regions until it fits within the limit. So the bytes held from
-// the system never pass the larger of the keep limit and what ORT holds now (with headers and
-// page tails). New mappings of 2 MiB or more ask for transparent huge pages: the kernel then
+// mapping first gives back kept regions until it fits within the limit. So the bytes the runs'
+// blocks hold from the system never pass the larger of the keep limit and what ORT holds for
+// runs now (with headers and page tails). New mappings of 2 MiB or more ask for transparent huge pages: the kernel then
 // faults them in 2 MiB at a time. Thread-safe.
 class CountingBlocks {
 public:
     static constexpr size_t kAlignment = 64;
-    static constexpr size_t kHeader = 64;  // keeps the block aligned; holds its size and its bytes held
+    static constexpr size_t kHeader = 64;  // keeps the block aligned; holds its size, its bytes held, whether Reserve asked
     static constexpr size_t kMappedFrom = 64u << 10;
     static constexpr size_t kHugeFrom = 2u << 20;
     static constexpr size_t kPage = 4096;
@@ -68,6 +72,7 @@ public:
         long long allocations;      // blocks handed out so far
         long long reserves;         // of them, through Reserve (initializers)
         long long kept;             // of total_allocated, freed regions kept for reuse
+        long long reserved;         // of total_allocated, the blocks handed out through Reserve and not freed
     };
 
     CountingBlocks() = default;
@@ -89,17 +94,25 @@ public:
                 return nullptr;
             }
         } else {
+            if (kept_bytes_.load() > 0 && run_held() + static_cast<long long>(held) > keep_limit_.load()) {
+                std::lock_guard<std::mutex> guard(lock_);  // kept regions go before the block comes, as for a mapping
+                give_back_kept_past_limit(static_cast<long long>(held));
+            }
             if (posix_memalign(&base, kAlignment, held) != 0) {
                 return nullptr;
             }
             note_held(held_.fetch_add(static_cast<long long>(held)) + static_cast<long long>(held));
-            if (kept_bytes_.load() > 0 && held_.load() > keep_limit_.load()) {
+            if (kept_bytes_.load() > 0 && run_held() > keep_limit_.load()) {  // kept by another thread meanwhile
                 std::lock_guard<std::mutex> guard(lock_);
                 give_back_kept_past_limit(0);
             }
         }
         static_cast<size_t*>(base)[0] = size;
         static_cast<size_t*>(base)[1] = held;
+        static_cast<size_t*>(base)[2] = reserve ? 1 : 0;
+        if (reserve) {
+            reserved_.fetch_add(static_cast<long long>(held));
+        }
         long long now = in_use_.fetch_add(static_cast<long long>(size)) + static_cast<long long>(size);
         long long seen = max_in_use_.load();
         while (now > seen && !max_in_use_.compare_exchange_weak(seen, now)) {
@@ -126,6 +139,9 @@ public:
         size_t size = static_cast<size_t*>(base)[0];
         size_t held = static_cast<size_t*>(base)[1];
         in_use_.fetch_sub(static_cast<long long>(size));
+        if (static_cast<size_t*>(base)[2] != 0) {  // from here on the runs': it may be kept as theirs
+            reserved_.fetch_sub(static_cast<long long>(held));
+        }
         if (size < kMappedFrom) {
             held_.fetch_sub(static_cast<long long>(held));
             std::free(base);
@@ -136,7 +152,7 @@ public:
             // Counted as kept before held_ is read: a small block counted meanwhile either sees
             // it kept and gives it back, or is seen here (all atomics are sequentially consistent).
             kept_bytes_.fetch_add(static_cast<long long>(held));
-            if (held_.load() <= keep_limit_.load()) {  // keeping it holds nothing more than now
+            if (run_held() <= keep_limit_.load()) {  // keeping it holds nothing more than now
                 kept_.emplace(held, base);
                 return;
             }
@@ -146,8 +162,9 @@ public:
         munmap(base, held);
     }
 
-    // Sets how many bytes the blocks, and the regions kept for reuse, may hold from the system
-    // before a freed region is given back; gives back kept regions past it now. 0 keeps none.
+    // Sets how many bytes the runs' blocks (all but Reserve's), and the regions kept for reuse, may
+    // hold from the system before a freed region is given back; gives back kept regions past it
+    // now. 0 keeps none.
     void keep_up_to(long long bytes) {
         std::lock_guard<std::mutex> guard(lock_);
         keep_limit_.store(bytes < 0 ? 0 : bytes);
@@ -185,10 +202,13 @@ public:
 
     Snapshot snapshot() const {
         return Snapshot{in_use_.load(),      max_in_use_.load(), held_.load(),
-                        allocations_.load(), reserves_.load(),   kept_bytes_.load()};
+                        allocations_.load(), reserves_.load(),   kept_bytes_.load(), reserved_.load()};
     }
 
 private:
+    // What the runs' blocks and the kept regions hold from the system: all but Reserve's blocks.
+    long long run_held() const { return held_.load() - reserved_.load(); }
+
     // A mapping of held bytes (page multiple): a kept region cut to size, or a new one.
     void* take_mapping(size_t held) {
         {
@@ -226,10 +246,10 @@ private:
         }
     }
 
-    // Unmaps kept regions, largest first, until what is held and about to be added fits the
+    // Unmaps kept regions, largest first, until what the runs hold and are about to add fits the
     // limit or none is kept. Called with lock_ held.
     void give_back_kept_past_limit(long long adding) {
-        while (!kept_.empty() && held_.load() + adding > keep_limit_.load()) {
+        while (!kept_.empty() && run_held() + adding > keep_limit_.load()) {
             auto largest = std::prev(kept_.end());
             munmap(largest->second, largest->first);
             held_.fetch_sub(static_cast<long long>(largest->first));
@@ -245,6 +265,7 @@ private:
     std::atomic<long long> allocations_{0};
     std::atomic<long long> reserves_{0};
     std::atomic<long long> kept_bytes_{0};
+    std::atomic<long long> reserved_{0};  // held by blocks handed out through Reserve
     std::atomic<long long> keep_limit_{0};
     std::mutex lock_;                      // guards the kept regions; changes to the limit
     std::multimap<size_t, void*> kept_;  // freed mapped regions by length
@@ -437,6 +458,67 @@ inline int memplan_ort_counting_stop_log(long long* out, int out_len, int* count
         return MEMPLAN_ORT_BAD_ARGUMENT;
     }
     count[0] = memplan_ort::counting_allocator().blocks.stop_log(out, out_len);
+    return MEMPLAN_ORT_OK;
+}
+
+namespace memplan_ort {
+
+// The blocks memplan took from the counting allocator for itself, so that a release names one.
+struct OwnBlocks {
+    std::mutex lock;
+    std::unordered_set<void*> blocks;
+};
+
+inline OwnBlocks& own_blocks() {
+    static OwnBlocks* own = new OwnBlocks();  // never destroyed, as the allocator is not
+    return *own;
+}
+
+}  // namespace memplan_ort
+
+/** The largest block memplan_ort_counting_allocate hands out: 1 TiB. */
+#define MEMPLAN_ORT_MAX_COUNTED_BLOCK (1LL << 40)
+
+/**
+ * Takes a block of size bytes (64-byte aligned, not zeroed) from the counting allocator for memory
+ * a lease covers outside ORT's runs, such as a request's joined outputs: it is then counted, and
+ * kept within the keep limit, with ORT's own blocks. Writes its address into out[0].
+ */
+inline int memplan_ort_counting_allocate(long long size, long long* out, char* err, int err_len) {
+    if (out == nullptr || size <= 0 || size > MEMPLAN_ORT_MAX_COUNTED_BLOCK) {
+        memplan_ort::message(err, err_len, "counting_allocate: size must be 1 B to 1 TiB and out given");
+        return MEMPLAN_ORT_BAD_ARGUMENT;
+    }
+    void* p = memplan_ort::counting_allocator().blocks.allocate(static_cast<size_t>(size), false);
+    if (p == nullptr) {
+        memplan_ort::message(err, err_len, "counting_allocate: the system has no memory for the block");
+        return MEMPLAN_ORT_FAILED;
+    }
+    memplan_ort::OwnBlocks& own = memplan_ort::own_blocks();
+    {
+        std::lock_guard<std::mutex> guard(own.lock);
+        own.blocks.insert(p);
+    }
+    out[0] = static_cast<long long>(reinterpret_cast<intptr_t>(p));
+    return MEMPLAN_ORT_OK;
+}
+
+/**
+ * Gives back a block memplan_ort_counting_allocate handed out; an address it did not hand out, or
+ * gave back already, is refused and nothing is freed.
+ */
+inline int memplan_ort_counting_release(long long address, char* err, int err_len) {
+    void* p = reinterpret_cast<void*>(static_cast<intptr_t>(address));
+    memplan_ort::OwnBlocks& own = memplan_ort::own_blocks();
+    {
+        std::lock_guard<std::mutex> guard(own.lock);
+        if (own.blocks.erase(p) == 0) {
+            memplan_ort::message(err, err_len,
+                                 "counting_release: the address is not a block counting_allocate handed out, or it was given back already");
+            return MEMPLAN_ORT_BAD_ARGUMENT;
+        }
+    }
+    memplan_ort::counting_allocator().blocks.release(p);
     return MEMPLAN_ORT_OK;
 }
 

@@ -210,6 +210,49 @@ void test_kept_regions_never_pass_the_limit() {
     CHECK_EQ(blocks.snapshot().total_allocated, 0);
 }
 
+void test_reserved_blocks_do_not_count_against_the_keep_limit() {
+    CountingBlocks blocks;
+    blocks.keep_up_to(2 * kMiB);
+    void* weights = blocks.allocate(3 * kMiB, true);  // past the limit alone: the session's own
+    CHECK_EQ(blocks.snapshot().reserved, mapped(3 * kMiB));
+    void* run = blocks.allocate(kMiB, false);
+    blocks.release(run);
+    CountingBlocks::Snapshot s = blocks.snapshot();
+    CHECK_EQ(s.kept, mapped(kMiB));  // the runs hold 1 MiB of the 2 MiB they may keep
+    CHECK_EQ(s.total_allocated, mapped(3 * kMiB) + mapped(kMiB));
+    void* larger = blocks.allocate(kMiB + kMiB / 2, false);  // with the kept one past the limit: it goes first
+    CHECK_EQ(blocks.snapshot().kept, 0);
+    blocks.release(larger);
+    CHECK_EQ(blocks.snapshot().kept, mapped(kMiB + kMiB / 2));
+    blocks.release(weights);  // a reserved block freed counts as the runs' from then on
+    s = blocks.snapshot();
+    CHECK_EQ(s.reserved, 0);
+    CHECK_EQ(s.kept, mapped(kMiB + kMiB / 2));  // 3 MiB more would pass the limit: given back
+    CHECK_EQ(s.total_allocated, mapped(kMiB + kMiB / 2));
+    blocks.keep_up_to(0);
+    CHECK_EQ(blocks.snapshot().total_allocated, 0);
+}
+
+void test_own_blocks_are_counted_and_released_once() {
+    char err[128] = {0};
+    long long out[1] = {0};
+    const long long before = memplan_ort::counting_allocator().blocks.snapshot().in_use;
+    CHECK_EQ(memplan_ort_counting_allocate(kMiB, out, err, 128), MEMPLAN_ORT_OK);
+    CHECK(out[0] != 0 && out[0] % 64 == 0);
+    std::memset(reinterpret_cast<void*>(static_cast<intptr_t>(out[0])), 7, kMiB);
+    CHECK_EQ(memplan_ort::counting_allocator().blocks.snapshot().in_use, before + kMiB);
+    CHECK_EQ(memplan_ort_counting_release(out[0] + 64, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);  // not one handed out
+    CHECK(std::string(err).find("not a block counting_allocate handed out") != std::string::npos);
+    CHECK_EQ(memplan_ort_counting_release(out[0], err, 128), MEMPLAN_ORT_OK);
+    CHECK_EQ(memplan_ort::counting_allocator().blocks.snapshot().in_use, before);
+    CHECK_EQ(memplan_ort_counting_release(out[0], err, 128), MEMPLAN_ORT_BAD_ARGUMENT);  // twice
+    CHECK_EQ(memplan_ort_counting_release(0, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK_EQ(memplan_ort_counting_allocate(0, out, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK_EQ(memplan_ort_counting_allocate(-1, out, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK_EQ(memplan_ort_counting_allocate(MEMPLAN_ORT_MAX_COUNTED_BLOCK + 1, out, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+    CHECK_EQ(memplan_ort_counting_allocate(kMiB, nullptr, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
+}
+
 void test_entry_points_refuse_bad_arguments() {
     char err[128] = {0};
     CHECK_EQ(memplan_ort_register_counting_allocator(0, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
@@ -281,6 +324,8 @@ void run_ort_counting_allocator_tests() {
     run_case("counting blocks map large blocks and give them back", test_large_blocks_are_mapped_and_given_back_at_once);
     run_case("counting blocks reuse a kept region cut to size", test_a_kept_region_is_reused_cut_to_size);
     run_case("counting blocks keep regions only within the limit", test_kept_regions_never_pass_the_limit);
+    run_case("counting blocks leave reserved blocks out of the keep limit", test_reserved_blocks_do_not_count_against_the_keep_limit);
+    run_case("memplan's own counted blocks are counted and released once", test_own_blocks_are_counted_and_released_once);
     run_case("counting allocator entry points refuse bad arguments", test_entry_points_refuse_bad_arguments);
 }
 

@@ -6,6 +6,7 @@ import ai.onnxruntime.OnnxJavaType;
 import ai.onnxruntime.TensorInfo;
 import dev.memplan.Dim;
 import dev.memplan.Shape;
+import dev.memplan.ort.internal.OrtCApi;
 import dev.memplan.server.BudgetExceededException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,7 +25,8 @@ import java.util.function.ToLongFunction;
  * @param outputShapes every output's shape for the whole request, in the graph's order
  * @param outputTypes  every output's element type
  * @param rows         the request's rows
- * @param joinedBytes  the joined outputs' bytes, held outside ORT's arena until the result is closed
+ * @param joinedBytes  what the counting allocator holds for the joined outputs and the copies of the
+ *                     batched inputs, outside ORT's runs until the result is closed
  */
 record RowLayout(List<String> batched, Map<String, long[]> outputShapes, Map<String, OnnxJavaType> outputTypes,
                  long rows, long joinedBytes) {
@@ -48,6 +50,7 @@ record RowLayout(List<String> batched, Map<String, long[]> outputShapes, Map<Str
         Dim.Symbol rowsSymbol = new Dim.Symbol(batch.get());
         List<String> batched = new ArrayList<>();
         long rows = -1;
+        long copies = 0;
         for (Map.Entry<String, Shape> declared : model.model().inputs().entrySet()) {
             String name = declared.getKey();
             if (!shapes.containsKey(name) || !(inputs.get(name).getInfo() instanceof TensorInfo info)
@@ -57,6 +60,7 @@ record RowLayout(List<String> batched, Map<String, long[]> outputShapes, Map<Str
             if (declared.getValue().rank() > 0 && declared.getValue().dims().get(0).equals(rowsSymbol)) {
                 batched.add(name);
                 rows = shapes.get(name)[0];
+                copies += OrtCApi.countedBytes(Math.max(1, elements(shapes.get(name)) * info.type.size));
             }
         }
         Optional<Map<String, long[]>> outputShapes = model.outputShapes(shapes);
@@ -64,7 +68,7 @@ record RowLayout(List<String> batched, Map<String, long[]> outputShapes, Map<Str
             return Optional.empty();
         }
         Map<String, OnnxJavaType> types = new LinkedHashMap<>();
-        long joined = 0;
+        long joined = copies;
         for (Map.Entry<String, NodeInfo> out : outputs.entrySet()) {
             long[] shape = outputShapes.get().get(out.getKey());
             if (!(out.getValue().getInfo() instanceof TensorInfo info) || info.type == OnnxJavaType.STRING
@@ -72,7 +76,7 @@ record RowLayout(List<String> batched, Map<String, long[]> outputShapes, Map<Str
                 return Optional.empty();
             }
             types.put(out.getKey(), info.type);
-            joined += elements(shape) * info.type.size;
+            joined += OrtCApi.countedBytes(Math.max(1, elements(shape) * info.type.size));
         }
         return Optional.of(new RowLayout(List.copyOf(batched), outputShapes.get(), types, rows, joined));
     }

@@ -7,8 +7,8 @@ import ai.onnxruntime.OnnxValue;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import dev.memplan.ort.internal.OrtCApi;
 import java.lang.reflect.Constructor;
-import dev.memplan.io.OffHeapBytes;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -30,7 +30,7 @@ final class RowPieces {
     private final OrtSession session;
     private final RowLayout layout;
     private final Map<String, OnnxTensor> inputs;
-    private final List<OffHeapBytes> owned = new ArrayList<>();
+    private final List<ByteBuffer> owned = new ArrayList<>();
 
     /**
      * @param session the session
@@ -119,11 +119,14 @@ final class RowPieces {
         return copy.flip();
     }
 
-    /** Off-heap bytes this request's pieces use, given back by {@link #release}. */
+    /**
+     * Bytes from the counting allocator this request's pieces use, given back by {@link #release}:
+     * counted with ORT's blocks, so what the allocator keeps for reuse leaves room for them.
+     */
     private ByteBuffer owned(long size) {
-        OffHeapBytes bytes = OffHeapBytes.allocate(size);
+        ByteBuffer bytes = OrtCApi.allocateCounted(Math.max(1, size));
         owned.add(bytes);
-        return bytes.buffer();
+        return bytes;
     }
 
     /**
@@ -132,7 +135,7 @@ final class RowPieces {
      * released. Only after the joined result is closed and nothing read from it is in use.
      */
     void release() {
-        owned.forEach(OffHeapBytes::close);
+        owned.forEach(OrtCApi::releaseCounted);
         owned.clear();
     }
 

@@ -123,11 +123,13 @@ public final class LoadTest {
      * @param arenaPeak   the most bytes ORT's CPU allocator (its arena, or memplan's counting
      *                    allocator) held from the system during the load ({@code TotalAllocated},
      *                    sampled with the resident size), -1 where the C API is not reachable
+     * @param pageFaults  minor page faults the process took during the load (pages touched afresh),
+     *                    -1 where /proc is not there
      */
     public record Report(Config config, int answered, int ok, long tokens, int busy, int tooLarge, List<String> failures,
                          boolean finished, double seconds, double latencyP50, double latencyP99, long maxHeld,
                          long heldAtEnd, MemoryBudget.Stats budget, String cache, long rssBaseline, long rssPeak,
-                         long rssEnd, long arenaPeak) {
+                         long rssEnd, long arenaPeak, long pageFaults) {
 
         /** {@return how far resident memory rose above the baseline during the load} */
         public long rssGrowth() {
@@ -144,7 +146,8 @@ public final class LoadTest {
                             + " timed out %d, leaked %d, total wait %.1f s",
                     "%s",
                     "resident memory: baseline %s, peak %s (+%s, %.2fx the budget), after the load %s",
-                    "ORT allocator: at most %s held from the system (%.2fx the budget)"),
+                    "ORT allocator: at most %s held from the system (%.2fx the budget)",
+                    "page faults during the load: %d (%.0f per request)"),
                     config.requests(), config.threads(), config.shapes(), config.settingsName(),
                     config.intraOp(),
                     answered, config.requests(), ok, busy, tooLarge, failures.size(), finished,
@@ -153,7 +156,8 @@ public final class LoadTest {
                     budget.waited(), budget.timedOut(), budget.leaked(), budget.totalWait().toMillis() / 1e3,
                     cache,
                     mib(rssBaseline), mib(rssPeak), mib(rssGrowth()), (double) rssGrowth() / budget.capacityBytes(),
-                    mib(rssEnd), mib(arenaPeak), (double) arenaPeak / budget.capacityBytes());
+                    mib(rssEnd), mib(arenaPeak), (double) arenaPeak / budget.capacityBytes(),
+                    pageFaults, (double) pageFaults / Math.max(1, answered));
         }
 
         private static String mib(long bytes) {
@@ -189,6 +193,7 @@ public final class LoadTest {
             List<String> failures = Collections.synchronizedList(new ArrayList<>());
             List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
             ExecutorService pool = Executors.newFixedThreadPool(c.threads());
+            long faultsBefore = ResidentMemory.minorFaults();
             long start = System.nanoTime();
             boolean finished;
             long peak;
@@ -228,12 +233,13 @@ public final class LoadTest {
                 arenaPeak = sampler.peakOther() < 0 ? -1 : sampler.peakOther() - Math.max(0, arenaBase);
             }
             double seconds = (System.nanoTime() - start) / 1e9;
+            long faults = faultsBefore < 0 ? -1 : ResidentMemory.minorFaults() - faultsBefore;
             List<Double> sorted = new ArrayList<>(latencies);
             Collections.sort(sorted);
             return new Report(c, ok.get() + busy.get() + tooLarge.get(), ok.get(), tokens.get(), busy.get(), tooLarge.get(),
                     List.copyOf(failures), finished, seconds, percentile(sorted, 0.5), percentile(sorted, 0.99),
                     service.maxHeldBytes(), service.heldBytes(), budget.stats(), service.cacheSummary(), baseline,
-                    peak, ResidentMemory.bytes(), arenaPeak);
+                    peak, ResidentMemory.bytes(), arenaPeak, faults);
         }
     }
 

@@ -6,9 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.LongSupplier;
 
-/** The process's resident memory, from /proc/self/status (Linux). */
+/** The process's resident memory and page faults, from /proc/self (Linux). */
 final class ResidentMemory {
     private static final Path STATUS = Path.of("/proc/self/status");
+    private static final Path STAT = Path.of("/proc/self/stat");
 
     private ResidentMemory() {
     }
@@ -25,6 +26,21 @@ final class ResidentMemory {
             return -1;
         }
         return -1;
+    }
+
+    /**
+     * {@return the page faults the process took so far that needed no disk (minflt of
+     * /proc/self/stat): mostly pages touched for the first time, or -1 where /proc is not there}
+     */
+    static long minorFaults() {
+        try {
+            String stat = Files.readString(STAT);
+            // the fields after the command's name, which may itself hold spaces and parentheses
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+            return Long.parseLong(fields[7]); // field 10 of the whole line: state is field 3
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     /**

@@ -62,6 +62,11 @@ final class OrtArenaNative {
                                                     int errLen);
 
     @NoException
+    static native int memplan_ort_counting_allocate(long size, @Cast("long long*") long[] out, @Cast("char*") byte[] err,
+                                                    int errLen);
+    @NoException
+    static native int memplan_ort_counting_release(long address, @Cast("char*") byte[] err, int errLen);
+    @NoException
     static native int memplan_ort_counting_start_log(@Cast("char*") byte[] err, int errLen);
 
     @NoException

@@ -5,9 +5,13 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Loader;
+import org.bytedeco.javacpp.Pointer;
 
 /**
  * ONNX Runtime's C API calls that ONNX Runtime Java does not offer, on the {@code libonnxruntime.so}
@@ -158,6 +162,56 @@ public final class OrtCApi {
         byte[] err = new byte[ERR_LEN];
         check(OrtArenaNative.memplan_ort_counting_max_held(out, err, ERR_LEN), err);
         return out[0];
+    }
+
+    /**
+     * Takes {@code size} bytes from the counting allocator, for memory a lease covers outside ORT's
+     * runs (a request's joined outputs): it is counted, and kept for reuse within the keep limit,
+     * with ORT's own blocks. Give it back with {@link #releaseCounted}; the contents start undefined.
+     *
+     * @param size the bytes, 1 B to 2 GiB
+     * @return a direct buffer over the block, in the platform's byte order
+     * @throws IllegalStateException when the size is out of range or the system has no memory
+     */
+    public static ByteBuffer allocateCounted(long size) {
+        requireLoaded();
+        if (size <= 0 || size > Integer.MAX_VALUE) {
+            throw new IllegalStateException("a counted buffer holds 1 B to 2 GiB, not " + size + " bytes");
+        }
+        long[] out = new long[1];
+        byte[] err = new byte[ERR_LEN];
+        check(OrtArenaNative.memplan_ort_counting_allocate(size, out, err, ERR_LEN), err);
+        return new BytePointer(new Address(out[0], size)).capacity(size).asByteBuffer().order(ByteOrder.nativeOrder());
+    }
+
+    /**
+     * Gives back a buffer {@link #allocateCounted} returned; nothing may read it afterwards.
+     *
+     * @param buffer the buffer, as returned (its position and limit do not matter)
+     * @throws IllegalStateException when the buffer is not one {@link #allocateCounted} returned, or
+     *                               was given back already
+     */
+    public static void releaseCounted(ByteBuffer buffer) {
+        requireLoaded();
+        byte[] err = new byte[ERR_LEN];
+        check(OrtArenaNative.memplan_ort_counting_release(new BytePointer(buffer).address(), err, ERR_LEN), err);
+    }
+
+    /**
+     * {@return what the counting allocator holds from the system for a block of {@code size}
+     * bytes: a 64-byte header, whole pages from 64 KiB}
+     */
+    public static long countedBytes(long size) {
+        return BfcArena.countedBlock(size);
+    }
+
+    /** A native address as a JavaCPP pointer, to make a buffer over it. */
+    private static final class Address extends Pointer {
+        Address(long address, long size) {
+            this.address = address;
+            this.limit = size;
+            this.capacity = size;
+        }
     }
 
     /** Starts recording the size of each block the counting allocator hands out, in order. */

@@ -2,9 +2,12 @@
 package dev.memplan.ort.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.testing.EngineIndependent;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,6 +53,32 @@ class OrtArenaNativeTest {
         rc = OrtArenaNative.memplan_ort_counting_keep_up_to(-1, err, err.length);
         assertTrue(rc != OrtArenaNative.OK);
         assertTrue(text(err).contains("bytes must be >= 0"), text(err));
+    }
+
+    @Test
+    void aCountedBufferIsCountedUntilGivenBackOnce() {
+        long before = inUse();
+        ByteBuffer buffer = OrtCApi.allocateCounted(200_000);
+        assertEquals(200_000, buffer.capacity());
+        assertEquals(ByteOrder.nativeOrder(), buffer.order());
+        assertEquals(before + 200_000, inUse());
+        buffer.putLong(199_992, 42L); // the whole block is the caller's
+        assertEquals(42L, buffer.getLong(199_992));
+        OrtCApi.releaseCounted(buffer);
+        assertEquals(before, inUse());
+        IllegalStateException twice = assertThrows(IllegalStateException.class, () -> OrtCApi.releaseCounted(buffer));
+        assertTrue(twice.getMessage().contains("given back already"), twice.getMessage());
+        ByteBuffer notCounted = ByteBuffer.allocateDirect(64);
+        assertThrows(IllegalStateException.class, () -> OrtCApi.releaseCounted(notCounted));
+        assertThrows(IllegalStateException.class, () -> OrtCApi.allocateCounted(0));
+        assertEquals(200_000 + 64 + 4096 - (200_000 + 64) % 4096, OrtCApi.countedBytes(200_000));
+        assertEquals(1_000 + 64, OrtCApi.countedBytes(1_000));
+    }
+
+    private static long inUse() {
+        long[] out = new long[OrtArenaNative.NUM_STATS];
+        assertEquals(OrtArenaNative.OK, OrtArenaNative.memplan_ort_counting_stats(out, out.length, new byte[128], 128));
+        return out[OrtArenaNative.STAT_IN_USE];
     }
 
     private static String text(byte[] err) {
