@@ -16,6 +16,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -71,6 +73,12 @@ public final class BudgetedOrtSession {
     private final LongAdder piecesRun;
     /** Runs the budget should hold at once: a request past its share of the budget runs in pieces. */
     private final int runsInFlight;
+    /**
+     * Lets at most {@link #runsInFlight} requests run at once, first come first served, when set
+     * by {@link #withRunsInFlight}; null for the session {@link #of} returns, which admits by the
+     * budget alone.
+     */
+    private final Semaphore runSlots;
     /** The most rows one ORT run takes, or 0 for as many as the share holds. */
     private final int rowsPerRun;
     /** This copy's settings, before a request's key in {@link #runs}: copies share the cache. */
@@ -99,11 +107,12 @@ public final class BudgetedOrtSession {
         this.splitRequests = new LongAdder();
         this.piecesRun = new LongAdder();
         this.runsInFlight = 1;
+        this.runSlots = null;
         this.rowsPerRun = 0;
         this.runKeyPrefix = settingsKey(runsInFlight, rowsPerRun);
     }
 
-    private BudgetedOrtSession(BudgetedOrtSession other, int runsInFlight, int rowsPerRun) {
+    private BudgetedOrtSession(BudgetedOrtSession other, int runsInFlight, Semaphore runSlots, int rowsPerRun) {
         this.session = other.session;
         this.inputInfo = other.inputInfo;
         this.outputInfo = other.outputInfo;
@@ -115,6 +124,7 @@ public final class BudgetedOrtSession {
         this.splitRequests = other.splitRequests;
         this.piecesRun = other.piecesRun;
         this.runsInFlight = runsInFlight;
+        this.runSlots = runSlots;
         this.rowsPerRun = rowsPerRun;
         this.runKeyPrefix = settingsKey(runsInFlight, rowsPerRun);
     }
@@ -154,12 +164,16 @@ public final class BudgetedOrtSession {
     }
 
     /**
-     * This session, holding room for {@code runs} runs at once: a request whose lease passes
+     * This session, running {@code runs} requests at once: a request whose lease passes
      * {@code 1 / runs} of what the budget leases runs in pieces of its rows within that share (where
      * ORT's graph keeps the rows apart and one row fits the share), so that one large request does
-     * not hold the whole budget while cores wait. Give it the cores over ORT's intra-op threads per
-     * run. The default, 1, splits only what the whole budget cannot hold. The copy shares this
-     * one's lease cache and figures.
+     * not hold the whole budget while cores wait; and at most {@code runs} requests run at once,
+     * the others waiting first come first served (within their timeout) before they lease. More
+     * runs than cores only share the cores, while each holds its lease: the budget then has no
+     * room left to keep freed blocks, and runs fault their pages afresh. Give it the cores over
+     * ORT's intra-op threads per run. The session {@link #of} returns splits only what the whole
+     * budget cannot hold and admits by the budget alone. The copy shares this one's lease cache
+     * and figures, and its {@link #withRowsPerRun} copies share its limit.
      *
      * @param runs runs at once, at least 1
      * @return a session splitting for {@code runs}
@@ -169,7 +183,7 @@ public final class BudgetedOrtSession {
         if (runs < 1) {
             throw new IllegalArgumentException("runs in flight must be at least 1, not " + runs);
         }
-        return new BudgetedOrtSession(this, runs, rowsPerRun);
+        return new BudgetedOrtSession(this, runs, new Semaphore(runs, true), rowsPerRun);
     }
 
     /**
@@ -188,7 +202,7 @@ public final class BudgetedOrtSession {
         if (rows < 1) {
             throw new IllegalArgumentException("rows per run must be at least 1, not " + rows);
         }
-        return new BudgetedOrtSession(this, runsInFlight, rows);
+        return new BudgetedOrtSession(this, runsInFlight, runSlots, rows);
     }
 
     /**
@@ -236,8 +250,9 @@ public final class BudgetedOrtSession {
     }
 
     /**
-     * Runs one request inside the budget: lease its predicted bytes (waiting at most
-     * {@code timeout}, first come first served), run, read, release. A request larger than the budget
+     * Runs one request inside the budget: wait for a run slot where {@link #withRunsInFlight} set
+     * them, lease its predicted bytes (waiting at most {@code timeout} for both, first come first
+     * served), run, read, release. A request larger than the budget
      * (or than its share, {@link #withRunsInFlight}) whose rows fit a few at a time runs in pieces of
      * its rows under one lease, when ORT's graph keeps the rows apart; the reader sees the joined
      * outputs as one result.
@@ -246,7 +261,7 @@ public final class BudgetedOrtSession {
      * @param timeout how long to wait for room
      * @param reader  reads the outputs while the lease is held
      * @param <T>     what is read
-     * @return what the reader returned, or empty when there was no room within {@code timeout}
+     * @return what the reader returned, or empty when there was no run slot or no room within {@code timeout}
      * @throws OrtException             when ONNX Runtime fails to run or the reader fails
      * @throws InterruptedException     when interrupted while waiting (nothing is held)
      * @throws dev.memplan.server.BudgetExceededException when one row of the request needs more than the
@@ -258,21 +273,38 @@ public final class BudgetedOrtSession {
             throws OrtException, InterruptedException {
         Objects.requireNonNull(reader, "reader");
         RunShape shape = runShapeOf(RequestShape.of(inputs, valueInputs));
-        Optional<MemoryBudget.Lease> lease = budget.tryAcquire(shape.leaseBytes(), timeout); // refuses what never fits
-        if (lease.isEmpty()) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        if (runSlots != null && !runSlots.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
             return Optional.empty();
         }
-        try (MemoryBudget.Lease held = lease.get()) {
+        try {
+            Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+            Optional<MemoryBudget.Lease> lease = budget.tryAcquire(shape.leaseBytes(), left); // refuses what never fits
+            if (lease.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(runLeased(lease.get(), shape, inputs, reader));
+        } finally {
+            if (runSlots != null) {
+                runSlots.release();
+            }
+        }
+    }
+
+    /** Runs a request under its lease, whole or in pieces, and releases the lease. */
+    private <T> T runLeased(MemoryBudget.Lease lease, RunShape shape, Map<String, OnnxTensor> inputs,
+                            ResultReader<T> reader) throws OrtException {
+        try (MemoryBudget.Lease held = lease) {
             if (shape.layout() == null) {
                 try (OrtSession.Result result = session.run(inputs)) {
-                    return Optional.of(reader.read(result));
+                    return reader.read(result);
                 }
             }
             RowPieces pieces = new RowPieces(session, shape.layout(), inputs);
             try (OrtSession.Result result = pieces.run(shape.pieceRows())) {
                 splitRequests.increment();
                 piecesRun.add((shape.layout().rows() + shape.pieceRows() - 1) / shape.pieceRows());
-                return Optional.of(reader.read(result));
+                return reader.read(result);
             } finally {
                 pieces.release(); // the joined outputs go back with the lease that counted them
             }

@@ -26,6 +26,11 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -271,6 +276,49 @@ class BudgetedOrtSessionSplitTest {
             }
         }
         return joined;
+    }
+
+    @Test
+    void atMostTheRunsInFlightRunAtOnceTheRestWaitInTurn() throws Exception {
+        OrtSession session = session("minilm-int8");
+        OrtModel model = MODELS.get("minilm-int8");
+        Map<String, OnnxTensor> inputs = inputs(1, 16, new Random(7));
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            MemoryBudget budget = MemoryBudget.of(64L << 20); // room for many such requests
+            assertTrue(lease(model, 1, 16) * 4 < budget.leasableBytes());
+            BudgetedOrtSession one = BudgetedOrtSession.of(session, model, budget).withRunsInFlight(1);
+            BudgetedOrtSession oneRowEach = one.withRowsPerRun(1); // shares the run slot
+            BudgetedOrtSession byBudgetAlone = BudgetedOrtSession.of(session, model, budget);
+            CountDownLatch reading = new CountDownLatch(1);
+            CountDownLatch done = new CountDownLatch(1);
+            Future<Optional<Integer>> first = pool.submit(() -> one.run(inputs, Duration.ofSeconds(30), r -> {
+                reading.countDown();
+                awaitQuietly(done);
+                return 1;
+            }));
+            assertTrue(reading.await(30, TimeUnit.SECONDS), "the first request runs");
+            assertEquals(Optional.empty(), one.run(inputs, Duration.ofMillis(50), r -> 2),
+                    "the one slot is taken: no run within the timeout, though the budget has room");
+            assertEquals(Optional.empty(), oneRowEach.run(inputs, Duration.ofMillis(50), r -> 3));
+            assertEquals(Optional.of(4), byBudgetAlone.run(inputs, Duration.ofSeconds(30), r -> 4),
+                    "the session of() returns admits by the budget alone");
+            done.countDown();
+            assertEquals(Optional.of(1), first.get(30, TimeUnit.SECONDS));
+            assertEquals(Optional.of(5), one.run(inputs, Duration.ofSeconds(30), r -> 5), "the slot is free again");
+            assertEquals(0, budget.stats().inUseBytes(), "every lease released");
+        } finally {
+            pool.shutdownNow();
+            inputs.values().forEach(OnnxTensor::close);
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
