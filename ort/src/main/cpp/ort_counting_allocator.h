@@ -94,17 +94,16 @@ public:
                 return nullptr;
             }
         } else {
-            if (kept_bytes_.load() > 0 && run_held() + static_cast<long long>(held) > keep_limit_.load()) {
-                std::lock_guard<std::mutex> guard(lock_);  // kept regions go before the block comes, as for a mapping
+            {
+                // counted under the lock that keeps regions, as a mapping is: a region kept by
+                // another thread and this block never pass the limit together, even for a moment
+                std::lock_guard<std::mutex> guard(lock_);
                 give_back_kept_past_limit(static_cast<long long>(held));
+                note_held(held_.fetch_add(static_cast<long long>(held)) + static_cast<long long>(held));
             }
             if (posix_memalign(&base, kAlignment, held) != 0) {
+                held_.fetch_sub(static_cast<long long>(held));
                 return nullptr;
-            }
-            note_held(held_.fetch_add(static_cast<long long>(held)) + static_cast<long long>(held));
-            if (kept_bytes_.load() > 0 && run_held() > keep_limit_.load()) {  // kept by another thread meanwhile
-                std::lock_guard<std::mutex> guard(lock_);
-                give_back_kept_past_limit(0);
             }
         }
         static_cast<size_t*>(base)[0] = size;
@@ -149,8 +148,7 @@ public:
         }
         {
             std::lock_guard<std::mutex> guard(lock_);
-            // Counted as kept before held_ is read: a small block counted meanwhile either sees
-            // it kept and gives it back, or is seen here (all atomics are sequentially consistent).
+            // every block is counted under this lock too, so held_ read here is not racing an addition
             kept_bytes_.fetch_add(static_cast<long long>(held));
             if (run_held() <= keep_limit_.load()) {  // keeping it holds nothing more than now
                 kept_.emplace(held, base);
