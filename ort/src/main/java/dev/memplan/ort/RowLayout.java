@@ -6,7 +6,6 @@ import ai.onnxruntime.OnnxJavaType;
 import ai.onnxruntime.TensorInfo;
 import dev.memplan.Dim;
 import dev.memplan.Shape;
-import dev.memplan.ort.internal.OrtCApi;
 import dev.memplan.server.BudgetExceededException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -60,7 +59,7 @@ record RowLayout(List<String> batched, Map<String, long[]> outputShapes, Map<Str
             if (declared.getValue().rank() > 0 && declared.getValue().dims().get(0).equals(rowsSymbol)) {
                 batched.add(name);
                 rows = shapes.get(name)[0];
-                copies += OrtCApi.countedBytes(Math.max(1, elements(shapes.get(name)) * info.type.size));
+                copies += RowPieces.heldFor(elements(shapes.get(name)) * info.type.size);
             }
         }
         Optional<Map<String, long[]>> outputShapes = model.outputShapes(shapes);
@@ -76,7 +75,7 @@ record RowLayout(List<String> batched, Map<String, long[]> outputShapes, Map<Str
                 return Optional.empty();
             }
             types.put(out.getKey(), info.type);
-            joined += OrtCApi.countedBytes(Math.max(1, elements(shape) * info.type.size));
+            joined += RowPieces.heldFor(elements(shape) * info.type.size);
         }
         return Optional.of(new RowLayout(List.copyOf(batched), outputShapes.get(), types, rows, joined));
     }

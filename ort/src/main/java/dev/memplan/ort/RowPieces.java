@@ -124,9 +124,22 @@ final class RowPieces {
      * counted with ORT's blocks, so what the allocator keeps for reuse leaves room for them.
      */
     private ByteBuffer owned(long size) {
-        ByteBuffer bytes = OrtCApi.allocateCounted(Math.max(1, size));
+        ByteBuffer bytes = OrtCApi.allocateCounted(blockBytes(size));
         owned.add(bytes);
         return bytes;
+    }
+
+    /**
+     * What the counting allocator holds for one buffer of {@code size} bytes the pieces use: what
+     * {@link RowLayout#joinedBytes()} leases for each.
+     */
+    static long heldFor(long size) {
+        return OrtCApi.countedBytes(blockBytes(size));
+    }
+
+    /** The block a buffer takes: at least one byte, since the allocator hands out no empty block. */
+    private static long blockBytes(long size) {
+        return Math.max(1, size);
     }
 
     /**
