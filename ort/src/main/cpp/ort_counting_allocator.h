@@ -43,8 +43,9 @@ struct OrtAllocatorTable {
 
 // The counting itself, without ORT. A block of kMappedFrom bytes or more is mapped alone; a
 // smaller one comes from the C library (whose heaps serve it, below glibc's mmap threshold).
-// Either carries a 64-byte header holding its size and the bytes it took from the system, so the
-// block stays 64-byte aligned as ORT's CPU allocator aligns them.
+// Either carries a 64-byte header holding its size, the bytes it took from the system and
+// whether Reserve asked for it, so the block stays 64-byte aligned as ORT's CPU allocator aligns
+// them.
 //
 // A mapped block that is freed is kept for reuse while what the runs' blocks hold from the
 // system stays within the keep limit (0 by default: nothing is kept). The runs' blocks are all
@@ -55,12 +56,12 @@ struct OrtAllocatorTable {
 // more than its pages; its pages are already faulted in, which is what makes reuse cheap. A new
 // mapping first gives back kept regions until it fits within the limit. So the bytes the runs'
 // blocks hold from the system never pass the larger of the keep limit and what ORT holds for
-// runs now (with headers and page tails). New mappings of 2 MiB or more ask for transparent huge pages: the kernel then
-// faults them in 2 MiB at a time. Thread-safe.
+// runs now (with headers and page tails). New mappings of 2 MiB or more ask for transparent huge
+// pages: the kernel then faults them in 2 MiB at a time. Thread-safe.
 class CountingBlocks {
 public:
     static constexpr size_t kAlignment = 64;
-    static constexpr size_t kHeader = 64;  // keeps the block aligned; holds its size, its bytes held, whether Reserve asked
+    static constexpr size_t kHeader = 64;  // keeps the block aligned; holds the block's three facts above
     static constexpr size_t kMappedFrom = 64u << 10;
     static constexpr size_t kHugeFrom = 2u << 20;
     static constexpr size_t kPage = 4096;
