@@ -48,19 +48,20 @@ final class OrtTempFiles {
     private static final Pattern ORT_LIBRARY = Pattern.compile("(lib)?(onnxruntime|dawn|webgpu_dawn)\\S*\\.(so|dylib|dll)");
 
     private static Path folder;
+    /** The names made in {@link #folder}: each file and folder in it is numbered, as nobody else writes there. */
+    private static long made;
 
     private OrtTempFiles() {
     }
 
     /**
-     * {@return a new empty file name in this process's folder, for ORT to write (the caller deletes it)}
+     * {@return a new file name in this process's folder, for ORT to write (the caller deletes it)}
      * The folder is made on first use, with its shutdown hook, after sweeping dead processes' files.
+     * Only this process writes there (the folder is its owner's alone), so a number names a file.
      */
     static synchronized Path newFile(String suffix) {
         try {
-            Path file = Files.createTempFile(processFolder(), "saved-", suffix);
-            Files.delete(file); // ORT writes it; only its unique name is wanted
-            return file;
+            return processFolder().resolve("saved-" + (++made) + suffix); // ORT writes it; only its unique name is wanted
         } catch (IOException e) {
             throw cannotMake(e);
         }
@@ -69,7 +70,7 @@ final class OrtTempFiles {
     /** {@return a new empty folder in this process's folder (the caller deletes it)} */
     static synchronized Path newFolder(String prefix) {
         try {
-            return Files.createTempDirectory(processFolder(), prefix);
+            return Files.createDirectory(processFolder().resolve(prefix + (++made)));
         } catch (IOException e) {
             throw cannotMake(e);
         }
@@ -79,7 +80,8 @@ final class OrtTempFiles {
     private static Path processFolder() throws IOException {
         if (folder == null || !Files.isDirectory(folder)) {
             sweep(tmpdir());
-            folder = Files.createTempDirectory(PREFIX + ProcessHandle.current().pid() + "-");
+            folder = PrivateFolder.create(tmpdir(), PREFIX + ProcessHandle.current().pid() + "-");
+            made = 0;
             Path made = folder;
             Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(made), "memplan-ort-cleanup"));
         }
