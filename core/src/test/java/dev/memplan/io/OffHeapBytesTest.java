@@ -54,6 +54,32 @@ class OffHeapBytesTest {
     }
 
     @Test
+    void aMappedFileIsItsBytesAndIsUnmappedWhenClosed() throws IOException {
+        byte[] content = new byte[SIZE];
+        new Random(11).nextBytes(content);
+        Path file = Files.write(dir.resolve("mapped.bin"), content);
+        long before = mappedBytes();
+        OffHeapBytes bytes;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            bytes = OffHeapBytes.map(ch, SIZE);
+        }
+        byte[] read = new byte[SIZE];
+        bytes.buffer().duplicate().get(read);
+        assertTrue(java.util.Arrays.equals(content, read), "the bytes are the file's");
+        assertTrue(bytes.buffer().isReadOnly());
+        assertEquals(before + SIZE, mappedBytes(), "mapped, not copied");
+        bytes.close();
+        assertEquals(before, mappedBytes(), "closing unmapped it without a collection");
+        assertThrows(IllegalStateException.class, bytes::buffer);
+    }
+
+    private static long mappedBytes() {
+        return java.lang.management.ManagementFactory.getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class)
+                .stream().filter(p -> p.getName().equals("mapped")).mapToLong(
+                        java.lang.management.BufferPoolMXBean::getMemoryUsed).sum();
+    }
+
+    @Test
     void allocatedBytesAreGivenBackWhenClosed() {
         long before = DirectMemory.bytes();
         OffHeapBytes bytes = OffHeapBytes.allocate(SIZE);

@@ -72,10 +72,10 @@ final class ModelHandOver {
 
     /**
      * Sends {@code appended} to follow the model file the child pre-read, whose bytes memplan checked
-     * as {@code checked}.
+     * had the CRC-32C {@code checkedCrc}.
      */
-    static void sendAppended(OutputStream out, ByteBuffer checked, ModelBytes appended) throws IOException {
-        out.write((APPEND + crc(checked) + " " + appended.size() + "\n").getBytes(StandardCharsets.UTF_8));
+    static void sendAppended(OutputStream out, long checkedCrc, ModelBytes appended) throws IOException {
+        out.write((APPEND + checkedCrc + " " + appended.size() + "\n").getBytes(StandardCharsets.UTF_8));
         appended.writer().writeTo(out);
         out.flush();
     }
@@ -224,10 +224,23 @@ final class ModelHandOver {
         throw new IOException("the parent sent a size that is no count of bytes: " + line);
     }
 
-    /** {@return the CRC-32C of {@code bytes}' remaining bytes} */
+    /** How much of a mapped file {@link #crc} copies to the heap at a time. */
+    private static final int CRC_CHUNK = 1 << 20;
+
+    /**
+     * {@return the CRC-32C of {@code bytes}' remaining bytes}, taken through a heap copy a chunk at a
+     * time: on a mapped file that shrank, the copy fails with the JDK's {@link InternalError}, where
+     * the CRC's own routine reading the mapping would crash the JVM.
+     */
     static long crc(ByteBuffer bytes) {
         CRC32C crc = new CRC32C();
-        crc.update(bytes.duplicate());
+        ByteBuffer rest = bytes.duplicate();
+        byte[] chunk = new byte[Math.min(CRC_CHUNK, rest.remaining())];
+        while (rest.hasRemaining()) {
+            int n = Math.min(chunk.length, rest.remaining());
+            rest.get(chunk, 0, n);
+            crc.update(chunk, 0, n);
+        }
         return crc.getValue();
     }
 

@@ -65,6 +65,8 @@ final class OrtOptimizedGraph {
                 ModelHandOver.askWeightsApart(out);
                 sender.send(out);
             } : sender, level, settings);
+        } catch (InternalError e) { // the mapped file shrank while its declarations were made or sent
+            throw OrtModelCheck.changedWhileRead(model, e);
         }
     }
 
@@ -75,9 +77,12 @@ final class OrtOptimizedGraph {
         }
         Optional<ModelHandOver.ModelBytes> appendix = ShapesOrtInfers.appendix(checked);
         if (appendix.isPresent() && ModelHandOver.fitsAfterPreRead(checked.bytes().remaining(), appendix.get().size())) {
-            return out -> ModelHandOver.sendAppended(out, checked.bytes(), appendix.get());
+            return out -> ModelHandOver.sendAppended(out, checked.unchangedCrc(model), appendix.get());
         }
-        return out -> ModelHandOver.sendBytes(out, ShapesOrtInfers.declared(checked));
+        return out -> {
+            ModelHandOver.sendBytes(out, ShapesOrtInfers.declared(checked));
+            checked.unchangedCrc(model); // else the child is stopped: it may have been sent other bytes
+        };
     }
 
     /**
@@ -99,7 +104,10 @@ final class OrtOptimizedGraph {
             try (OrtModelCheck.Checked checked = OrtModelCheck.beforeOrtReads(model)) {
                 declared = OrtTempFiles.newFile(".onnx");
                 loaded = ShapesOrtInfers.declareEveryValue(checked, declared) ? declared : model;
+                checked.unchangedCrc(model); // the declared copy holds the bytes checked
                 weightsApart = weightsApart(level, checked);
+            } catch (InternalError e) { // the mapped file shrank while its declared copy was written
+                throw OrtModelCheck.changedWhileRead(model, e);
             }
             saveInThisProcess(new ModelHandOver.Model(null, loaded, weightsApart), level, saved);
         } catch (MemplanException e) {

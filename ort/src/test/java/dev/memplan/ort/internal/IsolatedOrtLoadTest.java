@@ -119,7 +119,7 @@ class IsolatedOrtLoadTest {
         byte[] appendix = "then what the parent appends".getBytes(StandardCharsets.UTF_8);
         try (IsolatedOrtLoad.StartedSave started = new IsolatedOrtLoad(StdinCopyingChild.class.getName(), classPath())
                 .startSave(model, "ALL_OPT", saved)) {
-            started.save(out -> ModelHandOver.sendAppended(out, checked, new ModelHandOver.ModelBytes(appendix.length,
+            started.save(out -> ModelHandOver.sendAppended(out, ModelHandOver.crc(checked), new ModelHandOver.ModelBytes(appendix.length,
                     o -> o.write(appendix))), "ALL_OPT", GENEROUS);
         }
         assertEquals("bytes: the file read by the child, then what the parent appends", Files.readString(saved));
@@ -132,7 +132,7 @@ class IsolatedOrtLoadTest {
         try (IsolatedOrtLoad.StartedSave started = new IsolatedOrtLoad(StdinCopyingChild.class.getName(), classPath())
                 .startSave(model, "ALL_OPT", dir.resolve("saved.onnx"))) {
             MemplanException e = assertThrows(MemplanException.class, () -> started.save(out -> ModelHandOver.sendAppended(
-                    out, checked, new ModelHandOver.ModelBytes(0, o -> { })), "ALL_OPT", GENEROUS));
+                    out, ModelHandOver.crc(checked), new ModelHandOver.ModelBytes(0, o -> { })), "ALL_OPT", GENEROUS));
             assertEquals("the model file changed while memplan read it; compile the model again once it is completely"
                     + " written", e.getMessage());
         }

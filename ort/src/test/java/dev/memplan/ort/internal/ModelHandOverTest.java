@@ -62,7 +62,7 @@ class ModelHandOverTest {
             throws IOException {
         Path file = java.nio.file.Files.writeString(dir.resolve("model.onnx"), "checked");
         ByteArrayOutputStream sent = new ByteArrayOutputStream();
-        ModelHandOver.sendAppended(sent, java.nio.ByteBuffer.wrap("checked".getBytes(StandardCharsets.UTF_8)),
+        ModelHandOver.sendAppended(sent, ModelHandOver.crc(java.nio.ByteBuffer.wrap("checked".getBytes(StandardCharsets.UTF_8))),
                 new ModelHandOver.ModelBytes(3, out -> out.write(new byte[] {'+', '1', '2'})));
         InputStream in = new ByteArrayInputStream(sent.toByteArray());
         ModelHandOver.Model received = ModelHandOver.receive(in, Channels.newChannel(in), ModelHandOver.preRead(file));
