@@ -76,6 +76,19 @@ class IsolatedOrtLoadTest {
     }
 
     @Test
+    void theChildsMallocTakesHugePagesAndKeepsTheCallersOtherTunables() throws IOException {
+        Path saved = dir.resolve("saved.onnx");
+        new IsolatedOrtLoad(TunablesChild.class.getName(), classPath()).save(MODEL, "ALL_OPT", saved, GENEROUS);
+        String inherited = System.getenv(IsolatedOrtLoad.GLIBC_TUNABLES);
+        assertEquals(IsolatedOrtLoad.withHugePages(inherited), Files.readString(saved));
+        assertTrue(Files.readString(saved).contains("glibc.malloc.hugetlb="), Files.readString(saved));
+        assertEquals("glibc.malloc.hugetlb=1", IsolatedOrtLoad.withHugePages(null));
+        assertEquals("glibc.malloc.check=3:glibc.malloc.hugetlb=1", IsolatedOrtLoad.withHugePages("glibc.malloc.check=3"));
+        assertEquals("glibc.malloc.hugetlb=0", IsolatedOrtLoad.withHugePages("glibc.malloc.hugetlb=0"),
+                "a caller who turned them off keeps them off");
+    }
+
+    @Test
     void pathsRelativeToTheCallerReachTheChildAsTheCallerMeantThem() throws IOException {
         Path here = Path.of("").toAbsolutePath();
         Path model = Files.writeString(dir.resolve("model.onnx"), "the caller's model");
@@ -276,6 +289,13 @@ class IsolatedOrtLoadTest {
                     out.write(bytes);
                 }
             }
+        }
+    }
+
+    /** Saves its glibc tunables as the graph. */
+    static final class TunablesChild {
+        public static void main(String[] args) throws IOException {
+            Files.writeString(Path.of(args[3]), String.valueOf(System.getenv(IsolatedOrtLoad.GLIBC_TUNABLES)));
         }
     }
 
