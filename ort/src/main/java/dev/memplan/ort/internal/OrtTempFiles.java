@@ -82,8 +82,8 @@ final class OrtTempFiles {
             sweep(tmpdir());
             folder = PrivateFolder.create(tmpdir(), PREFIX + ProcessHandle.current().pid() + "-");
             made = 0;
-            Path made = folder;
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(made), "memplan-ort-cleanup"));
+            Path processFolder = folder;
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(processFolder), "memplan-ort-cleanup"));
         }
         return folder;
     }
