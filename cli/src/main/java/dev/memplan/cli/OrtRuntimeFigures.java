@@ -41,9 +41,9 @@ final class OrtRuntimeFigures implements RuntimeFigures {
 
     /**
      * Loads ORT's graph of an ONNX model on its own thread while memplan plans the file: ORT's load
-     * and save run in a child JVM, and the two take about as long (a plain plan and ORT's load of
-     * bge-small fp32 are about a second each), so on two cores the figure costs little more than
-     * the plan. The previous file's load is waited for first: one at a time.
+     * and save run in a child JVM started at once, so on two cores the plan hides part of it (bge-small
+     * fp32: a plain plan 1.6 s, with ORT's figure 3.0-3.5 s; docs/performance.md). The previous
+     * file's load is waited for first: one at a time.
      */
     @Override
     public void start(Path file) {
