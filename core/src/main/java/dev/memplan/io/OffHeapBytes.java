@@ -11,7 +11,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 
 /**
- * Bytes off the JVM heap (a file's, or a buffer's to fill), given back to the system when closed. A direct buffer is
+ * Bytes off the JVM heap (a file's copy or mapping, or a buffer's to fill), given back to the system when closed. A direct buffer is
  * otherwise freed only once a garbage collection finds it unreachable and its cleaner runs: a
  * server that compiles a 130 MB model and then allocates little on its heap keeps the copy
  * resident for as long as no collection comes. Closing frees it at once, through the JDK's

@@ -109,7 +109,7 @@ final class OrtModelCheck {
         Path absolute = model.toAbsolutePath().normalize();
         Path folder = absolute.getParent();
         OrtModelCheck check = new OrtModelCheck(folder);
-        OffHeapBytes owner = read(model);
+        OffHeapBytes owner = map(model);
         try {
             ByteBuffer bytes = owner.buffer();
             long crc = ModelHandOver.crc(bytes);
@@ -139,7 +139,7 @@ final class OrtModelCheck {
      * faulted in (reading bge-small's 130 MB into a buffer took 0.5 s on the ort compile's path).
      * Its CRC before and after the check proves it unchanged meanwhile ({@link Checked#unchangedCrc}).
      */
-    private static OffHeapBytes read(Path model) {
+    private static OffHeapBytes map(Path model) {
         try (FileChannel ch = FileChannel.open(model, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size > Integer.MAX_VALUE) {
