@@ -61,7 +61,7 @@ struct OrtAllocatorTable {
 class CountingBlocks {
 public:
     static constexpr size_t kAlignment = 64;
-    static constexpr size_t kHeader = 64;  // keeps the block aligned; holds the block's three facts above
+    static constexpr size_t kHeader = 64;  // keeps the block aligned; holds the facts above and its place in a log
     static constexpr size_t kMappedFrom = 64u << 10;
     static constexpr size_t kHugeFrom = 2u << 20;
     static constexpr size_t kPage = 4096;
@@ -110,6 +110,7 @@ public:
         static_cast<size_t*>(base)[0] = size;
         static_cast<size_t*>(base)[1] = held;
         static_cast<size_t*>(base)[2] = reserve ? 1 : 0;
+        static_cast<size_t*>(base)[3] = 0;  // not in a log; note_allocation says otherwise
         if (reserve) {
             reserved_.fetch_add(static_cast<long long>(held));
         }
@@ -122,10 +123,7 @@ public:
             reserves_.fetch_add(1);
         }
         if (logging_.load()) {
-            std::lock_guard<std::mutex> guard(log_lock_);
-            if (log_.size() < kMaxLog) {
-                log_.push_back(static_cast<long long>(size));
-            }
+            note_allocation(static_cast<size_t*>(base), size);
         }
         return static_cast<char*>(base) + kHeader;
     }
@@ -138,6 +136,9 @@ public:
         void* base = static_cast<char*>(p) - kHeader;
         size_t size = static_cast<size_t*>(base)[0];
         size_t held = static_cast<size_t*>(base)[1];
+        if (logging_.load()) {
+            note_release(static_cast<size_t*>(base));
+        }
         in_use_.fetch_sub(static_cast<long long>(size));
         if (static_cast<size_t*>(base)[2] != 0) {  // from here on the runs': it may be kept as theirs
             reserved_.fetch_sub(static_cast<long long>(held));
@@ -170,14 +171,18 @@ public:
         give_back_kept_past_limit(0);
     }
 
-    // Starts recording the size of each block handed out, in order (at most kMaxLog), afresh.
+    // Starts recording, afresh, each block handed out (its size) and each of those given back
+    // (minus its number: -1 gives back the first block recorded), in order, at most kMaxLog.
+    // Blocks handed out before the start are not recorded when given back.
     void start_log() {
         std::lock_guard<std::mutex> guard(log_lock_);
         log_.clear();
+        logged_blocks_ = 0;
+        log_generation_++;
         logging_.store(true);
     }
 
-    // Stops recording; copies up to out_len sizes into out and answers how many were recorded.
+    // Stops recording; copies up to out_len entries into out and answers how many were recorded.
     int stop_log(long long* out, int out_len) {
         std::lock_guard<std::mutex> guard(log_lock_);
         logging_.store(false);
@@ -268,9 +273,30 @@ private:
     std::atomic<long long> keep_limit_{0};
     std::mutex lock_;                      // guards the kept regions; changes to the limit
     std::multimap<size_t, void*> kept_;  // freed mapped regions by length
+    // Records a block handed out while logging; its header's slots 3 and 4 keep the log it is in
+    // and its number there, so that giving it back is recorded against it.
+    void note_allocation(size_t* header, size_t size) {
+        std::lock_guard<std::mutex> guard(log_lock_);
+        if (log_.size() < kMaxLog) {
+            log_.push_back(static_cast<long long>(size));
+            header[3] = log_generation_;
+            header[4] = ++logged_blocks_;
+        }
+    }
+
+    // Records that a block of this log is given back, by its number.
+    void note_release(const size_t* header) {
+        std::lock_guard<std::mutex> guard(log_lock_);
+        if (header[3] == log_generation_ && header[3] != 0 && log_.size() < kMaxLog) {
+            log_.push_back(-static_cast<long long>(header[4]));
+        }
+    }
+
     std::atomic<bool> logging_{false};
-    std::mutex log_lock_;           // guards the log
-    std::vector<long long> log_;    // sizes handed out while logging, in order
+    std::mutex log_lock_;           // guards the log and its two counters
+    std::vector<long long> log_;    // while logging: sizes handed out and minus the numbers of blocks given back
+    size_t log_generation_ = 0;     // which log a block's header names; 0 is none
+    size_t logged_blocks_ = 0;      // blocks recorded in this log
 };
 
 // The one allocator of the process: ORT keeps the pointer it is given for as long as it lives.
@@ -438,7 +464,8 @@ inline int memplan_ort_counting_max_held(long long* out, char* err, int err_len)
 }
 
 /**
- * Starts recording the size of every block the counting allocator hands out, in order.
+ * Starts recording every block the counting allocator hands out (its size) and gives back (minus
+ * its number in the record, from 1), in order.
  */
 inline int memplan_ort_counting_start_log(char* err, int err_len) {
     (void)err;
@@ -448,7 +475,7 @@ inline int memplan_ort_counting_start_log(char* err, int err_len) {
 }
 
 /**
- * Stops recording; copies up to out_len recorded sizes into out and the number recorded (which
+ * Stops recording; copies up to out_len recorded entries into out and the number recorded (which
  * may pass out_len) into count[0].
  */
 inline int memplan_ort_counting_stop_log(long long* out, int out_len, int* count, char* err, int err_len) {

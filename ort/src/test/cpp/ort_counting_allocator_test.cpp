@@ -104,6 +104,32 @@ void test_the_log_records_sizes_in_order_while_on() {
     CHECK_EQ(memplan_ort_counting_stop_log(out, 4, nullptr, err, 128), MEMPLAN_ORT_BAD_ARGUMENT);
 }
 
+void test_the_log_records_blocks_given_back_by_their_number() {
+    CountingBlocks blocks;
+    void* before = blocks.allocate(10, false);
+    blocks.start_log();
+    void* a = blocks.allocate(300, false);
+    void* b = blocks.allocate(70000, false);
+    blocks.release(before);  // handed out before the log: not recorded
+    blocks.release(a);
+    void* c = blocks.allocate(40, false);
+    blocks.release(c);
+    long long out[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    CHECK_EQ(blocks.stop_log(out, 8), 5);
+    CHECK_EQ(out[0], 300);
+    CHECK_EQ(out[1], 70000);
+    CHECK_EQ(out[2], -1);
+    CHECK_EQ(out[3], 40);
+    CHECK_EQ(out[4], -3);
+    blocks.start_log();  // a new log: b, from the last one, is not recorded when given back
+    void* d = blocks.allocate(50, false);
+    blocks.release(b);
+    blocks.release(d);
+    CHECK_EQ(blocks.stop_log(out, 8), 2);
+    CHECK_EQ(out[0], 50);
+    CHECK_EQ(out[1], -1);
+}
+
 void test_nothing_is_handed_out_for_zero_or_impossible_sizes() {
     CountingBlocks blocks;
     CHECK(blocks.allocate(0, false) == nullptr);
@@ -319,6 +345,7 @@ void run_ort_counting_allocator_tests() {
     run_case("counting blocks restart their peak", test_a_restarted_peak_counts_only_what_follows);
     run_case("counting blocks keep their held peak", test_the_held_peak_counts_headers_and_page_tails);
     run_case("counting blocks log sizes while asked", test_the_log_records_sizes_in_order_while_on);
+    run_case("counting blocks log the blocks given back by number", test_the_log_records_blocks_given_back_by_their_number);
     run_case("counting blocks hand out nothing for 0 or impossible sizes", test_nothing_is_handed_out_for_zero_or_impossible_sizes);
     run_case("counting blocks count exactly across threads", test_threads_count_exactly);
     run_case("counting blocks map large blocks and give them back", test_large_blocks_are_mapped_and_given_back_at_once);

@@ -24,7 +24,8 @@ import java.util.StringJoiner;
  * Runtime through memplan's counting allocator, which counts each block at the bytes ORT asked for,
  * and answers what the node took beyond its outputs: the peak of a run over what was held before
  * it, less the outputs' bytes, the larger of two runs (a kernel may set something up on its first);
- * and the blocks it asked for beyond its outputs, in order, which ORT's arena rounds one by one.
+ * and the blocks it asked for beyond its outputs and gave back, in order, which ORT's arena rounds
+ * one by one.
  * Inputs are fed from the caller's memory, so only the node's outputs and workspaces are counted.
  * Float inputs get a fixed ramp of values, every other type zeros. Runs in the child JVM
  * ({@link KernelProbeMain}), where nothing else allocates through the counting allocator.
@@ -32,8 +33,8 @@ import java.util.StringJoiner;
 final class KernelProbeRun {
     /**
      * One line per probe: {@code ok WORKSPACE [DIMS];[DIMS]... BLOCKS} (the outputs' dims; the
-     * blocks the kernel took beyond its outputs in the second run, in order, comma-separated, or
-     * {@code -}) or {@code error MESSAGE}.
+     * blocks the kernel took beyond its outputs in the second run, and gave back, in order, as
+     * {@link BlockEvents}, comma-separated, or {@code -}) or {@code error MESSAGE}.
      */
     static final String OK = "ok";
     static final String ERROR = "error";
@@ -52,7 +53,7 @@ final class KernelProbeRun {
                 try {
                     long workspace = 0;
                     String shapes = null;
-                    List<Long> blocks = null;
+                    long[] blocks = null;
                     for (int run = 0; run < 2; run++) {
                         OrtCApi.restartCountingPeak();
                         long before = OrtCApi.countingStats()[0];
@@ -62,10 +63,7 @@ final class KernelProbeRun {
                             long[] log = OrtCApi.stopCountingLog();
                             long outputs = 0;
                             StringJoiner dims = new StringJoiner(";");
-                            List<Long> sizes = new ArrayList<>();
-                            for (long b : log) {
-                                sizes.add(b);
-                            }
+                            List<Long> outputBytes = new ArrayList<>();
                             for (Map.Entry<String, OnnxValue> e : result) {
                                 if (!(e.getValue() instanceof OnnxTensor t)) {
                                     return ERROR + " output " + e.getKey() + " is not a tensor";
@@ -73,17 +71,21 @@ final class KernelProbeRun {
                                 TensorInfo info = t.getInfo();
                                 long bytes = Math.multiplyExact(info.getNumElements(), (long) info.type.size);
                                 outputs += bytes;
-                                sizes.remove(Long.valueOf(bytes)); // the output's block; the rest is workspace
+                                outputBytes.add(bytes);
                                 dims.add(join(info.getShape()));
                             }
                             workspace = Math.max(workspace, Math.max(0, peak - before - outputs));
                             shapes = dims.toString();
-                            blocks = sizes;
+                            // the outputs' blocks left out; the rest is workspace, taken and given back
+                            blocks = BlockEvents.beyondOutputs(log,
+                                    outputBytes.stream().mapToLong(Long::longValue).toArray());
                         }
                     }
                     StringJoiner taken = new StringJoiner(",");
-                    blocks.forEach(b -> taken.add(Long.toString(b)));
-                    return OK + " " + workspace + " " + shapes + " " + (blocks.isEmpty() ? "-" : taken.toString());
+                    for (long b : blocks) {
+                        taken.add(Long.toString(b));
+                    }
+                    return OK + " " + workspace + " " + shapes + " " + (blocks.length == 0 ? "-" : taken.toString());
                 } finally {
                     inputs.values().forEach(OnnxTensor::close);
                 }

@@ -29,11 +29,15 @@ import java.util.TreeSet;
  * Measures, in ONNX Runtime itself, the workspace of each kernel {@link KernelWorkspaces} has no
  * rule for: the node alone, as ORT saved it (its attributes, its constant inputs with their data),
  * becomes a one-node model run at six probe shapes ({@link KernelProbeRun}, in a child JVM), and
- * the blocks it asked for beyond its outputs are fitted exactly to its sizes, block by block
- * ({@link WorkspaceFit}; else their peak as one block). Six probes:
+ * the blocks it asked for beyond its outputs, and when it gave each back, are fitted exactly to
+ * its sizes, block by block ({@link WorkspaceFit}; else the blocks as if held to the end; else
+ * their peak as one block). Six probes:
  * every symbol of the graph at 8, 16 and 40 together, then three bindings where the symbols (in
  * name order) differ from one another, so a workspace that follows one dim is told from one that
  * follows another, and a fit of two terms still has probes left to check it.
+ *
+ * <p>A node ORT refuses at those sizes is probed again at small ones (2 to 5), once: a Loop whose
+ * body slices a constant runs only as many steps as the constant has elements.
  *
  * <p>A node is left unmeasured, and named with the reason, when its sizes at the probes are
  * unknown, when ORT's outputs there differ from memplan's shapes (its inputs' values decide them:
@@ -43,6 +47,8 @@ import java.util.TreeSet;
 final class KernelProbes {
     /** The value every symbol takes at the first three probes. */
     private static final long[] TOGETHER = {8, 16, 40};
+    /** The same at small sizes: where ORT refused a node at those (its data holds only a few steps). */
+    private static final long[] SMALL_TOGETHER = {2, 3, 4};
     /**
      * A probe larger than this (its inputs, constant ones included, and outputs) is not run: the node
      * is left unmeasured. It keeps the six probe files small and the inputs within the child JVM's
@@ -67,6 +73,10 @@ final class KernelProbes {
             String key = OnnxNodeAttributes.key(graph, node);
             return rules.isEmpty() || key == null ? null : rules.get(key);
         }
+    }
+
+    /** A node whose probes ORT refused, and ORT's reason. */
+    private record Refusal(Site site, String why) {
     }
 
     /** One node's probes: the candidates' value ids, and per probe the shapes it expects. */
@@ -148,37 +158,72 @@ final class KernelProbes {
         if (sites.isEmpty()) {
             return Measured.NONE;
         }
+        Map<String, KernelWorkspaces.Rule> rules = new LinkedHashMap<>();
+        Set<String> measuredOps = new TreeSet<>();
+        Map<String, String> unmeasured = new TreeMap<>();
+        List<Refusal> refused;
+        try {
+            refused = probeAndFit(sites, bindings, saved, runner, rules, measuredOps, unmeasured);
+        } catch (MemplanException e) {
+            sites.forEach(site -> unmeasured.putIfAbsent(KernelWorkspaces.opName(site.node()), e.getMessage()));
+            return new Measured(Map.of(), Collections.unmodifiableMap(unmeasured), Set.of());
+        }
+        if (!refused.isEmpty()) { // it may run only at small sizes: a Loop over a constant's five elements
+            List<Refusal> still;
+            try {
+                List<Refusal> again = probeAndFit(refused.stream().map(Refusal::site).toList(),
+                        smallProbeBindings(imported), saved, runner, rules, measuredOps, unmeasured);
+                still = refused.stream().filter(r -> again.stream().anyMatch(a -> a.site() == r.site())).toList();
+            } catch (MemplanException e) {
+                still = refused;
+            }
+            still.forEach(r -> unmeasured.putIfAbsent(KernelWorkspaces.opName(r.site().node()), r.why()));
+        }
+        return new Measured(Collections.unmodifiableMap(rules), Collections.unmodifiableMap(unmeasured),
+                Collections.unmodifiableSet(measuredOps));
+    }
+
+    /**
+     * Probes {@code sites} at {@code bindings} and fits what they took, into {@code rules} and
+     * {@code measuredOps}; a node that cannot be measured goes into {@code unmeasured} with why.
+     *
+     * @return the sites whose probes ORT refused, with ORT's reason, in order; not put into {@code unmeasured}
+     * @throws MemplanException when the runner fails as a whole (ORT crashed in the child)
+     */
+    private static List<Refusal> probeAndFit(List<Site> sites, List<Map<String, Long>> bindings, ModelProto saved,
+                                                 Runner runner, Map<String, KernelWorkspaces.Rule> rules,
+                                                 Set<String> measuredOps, Map<String, String> unmeasured) {
         List<ModelProto> models = new ArrayList<>();
         List<NodeProbes> probes = new ArrayList<>();
-        Map<String, String> unmeasured = new TreeMap<>();
+        List<Site> probed = new ArrayList<>();
         for (Site site : sites) {
             if (site.proto() == null) {
                 unmeasured.put(KernelWorkspaces.opName(site.node()), "ORT's saved node was not found");
                 continue;
             }
             Optional<String> why = probe(site, bindings, saved, models, probes);
-            why.ifPresent(w -> unmeasured.putIfAbsent(KernelWorkspaces.opName(site.node()), w));
+            if (why.isPresent()) {
+                unmeasured.putIfAbsent(KernelWorkspaces.opName(site.node()), why.get());
+            } else {
+                probed.add(site);
+            }
         }
-        List<String> results;
-        try {
-            results = models.isEmpty() ? List.of() : runner.run(models);
-        } catch (MemplanException e) {
-            probes.forEach(p -> unmeasured.putIfAbsent(KernelWorkspaces.opName(p.node()), e.getMessage()));
-            return new Measured(Map.of(), Collections.unmodifiableMap(unmeasured), Set.of());
-        }
-        Map<String, KernelWorkspaces.Rule> rules = new LinkedHashMap<>();
-        Set<String> measuredOps = new TreeSet<>();
-        for (NodeProbes p : probes) {
+        List<String> results = models.isEmpty() ? List.of() : runner.run(models);
+        List<Refusal> refused = new ArrayList<>();
+        for (int i = 0; i < probes.size(); i++) {
+            NodeProbes p = probes.get(i);
             String op = KernelWorkspaces.opName(p.node());
             List<WorkspaceFit.Probe> points = new ArrayList<>();
             List<long[]> blocks = new ArrayList<>();
             String failure = null;
-            for (int k = 0; k < p.outputShapes().size() && failure == null; k++) {
+            boolean refusedByOrt = false;
+            for (int k = 0; k < p.outputShapes().size() && failure == null && !refusedByOrt; k++) {
                 String line = results.get(p.firstProbe() + k);
                 String[] parts = line.split(" ", 4);
                 if (!parts[0].equals(KernelProbeRun.OK) || parts.length < 4) {
-                    failure = "ONNX Runtime refused the node alone: " + (parts.length > 1 ? line.substring(
-                            parts[0].length()).strip() : "no reason given");
+                    refused.add(new Refusal(probed.get(i), "ONNX Runtime refused the node alone: " + (parts.length > 1
+                            ? line.substring(parts[0].length()).strip() : "no reason given")));
+                    refusedByOrt = true;
                 } else if (!parts[2].equals(p.outputShapes().get(k))) {
                     failure = "its output shapes depend on its inputs' values";
                 } else {
@@ -187,8 +232,14 @@ final class KernelProbes {
                             : Arrays.stream(parts[3].split(",")).mapToLong(Long::parseLong).toArray());
                 }
             }
+            if (refusedByOrt) {
+                continue;
+            }
             if (failure == null) {
                 KernelWorkspaces.Rule rule = blockRule(p, points, blocks);
+                if (rule == null && blocks.stream().anyMatch(BlockEvents::givesBack)) { // each block held to the end
+                    rule = blockRule(p, points, blocks.stream().map(BlockEvents::takenOnly).toList());
+                }
                 if (rule == null) {
                     rule = WorkspaceFit.fit(points).map(line -> totalRule(line, p)).orElse(null);
                 }
@@ -202,32 +253,48 @@ final class KernelProbes {
             }
             unmeasured.putIfAbsent(op, failure);
         }
-        return new Measured(Collections.unmodifiableMap(rules), Collections.unmodifiableMap(unmeasured),
-                Collections.unmodifiableSet(measuredOps));
+        return refused;
     }
 
     /**
      * The blocks the kernel asked for, each fitted on its own, when every probe took as many, or as
      * many more per step of a size ({@link RepeatedBlocks}): what ORT's arena rounds one by one.
-     * Null when their number or a size follows no fit.
+     * Where the kernel gave blocks back ({@link BlockEvents}), each give-back is fitted like a size,
+     * and is one at the same place in every probe. Null when their number, a size or a give-back
+     * follows no fit.
      */
     private static KernelWorkspaces.Rule blockRule(NodeProbes p, List<WorkspaceFit.Probe> points,
                                                    List<long[]> blocks) {
         int count = blocks.get(0).length;
+        boolean events = blocks.stream().anyMatch(BlockEvents::givesBack);
         if (blocks.stream().anyMatch(b -> b.length != count)) {
-            return RepeatedBlocks.fit(points, blocks).map(layout -> repeatedRule(layout, p)).orElse(null);
+            return RepeatedBlocks.fit(points, blocks).map(layout -> repeatedRule(layout, p, events)).orElse(null);
         }
         List<Evaluator> each = new ArrayList<>();
         for (int i = 0; i < count; i++) {
+            boolean givesBack = blocks.get(0)[i] < 0;
             List<WorkspaceFit.Probe> sizes = new ArrayList<>();
             for (int k = 0; k < points.size(); k++) {
-                sizes.add(new WorkspaceFit.Probe(points.get(k).sizes(), blocks.get(k)[i]));
+                long e = blocks.get(k)[i];
+                if (e < 0 != givesBack) {
+                    return null; // a block here in one probe, a give-back in another
+                }
+                sizes.add(new WorkspaceFit.Probe(points.get(k).sizes(), Math.abs(e)));
             }
             Optional<WorkspaceFit.Line> line = WorkspaceFit.fit(sizes);
             if (line.isEmpty()) {
                 return null;
             }
-            each.add(evaluator(line.get(), p));
+            each.add(entry(new RepeatedBlocks.Entry(line.get(), givesBack), p));
+        }
+        if (events) { // every entry kept: a give-back counts the blocks before it, empty ones too
+            return shapes -> {
+                long[] out = new long[each.size()];
+                for (int i = 0; i < out.length; i++) {
+                    out[i] = each.get(i).at(shapes);
+                }
+                return out;
+            };
         }
         return shapes -> {
             long[] out = new long[each.size()];
@@ -242,14 +309,17 @@ final class KernelProbes {
         };
     }
 
-    /** The blocks of a fitted {@link RepeatedBlocks.Layout}: its head, its group once per repeat, its tail. */
-    private static KernelWorkspaces.Rule repeatedRule(RepeatedBlocks.Layout layout, NodeProbes p) {
+    /**
+     * The blocks of a fitted {@link RepeatedBlocks.Layout}: its head, its group once per repeat, its
+     * tail; with give-backs ({@code events}), every entry kept, as a give-back counts the blocks before it.
+     */
+    private static KernelWorkspaces.Rule repeatedRule(RepeatedBlocks.Layout layout, NodeProbes p, boolean events) {
         Evaluator times = evaluator(RepeatedBlocks.sizeOf(layout.times()), p);
-        List<Evaluator> head = layout.head().stream().map(l -> evaluator(l, p)).toList();
-        List<Evaluator> group = layout.group().stream().map(l -> evaluator(l, p)).toList();
-        List<Evaluator> tail = layout.tail().stream().map(l -> evaluator(l, p)).toList();
+        List<Evaluator> head = layout.head().stream().map(e -> entry(e, p)).toList();
+        List<Evaluator> group = layout.group().stream().map(e -> entry(e, p)).toList();
+        List<Evaluator> tail = layout.tail().stream().map(e -> entry(e, p)).toList();
         return shapes -> {
-            long n = times.at(shapes);
+            long n = Math.max(0, times.at(shapes) - layout.fewer());
             List<Long> out = new ArrayList<>();
             head.forEach(e -> out.add(e.at(shapes)));
             long[] one = group.stream().mapToLong(e -> e.at(shapes)).toArray();
@@ -257,8 +327,14 @@ final class KernelProbes {
                 Arrays.stream(one).forEach(out::add);
             }
             tail.forEach(e -> out.add(e.at(shapes)));
-            return out.stream().mapToLong(Long::longValue).filter(b -> b > 0).toArray();
+            return out.stream().mapToLong(Long::longValue).filter(b -> events || b > 0).toArray();
         };
+    }
+
+    /** A fitted entry read at a request's sizes: a block's size, or minus a give-back's distance. */
+    private static Evaluator entry(RepeatedBlocks.Entry entry, NodeProbes p) {
+        Evaluator e = evaluator(entry.line(), p);
+        return entry.givesBack() ? shapes -> -Math.max(1, e.at(shapes)) : e;
     }
 
     /** The peak beyond the outputs as one block, where the blocks one by one follow no fit. */
@@ -325,15 +401,28 @@ final class KernelProbes {
      * bound before it is left to the relation.
      */
     static List<Map<String, Long>> probeBindings(ImportedGraph imported) {
+        return bindings(imported, TOGETHER, j -> 12 + 8L * j, j -> 32 - 8L * (j % 3), j -> 20 + 12L * (j % 2));
+    }
+
+    /**
+     * Bindings at small sizes, for nodes ORT refused at {@link #probeBindings}: every symbol at 2, 3
+     * and 4 together, then three where they differ, each from 2 to 5.
+     */
+    static List<Map<String, Long>> smallProbeBindings(ImportedGraph imported) {
+        return bindings(imported, SMALL_TOGETHER, j -> 2 + j % 4, j -> 5 - j % 3, j -> 3 + 2 * (j % 2));
+    }
+
+    /** Every symbol at each of {@code together}, then at each of {@code apart}'s values by position. */
+    private static List<Map<String, Long>> bindings(ImportedGraph imported, long[] together, ValueOf... apart) {
         List<String> symbols = new ArrayList<>(new TreeMap<>(imported.symbols()).keySet());
         symbols.removeAll(imported.derivedSymbols().keySet());
         List<Map<String, Long>> out = new ArrayList<>();
-        for (long v : TOGETHER) {
+        for (long v : together) {
             out.add(bind(imported, symbols, j -> v));
         }
-        out.add(bind(imported, symbols, j -> 12 + 8L * j));
-        out.add(bind(imported, symbols, j -> 32 - 8L * (j % 3)));
-        out.add(bind(imported, symbols, j -> 20 + 12L * (j % 2)));
+        for (ValueOf value : apart) {
+            out.add(bind(imported, symbols, value));
+        }
         return out;
     }
 

@@ -459,7 +459,7 @@ public final class OrtArenaPredictor {
     /**
      * A kernel's workspaces: allocated in order during its compute (the first {@code heldCount}
      * already, their chunks in {@code s.held}), freed at its end (in reverse); the last one is taken
-     * and given back at once.
+     * and given back at once. A measured kernel's list may give blocks back earlier ({@link BlockEvents}).
      */
     private static void scratch(BfcArena arena, long[] sizes, Scratch s, int heldCount) {
         scratch(arena, sizes, s.chunks(Math.max(sizes.length - 1, heldCount)), heldCount);
@@ -471,6 +471,14 @@ public final class OrtArenaPredictor {
      * branch's kernels, replayed outside this predictor's scratch, use it too).
      */
     static void scratch(BfcArena arena, long[] sizes, int[] chunks, int heldCount) {
+        if (BlockEvents.givesBack(sizes)) { // a measured kernel, as it took and gave back its blocks
+            if (heldCount > 0) {
+                throw new IllegalStateException("a kernel that gives blocks back mid-compute held some across"
+                        + " its outputs");
+            }
+            BlockEvents.replay(arena, sizes, chunks);
+            return;
+        }
         int last = sizes.length - 1;
         if (last < heldCount) { // nothing left to take
             for (int i = heldCount - 1; i >= 0; i--) {

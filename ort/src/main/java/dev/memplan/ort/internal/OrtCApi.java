@@ -22,6 +22,8 @@ import org.bytedeco.javacpp.Pointer;
  */
 public final class OrtCApi {
     private static final int ERR_LEN = 512;
+    /** The most entries the counting allocator's record holds (its kMaxLog). */
+    private static final int COUNTING_LOG_ENTRIES = 4096;
 
     private OrtCApi() {
     }
@@ -214,7 +216,10 @@ public final class OrtCApi {
         }
     }
 
-    /** Starts recording the size of each block the counting allocator hands out, in order. */
+    /**
+     * Starts recording each block the counting allocator hands out (its size) and each of those
+     * given back (minus its number in the record, from 1), in order.
+     */
     public static void startCountingLog() {
         requireLoaded();
         byte[] err = new byte[ERR_LEN];
@@ -224,15 +229,21 @@ public final class OrtCApi {
     /**
      * Stops recording.
      *
-     * @return the sizes handed out since {@link #startCountingLog()}, in order (at most 4,096)
+     * @return what was recorded since {@link #startCountingLog()}, in order: sizes handed out, and
+     *         minus the number of each of those given back
+     * @throws IllegalStateException when the record filled up (4,096 entries): it would miss blocks
      */
     public static long[] stopCountingLog() {
         requireLoaded();
-        long[] out = new long[4096];
+        long[] out = new long[COUNTING_LOG_ENTRIES];
         int[] count = new int[1];
         byte[] err = new byte[ERR_LEN];
         check(OrtArenaNative.memplan_ort_counting_stop_log(out, out.length, count, err, ERR_LEN), err);
-        return java.util.Arrays.copyOf(out, Math.min(count[0], out.length));
+        if (count[0] >= out.length) {
+            throw new IllegalStateException("it took and gave back more than " + (out.length - 1)
+                    + " blocks in one run, more than memplan records");
+        }
+        return java.util.Arrays.copyOf(out, count[0]);
     }
 
     /**

@@ -9,21 +9,33 @@ import java.util.Optional;
 /**
  * Fits the blocks of a kernel whose number of blocks follows one of its sizes: a Loop holds each
  * step's scan outputs until it joins them, so its blocks are a few of its own, then a group per
- * step. The blocks of every probe are read as a head, {@code times} repeats of one group, and a
- * tail, where {@code times} is one candidate size and each block's size fits a line
- * ({@link WorkspaceFit}) across the probes, the group's the same on every repeat.
+ * step. The blocks of every probe ({@link BlockEvents}: sizes and give-backs) are read as a head,
+ * {@code times} repeats of one group (or one or two fewer), and a tail, where {@code times} is one
+ * candidate size and each entry fits a line ({@link WorkspaceFit}) across the probes, the group's
+ * the same on every repeat, and a give-back at the same place in every probe.
  */
 final class RepeatedBlocks {
     /**
      * The fitted layout.
      *
-     * @param times the candidate whose size is the number of repeats
+     * @param times the candidate whose size, less {@code fewer}, is the number of repeats
+     * @param fewer how many fewer times than that size the group repeats (at least 0 times)
      * @param head  the blocks before the repeats
      * @param group the blocks of one repeat
      * @param tail  the blocks after them
      */
-    record Layout(int times, List<WorkspaceFit.Line> head, List<WorkspaceFit.Line> group,
-                  List<WorkspaceFit.Line> tail) {
+    record Layout(int times, int fewer, List<Entry> head, List<Entry> group, List<Entry> tail) {
+    }
+
+    /**
+     * One fitted entry: a block's size, or a give-back ({@link BlockEvents}) of the block taken
+     * {@code line} blocks before.
+     */
+    record Entry(WorkspaceFit.Line line, boolean givesBack) {
+        /** {@return the entry as {@link BlockEvents} writes it, where the candidates have sizes {@code n}} */
+        long at(long... n) {
+            return givesBack ? -Math.max(1, line.at(n)) : line.at(n);
+        }
     }
 
     private RepeatedBlocks() {
@@ -40,19 +52,33 @@ final class RepeatedBlocks {
             if (perRepeat == null) {
                 continue;
             }
-            int fixed = (int) perRepeat[0];
             int group = (int) perRepeat[1];
-            for (int head = 0; head <= fixed; head++) {
-                Optional<Layout> layout = layout(points, blocks, c, head, fixed - head, group);
-                if (layout.isPresent()) {
-                    return layout;
+            for (int fewer = 0; fewer <= MAX_FEWER; fewer++) {
+                long fixed = perRepeat[0] + (long) group * fewer;
+                int at = c;
+                long least = points.stream().mapToLong(pt -> pt.sizes()[at]).min().orElse(0);
+                if (fixed < 0 || fixed > Integer.MAX_VALUE || least < fewer) {
+                    continue;
+                }
+                for (int head = 0; head <= fixed; head++) {
+                    Optional<Layout> layout = layout(points, blocks, c, fewer, head, (int) fixed - head, group);
+                    if (layout.isPresent()) {
+                        return layout;
+                    }
                 }
             }
         }
         return Optional.empty();
     }
 
-    /** {@return {fixed, per repeat} where every probe has fixed + per repeat x size c blocks, else null} */
+    /**
+     * The most steps a Loop's first ones may differ from the rest in: ORT's Loop gives back a
+     * step's carried values two steps later, so its first two steps are a head, and the group
+     * repeats two times fewer than the trip count.
+     */
+    static final int MAX_FEWER = 2;
+
+    /** {@return {fixed, per step} where every probe has fixed + per step x size c blocks, else null} */
     private static long[] countLine(List<WorkspaceFit.Probe> points, List<long[]> blocks, int c) {
         int other = -1;
         for (int k = 1; k < points.size() && other < 0; k++) {
@@ -69,8 +95,8 @@ final class RepeatedBlocks {
             return null;
         }
         long per = dn / ds;
-        long fixed = blocks.get(0).length - per * points.get(0).sizes()[c];
-        if (fixed < 0 || per > Integer.MAX_VALUE || fixed > Integer.MAX_VALUE) {
+        long fixed = blocks.get(0).length - per * points.get(0).sizes()[c]; // below 0 where fewer steps repeat
+        if (per > Integer.MAX_VALUE || Math.abs(fixed) > Integer.MAX_VALUE) {
             return null;
         }
         for (int k = 0; k < points.size(); k++) {
@@ -81,57 +107,73 @@ final class RepeatedBlocks {
         return new long[] {fixed, per};
     }
 
-    private static Optional<Layout> layout(List<WorkspaceFit.Probe> points, List<long[]> blocks, int c, int head,
-                                           int tail, int group) {
-        List<WorkspaceFit.Line> heads = new ArrayList<>();
+    private static Optional<Layout> layout(List<WorkspaceFit.Probe> points, List<long[]> blocks, int c, int fewer,
+                                           int head, int tail, int group) {
+        List<Entry> heads = new ArrayList<>();
         for (int i = 0; i < head; i++) {
             int at = i;
-            Optional<WorkspaceFit.Line> line = line(points, k -> blocks.get(k)[at]);
+            Optional<Entry> line = line(points, k -> blocks.get(k)[at]);
             if (line.isEmpty()) {
                 return Optional.empty();
             }
             heads.add(line.get());
         }
-        List<WorkspaceFit.Line> groups = new ArrayList<>();
+        List<Integer> repeating = new ArrayList<>(); // the probes with a repeat: the group is read from them
+        for (int k = 0; k < points.size(); k++) {
+            if (points.get(k).sizes()[c] > fewer) {
+                repeating.add(k);
+            }
+        }
+        if (repeating.isEmpty()) {
+            return Optional.empty();
+        }
+        List<WorkspaceFit.Probe> repeatingPoints = repeating.stream().map(points::get).toList();
+        List<Entry> groups = new ArrayList<>();
         for (int i = 0; i < group; i++) {
-            long[] size = new long[points.size()];
-            for (int k = 0; k < points.size(); k++) {
-                long[] b = blocks.get(k);
-                size[k] = b[head + i];
+            long[] size = new long[repeating.size()];
+            for (int r = 0; r < repeating.size(); r++) {
+                long[] b = blocks.get(repeating.get(r));
+                size[r] = b[head + i];
                 for (int at = head + i; at < b.length - tail; at += group) {
-                    if (b[at] != size[k]) {
+                    if (b[at] != size[r]) {
                         return Optional.empty(); // the repeats differ
                     }
                 }
             }
-            Optional<WorkspaceFit.Line> line = line(points, k -> size[k]);
+            Optional<Entry> line = line(repeatingPoints, r -> size[r]);
             if (line.isEmpty()) {
                 return Optional.empty();
             }
             groups.add(line.get());
         }
-        List<WorkspaceFit.Line> tails = new ArrayList<>();
+        List<Entry> tails = new ArrayList<>();
         for (int i = 0; i < tail; i++) {
             int fromEnd = tail - i;
-            Optional<WorkspaceFit.Line> line = line(points, k -> blocks.get(k)[blocks.get(k).length - fromEnd]);
+            Optional<Entry> line = line(points, k -> blocks.get(k)[blocks.get(k).length - fromEnd]);
             if (line.isEmpty()) {
                 return Optional.empty();
             }
             tails.add(line.get());
         }
-        return Optional.of(new Layout(c, heads, groups, tails));
+        return Optional.of(new Layout(c, fewer, heads, groups, tails));
     }
 
     private interface SizeAt {
         long of(int probe);
     }
 
-    private static Optional<WorkspaceFit.Line> line(List<WorkspaceFit.Probe> points, SizeAt size) {
+    /** The entry at one place of every probe: all sizes or all give-backs, fitted to a line. */
+    private static Optional<Entry> line(List<WorkspaceFit.Probe> points, SizeAt size) {
+        boolean givesBack = size.of(0) < 0;
         List<WorkspaceFit.Probe> sizes = new ArrayList<>();
         for (int k = 0; k < points.size(); k++) {
-            sizes.add(new WorkspaceFit.Probe(points.get(k).sizes(), size.of(k)));
+            long e = size.of(k);
+            if (e < 0 != givesBack) {
+                return Optional.empty(); // a block in one probe, a give-back in another
+            }
+            sizes.add(new WorkspaceFit.Probe(points.get(k).sizes(), Math.abs(e)));
         }
-        return WorkspaceFit.fit(sizes);
+        return WorkspaceFit.fit(sizes).map(line -> new Entry(line, givesBack));
     }
 
     /** {@return a line that is candidate {@code c}'s size itself} */

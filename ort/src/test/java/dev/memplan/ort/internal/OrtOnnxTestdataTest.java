@@ -15,6 +15,7 @@ import dev.memplan.validate.PlanValidator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -31,9 +32,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the output {@code Y} out and give only {@code Y_h}: memplan's node then lists {@code Y_h} first,
  * and the node is matched, and the LSTM rule reads its outputs, by the ONNX node's own. A Scan runs
  * its body inside its compute: the compile measures the whole node in ORT, as a kernel without a rule.
- * The expanded Range models run a Loop whose trip count is computed from the inputs' values: their
- * rows name the values ORT was fed, and the prediction is made at that trip count, bound to the
- * Loop's trip-count symbol.
+ * The expanded Range models run a Loop whose trip count is computed from the inputs' values, and
+ * test_loop11 one whose trip count is an input: their rows name the values ORT was fed, and the
+ * prediction is made at that trip count, bound to the Loop's trip-count symbol. A row may also
+ * bind a symbol of the body whose size follows data (test_loop11's Slice takes one element a step).
  */
 @EngineIndependent
 class OrtOnnxTestdataTest {
@@ -79,16 +81,27 @@ class OrtOnnxTestdataTest {
     @MethodSource("loops")
     void loopPredictionIsOrtsFigureAtItsTripCount(String model, String values, long ort, String sha256) throws Exception {
         Path file = require(model, sha256);
-        long trips = rangeTrips(values);
         ModelProto proto = ModelProto.parseFrom(Files.readAllBytes(file));
-        long declared = proto.getGraph().getOutput(0).getType().getTensorType().getShape().getDim(0).getDimValue();
+        Map<String, Double> fed = parse(values);
+        Map<String, Long> body = new HashMap<>(); // the row's entries that are no graph input: symbols of the body
+        fed.forEach((name, v) -> {
+            if (proto.getGraph().getInputList().stream().noneMatch(i -> i.getName().equals(name))) {
+                body.put(name, v.longValue());
+            }
+        });
+        long trips = trips(proto, fed);
+        // the last output is the Loop's scan output, whose length is the trip count
+        long declared = proto.getGraph().getOutput(proto.getGraph().getOutputCount() - 1).getType().getTensorType()
+                .getShape().getDim(0).getDimValue();
         if (declared == trips) {
-            assertEquals(ort, predicted(OrtModel.compile(file), Map.of()), model + " as declared: not ORT's figure");
+            assertEquals(ort, predicted(OrtModel.compile(file), body), model + " as declared: not ORT's figure");
         }
         OrtModel undeclared = OrtModel.compile(undeclared(proto));
         String symbol = tripCountSymbol(proto);
         assertTrue(undeclared.symbolNames().contains(symbol), symbol + " not among " + undeclared.symbolNames());
-        long predicted = predicted(undeclared, Map.of(symbol, trips));
+        Map<String, Long> bindings = new HashMap<>(body);
+        bindings.put(symbol, trips);
+        long predicted = predicted(undeclared, bindings);
         System.out.printf("info: ORT level all, ONNX test data %s at %s (%d trips): predicted %,d, ORT %,d%n", model,
                 values, trips, predicted, ort);
         assertEquals(ort, predicted, model + " at " + values + ": not ORT's figure");
@@ -120,18 +133,38 @@ class OrtOnnxTestdataTest {
         return plan.predictedBytes().orElseThrow();
     }
 
-    /** ONNX Range's length from the row's values: ceil((limit - start) / delta), at least 0. */
-    private static long rangeTrips(String values) {
-        Map<String, Double> v = Arrays.stream(values.split(",")).map(kv -> kv.split("="))
+    private static Map<String, Double> parse(String values) {
+        return Arrays.stream(values.split(",")).map(kv -> kv.split("="))
                 .collect(Collectors.toMap(kv -> kv[0], kv -> Double.parseDouble(kv[1])));
+    }
+
+    /**
+     * The Loop's trip count at the row's values: the value fed to its trip-count input where that is
+     * a graph input, else ONNX Range's length, ceil((limit - start) / delta), at least 0.
+     */
+    private static long trips(ModelProto proto, Map<String, Double> v) {
+        Double fed = v.get(loop(proto).getInput(0));
+        if (fed != null) {
+            return fed.longValue();
+        }
         return Math.max(0, (long) Math.ceil((v.get("limit") - v.get("start")) / v.get("delta")));
     }
 
-    /** The importer's name for the Loop's trip count: the Loop node's name, else its first output's, and _trip_count. */
+    /**
+     * The importer's name for the Loop's trip count: the graph input that feeds it, else the Loop
+     * node's name, else its first output's, and _trip_count.
+     */
     private static String tripCountSymbol(ModelProto proto) {
-        NodeProto loop = proto.getGraph().getNodeList().stream().filter(n -> n.getOpType().equals("Loop")).findFirst()
-                .orElseThrow();
+        NodeProto loop = loop(proto);
+        if (proto.getGraph().getInputList().stream().anyMatch(i -> i.getName().equals(loop.getInput(0)))) {
+            return loop.getInput(0);
+        }
         return (loop.getName().isEmpty() ? loop.getOutput(0) : loop.getName()) + "_trip_count";
+    }
+
+    private static NodeProto loop(ModelProto proto) {
+        return proto.getGraph().getNodeList().stream().filter(n -> n.getOpType().equals("Loop")).findFirst()
+                .orElseThrow();
     }
 
     /** The model with its graph outputs' shapes left undeclared, so its Loop's trip count stays a symbol. */

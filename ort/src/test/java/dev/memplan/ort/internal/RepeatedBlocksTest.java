@@ -76,7 +76,57 @@ class RepeatedBlocksTest {
         assertEquals(1, layout.head().size());
         assertEquals(2, layout.group().size());
         assertEquals(1, layout.tail().size());
-        assertEquals(8 * 7, at(layout.tail().get(0), 7), "the tail's block follows a size too");
+        assertEquals(8 * 7, at(layout.tail().get(0).line(), 7), "the tail's block follows a size too");
+    }
+
+    @Test
+    void aStepThatGivesBackItsTemporariesIsOneGroup() {
+        // a Loop's step: a temporary, the step's output, the temporary given back
+        Blocks b = n -> {
+            List<Long> out = new ArrayList<>(List.of(8L));
+            for (long i = 0; i < n; i++) {
+                out.addAll(List.of(16L, 4L, -2L));
+            }
+            return out.stream().mapToLong(Long::longValue).toArray();
+        };
+        RepeatedBlocks.Layout layout = RepeatedBlocks.fit(points(), blocks(b)).orElseThrow();
+        assertEquals(List.of(16L, 4L, -2L), layout.group().stream().map(e -> e.at()).toList());
+        assertEquals(List.of(false, false, true),
+                layout.group().stream().map(RepeatedBlocks.Entry::givesBack).toList());
+    }
+
+    @Test
+    void aGroupFromTheThirdStepOnRepeatsTwoTimesFewerThanTheTripCount() {
+        // as ORT's Loop over test_loop11: from the third step on, a step first gives back a value of
+        // the step two before; the first two steps are the head
+        Blocks b = n -> {
+            List<Long> out = new ArrayList<>(List.of(8L, 1L, 8L, 4L, -2L, 4L, -2L, 4L, 8L, 4L, -2L, 4L, -2L, 4L));
+            for (long i = 2; i < n; i++) {
+                out.addAll(List.of(-6L, 8L, 4L, -2L, 4L, -2L, 4L));
+            }
+            return out.stream().mapToLong(Long::longValue).toArray();
+        };
+        RepeatedBlocks.Layout layout = RepeatedBlocks.fit(points(), blocks(b)).orElseThrow();
+        assertEquals(2, layout.fewer());
+        for (long n : new long[] {2, 3, 7, 100}) { // inside and outside the probes' trip counts
+            List<Long> unfolded = new ArrayList<>();
+            layout.head().forEach(e -> unfolded.add(e.at()));
+            for (long r = 0; r < n - layout.fewer(); r++) {
+                layout.group().forEach(e -> unfolded.add(e.at()));
+            }
+            layout.tail().forEach(e -> unfolded.add(e.at()));
+            assertEquals(java.util.Arrays.stream(b.at(n)).boxed().toList(), unfolded, "at " + n + " steps");
+        }
+    }
+
+    @Test
+    void aGiveBackWhereAnotherProbeTookABlockFitsNothing() {
+        Blocks b = n -> {
+            long[] out = range(n);
+            out[out.length - 1] = n == 8 ? -1 : out[out.length - 1];
+            return out;
+        };
+        assertTrue(RepeatedBlocks.fit(points(), blocks(b)).isEmpty());
     }
 
     @Test
