@@ -203,6 +203,7 @@ public final class OrtRuntimeProfile {
             checkSavedSize(model, level, Files.size(saved), Runtime.getRuntime().maxMemory());
             byte[] bytes = UncachedFileIo.readAllBytes(saved);
             ModelProto proto = ModelProto.parseFrom(bytes);
+            OrtJavaInputs.requireFeedable(proto.getGraph()); // ORT saves such a graph; it cannot be run from Java
             // as ORT runs it: ORT folded what its level folds, and its NCHWc block is this machine's
             ImportOptions asSaved = ImportOptions.defaults().withFoldConstants(false).withNchwcBlockSize(nchwcBlockSize());
             ImportedGraph graph = OnnxImporter.importModel(OnnxModel.read(model + " as ONNX Runtime runs it", bytes),

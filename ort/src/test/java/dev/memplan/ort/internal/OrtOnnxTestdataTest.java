@@ -2,9 +2,14 @@
 package dev.memplan.ort.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import ai.onnxruntime.TensorInfo;
+import dev.memplan.MemplanException;
 import dev.memplan.onnx.proto.OnnxProto.ModelProto;
 import dev.memplan.onnx.proto.OnnxProto.NodeProto;
 import dev.memplan.onnx.proto.OnnxProto.ValueInfoProto;
@@ -23,6 +28,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -116,6 +122,31 @@ class OrtOnnxTestdataTest {
         assertTrue(plan.predictedBytes().isEmpty(), "predicted without a trip count: " + plan.predictedBytes());
         String why = assertThrows(IllegalArgumentException.class, plan::neededBytes).getMessage();
         assertTrue(why.contains(tripCountSymbol(proto)) && why.contains("bind") && !why.contains("\n"), why);
+    }
+
+    /**
+     * A Loop that carries a sequence, fed from the graph's own sequence input: ORT Java has no way to
+     * make a sequence (its inputs are tensors), so no JVM runs these models, and the compile says
+     * so, naming the input, rather than that a size is unknown.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"test_loop13_seq, seq_empty", "test_loop16_seq_none, opt_seq"})
+    void aModelWithAnInputOrtJavaCannotFeedIsRefusedSayingSo(String model, String input) throws Exception {
+        Path file = TESTDATA.resolve(model).resolve("model.onnx");
+        Ci.require(Files.isRegularFile(file), "no ONNX backend test model at " + file
+                + " (apt-get install libonnx-testdata)", "CI must install libonnx-testdata: .ci/run does");
+        try (OrtSession session = OrtTestModels.environment().createSession(file.toString())) {
+            boolean tensor;
+            try {
+                tensor = session.getInputInfo().get(input).getInfo() instanceof TensorInfo;
+            } catch (OrtException e) { // ORT Java cannot even describe an optional input
+                tensor = false;
+            }
+            assertFalse(tensor, "ORT Java sees " + input + " as a tensor");
+        }
+        String why = assertThrows(MemplanException.class, () -> OrtModel.compile(file)).getMessage();
+        assertTrue(why.startsWith("input '" + input + "' is ") && why.contains("ONNX Runtime Java cannot feed"), why);
+        assertFalse(why.contains("\n"), why);
     }
 
     private static Path require(String model, String sha256) throws Exception {
