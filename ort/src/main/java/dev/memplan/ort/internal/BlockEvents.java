@@ -57,10 +57,7 @@ final class BlockEvents {
      *                                  given back already
      */
     static long[] beyondOutputs(long[] log, long[] outputBytes) {
-        int blocks = 0;
-        for (long e : log) {
-            blocks += e >= 0 ? 1 : 0;
-        }
+        int blocks = taken(log);
         long[] size = new long[blocks];
         boolean[] givenBack = new boolean[blocks];
         int n = 0;

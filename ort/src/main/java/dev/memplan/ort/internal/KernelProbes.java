@@ -272,36 +272,19 @@ final class KernelProbes {
         }
         List<Evaluator> each = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            boolean givesBack = blocks.get(0)[i] < 0;
-            List<WorkspaceFit.Probe> sizes = new ArrayList<>();
-            for (int k = 0; k < points.size(); k++) {
-                long e = blocks.get(k)[i];
-                if (e < 0 != givesBack) {
-                    return null; // a block here in one probe, a give-back in another
-                }
-                sizes.add(new WorkspaceFit.Probe(points.get(k).sizes(), Math.abs(e)));
-            }
-            Optional<WorkspaceFit.Line> line = WorkspaceFit.fit(sizes);
-            if (line.isEmpty()) {
+            int at = i;
+            Optional<RepeatedBlocks.Entry> entry = RepeatedBlocks.line(points, k -> blocks.get(k)[at]);
+            if (entry.isEmpty()) {
                 return null;
             }
-            each.add(entry(new RepeatedBlocks.Entry(line.get(), givesBack), p));
-        }
-        if (events) { // every entry kept: a give-back counts the blocks before it, empty ones too
-            return shapes -> {
-                long[] out = new long[each.size()];
-                for (int i = 0; i < out.length; i++) {
-                    out[i] = each.get(i).at(shapes);
-                }
-                return out;
-            };
+            each.add(entry(entry.get(), p));
         }
         return shapes -> {
             long[] out = new long[each.size()];
             int n = 0;
             for (Evaluator e : each) {
                 long b = e.at(shapes);
-                if (b > 0) {
+                if (events || b > 0) { // with give-backs every entry stays: they count the blocks before them
                     out[n++] = b;
                 }
             }

@@ -53,10 +53,10 @@ final class RepeatedBlocks {
                 continue;
             }
             int group = (int) perRepeat[1];
+            int at = c;
+            long least = points.stream().mapToLong(pt -> pt.sizes()[at]).min().orElse(0);
             for (int fewer = 0; fewer <= MAX_FEWER; fewer++) {
                 long fixed = perRepeat[0] + (long) group * fewer;
-                int at = c;
-                long least = points.stream().mapToLong(pt -> pt.sizes()[at]).min().orElse(0);
                 if (fixed < 0 || fixed > Integer.MAX_VALUE || least < fewer) {
                     continue;
                 }
@@ -158,12 +158,16 @@ final class RepeatedBlocks {
         return Optional.of(new Layout(c, fewer, heads, groups, tails));
     }
 
-    private interface SizeAt {
+    /** What one place holds in each probe: a block's size, or minus a give-back's distance. */
+    interface SizeAt {
         long of(int probe);
     }
 
-    /** The entry at one place of every probe: all sizes or all give-backs, fitted to a line. */
-    private static Optional<Entry> line(List<WorkspaceFit.Probe> points, SizeAt size) {
+    /**
+     * {@return the entry at one place of every probe, fitted to a line: empty when the place is a
+     * block in one probe and a give-back in another, or follows no line}
+     */
+    static Optional<Entry> line(List<WorkspaceFit.Probe> points, SizeAt size) {
         boolean givesBack = size.of(0) < 0;
         List<WorkspaceFit.Probe> sizes = new ArrayList<>();
         for (int k = 0; k < points.size(); k++) {
